@@ -1,0 +1,40 @@
+# TirX — two commands do everything on a fresh Debian 12 machine:
+#   make run     build, then show what the compiler does with the seed's
+#                affine-ReLU kernel (today: the layout views of its register tile)
+#   make check   build, then run every suite; the last line is "N passed, N failed"
+
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+CMAKE_FLAGS ?=
+
+.PHONY: all deps configure build run check check-lit check-unit docs clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD_DIR)/build.ninja:
+	@bash scripts/install-deps.sh
+	cmake -G Ninja -S . -B $(BUILD_DIR) \
+	  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+	  -DLLVM_USE_LINKER=lld $(CMAKE_FLAGS)
+
+configure: $(BUILD_DIR)/build.ninja
+
+build: deps configure
+	cmake --build $(BUILD_DIR) --target tirx-opt tirx-layout tirx-test-depends TirXUnitTests
+
+run: build
+	$(BUILD_DIR)/bin/tirx-opt examples/affine_relu.mlir --tirx-print-layouts -o /dev/null
+
+check: build
+	@bash scripts/check.sh $(BUILD_DIR)
+
+docs: configure
+	cmake --build $(BUILD_DIR) --target tirx-doc
+	@echo "reference written to $(BUILD_DIR)/docs"
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,89 @@
+//===- TirXAttrs.td - tirx attributes and enums ------------*- tablegen -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_DIALECT_TIRX_IR_TIRXATTRS_TD
+#define TIRX_DIALECT_TIRX_IR_TIRXATTRS_TD
+
+include "TirX/Dialect/TirX/IR/TirXDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def TirX_MemorySpace : I32EnumAttr<"MemorySpace",
+    "where a tensor's storage lives", [
+      I32EnumAttrCase<"global", 0>,
+      I32EnumAttrCase<"shared", 1>,
+      I32EnumAttrCase<"local", 2>
+    ]> {
+  let cppNamespace = "::mlir::tirx";
+  let genSpecializedAttr = 0;
+}
+
+def TirX_Dim : I32EnumAttr<"Dim", "a dimension of the thread/block grid", [
+      I32EnumAttrCase<"x", 0>,
+      I32EnumAttrCase<"y", 1>,
+      I32EnumAttrCase<"z", 2>
+    ]> {
+  let cppNamespace = "::mlir::tirx";
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+class TirX_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<TirX_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def TirX_TileLayoutAttr : TirX_Attr<"TileLayout", "layout"> {
+  let summary = "Distribution of a tile over threads and per-thread slots";
+  let description = [{
+    A `TileLayout` in the notation of the TIRx tile layer:
+
+    ```mlir
+    #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>
+    #tirx.layout<S[(8, 2, 4, 2) : (4@laneid, 1@warpid, 1@laneid, 1)]
+                 + R[2 : 4@warpid] + 5@warpid>
+    #tirx.layout<S[4, 8]>          // row-major on the memory axis m
+    ```
+
+    `S[extents : strides]` is the shard, `R[...]` the replica, `+ k@axis`
+    offsets (a bare `+ k` is on `m`). A stride without `@axis` is on the
+    memory axis `m`; a term without strides is row-major. Axes: `laneid`,
+    `warpid`, `wgid`, `wid_in_wg`, `tid_in_wg`, `tx`, `bx`, `by`, `bz`, `m`.
+    The attribute prints the canonical notation with explicit strides. The
+    math lives in the `TileLayout` C++ class (`TirX/Layout/TileLayout.h`).
+  }];
+  let parameters = (ins AttrParameter<"::mlir::tirx::TileLayout", "">:$value);
+  let hasCustomAssemblyFormat = 1;
+  let returnType = "::mlir::tirx::TileLayout";
+  let convertFromStorage = "$_self.getValue()";
+}
+
+def TirX_LaunchConfigAttr : TirX_Attr<"LaunchConfig", "launch"> {
+  let summary = "Grid and block extents of a kernel launch";
+  let description = [{
+    `#tirx.launch<grid = [4, 2], block = [64]>`: one to three extents each,
+    x first. Printed inline by `tirx.kernel` as
+    `launch(grid = [4, 2], block = [64])`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$grid,
+                        ArrayRefParameter<"int64_t">:$block);
+  let assemblyFormat = "`<` `grid` `=` `[` $grid `]` `,` `block` `=` `[` $block `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Threads per block (product of the block extents).
+    int64_t getNumThreads() const;
+    /// Blocks per grid (product of the grid extents).
+    int64_t getNumBlocks() const;
+  }];
+}
+
+#endif // TIRX_DIALECT_TIRX_IR_TIRXATTRS_TD

@@ -1,0 +1,42 @@
+//===- TirXDialect.td - The tirx dialect -------------------*- tablegen -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_DIALECT_TIRX_IR_TIRXDIALECT_TD
+#define TIRX_DIALECT_TIRX_IR_TIRXDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def TirX_Dialect : Dialect {
+  let name = "tirx";
+  let cppNamespace = "::mlir::tirx";
+  let summary = "Kernels and typed tensors in global, shared and local memory";
+  let description = [{
+    The `tirx` dialect holds the program structure of a TirX tile program:
+    `tirx.kernel` (a GPU kernel with its launch configuration), tensors in
+    `global`, `shared` and `local` (register) memory, their views and
+    regions, thread/block indices and barriers. The `#tirx.layout` attribute
+    (a `TileLayout`) says which thread owns each element of a register tile
+    and in which per-thread slot; see `docs/guide.md`.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
+  let hasConstantMaterializer = 0;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+    void registerTypes();
+
+    /// Name of the discardable attribute (on any ancestor, usually the
+    /// module) that names the target chip, e.g. `tirx.chip = "sm_90"`.
+    static constexpr ::llvm::StringLiteral kChipAttrName = "tirx.chip";
+    /// The chip assumed when no ancestor names one.
+    static constexpr ::llvm::StringLiteral kDefaultChip = "sm_90";
+  }];
+}
+
+class TirX_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TirX_Dialect, mnemonic, traits>;
+
+#endif // TIRX_DIALECT_TIRX_IR_TIRXDIALECT_TD

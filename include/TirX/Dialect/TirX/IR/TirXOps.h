@@ -1,0 +1,31 @@
+//===- TirXOps.h - tirx operations ------------------------------*- C++ -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_DIALECT_TIRX_IR_TIRXOPS_H
+#define TIRX_DIALECT_TIRX_IR_TIRXOPS_H
+
+#include "TirX/Dialect/TirX/IR/TirXDialect.h"
+#include "TirX/Dialect/TirX/IR/TirXTypes.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#define GET_OP_CLASSES
+#include "TirX/Dialect/TirX/IR/TirXOps.h.inc"
+
+namespace mlir::tirx {
+/// The target chip's SM number (90 for "sm_90", 100 for "sm_100a") named by
+/// the nearest `tirx.chip` attribute on `op` or an ancestor, or sm_90.
+/// Fails with a diagnostic on a malformed chip name.
+FailureOr<unsigned> getTargetSM(Operation *op);
+} // namespace mlir::tirx
+
+#endif // TIRX_DIALECT_TIRX_IR_TIRXOPS_H

@@ -1,0 +1,193 @@
+//===- TirXOps.td - tirx operations ------------------------*- tablegen -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_DIALECT_TIRX_IR_TIRXOPS_TD
+#define TIRX_DIALECT_TIRX_IR_TIRXOPS_TD
+
+include "TirX/Dialect/TirX/IR/TirXTypes.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ViewLikeInterface.td"
+include "mlir/IR/OpAsmInterface.td"
+
+def TirX_AnyTensor : Type<CPred<"::llvm::isa<::mlir::tirx::TensorType>($_self)">,
+                          "TirX tensor", "::mlir::tirx::TensorType">;
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+def TirX_KernelOp : TirX_Op<"kernel", [
+    IsolatedFromAbove, FunctionOpInterface, Symbol,
+    AutomaticAllocationScope]> {
+  let summary = "A GPU kernel with its launch configuration";
+  let description = [{
+    ```mlir
+    tirx.kernel @affine_relu(%A: !tirx.tensor<2x32x4xf32, global, align = 16>,
+                             %B: !tirx.tensor<2x32x4xf32, global, align = 16>)
+        launch(grid = [1], block = [64]) {
+      ...
+      tirx.return
+    }
+    ```
+    Arguments are global tensors or scalars (integers, floats); a kernel
+    returns nothing. The body is a single block ended by `tirx.return`.
+    Every tile operation inside executes in all `block` threads of each of
+    the `grid` blocks.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       TirX_LaunchConfigAttr:$launch,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    // FunctionOpInterface.
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+}
+
+def TirX_ReturnOp : TirX_Op<"return", [Pure, Terminator, ReturnLike,
+                                       HasParent<"KernelOp">]> {
+  let summary = "Ends a kernel";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Storage
+//===----------------------------------------------------------------------===//
+
+class TirX_AllocOp<string mnemonic>
+    : TirX_Op<mnemonic, [
+        DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let results = (outs Res<TirX_AnyTensor, "",
+                          [MemAlloc<AutomaticAllocationScopeResource>]>:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TirX_AllocLocalOp : TirX_AllocOp<"alloc_local"> {
+  let summary = "Allocates a register tile";
+  let description = [{
+    `%r = tirx.alloc_local : !tirx.tensor<2x32x4xf32, local, #layout>`
+    allocates the per-thread storage of a register tile: each thread holds
+    `span(m)` slots of its layout's storage view. Contents are undefined.
+  }];
+}
+
+def TirX_AllocSharedOp : TirX_AllocOp<"alloc_shared"> {
+  let summary = "Allocates a tile in the CTA's shared memory";
+  let description = [{
+    `%s = tirx.alloc_shared : !tirx.tensor<64x4xf32, shared, align = 16>`
+    allocates `span(m)` elements of shared memory, one copy per CTA.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Views and regions
+//===----------------------------------------------------------------------===//
+
+def TirX_ViewOp : TirX_Op<"view", [Pure,
+    DeclareOpInterfaceMethods<ViewLikeOpInterface>]> {
+  let summary = "Reinterprets a tensor with another shape or element type";
+  let description = [{
+    A view shares its source's storage:
+
+    - *Shape view* (same element type): any shape with the same element
+      count; the layout is unchanged (a layout is rank-agnostic), e.g.
+      `tensor<2x32x4xf32>` viewed as `2x32x4x1` to expose one-element atoms.
+    - *Dtype view*: bit reinterpretation (spec §1.9). Same width: layout and
+      shape unchanged. Narrower by a ratio n: the innermost dimension is
+      multiplied by n and the layout is `unpack(n)`. Wider by n: the
+      innermost dimension must be divisible by n, it is divided by n and the
+      layout is `pack(n)`. Only the storage type changes, never the numeric
+      type of an instruction.
+
+    Space and alignment are kept. The result type is written out and
+    checked against the rule above.
+  }];
+  let arguments = (ins TirX_AnyTensor:$source);
+  let results = (outs TirX_AnyTensor:$result);
+  let assemblyFormat =
+      "$source attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TirX_RegionOp : TirX_Op<"region", [Pure,
+    DeclareOpInterfaceMethods<ViewLikeOpInterface>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Selects a rank-preserving sub-tile with static or SSA offsets";
+  let description = [{
+    ```mlir
+    %tile = tirx.region %A[%bx, 0, 0, 0] [1, 2, 32, 4]
+        : !tirx.tensor<1024x2x32x4xf32, global, align = 16>
+    ```
+    selects, per dimension, `size` elements starting at `offset`. Offsets
+    are constants or `index` values (e.g. a block index); sizes are
+    constants. The result type is inferred: same element type and space,
+    shape = sizes, the source layout restricted to the region (static
+    offsets are folded into the layout's offset), and the alignment that
+    can be proven for the base after dynamic offsets. Dynamic offsets need
+    the dimension to map to a single layout iter and are not allowed on
+    local tensors (register slots are constants). Out-of-range static
+    regions are rejected; dynamic offsets must keep the region in bounds at
+    run time.
+  }];
+  let arguments = (ins TirX_AnyTensor:$source,
+                       Variadic<Index>:$offsets,
+                       DenseI64ArrayAttr:$static_offsets,
+                       DenseI64ArrayAttr:$static_sizes);
+  let results = (outs TirX_AnyTensor:$result);
+  let assemblyFormat = [{
+    $source custom<DynamicIndexList>($offsets, $static_offsets)
+    $static_sizes attr-dict `:` qualified(type($source))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Per dynamic offset (in operand order): the element stride it is
+    /// multiplied by on the memory axis of the source layout.
+    ::llvm::SmallVector<int64_t> getDynamicOffsetStrides();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Thread and block indices, synchronization
+//===----------------------------------------------------------------------===//
+
+def TirX_ThreadIdxOp : TirX_Op<"thread_idx", [Pure,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "The executing thread's index in its block along a dimension";
+  let arguments = (ins TirX_Dim:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def TirX_BlockIdxOp : TirX_Op<"block_idx", [Pure,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "The executing block's index in the grid along a dimension";
+  let arguments = (ins TirX_Dim:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def TirX_CtaSyncOp : TirX_Op<"cta_sync", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Barrier across the threads of a CTA (bar.sync 0)";
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // TIRX_DIALECT_TIRX_IR_TIRXOPS_TD

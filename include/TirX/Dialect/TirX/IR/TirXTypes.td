@@ -1,0 +1,59 @@
+//===- TirXTypes.td - tirx types ---------------------------*- tablegen -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_DIALECT_TIRX_IR_TIRXTYPES_TD
+#define TIRX_DIALECT_TIRX_IR_TIRXTYPES_TD
+
+include "TirX/Dialect/TirX/IR/TirXAttrs.td"
+
+def TirX_TensorType : TypeDef<TirX_Dialect, "Tensor"> {
+  let mnemonic = "tensor";
+  let summary = "A typed reference to tile storage in global, shared or local memory";
+  let description = [{
+    `!tirx.tensor<2x32x4xf32, local, #tirx.layout<...>, align = 16>`
+
+    A tensor has memory semantics (like `memref`): ops that read or write it
+    declare memory effects. Its parts:
+    - a static shape with positive extents and a scalar element type
+      (`f16`, `bf16`, `f32`, `f64`, or an integer type; signless `iN`
+      means signed, `uiN` unsigned);
+    - the memory space: `global`, `shared`, or `local` (per-thread
+      registers);
+    - an optional `TileLayout`. Without one the layout is row-major on `m`:
+      a global/shared tensor is then dense row-major, and a local tensor is
+      a private row-major array in every thread. Global and shared layouts
+      use only the memory axis `m` (element offsets); local layouts may
+      distribute elements over threads, and their `m` is the per-thread
+      slot. The layout's size must equal the element count;
+    - an optional base alignment in bytes (`align = 16`, a power of two).
+      Without one, the element size is assumed.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t">:$shape,
+    "::mlir::Type":$elementType,
+    "::mlir::tirx::MemorySpace":$memorySpace,
+    OptionalParameter<"::mlir::tirx::TileLayoutAttr">:$layout,
+    DefaultValuedParameter<"int64_t", "0">:$alignment
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let skipDefaultBuilders = 0;
+  let extraClassDeclaration = [{
+    /// The layout, or the row-major default over the shape.
+    ::mlir::tirx::TileLayout getLayoutOrDefault() const;
+    /// The declared alignment in bytes, or the element size without one.
+    int64_t getAlignmentOrDefault() const;
+    /// Bytes per element (bit width rounded up to whole bytes).
+    int64_t getElementBytes() const;
+    /// Product of the shape.
+    int64_t getNumElements() const;
+    bool isGlobal() const { return getMemorySpace() == MemorySpace::global; }
+    bool isShared() const { return getMemorySpace() == MemorySpace::shared; }
+    bool isLocal() const { return getMemorySpace() == MemorySpace::local; }
+  }];
+}
+
+#endif // TIRX_DIALECT_TIRX_IR_TIRXTYPES_TD

@@ -1,0 +1,434 @@
+//===- TileOperandChecks.cpp - Static checks of tile operands -------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileOperandChecks.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tirx;
+using namespace mlir::tirx::tile;
+
+/// Enumerating more elements than this per operand is refused rather than
+/// risking a very slow verifier on absurd inputs.
+static constexpr int64_t kMaxCheckedElements = int64_t(1) << 22;
+
+FailureOr<SmallVector<MixedOperand>>
+mlir::tirx::tile::getMixedOperands(Operation *op, ValueRange args,
+                                   ArrayAttr kinds) {
+  SmallVector<MixedOperand> operands;
+  unsigned nextArg = 0;
+  for (auto [position, kind] : llvm::enumerate(kinds)) {
+    if (isa<UnitAttr>(kind)) {
+      if (nextArg >= args.size())
+        return op->emitOpError("operand_kinds names more SSA operands than "
+                               "the op has");
+      operands.push_back({static_cast<unsigned>(position), args[nextArg++],
+                          TypedAttr()});
+      continue;
+    }
+    auto immediate = dyn_cast<TypedAttr>(kind);
+    if (!immediate || !isa<IntegerAttr, FloatAttr>(immediate))
+      return op->emitOpError("operand #")
+             << position << " must be an SSA value or an integer/float "
+             << "immediate, got " << kind;
+    operands.push_back({static_cast<unsigned>(position), Value(), immediate});
+  }
+  if (nextArg != args.size())
+    return op->emitOpError("has ")
+           << args.size() << " SSA operands but operand_kinds uses "
+           << nextArg;
+  return operands;
+}
+
+std::optional<ptx::ScalarKind> mlir::tirx::tile::getScalarKind(Type type) {
+  using ptx::ScalarKind;
+  if (type.isF16())
+    return ScalarKind::f16;
+  if (type.isBF16())
+    return ScalarKind::bf16;
+  if (type.isF32())
+    return ScalarKind::f32;
+  if (type.isF64())
+    return ScalarKind::f64;
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
+    return std::nullopt;
+  bool isUnsigned = intType.isUnsigned();
+  switch (intType.getWidth()) {
+  case 8:
+    return isUnsigned ? ScalarKind::u8 : ScalarKind::s8;
+  case 16:
+    return isUnsigned ? ScalarKind::u16 : ScalarKind::s16;
+  case 32:
+    return isUnsigned ? ScalarKind::u32 : ScalarKind::s32;
+  case 64:
+    return isUnsigned ? ScalarKind::u64 : ScalarKind::s64;
+  default:
+    return std::nullopt;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Execution domain: which threads execute which group coordinate
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ExecutionDomain {
+  Scope scope;
+  int64_t numThreads;
+  SmallVector<int64_t, 2> groupShape;
+
+  /// Flat thread ids (in the CTA) executing group coordinate `group`.
+  void forEachThread(ArrayRef<int64_t> group,
+                     function_ref<bool(int64_t)> fn) const {
+    switch (scope) {
+    case Scope::thread:
+      for (int64_t tid = 0; tid < numThreads; ++tid)
+        if (!fn(tid))
+          return;
+      return;
+    case Scope::warp:
+      for (int64_t warp = 0; warp * 32 < numThreads; ++warp)
+        if (!fn(warp * 32 + group[0]))
+          return;
+      return;
+    case Scope::warpgroup:
+      for (int64_t wg = 0; wg * 128 < numThreads; ++wg)
+        if (!fn(wg * 128 + group[0] * 32 + group[1]))
+          return;
+      return;
+    case Scope::cta:
+      fn(group[0] * 32 + group[1]);
+      return;
+    }
+  }
+};
+} // namespace
+
+static FailureOr<ExecutionDomain> getExecutionDomain(Operation *op,
+                                                     Scope scope) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel)
+    return op->emitOpError("must be inside a tirx.kernel (its launch "
+                           "configuration defines the executing threads)");
+  int64_t threads = kernel.getLaunch().getNumThreads();
+  ExecutionDomain domain{scope, threads, {}};
+  auto partialWarps = [&]() {
+    return op->emitOpError("scope ")
+           << stringifyScope(scope) << " needs whole warps, but the block has "
+           << threads << " threads";
+  };
+  switch (scope) {
+  case Scope::thread:
+    break;
+  case Scope::warp:
+    if (threads > 32 && threads % 32 != 0)
+      return partialWarps();
+    domain.groupShape = {std::min<int64_t>(threads, 32)};
+    break;
+  case Scope::warpgroup:
+    if (threads % 128 != 0)
+      return op->emitOpError("scope warpgroup needs whole warpgroups (128 "
+                             "threads), but the block has ")
+             << threads << " threads";
+    domain.groupShape = {4, 32};
+    break;
+  case Scope::cta:
+    if (threads > 32 && threads % 32 != 0)
+      return partialWarps();
+    domain.groupShape = {(threads + 31) / 32, std::min<int64_t>(threads, 32)};
+    break;
+  }
+  return domain;
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static std::string formatList(ArrayRef<int64_t> values) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '(';
+  llvm::interleaveComma(values, os);
+  os << ')';
+  return text;
+}
+
+/// Row-major coordinate of `flat` in `shape`.
+static SmallVector<int64_t> delinearize(int64_t flat, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> coord(shape.size());
+  for (int64_t dim = static_cast<int64_t>(shape.size()) - 1; dim >= 0; --dim) {
+    coord[dim] = flat % shape[dim];
+    flat /= shape[dim];
+  }
+  return coord;
+}
+
+static int64_t getScopeUnit(ExecScope scope, int64_t numThreads) {
+  switch (scope) {
+  case ExecScope::thread:
+    return 1;
+  case ExecScope::warp:
+    return 32;
+  case ExecScope::warpgroup:
+    return 128;
+  case ExecScope::cta:
+  case ExecScope::grid:
+    return std::max<int64_t>(numThreads, 1);
+  }
+  return 1;
+}
+
+/// "warpid=1 laneid=3" for the thread axes `layout` uses.
+static std::string describeOwner(const TileLayout &layout,
+                                 const PhysicalCoord &owner) {
+  SmallVector<bool, kNumAxes> used(kNumAxes, false);
+  for (const Iter &iter : layout.getShard())
+    used[static_cast<unsigned>(iter.axis)] = true;
+  for (const Iter &iter : layout.getReplica())
+    used[static_cast<unsigned>(iter.axis)] = true;
+  for (unsigned axis = 0; axis < kNumAxes; ++axis)
+    used[axis] = used[axis] || layout.getOffset()[axis] != 0;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  bool first = true;
+  for (unsigned axis = 0; axis < kNumAxes; ++axis) {
+    if (!used[axis] || !isThreadAxis(static_cast<Axis>(axis)))
+      continue;
+    os << (first ? "" : " ") << getAxisName(static_cast<Axis>(axis)) << '='
+       << owner[axis];
+    first = false;
+  }
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// The checker
+//===----------------------------------------------------------------------===//
+
+namespace {
+class TileOperandChecker {
+public:
+  TileOperandChecker(Operation *op, const ExecutionDomain &domain)
+      : op(op), domain(domain) {}
+
+  LogicalResult checkShapes(ArrayRef<TileTensorOperand> operands);
+  LogicalResult checkRegisterOperand(const TileTensorOperand &operand);
+  LogicalResult checkMemoryOperand(const TileTensorOperand &operand);
+
+private:
+  InFlightDiagnostic emitOperandError(const TileTensorOperand &operand) {
+    return op->emitOpError("operand #")
+           << operand.position << " (" << operand.name << "): ";
+  }
+  /// Group coordinate (leading axes) and the rest of element `flat`.
+  SmallVector<int64_t> getGroup(ArrayRef<int64_t> coord) const {
+    return SmallVector<int64_t>(coord.take_front(domain.groupShape.size()));
+  }
+  /// Number of elements one group coordinate covers.
+  int64_t getElementsPerGroup(const TileTensorOperand &operand) const {
+    int64_t groups = 1;
+    for (int64_t extent : domain.groupShape)
+      groups *= extent;
+    return operand.type.getNumElements() / groups;
+  }
+
+  Operation *op;
+  const ExecutionDomain &domain;
+};
+} // namespace
+
+LogicalResult
+TileOperandChecker::checkShapes(ArrayRef<TileTensorOperand> operands) {
+  size_t groupRank = domain.groupShape.size();
+  const TileTensorOperand *reference = nullptr;
+  for (const TileTensorOperand &operand : operands) {
+    ArrayRef<int64_t> shape = operand.type.getShape();
+    size_t minRank = groupRank + (operand.atom ? 1 : 0);
+    if (shape.size() < minRank || (operand.atom == 0 && shape.size() < 1))
+      return emitOperandError(operand)
+             << "shape " << formatList(shape) << " has rank " << shape.size()
+             << " but scope " << stringifyScope(domain.scope) << " needs "
+             << groupRank << " group dimension(s)"
+             << (operand.atom ? " plus the atom" : "");
+    if (operand.type.getNumElements() > kMaxCheckedElements)
+      return emitOperandError(operand)
+             << "tile has " << operand.type.getNumElements()
+             << " elements; at most " << kMaxCheckedElements
+             << " can be verified statically";
+    if (operand.atom && shape.back() != operand.atom) {
+      SmallVector<int64_t> suggested(shape);
+      if (operand.atom == 1)
+        suggested.push_back(1);
+      return emitOperandError(operand)
+             << "the innermost dimension must be the instruction's atom of "
+             << operand.atom << " element(s), but the shape is "
+             << formatList(shape)
+             << (operand.atom == 1 ? "; view it as " + formatList(suggested)
+                                   : std::string());
+    }
+    ArrayRef<int64_t> group = shape.take_front(groupRank);
+    if (group != ArrayRef<int64_t>(domain.groupShape))
+      return emitOperandError(operand)
+             << "group extents " << formatList(group)
+             << " do not match the threads of scope "
+             << stringifyScope(domain.scope) << ": "
+             << formatList(domain.groupShape) << " for a block of "
+             << domain.numThreads << " threads";
+    if (!reference) {
+      reference = &operand;
+      continue;
+    }
+    ArrayRef<int64_t> outer =
+        operand.atom ? shape.drop_back() : shape;
+    ArrayRef<int64_t> referenceShape = reference->type.getShape();
+    ArrayRef<int64_t> referenceOuter =
+        reference->atom ? referenceShape.drop_back() : referenceShape;
+    if (outer != referenceOuter)
+      return emitOperandError(operand)
+             << "group x repeat shape " << formatList(outer)
+             << " differs from " << formatList(referenceOuter)
+             << " of operand #" << reference->position << " ("
+             << reference->name << ")";
+  }
+  return success();
+}
+
+LogicalResult
+TileOperandChecker::checkRegisterOperand(const TileTensorOperand &operand) {
+  tirx::TensorType type = operand.type;
+  if (!type.isLocal())
+    return emitOperandError(operand)
+           << "a register operand must be a local tensor, got a "
+           << stringifyMemorySpace(type.getMemorySpace()) << " tensor";
+  TileLayout layout = type.getLayoutOrDefault();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t numElements = type.getNumElements();
+
+  // Ownership: every thread executing an element's group coordinate must be
+  // one of the element's owners. A layout without thread axes is private to
+  // every thread.
+  if (layout.hasThreadAxes()) {
+    auto scope = layout.getScope();
+    if (!scope)
+      return emitOperandError(operand)
+             << llvm::toString(scope.takeError());
+    int64_t inner = getScopeUnit(scope->first, domain.numThreads);
+    int64_t outer = getScopeUnit(scope->second, domain.numThreads);
+    for (int64_t flat = 0; flat < numElements; ++flat) {
+      SmallVector<int64_t> coord = delinearize(flat, shape);
+      SmallVector<int64_t> group = getGroup(coord);
+      int64_t badThread = -1;
+      PhysicalCoord baseOwner = layout.apply(flat);
+      domain.forEachThread(group, [&](int64_t tid) {
+        bool owned = false;
+        layout.forEachOwner(flat, [&](const PhysicalCoord &owner) {
+          int64_t ownerId = getFlatThreadId(owner);
+          owned = owned || ((tid % outer) / inner == ownerId / inner &&
+                            ownerId < outer);
+        });
+        if (!owned)
+          badThread = tid;
+        return owned;
+      });
+      if (badThread >= 0)
+        return emitOperandError(operand)
+               << "element " << formatList(coord) << " is owned by "
+               << describeOwner(layout, baseOwner)
+               << (layout.getNumReplicas() > 1 ? " (and its replicas)" : "")
+               << " but scope " << stringifyScope(domain.scope)
+               << " executes it on thread " << badThread << " (warp "
+               << badThread / 32 << ", lane " << badThread % 32
+               << "); the layout must map the group axes to the executing "
+                  "threads";
+    }
+  }
+
+  // Distinct destinations: one thread's slots never repeat across repeats.
+  if (operand.isDestination) {
+    int64_t perGroup = getElementsPerGroup(operand);
+    llvm::DenseMap<int64_t, int64_t> firstElementOfSlot;
+    for (int64_t flat = 0; flat < numElements; ++flat) {
+      if (flat % perGroup == 0)
+        firstElementOfSlot.clear();
+      int64_t slot = at(layout.apply(flat), Axis::m);
+      auto [it, inserted] = firstElementOfSlot.try_emplace(slot, flat);
+      if (!inserted)
+        return emitOperandError(operand)
+               << "destination elements " << formatList(delinearize(it->second, shape))
+               << " and " << formatList(delinearize(flat, shape))
+               << " share register slot " << slot
+               << " of one thread; destinations must be distinct across "
+                  "repeats";
+    }
+  }
+  return success();
+}
+
+LogicalResult
+TileOperandChecker::checkMemoryOperand(const TileTensorOperand &operand) {
+  tirx::TensorType type = operand.type;
+  TileLayout layout = type.getLayoutOrDefault();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t elementBytes = type.getElementBytes();
+  int64_t alignment = type.getAlignmentOrDefault();
+  if (operand.vectorBytes > 1 && alignment % operand.vectorBytes != 0)
+    return emitOperandError(operand)
+           << "the tensor is aligned to " << alignment
+           << " byte(s) but each access is a " << operand.vectorBytes
+           << "-byte vector; declare align = " << operand.vectorBytes
+           << " (or more) on the tensor";
+
+  int64_t atom = std::max<unsigned>(operand.atom, 1);
+  int64_t numElements = type.getNumElements();
+  int64_t perGroup = getElementsPerGroup(operand);
+  llvm::DenseSet<int64_t> written;
+  for (int64_t start = 0; start < numElements; start += atom) {
+    if (start % perGroup == 0)
+      written.clear();
+    int64_t base = at(layout.apply(start), Axis::m);
+    for (int64_t lane = 1; lane < atom; ++lane) {
+      int64_t offset = at(layout.apply(start + lane), Axis::m);
+      if (offset != base + lane)
+        return emitOperandError(operand)
+               << "the atom at " << formatList(delinearize(start, shape))
+               << " is not contiguous in memory: its element " << lane
+               << " is at offset " << offset << ", expected " << base + lane;
+    }
+    if (operand.vectorBytes > 1 && (base * elementBytes) % operand.vectorBytes)
+      return emitOperandError(operand)
+             << "the atom at " << formatList(delinearize(start, shape))
+             << " starts at element offset " << base << " (byte "
+             << base * elementBytes << "), which is not aligned to the "
+             << operand.vectorBytes << "-byte vector";
+    if (operand.isDestination && !written.insert(base).second)
+      return emitOperandError(operand)
+             << "two repeats of one thread store to element offset " << base
+             << "; destinations must be distinct across repeats";
+  }
+  return success();
+}
+
+LogicalResult mlir::tirx::tile::checkTileTensorOperands(
+    Operation *op, Scope scope, ArrayRef<TileTensorOperand> operands) {
+  FailureOr<ExecutionDomain> domain = getExecutionDomain(op, scope);
+  if (failed(domain))
+    return failure();
+  TileOperandChecker checker(op, *domain);
+  if (failed(checker.checkShapes(operands)))
+    return failure();
+  for (const TileTensorOperand &operand : operands) {
+    if (failed(operand.isMemory ? checker.checkMemoryOperand(operand)
+                                : checker.checkRegisterOperand(operand)))
+      return failure();
+  }
+  return success();
+}

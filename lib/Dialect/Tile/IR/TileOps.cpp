@@ -1,0 +1,394 @@
+//===- TileOps.cpp - tile operations --------------------------------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TileOperandChecks.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tirx;
+using namespace mlir::tirx::tile;
+
+#define GET_OP_CLASSES
+#include "TirX/Dialect/Tile/IR/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Mixed operand lists: (%a, 2.0 : f32, %b)
+//===----------------------------------------------------------------------===//
+
+static ParseResult
+parseMixedOperands(OpAsmParser &parser,
+                   SmallVectorImpl<OpAsmParser::UnresolvedOperand> &args,
+                   ArrayAttr &kinds) {
+  SmallVector<Attribute> kindList;
+  auto parseOne = [&]() -> ParseResult {
+    OpAsmParser::UnresolvedOperand operand;
+    OptionalParseResult parsed = parser.parseOptionalOperand(operand);
+    if (parsed.has_value()) {
+      if (failed(*parsed))
+        return failure();
+      args.push_back(operand);
+      kindList.push_back(parser.getBuilder().getUnitAttr());
+      return success();
+    }
+    SMLoc loc = parser.getCurrentLocation();
+    Attribute immediate;
+    if (parser.parseAttribute(immediate))
+      return failure();
+    if (!isa<IntegerAttr, FloatAttr>(immediate))
+      return parser.emitError(loc, "expected an SSA value or a typed "
+                                   "integer/float immediate such as "
+                                   "'2.0 : f32', got ")
+             << immediate;
+    kindList.push_back(immediate);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, parseOne))
+    return failure();
+  kinds = parser.getBuilder().getArrayAttr(kindList);
+  return success();
+}
+
+static void printMixedOperands(OpAsmPrinter &printer, ValueRange args,
+                               ArrayAttr kinds) {
+  printer << '(';
+  unsigned nextArg = 0;
+  llvm::interleaveComma(kinds, printer, [&](Attribute kind) {
+    if (isa<UnitAttr>(kind) && nextArg < args.size())
+      printer << args[nextArg++];
+    else
+      printer.printAttribute(kind);
+  });
+  printer << ')';
+}
+
+static ParseResult parseScope(OpAsmParser &parser, ScopeAttr &scope) {
+  StringRef name;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword("scope") || parser.parseLParen() ||
+      parser.parseKeyword(&name) || parser.parseRParen())
+    return failure();
+  std::optional<Scope> value = symbolizeScope(name);
+  if (!value)
+    return parser.emitError(loc, "unknown scope '")
+           << name << "'; expected thread, warp, warpgroup or cta";
+  scope = ScopeAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+/// The trailing `: type, type` of the SSA operands.
+static ParseResult
+resolveArgs(OpAsmParser &parser,
+            ArrayRef<OpAsmParser::UnresolvedOperand> args, SMLoc loc,
+            OperationState &result) {
+  SmallVector<Type> types;
+  if (!args.empty() && (parser.parseColon() || parser.parseTypeList(types)))
+    return failure();
+  return parser.resolveOperands(args, types, loc, result.operands);
+}
+
+//===----------------------------------------------------------------------===//
+// ApplyOp
+//===----------------------------------------------------------------------===//
+
+// tile.apply "spelling" scope(s) (operands) [pred(%p)] attr-dict [: types]
+ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr instruction;
+  ScopeAttr scope;
+  SmallVector<OpAsmParser::UnresolvedOperand> args;
+  ArrayAttr kinds;
+  if (parser.parseAttribute(instruction) || parseScope(parser, scope))
+    return failure();
+  SMLoc argsLoc = parser.getCurrentLocation();
+  if (parseMixedOperands(parser, args, kinds))
+    return failure();
+  OpAsmParser::UnresolvedOperand pred;
+  bool hasPred = false;
+  if (succeeded(parser.parseOptionalKeyword("pred"))) {
+    hasPred = true;
+    if (parser.parseLParen() || parser.parseOperand(pred) ||
+        parser.parseRParen())
+      return failure();
+  }
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      resolveArgs(parser, args, argsLoc, result))
+    return failure();
+  if (hasPred &&
+      parser.resolveOperand(pred, parser.getBuilder().getI1Type(),
+                            result.operands))
+    return failure();
+  result.addAttribute(getInstructionAttrName(result.name), instruction);
+  result.addAttribute(getScopeAttrName(result.name), scope);
+  result.addAttribute(getOperandKindsAttrName(result.name), kinds);
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      parser.getBuilder().getDenseI32ArrayAttr(
+                          {static_cast<int32_t>(args.size()), hasPred}));
+  return success();
+}
+
+void ApplyOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printAttribute(getInstructionAttr());
+  printer << " scope(" << stringifyScope(getScope()) << ") ";
+  printMixedOperands(printer, getArgs(), getOperandKinds());
+  if (getPred())
+    printer << " pred(" << getPred() << ')';
+  printer.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getInstructionAttrName(), getScopeAttrName(), getOperandKindsAttrName(),
+       getOperandSegmentSizesAttrName()});
+  if (!getArgs().empty()) {
+    printer << " : ";
+    llvm::interleaveComma(getArgs().getTypes(), printer);
+  }
+}
+
+void ApplyOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  llvm::Expected<ptx::Instruction> instruction =
+      ptx::parseInstruction(getInstruction(), getOperandKinds().size());
+  if (!instruction) {
+    llvm::consumeError(instruction.takeError());
+    // Unknown instruction: be conservative.
+    for (OpOperand &operand : getArgsMutable()) {
+      effects.emplace_back(MemoryEffects::Read::get(), &operand);
+      effects.emplace_back(MemoryEffects::Write::get(), &operand);
+    }
+    return;
+  }
+  unsigned nextArg = 0;
+  for (auto [position, kind] : llvm::enumerate(getOperandKinds())) {
+    if (!isa<UnitAttr>(kind) || nextArg >= getArgs().size())
+      continue;
+    OpOperand &operand = getArgsMutable()[nextArg++];
+    if (!isa<tirx::TensorType>(operand.get().getType()))
+      continue;
+    bool isDestination = position < instruction->operands.size() &&
+                         instruction->operands[position].isDestination;
+    if (isDestination)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand);
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand);
+  }
+}
+
+LogicalResult ApplyOp::verify() {
+  FailureOr<SmallVector<MixedOperand>> operands =
+      getMixedOperands(*this, getArgs(), getOperandKinds());
+  if (failed(operands))
+    return failure();
+  llvm::Expected<ptx::Instruction> parsed =
+      ptx::parseInstruction(getInstruction(), operands->size());
+  if (!parsed)
+    return emitOpError() << llvm::toString(parsed.takeError());
+  const ptx::Instruction &instruction = *parsed;
+  if (instruction.operands.size() != operands->size())
+    return emitOpError("'")
+           << instruction.spelling << "' expects "
+           << instruction.operands.size() << " operands, got "
+           << operands->size();
+
+  FailureOr<unsigned> targetSM = getTargetSM(*this);
+  if (failed(targetSM))
+    return failure();
+  if (instruction.minSM > *targetSM)
+    return emitOpError("'")
+           << instruction.spelling << "' requires sm_" << instruction.minSM
+           << " but the target is sm_" << *targetSM;
+
+  SmallVector<TileTensorOperand> tensors;
+  for (const MixedOperand &operand : *operands) {
+    const ptx::OperandInfo &info = instruction.operands[operand.position];
+    auto describe = [&]() {
+      return emitOpError("operand #")
+             << operand.position << " (" << info.name << ") of '"
+             << instruction.spelling << "': ";
+    };
+    Type type = operand.getType();
+    auto tensor = dyn_cast<tirx::TensorType>(type);
+    Type elementType = tensor ? tensor.getElementType() : type;
+    if (!tensor) {
+      if (info.isDestination)
+        return describe() << "is written, so it must be a tensor, got "
+                          << (operand.immediate ? "an immediate" : "a scalar");
+      if (info.isMemory)
+        return describe() << "is a memory operand and must be a tensor";
+      if (!info.allowsImmediate)
+        return describe() << "cannot be a scalar";
+    }
+    std::optional<ptx::ScalarKind> kind = getScalarKind(elementType);
+    if (!kind || !info.element.accepts(*kind))
+      return describe() << "needs " << info.element.describe() << ", got "
+                        << elementType;
+    if (!tensor)
+      continue;
+    if (info.isMemory) {
+      bool spaceMatches = false;
+      switch (instruction.space) {
+      case ptx::MemorySpace::Global:
+        spaceMatches = tensor.isGlobal();
+        break;
+      case ptx::MemorySpace::Shared:
+      case ptx::MemorySpace::SharedCluster:
+        spaceMatches = tensor.isShared();
+        break;
+      case ptx::MemorySpace::Generic:
+        spaceMatches = tensor.isGlobal() || tensor.isShared();
+        break;
+      case ptx::MemorySpace::Local:
+        spaceMatches = tensor.isLocal() && tensor.getLayoutOrDefault().isMemoryOnly();
+        break;
+      case ptx::MemorySpace::None:
+        break;
+      }
+      if (!spaceMatches)
+        return describe() << "'" << instruction.spelling << "' accesses "
+                          << ptx::getMemorySpaceName(instruction.space)
+                          << " memory, but the tensor is "
+                          << stringifyMemorySpace(tensor.getMemorySpace());
+    }
+    tensors.push_back({operand.position, info.name, tensor, info.isDestination,
+                       info.isMemory, info.atom, instruction.vectorBytes});
+  }
+  return checkTileTensorOperands(*this, getScope(), tensors);
+}
+
+//===----------------------------------------------------------------------===//
+// EwiseOp
+//===----------------------------------------------------------------------===//
+
+// tile.ewise @fn scope(s) (operands) attr-dict [: types]
+ParseResult EwiseOp::parse(OpAsmParser &parser, OperationState &result) {
+  FlatSymbolRefAttr callee;
+  ScopeAttr scope;
+  SmallVector<OpAsmParser::UnresolvedOperand> args;
+  ArrayAttr kinds;
+  if (parser.parseAttribute(callee) || parseScope(parser, scope))
+    return failure();
+  SMLoc argsLoc = parser.getCurrentLocation();
+  if (parseMixedOperands(parser, args, kinds) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      resolveArgs(parser, args, argsLoc, result))
+    return failure();
+  result.addAttribute(getCalleeAttrName(result.name), callee);
+  result.addAttribute(getScopeAttrName(result.name), scope);
+  result.addAttribute(getOperandKindsAttrName(result.name), kinds);
+  return success();
+}
+
+void EwiseOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printAttributeWithoutType(getCalleeAttr());
+  printer << " scope(" << stringifyScope(getScope()) << ") ";
+  printMixedOperands(printer, getArgs(), getOperandKinds());
+  printer.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getCalleeAttrName(), getScopeAttrName(), getOperandKindsAttrName()});
+  if (!getArgs().empty()) {
+    printer << " : ";
+    llvm::interleaveComma(getArgs().getTypes(), printer);
+  }
+}
+
+void EwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  unsigned nextArg = 0;
+  for (auto [position, kind] : llvm::enumerate(getOperandKinds())) {
+    if (!isa<UnitAttr>(kind) || nextArg >= getArgs().size())
+      continue;
+    OpOperand &operand = getArgsMutable()[nextArg++];
+    if (!isa<tirx::TensorType>(operand.get().getType()))
+      continue;
+    if (position == 0)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand);
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand);
+  }
+}
+
+LogicalResult EwiseOp::verify() {
+  FailureOr<SmallVector<MixedOperand>> operands =
+      getMixedOperands(*this, getArgs(), getOperandKinds());
+  if (failed(operands))
+    return failure();
+  if (operands->empty())
+    return emitOpError("needs a destination tensor");
+  const MixedOperand &destination = operands->front();
+  auto dstType = dyn_cast<tirx::TensorType>(destination.getType());
+  if (!dstType || !dstType.isLocal())
+    return emitOpError("destination (operand #0) must be a local tensor, got ")
+           << destination.getType();
+  return success();
+}
+
+LogicalResult
+EwiseOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError("callee ")
+           << getCalleeAttr() << " does not name a func.func";
+  FunctionType fnType = callee.getFunctionType();
+  for (auto [index, type] : llvm::enumerate(fnType.getInputs()))
+    if (!isTirXScalarType(type))
+      return emitOpError("callee ")
+             << getCalleeAttr() << " must take scalars, but parameter #"
+             << index << " has type " << type;
+  if (fnType.getNumResults() != 1 || !isTirXScalarType(fnType.getResult(0)))
+    return emitOpError("callee ")
+           << getCalleeAttr() << " must return exactly one scalar, but "
+           << "returns " << fnType.getResults();
+  if (callee.isExternal())
+    return emitOpError("callee ")
+           << getCalleeAttr() << " has no body to inline";
+
+  // operands: destination, then one per parameter.
+  FailureOr<SmallVector<MixedOperand>> operands =
+      getMixedOperands(*this, getArgs(), getOperandKinds());
+  if (failed(operands))
+    return failure();
+  unsigned numParams = fnType.getNumInputs();
+  if (operands->size() != numParams + 1)
+    return emitOpError("callee ")
+           << getCalleeAttr() << " takes " << numParams
+           << " argument(s), so the op needs " << numParams + 1
+           << " operands (destination first), got " << operands->size();
+
+  SmallVector<TileTensorOperand> tensors;
+  for (const MixedOperand &operand : *operands) {
+    bool isDestination = operand.position == 0;
+    Type expected = isDestination ? fnType.getResult(0)
+                                  : fnType.getInput(operand.position - 1);
+    auto tensor = dyn_cast<tirx::TensorType>(operand.getType());
+    Type elementType = tensor ? tensor.getElementType() : operand.getType();
+    if (elementType != expected)
+      return emitOpError("operand #")
+             << operand.position << " has element type " << elementType
+             << " but "
+             << (isDestination ? "the callee returns "
+                               : "the callee's parameter is ")
+             << expected << "; ewise performs no implicit casts";
+    if (!tensor)
+      continue;
+    if (!tensor.isLocal())
+      return emitOpError("operand #")
+             << operand.position << " must be a local tensor, got a "
+             << stringifyMemorySpace(tensor.getMemorySpace()) << " tensor";
+    tensors.push_back({operand.position,
+                       isDestination ? std::string("destination")
+                                     : "input #" +
+                                           std::to_string(operand.position),
+                       tensor, isDestination, /*isMemory=*/false, /*atom=*/0,
+                       /*vectorBytes=*/0});
+  }
+  return checkTileTensorOperands(*this, getScope(), tensors);
+}

@@ -1,0 +1,171 @@
+//===- TirXAttributes.cpp - tirx attributes -------------------------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Dialect/TirX/IR/TirXAttributes.h"
+#include "TirX/Dialect/TirX/IR/TirXDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tirx;
+
+#include "TirX/Dialect/TirX/IR/TirXEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "TirX/Dialect/TirX/IR/TirXAttrs.cpp.inc"
+
+void TirXDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "TirX/Dialect/TirX/IR/TirXAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// TileLayoutAttr
+//===----------------------------------------------------------------------===//
+
+// The notation is parsed from MLIR tokens (`1@warpid` lexes as an integer and
+// a symbol name), filling the same `LayoutNotation` the text parser of the
+// layout library produces; `TileLayout::get` then applies one set of rules.
+
+static ParseResult parseNotationStride(AsmParser &parser,
+                                       NotationStride &stride) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseInteger(stride.value))
+    return failure();
+  stride.axis = Axis::m;
+  StringAttr axisName;
+  if (succeeded(parser.parseOptionalSymbolName(axisName))) {
+    std::optional<Axis> axis = parseAxisName(axisName.getValue());
+    if (!axis)
+      return parser.emitError(loc)
+             << "unknown axis '" << axisName.getValue()
+             << "'; expected one of laneid, warpid, wgid, wid_in_wg, "
+                "tid_in_wg, tx, bx, by, bz, m";
+    stride.axis = *axis;
+  }
+  return success();
+}
+
+/// `[dims (: strides)?]` after the `S`/`R` keyword.
+static ParseResult parseNotationTerm(AsmParser &parser, NotationTerm &term) {
+  if (parser.parseLSquare())
+    return failure();
+  auto parseExtent = [&]() -> ParseResult {
+    return parser.parseInteger(term.extents.emplace_back());
+  };
+  if (succeeded(parser.parseOptionalLParen())) {
+    if (parser.parseCommaSeparatedList(parseExtent) || parser.parseRParen())
+      return failure();
+  } else if (parseExtent()) {
+    return failure();
+  }
+  if (succeeded(parser.parseOptionalColon())) {
+    auto parseStride = [&]() -> ParseResult {
+      return parseNotationStride(parser, term.strides.emplace_back());
+    };
+    if (succeeded(parser.parseOptionalLParen())) {
+      if (parser.parseCommaSeparatedList(parseStride) || parser.parseRParen())
+        return failure();
+    } else if (parseStride()) {
+      return failure();
+    }
+  }
+  return parser.parseRSquare();
+}
+
+Attribute TileLayoutAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  LayoutNotation notation;
+  if (parser.parseLess() || parser.parseKeyword("S") ||
+      parseNotationTerm(parser, notation.shard.emplace()))
+    return {};
+  while (succeeded(parser.parseOptionalPlus())) {
+    SMLoc termLoc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalKeyword("R"))) {
+      if (notation.replica)
+        return parser.emitError(termLoc, "a layout has at most one R[...] term"),
+               Attribute();
+      if (parseNotationTerm(parser, notation.replica.emplace()))
+        return {};
+      continue;
+    }
+    if (parseNotationStride(parser, notation.offsets.emplace_back()))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  llvm::Expected<TileLayout> layout = TileLayout::get(notation);
+  if (!layout) {
+    parser.emitError(loc) << "invalid layout: "
+                          << llvm::toString(layout.takeError());
+    return {};
+  }
+  return TileLayoutAttr::get(parser.getContext(), *layout);
+}
+
+void TileLayoutAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  getValue().print(printer.getStream());
+  printer << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchConfigAttr
+//===----------------------------------------------------------------------===//
+
+static constexpr int64_t kMaxThreadsPerBlock = 1024;
+
+LogicalResult
+LaunchConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<int64_t> grid, ArrayRef<int64_t> block) {
+  // CUDA limits: grid x < 2^31, y/z <= 65535; block x/y <= 1024, z <= 64.
+  static constexpr int64_t kGridLimits[] = {(int64_t(1) << 31) - 1, 65535,
+                                            65535};
+  static constexpr int64_t kBlockLimits[] = {1024, 1024, 64};
+  auto check = [&](StringRef name, ArrayRef<int64_t> extents,
+                   ArrayRef<int64_t> limits) -> LogicalResult {
+    if (extents.empty() || extents.size() > 3)
+      return emitError() << name << " must have 1 to 3 extents, got "
+                         << extents.size();
+    for (auto [index, extent] : llvm::enumerate(extents)) {
+      if (extent < 1 || extent > limits[index])
+        return emitError() << name << " extent " << "xyz"[index] << " = "
+                           << extent << " is out of range [1, "
+                           << limits[index] << "]";
+    }
+    return success();
+  };
+  if (failed(check("grid", grid, kGridLimits)) ||
+      failed(check("block", block, kBlockLimits)))
+    return failure();
+  int64_t threads = 1;
+  for (int64_t extent : block)
+    threads *= extent; // bounded by the per-dimension limits above
+  if (threads > kMaxThreadsPerBlock)
+    return emitError() << "block has " << threads
+                       << " threads; at most " << kMaxThreadsPerBlock
+                       << " are allowed";
+  return success();
+}
+
+int64_t LaunchConfigAttr::getNumThreads() const {
+  int64_t threads = 1;
+  for (int64_t extent : getBlock())
+    threads *= extent;
+  return threads;
+}
+
+int64_t LaunchConfigAttr::getNumBlocks() const {
+  int64_t blocks = 1;
+  for (int64_t extent : getGrid())
+    blocks *= extent;
+  return blocks;
+}

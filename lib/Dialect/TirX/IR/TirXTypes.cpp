@@ -1,0 +1,180 @@
+//===- TirXTypes.cpp - tirx types -----------------------------------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Dialect/TirX/IR/TirXTypes.h"
+#include "TirX/Dialect/TirX/IR/TirXDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tirx;
+
+#define GET_TYPEDEF_CLASSES
+#include "TirX/Dialect/TirX/IR/TirXTypes.cpp.inc"
+
+void TirXDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "TirX/Dialect/TirX/IR/TirXTypes.cpp.inc"
+      >();
+}
+
+bool mlir::tirx::isTirXScalarType(Type type) {
+  if (type.isF16() || type.isBF16() || type.isF32() || type.isF64())
+    return true;
+  auto intType = dyn_cast<IntegerType>(type);
+  return intType && llvm::is_contained({8u, 16u, 32u, 64u}, intType.getWidth());
+}
+
+//===----------------------------------------------------------------------===//
+// Assembly: !tirx.tensor<2x32x4xf32, local, #tirx.layout<...>, align = 16>
+//===----------------------------------------------------------------------===//
+
+Type tirx::TensorType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma())
+    return {};
+  StringRef spaceName;
+  SMLoc spaceLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&spaceName))
+    return {};
+  std::optional<MemorySpace> space = symbolizeMemorySpace(spaceName);
+  if (!space)
+    return parser.emitError(spaceLoc, "unknown memory space '")
+               << spaceName << "'; expected global, shared or local",
+           Type();
+
+  TileLayoutAttr layout;
+  int64_t alignment = 0;
+  while (succeeded(parser.parseOptionalComma())) {
+    if (succeeded(parser.parseOptionalKeyword("align"))) {
+      SMLoc alignLoc = parser.getCurrentLocation();
+      if (parser.parseEqual() || parser.parseInteger(alignment))
+        return {};
+      if (alignment < 1)
+        return parser.emitError(alignLoc, "align must be positive"), Type();
+      continue;
+    }
+    SMLoc attrLoc = parser.getCurrentLocation();
+    Attribute attr;
+    if (parser.parseAttribute(attr))
+      return {};
+    layout = dyn_cast<TileLayoutAttr>(attr);
+    if (!layout)
+      return parser.emitError(attrLoc, "expected a #tirx.layout or "
+                                       "'align = N', got ")
+                 << attr,
+             Type();
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<tirx::TensorType>(loc, parser.getContext(), shape,
+                                       elementType, *space, layout, alignment);
+}
+
+void tirx::TensorType::print(AsmPrinter &printer) const {
+  printer << '<';
+  for (int64_t extent : getShape())
+    printer << extent << 'x';
+  printer << getElementType() << ", " << stringifyMemorySpace(getMemorySpace());
+  if (getLayout())
+    printer << ", " << getLayout();
+  if (getAlignment())
+    printer << ", align = " << getAlignment();
+  printer << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// Verification and helpers
+//===----------------------------------------------------------------------===//
+
+LogicalResult tirx::TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, Type elementType,
+                                 MemorySpace memorySpace, TileLayoutAttr layout,
+                                 int64_t alignment) {
+  if (shape.empty())
+    return emitError() << "tensor must have at least one dimension";
+  int64_t numElements = 1;
+  for (auto [dim, extent] : llvm::enumerate(shape)) {
+    if (extent < 1)
+      return emitError() << "dimension " << dim << " has extent " << extent
+                         << "; extents must be positive";
+    if (llvm::MulOverflow(numElements, extent, numElements))
+      return emitError() << "tensor element count overflows int64";
+  }
+  if (!isTirXScalarType(elementType))
+    return emitError() << "element type " << elementType
+                       << " is not a scalar type (f16, bf16, f32, f64, or an "
+                          "integer of 8, 16, 32 or 64 bits)";
+  if (alignment < 0 || (alignment && !llvm::isPowerOf2_64(alignment)))
+    return emitError() << "align = " << alignment
+                       << " is not a power of two";
+  int64_t elementBytes = (elementType.getIntOrFloatBitWidth() + 7) / 8;
+  int64_t bytes;
+  if (llvm::MulOverflow(numElements, elementBytes, bytes))
+    return emitError() << "tensor byte size overflows int64";
+  if (!layout)
+    return success();
+
+  const TileLayout &value = layout.getValue();
+  if (value.size() != numElements)
+    return emitError() << "layout " << layout << " has " << value.size()
+                       << " elements but the shape has " << numElements;
+  if (memorySpace != MemorySpace::local && value.hasThreadAxes())
+    return emitError() << "a " << stringifyMemorySpace(memorySpace)
+                       << " tensor's layout may use only the memory axis m, "
+                          "but "
+                       << layout << " uses thread axes";
+  if (memorySpace == MemorySpace::local) {
+    for (const Iter &iter : value.getReplica())
+      if (iter.axis == Axis::m)
+        return emitError() << "a local layout cannot replicate along the "
+                              "memory axis m (one element, one slot)";
+    for (const Iter &iter : value.getShard())
+      if (isBlockAxis(iter.axis))
+        return emitError() << "a local layout cannot distribute over block "
+                              "axis "
+                           << getAxisName(iter.axis)
+                           << "; registers belong to threads of one CTA";
+    llvm::Expected<std::pair<ExecScope, ExecScope>> scope = value.getScope();
+    if (!scope)
+      return emitError() << "layout " << layout
+                         << " is not well formed: "
+                         << llvm::toString(scope.takeError());
+  }
+  return success();
+}
+
+TileLayout tirx::TensorType::getLayoutOrDefault() const {
+  if (TileLayoutAttr layout = getLayout())
+    return layout.getValue();
+  // The type verifier proved the element count fits, so row-major does too.
+  return llvm::cantFail(TileLayout::getRowMajor(getShape()));
+}
+
+int64_t tirx::TensorType::getElementBytes() const {
+  return (getElementType().getIntOrFloatBitWidth() + 7) / 8;
+}
+
+int64_t tirx::TensorType::getAlignmentOrDefault() const {
+  return getAlignment() ? getAlignment() : getElementBytes();
+}
+
+int64_t tirx::TensorType::getNumElements() const {
+  int64_t numElements = 1;
+  for (int64_t extent : getShape())
+    numElements *= extent; // verified not to overflow
+  return numElements;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs every TirX test suite against an existing build and prints, last, one
+# line "N passed, N failed" (lit's counts plus the GoogleTest cases).
+# Exit code: non-zero if anything failed.
+set -uo pipefail
+
+build_dir=${1:-build}
+lit=/usr/lib/llvm-22/bin/lit
+passed=0
+failed=0
+status=0
+
+# lit: every test counts once; UNSUPPORTED tests count as neither.
+lit_log=$(mktemp)
+"$lit" -sv "$build_dir/test" 2>&1 | tee "$lit_log"
+lit_status=${PIPESTATUS[0]}
+count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$lit_log" | head -n1; }
+lit_passed=$(( $(count Passed || true) + 0 ))
+lit_xfail=$(( $(count "Expectedly Failed" || true) + 0 ))
+lit_failed=$(( $(count Failed || true) + $(count "Unexpectedly Passed" || true) + $(count Unresolved || true) + $(count "Timed Out" || true) + 0 ))
+if [ "$lit_status" -ne 0 ] && [ "$lit_failed" -eq 0 ]; then lit_failed=1; fi
+passed=$((passed + lit_passed + lit_xfail))
+failed=$((failed + lit_failed))
+rm -f "$lit_log"
+
+# GoogleTest: one binary per library.
+for test_binary in "$build_dir"/unittests/*Tests; do
+  [ -x "$test_binary" ] || continue
+  log=$(mktemp)
+  "$test_binary" --gtest_brief=1 2>&1 | tee "$log"
+  bin_status=${PIPESTATUS[0]}
+  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | head -n1)
+  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | head -n1)
+  p=${p:-0}; f=${f:-0}
+  if [ "$bin_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  echo "$(basename "$test_binary"): $p passed, $f failed"
+  passed=$((passed + p))
+  failed=$((failed + f))
+  rm -f "$log"
+done
+
+[ "$failed" -eq 0 ] || status=1
+echo "$passed passed, $failed failed"
+exit $status

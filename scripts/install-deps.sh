@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs, with apt, exactly the Debian packages TirX needs that are missing.
+# Idempotent: a machine that has everything installs nothing and never runs
+# `apt-get update`.
+set -euo pipefail
+
+packages=(
+  # Compiler toolchain: LLVM/MLIR 22 (shared + static archives), clang/lld.
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
+  # Static linking of MLIR needs the compression libraries' archives.
+  libzstd-dev zlib1g-dev
+  # Build drivers.
+  cmake ninja-build ccache make
+  # Unit tests and Python tests (run with /usr/bin/python3, not pyenv).
+  libgtest-dev python3 python3-pytest python3-numpy
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+if ! $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

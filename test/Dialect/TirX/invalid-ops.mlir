@@ -1,0 +1,198 @@
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{'tirx.kernel' op argument #0 is a local tensor; kernel arguments must be global tensors or scalars}}
+tirx.kernel @local_arg(%A: !tirx.tensor<4xf32, local>) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op argument #0 has type 'vector<4xf32>'; kernel arguments must be global tensors or scalars}}
+tirx.kernel @vector_arg(%A: vector<4xf32>) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op must not return values}}
+tirx.kernel @returns() -> i32 launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{block extent x = 0 is out of range [1, 1024]}}
+tirx.kernel @bad_block() launch(grid = [1], block = [0]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{expected 'launch'}}
+tirx.kernel @no_launch() {
+  tirx.return
+}
+
+// -----
+
+func.func @outside() {
+  // expected-error @+1 {{'tirx.alloc_local' op must be inside a tirx.kernel}}
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  return
+}
+
+// -----
+
+tirx.kernel @wrong_space() launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.alloc_local' op result must be a local tensor, got '!tirx.tensor<4xf32, global>'}}
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @wrong_shared_space() launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.alloc_shared' op result must be a shared tensor}}
+  %r = tirx.alloc_shared : !tirx.tensor<4xf32, local>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @view_count(%A: !tirx.tensor<8xf32, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.view' op a shape view keeps the element count}}
+  %v = tirx.view %A : !tirx.tensor<8xf32, global> -> !tirx.tensor<2x3xf32, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @view_space(%A: !tirx.tensor<8xf32, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.view' op cannot change the memory space (global -> shared)}}
+  %v = tirx.view %A : !tirx.tensor<8xf32, global> -> !tirx.tensor<8xf32, shared>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @view_align(%A: !tirx.tensor<8xf32, global, align = 16>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.view' op cannot change the alignment (16 -> 32)}}
+  %v = tirx.view %A : !tirx.tensor<8xf32, global, align = 16> -> !tirx.tensor<8xf32, global, align = 32>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @view_layout() launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !tirx.tensor<2x32x4xf32, local, #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+  // expected-error @+1 {{'tirx.view' op result layout must be #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>, got #tirx.layout<S[(2, 32, 4) : (1@laneid, 1@warpid, 1)]>}}
+  %v = tirx.view %r : !tirx.tensor<2x32x4xf32, local, #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+                   -> !tirx.tensor<256xf32, local, #tirx.layout<S[(2, 32, 4) : (1@laneid, 1@warpid, 1)]>>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @dtype_view_rank(%A: !tirx.tensor<2x4xf32, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.view' op a dtype view keeps every dimension but the innermost}}
+  %v = tirx.view %A : !tirx.tensor<2x4xf32, global> -> !tirx.tensor<16xf16, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @dtype_view_narrow(%A: !tirx.tensor<2x4xf32, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.view' op viewing 32-bit elements as 16-bit multiplies the innermost extent by 2: expected 8, got 4}}
+  %v = tirx.view %A : !tirx.tensor<2x4xf32, global> -> !tirx.tensor<2x4xf16, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @dtype_view_wide(%A: !tirx.tensor<2x3xf16, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.view' op viewing 16-bit elements as 32-bit needs the innermost extent (3) to be divisible by 2}}
+  %v = tirx.view %A : !tirx.tensor<2x3xf16, global> -> !tirx.tensor<2x1xf32, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @dtype_view_wide_extent(%A: !tirx.tensor<2x4xf16, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.view' op viewing 16-bit elements as 32-bit divides the innermost extent by 2: expected 2, got 4}}
+  %v = tirx.view %A : !tirx.tensor<2x4xf16, global> -> !tirx.tensor<2x4xf32, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @dtype_view_pack(%A: !tirx.tensor<2x4xf16, global, #tirx.layout<S[(2, 4) : (1, 2)]>>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.view' op cannot pack the layout:}}
+  %v = tirx.view %A : !tirx.tensor<2x4xf16, global, #tirx.layout<S[(2, 4) : (1, 2)]>> -> !tirx.tensor<2x2xf32, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @region_bounds(%A: !tirx.tensor<8x4xf32, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{invalid region: dimension 0: region [6, 6 + 4) is out of bounds [0, 8)}}
+  %r = tirx.region %A[6, 0] [4, 4] : !tirx.tensor<8x4xf32, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @region_size(%A: !tirx.tensor<8x4xf32, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{invalid region: dimension 1: size 5 is out of range [1, 4]}}
+  %r = tirx.region %A[0, 0] [1, 5] : !tirx.tensor<8x4xf32, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @region_rank(%A: !tirx.tensor<8x4xf32, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{region needs one offset and one size per dimension}}
+  %r = tirx.region %A[0] [1] : !tirx.tensor<8x4xf32, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @region_local_dynamic() launch(grid = [1], block = [32]) {
+  %tx = tirx.thread_idx x
+  %r = tirx.alloc_local : !tirx.tensor<8x4xf32, local>
+  // expected-error @+1 {{a local tensor's region needs constant offsets}}
+  %s = tirx.region %r[%tx, 0] [1, 4] : !tirx.tensor<8x4xf32, local>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @region_dynamic_split(%A: !tirx.tensor<8x4xf32, global, #tirx.layout<S[(2, 4, 4) : (16, 1, 4)]>>) launch(grid = [1], block = [32]) {
+  %tx = tirx.thread_idx x
+  // expected-error @+1 {{a dynamic offset needs the dimension to map to one layout iter, but it maps to 2}}
+  %s = tirx.region %A[%tx, 0] [1, 4] : !tirx.tensor<8x4xf32, global, #tirx.layout<S[(2, 4, 4) : (16, 1, 4)]>>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @region_not_subrange(%A: !tirx.tensor<8x4xf32, global, #tirx.layout<S[(2, 4, 4) : (16, 1, 4)]>>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{is not a sub-range of one layout iter}}
+  %s = tirx.region %A[3, 0] [2, 4] : !tirx.tensor<8x4xf32, global, #tirx.layout<S[(2, 4, 4) : (16, 1, 4)]>>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @region_grouping(%A: !tirx.tensor<6x4xf32, global, #tirx.layout<S[(4, 6) : (6, 1)]>>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{the layout cannot be grouped by this shape}}
+  %s = tirx.region %A[0, 0] [1, 4] : !tirx.tensor<6x4xf32, global, #tirx.layout<S[(4, 6) : (6, 1)]>>
+  tirx.return
+}
+
+// -----
+
+"builtin.module"() ({
+  // expected-error @+1 {{'tirx.return' op expects parent op 'tirx.kernel'}}
+  "tirx.return"() : () -> ()
+}) : () -> ()

@@ -1,0 +1,31 @@
+# -*- Python -*-
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "TIRX"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tirx_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+# Stable, scoped FileCheck variables in every test.
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+config.substitutions.append(("%examples", os.path.join(config.tirx_src_root, "examples")))
+
+tool_dirs = [config.tirx_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["tirx-opt", "tirx-layout"], tool_dirs)
+
+# ptxas assembles every PTX the suite produces.
+ptxas = shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

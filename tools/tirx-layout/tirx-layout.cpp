@@ -1,0 +1,127 @@
+//===- tirx-layout.cpp - Inspect a TileLayout from the command line -------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+//   tirx-layout '<layout>' [--shape=2,32,4] [--view=tensor|thread|both|none]
+//
+// Prints a summary (the layout as written, its canonical form, size, span
+// per used axis, scope pair) followed by the requested views. Everything is
+// checked before anything is printed: any error is one line
+// `tirx-layout: error: <message>` on stderr and exit code 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Layout/LayoutViews.h"
+#include "TirX/Layout/TileLayout.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <string>
+
+using namespace mlir::tirx;
+
+static llvm::cl::opt<std::string>
+    layoutText(llvm::cl::Positional, llvm::cl::Required,
+               llvm::cl::desc("<layout, e.g. 'S[(2, 32, 4) : (1@warpid, "
+                              "1@laneid, 1)]'>"));
+
+static llvm::cl::opt<std::string>
+    shapeText("shape",
+              llvm::cl::desc("Logical shape to view the layout over, e.g. "
+                             "2,32,4 (default: the shard extents)"),
+              llvm::cl::value_desc("d0,d1,..."));
+
+static llvm::cl::opt<std::string>
+    viewText("view",
+             llvm::cl::desc("Views to print: tensor, thread, both or none"),
+             llvm::cl::value_desc("tensor|thread|both|none"),
+             llvm::cl::init("both"));
+
+[[noreturn]] static void fail(const llvm::Twine &message) {
+  llvm::errs() << "tirx-layout: error: " << message << '\n';
+  llvm::errs().flush();
+  std::exit(1);
+}
+
+static void failOn(llvm::Error err) {
+  if (err)
+    fail(llvm::toString(std::move(err)));
+}
+
+/// Parses `2,32,4` into positive dimensions.
+static llvm::SmallVector<int64_t> parseShape(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',');
+  llvm::SmallVector<int64_t> shape;
+  for (llvm::StringRef part : parts) {
+    int64_t value;
+    // getAsInteger returns true on error, including int64 overflow.
+    if (part.trim().getAsInteger(10, value) || value <= 0)
+      fail("invalid --shape '" + text + "': '" + part.trim() +
+           "' is not a positive integer");
+    shape.push_back(value);
+  }
+  return shape;
+}
+
+int main(int argc, char **argv) {
+  // Collect llvm::cl diagnostics so that they, too, become one error line.
+  std::string clErrors;
+  llvm::raw_string_ostream clErrorStream(clErrors);
+  if (!llvm::cl::ParseCommandLineOptions(
+          argc, argv, "TirX tile layout inspector\n", &clErrorStream)) {
+    llvm::StringRef first = llvm::StringRef(clErrors).split('\n').first.trim();
+    first.consume_front("tirx-layout: ");
+    fail(first.empty() ? "invalid command line" : first);
+  }
+
+  llvm::StringRef view = viewText;
+  if (view != "tensor" && view != "thread" && view != "both" &&
+      view != "none")
+    fail("invalid --view '" + view + "'; expected tensor, thread, both or "
+                                     "none");
+
+  llvm::Expected<TileLayout> parsed = TileLayout::parse(layoutText);
+  if (!parsed)
+    fail(llvm::toString(parsed.takeError()));
+  const TileLayout &layout = *parsed;
+
+  llvm::Expected<std::pair<ExecScope, ExecScope>> scope = layout.getScope();
+  if (!scope)
+    fail(llvm::toString(scope.takeError()));
+
+  llvm::SmallVector<int64_t> shape;
+  if (shapeText.getNumOccurrences())
+    shape = parseShape(shapeText);
+  else
+    for (const Iter &iter : layout.getShard())
+      shape.push_back(iter.extent);
+  if (view == "none")
+    failOn(checkViewShape(layout, shape));
+  else
+    failOn(checkViewPrintable(layout, shape));
+
+  llvm::raw_ostream &os = llvm::outs();
+  os << "layout: " << layout << '\n';
+  os << "canonical: " << layout.canonicalize() << '\n';
+  os << "size: " << layout.size() << '\n';
+  os << "span:";
+  for (Axis axis : getViewThreadAxes(layout))
+    os << ' ' << getAxisName(axis) << '=' << layout.span(axis);
+  os << " m=" << layout.span(Axis::m) << '\n';
+  os << "scope: (" << getExecScopeName(scope->first) << ", "
+     << getExecScopeName(scope->second) << ")\n";
+
+  if (view == "tensor" || view == "both")
+    printTensorView(os, layout, shape);
+  if (view == "thread" || view == "both")
+    printThreadView(os, layout, shape);
+  return 0;
+}
