@@ -20,6 +20,9 @@ llvm_config.use_default_substitutions()
 
 config.substitutions.append(("%examples", os.path.join(config.tirx_src_root, "examples")))
 
+# TirX tools first, then LLVM's FileCheck, not, count, split-file.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.tirx_tools_dir, append_path=True)
 tool_dirs = [config.tirx_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tirx-opt", "tirx-layout"], tool_dirs)
 

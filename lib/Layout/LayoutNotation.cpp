@@ -130,8 +130,7 @@ private:
     if (!overflow && !negative && llvm::SubOverflow(int64_t(0), value, value))
       overflow = true;
     if (overflow)
-      return errorAt(start, llvm::Twine("integer '") +
-                                (negative ? "-" : "") +
+      return errorAt(start, llvm::Twine("integer '") + (negative ? "-" : "") +
                                 text.slice(digitsStart, pos) +
                                 "' does not fit in int64");
     if (!atEnd() && isIdentChar(text[pos]))
@@ -160,8 +159,8 @@ private:
       llvm::ListSeparator sep;
       for (unsigned a = 0; a < kNumAxes; ++a)
         os << sep << getAxisName(static_cast<Axis>(a));
-      return errorAt(nameStart, "unknown axis '" + name +
-                                    "'; expected one of " + names);
+      return errorAt(nameStart,
+                     "unknown axis '" + name + "'; expected one of " + names);
     }
     return NotationStride{*value, *axis};
   }
@@ -207,9 +206,8 @@ private:
     skipSpace();
     if (peek() == ':') {
       ++pos;
-      if (llvm::Error err = parseList(term.strides, [&] {
-            return parseStride("a stride");
-          }))
+      if (llvm::Error err =
+              parseList(term.strides, [&] { return parseStride("a stride"); }))
         return err;
     }
     return expect(']', term.strides.empty() ? "',', ':' or ']'" : "',' or ']'");
@@ -259,13 +257,13 @@ mlir::tirx::parseLayoutNotation(llvm::StringRef text) {
 /// Turns one written term into iters; `kind` is "shard" or "replica".
 static llvm::Error buildIters(const NotationTerm &term, llvm::StringRef kind,
                               llvm::SmallVectorImpl<Iter> &iters) {
-  char letter = kind == "shard" ? 'S' : 'R';
+  llvm::StringRef name =
+      kind == "shard" ? "shard term S[...]" : "replica term R[...]";
   if (term.extents.empty())
-    return makeError(llvm::Twine(letter) + " term has no extents");
+    return makeError(name + " has no extents");
   if (!term.strides.empty() && term.strides.size() != term.extents.size())
-    return makeError(llvm::Twine(letter) + " term has " +
-                     llvm::Twine(term.extents.size()) + " extents but " +
-                     llvm::Twine(term.strides.size()) +
+    return makeError(name + " has " + llvm::Twine(term.extents.size()) +
+                     " extents but " + llvm::Twine(term.strides.size()) +
                      " strides; give one stride per extent");
   // Extents are checked before the default strides multiply them.
   for (auto [index, extent] : llvm::enumerate(term.extents))

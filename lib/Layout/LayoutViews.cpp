@@ -20,13 +20,12 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-llvm::SmallVector<Axis> mlir::tirx::getViewThreadAxes(const TileLayout &layout) {
+llvm::SmallVector<Axis>
+mlir::tirx::getViewThreadAxes(const TileLayout &layout) {
   // Outermost first: by scope, then by subscope, block axes z before x.
-  static constexpr Axis kOrder[] = {Axis::bz,        Axis::by,
-                                    Axis::bx,        Axis::wgid,
-                                    Axis::warpid,    Axis::tx,
-                                    Axis::wid_in_wg, Axis::tid_in_wg,
-                                    Axis::laneid};
+  static constexpr Axis kOrder[] = {
+      Axis::bz, Axis::by,        Axis::bx,        Axis::wgid,  Axis::warpid,
+      Axis::tx, Axis::wid_in_wg, Axis::tid_in_wg, Axis::laneid};
   std::array<bool, kNumAxes> used{};
   for (const Iter &iter : layout.getShard())
     used[static_cast<unsigned>(iter.axis)] = true;
@@ -63,8 +62,7 @@ llvm::Error mlir::tirx::checkViewShape(const TileLayout &layout,
     llvm::raw_string_ostream os(text);
     os << "shape ";
     printShape(os, shape);
-    os << " has " << count << " elements but the layout has "
-       << layout.size();
+    os << " has " << count << " elements but the layout has " << layout.size();
     return makeError(text);
   }
   return llvm::Error::success();
@@ -83,8 +81,8 @@ llvm::Error mlir::tirx::checkViewPrintable(const TileLayout &layout,
       copies > kMaxViewEntries)
     return makeError("too many element copies to print (" +
                      llvm::Twine(layout.size()) + " elements x " +
-                     llvm::Twine(layout.getNumReplicas()) +
-                     " replicas > " + llvm::Twine(kMaxViewEntries) + ")");
+                     llvm::Twine(layout.getNumReplicas()) + " replicas > " +
+                     llvm::Twine(kMaxViewEntries) + ")");
   return llvm::Error::success();
 }
 
@@ -166,8 +164,7 @@ void mlir::tirx::printThreadView(llvm::raw_ostream &os,
   // Rows that compare equal are identical, so an unstable sort is fine.
   llvm::sort(order, [&](size_t lhs, size_t rhs) {
     llvm::ArrayRef<int64_t> l = row(lhs), r = row(rhs);
-    return std::lexicographical_compare(l.begin(), l.end(), r.begin(),
-                                        r.end());
+    return std::lexicographical_compare(l.begin(), l.end(), r.begin(), r.end());
   });
 
   // Group consecutive rows of the same thread.
@@ -176,9 +173,9 @@ void mlir::tirx::printThreadView(llvm::raw_ostream &os,
   };
   std::vector<Group> groups;
   for (size_t i = 0; i < order.size(); ++i) {
-    if (groups.empty() || row(order[i]).take_front(axes.size()) !=
-                              row(order[groups.back().begin])
-                                  .take_front(axes.size()))
+    if (groups.empty() ||
+        row(order[i]).take_front(axes.size()) !=
+            row(order[groups.back().begin]).take_front(axes.size()))
       groups.push_back({i, i});
     groups.back().end = i + 1;
   }
@@ -191,8 +188,8 @@ void mlir::tirx::printThreadView(llvm::raw_ostream &os,
 
   int64_t numThreads = groups.size();
   if (axes.empty())
-    os << "thread view: no thread axes; one line for all threads, "
-       << maxSlots << plural(maxSlots, " slot\n", " slots\n");
+    os << "thread view: no thread axes; one line for all threads, " << maxSlots
+       << plural(maxSlots, " slot\n", " slots\n");
   else if (minSlots == maxSlots)
     os << "thread view: " << numThreads
        << plural(numThreads, " thread x ", " threads x ") << maxSlots

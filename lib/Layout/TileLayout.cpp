@@ -37,8 +37,8 @@ static constexpr const char *kAxisNames[kNumAxes] = {
     "laneid", "warpid", "wgid", "wid_in_wg", "tid_in_wg",
     "tx",     "bx",     "by",   "bz",        "m"};
 
-static constexpr const char *kExecScopeNames[] = {"thread", "warp",
-                                                  "warpgroup", "cta", "grid"};
+static constexpr const char *kExecScopeNames[] = {"thread", "warp", "warpgroup",
+                                                  "cta", "grid"};
 
 llvm::StringRef mlir::tirx::getAxisName(Axis axis) {
   unsigned index = static_cast<unsigned>(axis);
@@ -114,15 +114,14 @@ llvm::hash_code mlir::tirx::hash_value(const Iter &iter) {
 /// Checks extents and strides of one iter list; `kind` is "shard" or
 /// "replica".
 static llvm::Error checkIters(llvm::ArrayRef<Iter> iters,
-                             llvm::StringRef kind) {
+                              llvm::StringRef kind) {
   for (auto [index, iter] : llvm::enumerate(iters)) {
     if (static_cast<unsigned>(iter.axis) >= kNumAxes)
       return makeError(kind + " iter " + llvm::Twine(index) +
                        " has an invalid axis");
     if (iter.extent <= 0)
       return makeError(kind + " iter " + llvm::Twine(index) + " has extent " +
-                       llvm::Twine(iter.extent) +
-                       "; extents must be positive");
+                       llvm::Twine(iter.extent) + "; extents must be positive");
     if (iter.stride < 0)
       return makeError(kind + " iter " + llvm::Twine(index) + " has stride " +
                        llvm::Twine(iter.stride) +
@@ -143,8 +142,7 @@ static std::optional<int64_t> checkedProduct(llvm::ArrayRef<Iter> iters) {
 }
 
 /// Adds Σ (e−1)·s of the iters on `axis` to `sum`; false on overflow.
-static bool addFootprint(llvm::ArrayRef<Iter> iters, Axis axis,
-                         int64_t &sum) {
+static bool addFootprint(llvm::ArrayRef<Iter> iters, Axis axis, int64_t &sum) {
   for (const Iter &iter : iters) {
     if (iter.axis != axis)
       continue;
@@ -425,13 +423,11 @@ llvm::Expected<TileLayout> TileLayout::pack(int64_t factor) const {
   if (factor == 1)
     return *this;
   const Iter &inner = shard.back();
-  if (inner.axis != Axis::m || inner.stride != 1 ||
-      inner.extent % factor != 0)
+  if (inner.axis != Axis::m || inner.stride != 1 || inner.extent % factor != 0)
     return makeError("cannot pack by " + llvm::Twine(factor) +
                      ": the innermost shard iter has extent " +
                      llvm::Twine(inner.extent) + " and stride " +
-                     llvm::Twine(inner.stride) + "@" +
-                     getAxisName(inner.axis) +
+                     llvm::Twine(inner.stride) + "@" + getAxisName(inner.axis) +
                      "; it must be on m with stride 1 and an extent "
                      "divisible by " +
                      llvm::Twine(factor));
@@ -452,8 +448,8 @@ llvm::Expected<TileLayout> TileLayout::pack(int64_t factor) const {
     }
     return llvm::Error::success();
   };
-  if (llvm::Error err = divide(llvm::ArrayRef<Iter>(shard).drop_back(),
-                               "shard", result.shard))
+  if (llvm::Error err = divide(llvm::ArrayRef<Iter>(shard).drop_back(), "shard",
+                               result.shard))
     return std::move(err);
   if (llvm::Error err = divide(replica, "replica", result.replica))
     return std::move(err);
@@ -508,9 +504,8 @@ llvm::Expected<std::pair<ExecScope, ExecScope>> TileLayout::getScope() const {
     unsigned subIndex = static_cast<unsigned>(sub);
     if (outer[subIndex]) {
       if (*outer[subIndex] != scope)
-        return makeError("conflicting scopes: " +
-                         getAxisName(owner[subIndex]) + " maps " +
-                         getExecScopeName(sub) + " to " +
+        return makeError("conflicting scopes: " + getAxisName(owner[subIndex]) +
+                         " maps " + getExecScopeName(sub) + " to " +
                          getExecScopeName(*outer[subIndex]) + " but " +
                          getAxisName(axis) + " maps it to " +
                          getExecScopeName(scope));
@@ -542,8 +537,8 @@ llvm::Expected<std::pair<ExecScope, ExecScope>> TileLayout::getScope() const {
         continue;
       Axis axis = static_cast<Axis>(a);
       auto [sub, scope] = getAxisScopeEdge(axis);
-      os << sep << getAxisName(axis) << " (" << getExecScopeName(sub)
-         << " -> " << getExecScopeName(scope) << ")";
+      os << sep << getAxisName(axis) << " (" << getExecScopeName(sub) << " -> "
+         << getExecScopeName(scope) << ")";
     }
     return makeError("disconnected scope chain: " + edges +
                      " do not form a single chain from " +

@@ -16,10 +16,12 @@
 #include "TirX/Layout/LayoutViews.h"
 #include "TirX/Layout/TileLayout.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -38,11 +40,9 @@ static llvm::cl::opt<std::string>
                              "2,32,4 (default: the shard extents)"),
               llvm::cl::value_desc("d0,d1,..."));
 
-static llvm::cl::opt<std::string>
-    viewText("view",
-             llvm::cl::desc("Views to print: tensor, thread, both or none"),
-             llvm::cl::value_desc("tensor|thread|both|none"),
-             llvm::cl::init("both"));
+static llvm::cl::opt<std::string> viewText(
+    "view", llvm::cl::desc("Views to print: tensor, thread, both or none"),
+    llvm::cl::value_desc("tensor|thread|both|none"), llvm::cl::init("both"));
 
 [[noreturn]] static void fail(const llvm::Twine &message) {
   llvm::errs() << "tirx-layout: error: " << message << '\n';
@@ -61,10 +61,20 @@ static llvm::SmallVector<int64_t> parseShape(llvm::StringRef text) {
   text.split(parts, ',');
   llvm::SmallVector<int64_t> shape;
   for (llvm::StringRef part : parts) {
+    part = part.trim();
+    if (part.empty())
+      fail("invalid --shape '" + text + "': empty dimension");
     int64_t value;
-    // getAsInteger returns true on error, including int64 overflow.
-    if (part.trim().getAsInteger(10, value) || value <= 0)
-      fail("invalid --shape '" + text + "': '" + part.trim() +
+    // getAsInteger fails on non-numbers and on int64 overflow alike.
+    if (part.getAsInteger(10, value)) {
+      if (llvm::all_of(part, llvm::isDigit))
+        fail("invalid --shape '" + text + "': '" + part +
+             "' does not fit in int64");
+      fail("invalid --shape '" + text + "': '" + part +
+           "' is not a positive integer");
+    }
+    if (value <= 0)
+      fail("invalid --shape '" + text + "': '" + part +
            "' is not a positive integer");
     shape.push_back(value);
   }
@@ -77,16 +87,21 @@ int main(int argc, char **argv) {
   llvm::raw_string_ostream clErrorStream(clErrors);
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv, "TirX tile layout inspector\n", &clErrorStream)) {
-    llvm::StringRef first = llvm::StringRef(clErrors).split('\n').first.trim();
-    first.consume_front("tirx-layout: ");
-    fail(first.empty() ? "invalid command line" : first);
+    // Keep the first line, without the program name and the "Try: <argv0>
+    // --help" hint (argv0 varies), starting in lowercase like our errors.
+    llvm::StringRef first = llvm::StringRef(clErrors).split('\n').first;
+    first = first.split("  Try:").first.trim();
+    first.consume_front((llvm::sys::path::filename(argv[0]) + ": ").str());
+    std::string message = first.empty() ? "invalid command line" : first.str();
+    message[0] = llvm::toLower(message[0]);
+    fail(message);
   }
 
   llvm::StringRef view = viewText;
-  if (view != "tensor" && view != "thread" && view != "both" &&
-      view != "none")
-    fail("invalid --view '" + view + "'; expected tensor, thread, both or "
-                                     "none");
+  if (view != "tensor" && view != "thread" && view != "both" && view != "none")
+    fail("invalid --view '" + view +
+         "'; expected tensor, thread, both or "
+         "none");
 
   llvm::Expected<TileLayout> parsed = TileLayout::parse(layoutText);
   if (!parsed)

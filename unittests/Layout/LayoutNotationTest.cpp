@@ -46,8 +46,7 @@ TEST(LayoutNotationParse, StructureOfAFullLayout) {
   ASSERT_TRUE(static_cast<bool>(notation))
       << llvm::toString(notation.takeError());
   ASSERT_TRUE(notation->shard.has_value());
-  EXPECT_EQ(notation->shard->extents,
-            (llvm::SmallVector<int64_t>{8, 2, 4, 2}));
+  EXPECT_EQ(notation->shard->extents, (llvm::SmallVector<int64_t>{8, 2, 4, 2}));
   ASSERT_EQ(notation->shard->strides.size(), 4u);
   EXPECT_EQ(notation->shard->strides[0].value, 4);
   EXPECT_EQ(notation->shard->strides[0].axis, Axis::laneid);
@@ -101,8 +100,8 @@ TEST(LayoutNotationParse, TermsInAnyOrder) {
 }
 
 TEST(LayoutNotationParse, Int64Limits) {
-  llvm::Expected<LayoutNotation> notation = parseLayoutNotation(
-      "S[9223372036854775807 : -9223372036854775808]");
+  llvm::Expected<LayoutNotation> notation =
+      parseLayoutNotation("S[9223372036854775807 : -9223372036854775808]");
   ASSERT_TRUE(static_cast<bool>(notation));
   EXPECT_EQ(notation->shard->extents[0], INT64_MAX);
   EXPECT_EQ(notation->shard->strides[0].value, INT64_MIN);
@@ -222,17 +221,24 @@ TEST(LayoutNotationGet, MissingShardAndCountMismatch) {
                      "layout has no shard term; expected 'S[...]'");
   EXPECT_PARSE_ERROR("3@warpid + 4",
                      "layout has no shard term; expected 'S[...]'");
-  EXPECT_PARSE_ERROR("S[(4, 8) : (1)]", "S term has 2 extents but 1 strides; "
-                                        "give one stride per extent");
-  EXPECT_PARSE_ERROR("S[4 : (1, 2)]", "S term has 1 extents but 2 strides; "
-                                      "give one stride per extent");
-  EXPECT_PARSE_ERROR("S[4] + R[(2, 2) : (1@warpid, 1, 1)]",
-                     "R term has 2 extents but 3 strides; give one stride "
-                     "per extent");
+  EXPECT_PARSE_ERROR("S[(4, 8) : (1)]",
+                     "shard term S[...] has 2 extents but 1 strides; "
+                     "give one stride per extent");
+  EXPECT_PARSE_ERROR("S[4 : (1, 2)]",
+                     "shard term S[...] has 1 extents but 2 strides; "
+                     "give one stride per extent");
+  EXPECT_PARSE_ERROR(
+      "S[4] + R[(2, 2) : (1@warpid, 1, 1)]",
+      "replica term R[...] has 2 extents but 3 strides; give one stride "
+      "per extent");
+  LayoutNotation badAxis = *parseLayoutNotation("S[4]");
+  badAxis.offsets.push_back({1, static_cast<Axis>(200)});
+  EXPECT_EQ(llvm::toString(TileLayout::get(badAxis).takeError()),
+            "offset has an invalid axis");
   LayoutNotation empty;
   empty.shard.emplace();
   EXPECT_EQ(llvm::toString(TileLayout::get(empty).takeError()),
-            "S term has no extents");
+            "shard term S[...] has no extents");
 }
 
 TEST(LayoutNotationGet, SignsOfValues) {

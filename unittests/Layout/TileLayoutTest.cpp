@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TirX/Layout/LayoutViews.h"
 #include "TirX/Layout/TileLayout.h"
+#include "TirX/Layout/LayoutViews.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -84,7 +84,8 @@ TEST(TileLayoutSpec, Section14WorkedExampleForEveryElement) {
           << "(" << i << ", " << j << ")";
       std::vector<PhysicalCoord> owners = ownersOf(layout, i * 16 + j);
       std::vector<PhysicalCoord> expected = {
-          coordOf({{Axis::laneid, lane}, {Axis::warpid, warp}, {Axis::m, slot}}),
+          coordOf(
+              {{Axis::laneid, lane}, {Axis::warpid, warp}, {Axis::m, slot}}),
           coordOf({{Axis::laneid, lane},
                    {Axis::warpid, warp + 4},
                    {Axis::m, slot}})};
@@ -183,9 +184,9 @@ TEST(TileLayoutAxes, NamesRoundTrip) {
   EXPECT_FALSE(parseAxisName(""));
   EXPECT_TRUE(isBlockAxis(Axis::by));
   EXPECT_FALSE(isBlockAxis(Axis::tx));
-  for (ExecScope scope : {ExecScope::thread, ExecScope::warp,
-                          ExecScope::warpgroup, ExecScope::cta,
-                          ExecScope::grid})
+  for (ExecScope scope :
+       {ExecScope::thread, ExecScope::warp, ExecScope::warpgroup,
+        ExecScope::cta, ExecScope::grid})
     EXPECT_EQ(parseExecScopeName(getExecScopeName(scope)), scope);
   EXPECT_FALSE(parseExecScopeName("block"));
   EXPECT_EQ(getAxisScopeEdge(Axis::tid_in_wg),
@@ -247,25 +248,24 @@ TEST(TileLayoutGet, RejectsInvalidIters) {
   PhysicalCoord zero{};
   EXPECT_NE(errorOf(TileLayout::get({}, {}, zero)).find("no shard iters"),
             std::string::npos);
-  EXPECT_EQ(errorOf(TileLayout::get({{4, 1, Axis::m}, {0, 1, Axis::m}}, {},
-                                    zero)),
-            "shard iter 1 has extent 0; extents must be positive");
+  EXPECT_EQ(
+      errorOf(TileLayout::get({{4, 1, Axis::m}, {0, 1, Axis::m}}, {}, zero)),
+      "shard iter 1 has extent 0; extents must be positive");
   EXPECT_EQ(errorOf(TileLayout::get({{-3, 1, Axis::m}}, {}, zero)),
             "shard iter 0 has extent -3; extents must be positive");
   EXPECT_EQ(errorOf(TileLayout::get({{4, -1, Axis::laneid}}, {}, zero)),
             "shard iter 0 has stride -1@laneid; strides must be non-negative");
-  EXPECT_EQ(errorOf(TileLayout::get({{4, 1, Axis::m}},
-                                    {{2, 1, Axis::m}, {0, 1, Axis::warpid}},
-                                    zero)),
-            "replica iter 1 has extent 0; extents must be positive");
-  EXPECT_EQ(errorOf(TileLayout::get({{4, 1, Axis::m}}, {{2, -4, Axis::m}},
-                                    zero)),
-            "replica iter 0 has stride -4; strides must be non-negative");
+  EXPECT_EQ(
+      errorOf(TileLayout::get({{4, 1, Axis::m}},
+                              {{2, 1, Axis::m}, {0, 1, Axis::warpid}}, zero)),
+      "replica iter 1 has extent 0; extents must be positive");
+  EXPECT_EQ(
+      errorOf(TileLayout::get({{4, 1, Axis::m}}, {{2, -4, Axis::m}}, zero)),
+      "replica iter 0 has stride -4; strides must be non-negative");
   EXPECT_EQ(errorOf(TileLayout::get({{4, 1, Axis::m}}, {},
                                     coordOf({{Axis::warpid, -1}}))),
             "offset on warpid is -1; offsets must be non-negative");
-  EXPECT_NE(errorOf(TileLayout::get({{4, 1, static_cast<Axis>(200)}}, {},
-                                    zero))
+  EXPECT_NE(errorOf(TileLayout::get({{4, 1, static_cast<Axis>(200)}}, {}, zero))
                 .find("invalid axis"),
             std::string::npos);
 }
@@ -273,10 +273,10 @@ TEST(TileLayoutGet, RejectsInvalidIters) {
 TEST(TileLayoutGet, RejectsInt64Overflow) {
   PhysicalCoord zero{};
   const int64_t big = int64_t(1) << 62;
-  EXPECT_NE(errorOf(TileLayout::get({{big, 1, Axis::m}, {4, 1, Axis::m}}, {},
-                                    zero))
-                .find("layout size overflows int64"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(TileLayout::get({{big, 1, Axis::m}, {4, 1, Axis::m}}, {}, zero))
+          .find("layout size overflows int64"),
+      std::string::npos);
   EXPECT_NE(errorOf(TileLayout::get({{3, big, Axis::m}}, {}, zero))
                 .find("span on axis m overflows int64"),
             std::string::npos);
@@ -293,8 +293,7 @@ TEST(TileLayoutGet, RejectsInt64Overflow) {
                 .find("span on axis warpid overflows int64"),
             std::string::npos);
   EXPECT_NE(errorOf(TileLayout::get({{4, 1, Axis::m}},
-                                    {{big, 0, Axis::m}, {2, 0, Axis::m}},
-                                    zero))
+                                    {{big, 0, Axis::m}, {2, 0, Axis::m}}, zero))
                 .find("replica count overflows int64"),
             std::string::npos);
   EXPECT_NE(errorOf(TileLayout::get({{4, 1, Axis::m}}, {},
@@ -340,8 +339,7 @@ TEST(TileLayoutScope, ChainsGiveTheirEnds) {
   EXPECT_EQ(scopeOf("S[4 : 1] + R[2 : 3]"), "thread,thread");
   EXPECT_EQ(scopeOf("S[(32, 4) : (1@laneid, 1)]"), "thread,warp");
   EXPECT_EQ(scopeOf("S[(2,32,4):(1@warpid,1@laneid,1)]"), "thread,cta");
-  EXPECT_EQ(scopeOf("S[(2,4,32):(1@wgid,1@wid_in_wg,1@laneid)]"),
-            "thread,cta");
+  EXPECT_EQ(scopeOf("S[(2,4,32):(1@wgid,1@wid_in_wg,1@laneid)]"), "thread,cta");
   EXPECT_EQ(scopeOf("S[(2,128):(1@wgid,1@tid_in_wg)]"), "thread,cta");
   EXPECT_EQ(scopeOf("S[(4,32):(1@wid_in_wg,1@laneid)]"), "thread,warpgroup");
   EXPECT_EQ(scopeOf("S[256 : 1@tx]"), "thread,cta");
@@ -376,9 +374,9 @@ TEST(TileLayoutScope, DisconnectedChains) {
                 .find("disconnected scope chain: warpid (warp -> cta), wgid "
                       "(warpgroup -> cta)"),
             std::string::npos);
-  EXPECT_NE(scopeOf("S[(2, 32) : (1@bx, 1@laneid)]")
-                .find("disconnected scope chain"),
-            std::string::npos);
+  EXPECT_NE(
+      scopeOf("S[(2, 32) : (1@bx, 1@laneid)]").find("disconnected scope chain"),
+      std::string::npos);
 }
 
 //===----------------------------------------------------------------------===//
@@ -445,9 +443,8 @@ TEST(TileLayoutPack, Examples) {
   // Thread strides stay: every sub-element keeps its owner.
   TileLayout regs = parseOk("S[(2,32,4):(1@warpid,1@laneid,1)] + "
                             "R[2 : 4@warpid] + 3 + 1@warpid");
-  EXPECT_EQ(*regs.unpack(2),
-            parseOk("S[(2,32,4,2):(1@warpid,1@laneid,2,1)] + "
-                    "R[2 : 4@warpid] + 6 + 1@warpid"));
+  EXPECT_EQ(*regs.unpack(2), parseOk("S[(2,32,4,2):(1@warpid,1@laneid,2,1)] + "
+                                     "R[2 : 4@warpid] + 6 + 1@warpid"));
   EXPECT_EQ(*regs.unpack(2)->pack(2), regs);
   EXPECT_EQ(*parseOk("S[(2,32,4):(1@warpid,1@laneid,1)]").pack(2),
             parseOk("S[(2,32,2):(1@warpid,1@laneid,1)]"));
@@ -479,8 +476,7 @@ TEST(TileLayoutPack, Errors) {
   EXPECT_NE(errorOf(parseOk("S[2 : 4611686018427387904]").unpack(4))
                 .find("unpack by 4 overflows int64"),
             std::string::npos);
-  EXPECT_NE(errorOf(parseOk("S[(4, 4) : (2305843009213693952, 1)]")
-                        .unpack(2))
+  EXPECT_NE(errorOf(parseOk("S[(4, 4) : (2305843009213693952, 1)]").unpack(2))
                 .find("overflows int64"),
             std::string::npos);
 }
@@ -560,9 +556,9 @@ TEST(LayoutViews, ShapeChecks) {
             "shape (2, 32, 5) has 320 elements but the layout has 256");
   EXPECT_EQ(errorOf(checkViewShape(layout, {-2, -128})),
             "shape dimension 0 is -2; dimensions must be positive");
-  EXPECT_EQ(errorOf(checkViewShape(layout, {1 << 20, 1 << 20, 1 << 20,
-                                            1 << 20})),
-            "shape element count overflows int64");
+  EXPECT_EQ(
+      errorOf(checkViewShape(layout, {1 << 20, 1 << 20, 1 << 20, 1 << 20})),
+      "shape element count overflows int64");
   EXPECT_EQ(errorOf(checkViewShape(parseOk("S[1 : 1]"), {})), "<success>");
 
   TileLayout huge = parseOk("S[(2048, 1024) : (1@tx, 1)]");
@@ -588,8 +584,7 @@ TEST(LayoutViews, ViewThreadAxesAreOutermostFirst) {
   EXPECT_EQ(names("S[(2,4,32):(1@wgid,1@wid_in_wg,1@laneid)]"),
             "wgid wid_in_wg laneid ");
   EXPECT_EQ(names("S[(2,2,2,2):(1@bx,1@by,1@bz,1@tx)]"), "bz by bx tx ");
-  EXPECT_EQ(names("S[4 : 1] + R[2 : 1@tid_in_wg] + 1@wgid"),
-            "wgid tid_in_wg ");
+  EXPECT_EQ(names("S[4 : 1] + R[2 : 1@tid_in_wg] + 1@wgid"), "wgid tid_in_wg ");
   EXPECT_EQ(names("S[4 : 1]"), "");
 }
 

@@ -1,0 +1,1037 @@
+//===- PTXTableTest.cpp - Tests of the PTX instruction table ---------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every spelling of the seed and of spec §3 parses with the right operands;
+// every combination rule of §3 rejects at least one spelling with its reason;
+// the table as a whole is consistent (canonical spellings round-trip, one
+// entry per spelling, operand roles well formed); random token soups never
+// crash the parser.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Dialect/Tile/PTX/PTXInstruction.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "gtest/gtest.h"
+
+#include <functional>
+#include <random>
+
+using namespace mlir::tirx::ptx;
+using llvm::StringRef;
+
+namespace {
+
+using Kind = ElementClass::Kind;
+
+Instruction parseOk(StringRef spelling,
+                    std::optional<unsigned> numOperands = std::nullopt) {
+  llvm::Expected<Instruction> inst = parseInstruction(spelling, numOperands);
+  if (!inst) {
+    ADD_FAILURE() << spelling.str() << ": "
+                  << llvm::toString(inst.takeError());
+    return Instruction();
+  }
+  return std::move(*inst);
+}
+
+std::string parseError(StringRef spelling,
+                       std::optional<unsigned> numOperands = std::nullopt) {
+  llvm::Expected<Instruction> inst = parseInstruction(spelling, numOperands);
+  if (inst) {
+    ADD_FAILURE() << spelling.str() << " unexpectedly parsed as "
+                  << inst->spelling;
+    return "";
+  }
+  return llvm::toString(inst.takeError());
+}
+
+/// Checks one operand: name, role, memory, immediate, class, width, atom.
+void expectOperand(const Instruction &inst, size_t index, StringRef name,
+                   bool isDestination, bool isMemory, bool allowsImmediate,
+                   Kind kind, unsigned bitWidth, unsigned atom = 1) {
+  SCOPED_TRACE(inst.spelling + " operand " + std::to_string(index));
+  ASSERT_LT(index, inst.operands.size());
+  const OperandInfo &op = inst.operands[index];
+  EXPECT_EQ(op.name, name.str());
+  EXPECT_EQ(op.isDestination, isDestination);
+  EXPECT_EQ(op.isMemory, isMemory);
+  EXPECT_EQ(op.allowsImmediate, allowsImmediate);
+  EXPECT_EQ(op.element.kind, kind);
+  EXPECT_EQ(op.element.bitWidth, bitWidth);
+  EXPECT_EQ(op.atom, atom);
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers: scalar kinds, element classes, memory spaces
+//===----------------------------------------------------------------------===//
+
+TEST(PTXHelpers, ScalarKinds) {
+  EXPECT_EQ(getBitWidth(ScalarKind::u8), 8u);
+  EXPECT_EQ(getBitWidth(ScalarKind::bf16), 16u);
+  EXPECT_EQ(getBitWidth(ScalarKind::s32), 32u);
+  EXPECT_EQ(getBitWidth(ScalarKind::f64), 64u);
+  EXPECT_EQ(getScalarKindName(ScalarKind::bf16), "bf16");
+  EXPECT_EQ(getScalarKindName(ScalarKind::u64), "u64");
+  EXPECT_TRUE(isFloat(ScalarKind::f16));
+  EXPECT_TRUE(isFloat(ScalarKind::f32));
+  EXPECT_FALSE(isFloat(ScalarKind::s16));
+  EXPECT_FALSE(isFloat(ScalarKind::u32));
+}
+
+TEST(PTXHelpers, ElementClasses) {
+  // .b32 accepts any 32-bit type.
+  Instruction mov = parseOk("mov.b32");
+  const ElementClass &bits = mov.operands[0].element;
+  EXPECT_EQ(bits.kind, Kind::Bits);
+  EXPECT_TRUE(bits.accepts(ScalarKind::u32));
+  EXPECT_TRUE(bits.accepts(ScalarKind::s32));
+  EXPECT_TRUE(bits.accepts(ScalarKind::f32));
+  EXPECT_FALSE(bits.accepts(ScalarKind::f16));
+  EXPECT_EQ(bits.describe(), "a 32-bit type");
+
+  // A typed token accepts exactly its type.
+  Instruction add = parseOk("add.rn.f32");
+  const ElementClass &exact = add.operands[1].element;
+  EXPECT_EQ(exact.kind, Kind::Exact);
+  EXPECT_EQ(exact.exact, ScalarKind::f32);
+  EXPECT_TRUE(exact.accepts(ScalarKind::f32));
+  EXPECT_FALSE(exact.accepts(ScalarKind::u32));
+  EXPECT_EQ(exact.describe(), "f32");
+
+  // Packed types travel in unsigned carriers.
+  Instruction addHalf2 = parseOk("add.rn.f16x2");
+  const ElementClass &half2 = addHalf2.operands[0].element;
+  EXPECT_EQ(half2.kind, Kind::Carrier);
+  EXPECT_EQ(half2.bitWidth, 32u);
+  EXPECT_EQ(half2.packedType, "f16x2");
+  EXPECT_TRUE(half2.accepts(ScalarKind::u32));
+  EXPECT_FALSE(half2.accepts(ScalarKind::s32));
+  EXPECT_FALSE(half2.accepts(ScalarKind::f32));
+  EXPECT_EQ(half2.describe(), "u32 (carrier of f16x2)");
+  Instruction addFloat2 = parseOk("add.rn.f32x2");
+  const ElementClass &float2 = addFloat2.operands[2].element;
+  EXPECT_EQ(float2.kind, Kind::Carrier);
+  EXPECT_TRUE(float2.accepts(ScalarKind::u64));
+  EXPECT_EQ(float2.describe(), "u64 (carrier of f32x2)");
+
+  // Scalar 16-bit floats are a 16-bit register: uint16 views and f16/bf16
+  // tensors both fit.
+  Instruction cvt = parseOk("cvt.rn.f16.f32");
+  const ElementClass &half = cvt.operands[0].element;
+  EXPECT_EQ(half.kind, Kind::Bits);
+  EXPECT_TRUE(half.accepts(ScalarKind::u16));
+  EXPECT_TRUE(half.accepts(ScalarKind::f16));
+  EXPECT_TRUE(half.accepts(ScalarKind::bf16));
+  EXPECT_FALSE(half.accepts(ScalarKind::f32));
+}
+
+TEST(PTXHelpers, MemorySpaces) {
+  EXPECT_EQ(parseOk("ld.global.b32").space, MemorySpace::Global);
+  EXPECT_EQ(parseOk("ld.b32").space, MemorySpace::Generic);
+  EXPECT_EQ(parseOk("ld.shared.b32").space, MemorySpace::Shared);
+  EXPECT_EQ(parseOk("ld.shared::cta.b32").space, MemorySpace::Shared);
+  EXPECT_EQ(parseOk("ld.shared::cluster.b32").space,
+            MemorySpace::SharedCluster);
+  EXPECT_EQ(parseOk("st.local.b32").space, MemorySpace::Local);
+  EXPECT_EQ(parseOk("add.rn.f32").space, MemorySpace::None);
+  EXPECT_EQ(getMemorySpaceName(MemorySpace::Global), "global");
+  EXPECT_EQ(getMemorySpaceName(MemorySpace::Generic), "generic");
+  EXPECT_EQ(getMemorySpaceName(MemorySpace::SharedCluster), "shared::cluster");
+  EXPECT_EQ(getMemorySpaceName(MemorySpace::None), "");
+}
+
+TEST(PTXHelpers, HasModifier) {
+  Instruction inst = parseOk("ld.global.L2::cache_hint.v4.b32");
+  EXPECT_TRUE(inst.hasModifier("global"));
+  EXPECT_TRUE(inst.hasModifier(".v4"));
+  EXPECT_TRUE(inst.hasModifier("L2::cache_hint"));
+  EXPECT_FALSE(inst.hasModifier("shared"));
+  EXPECT_FALSE(inst.hasModifier("ld"));
+  EXPECT_EQ(inst.family, "ld");
+  EXPECT_EQ(inst.modifiers.size(), 4u);
+}
+
+TEST(PTXHelpers, FamilyNames) {
+  std::vector<StringRef> expected = {
+      "ld",  "st",   "mov", "add", "sub",   "mul", "mad", "fma", "div", "rcp",
+      "sqrt", "rsqrt", "min", "max", "cvt", "ex2", "lg2", "abs", "neg"};
+  EXPECT_EQ(std::vector<StringRef>(getFamilyNames().begin(),
+                                   getFamilyNames().end()),
+            expected);
+}
+
+//===----------------------------------------------------------------------===//
+// The seed
+//===----------------------------------------------------------------------===//
+
+TEST(PTXSeed, EverySeedSpellingParses) {
+  for (StringRef spelling :
+       {"ld.global.v4.b32", "st.global.v4.b16", "st.global.v4.b32",
+        "fma.rn.f32", "max.f32", "cvt.rn.f16.f32", "cvt.rn.f16x2.f32",
+        "add.rn.f32", "sub.rn.f32", "mul.rn.f32", "div.rn.f32",
+        "rcp.approx.ftz.f32", "sqrt.rn.f32", "min.f32", "ex2.approx.ftz.f32",
+        "lg2.approx.ftz.f32", "abs.f32", "neg.f32", "add.rn.f16x2"}) {
+    Instruction inst = parseOk(spelling);
+    EXPECT_EQ(inst.spelling, spelling.str());
+    EXPECT_LE(inst.minSM, 90u) << spelling.str();
+    EXPECT_LE(inst.minPTX, 80u) << spelling.str();
+  }
+}
+
+TEST(PTXSeed, LoadStoreOperands) {
+  Instruction ld = parseOk("ld.global.v4.b32");
+  ASSERT_EQ(ld.operands.size(), 2u);
+  expectOperand(ld, 0, "d", true, false, false, Kind::Bits, 32, 4);
+  expectOperand(ld, 1, "addr", false, true, false, Kind::Bits, 32, 4);
+  EXPECT_EQ(ld.space, MemorySpace::Global);
+  EXPECT_EQ(ld.vectorBytes, 16u);
+  EXPECT_EQ(ld.lowering, LoweringKind::Native);
+
+  Instruction st = parseOk("st.global.v4.b16");
+  ASSERT_EQ(st.operands.size(), 2u);
+  expectOperand(st, 0, "addr", true, true, false, Kind::Bits, 16, 4);
+  expectOperand(st, 1, "a", false, false, false, Kind::Bits, 16, 4);
+  EXPECT_EQ(st.vectorBytes, 8u);
+
+  Instruction scalar = parseOk("ld.global.f32");
+  expectOperand(scalar, 0, "d", true, false, false, Kind::Exact, 32, 1);
+  EXPECT_EQ(scalar.vectorBytes, 4u);
+  EXPECT_EQ(parseOk("ld.global.v2.b64").vectorBytes, 16u);
+  EXPECT_EQ(parseOk("st.shared.v2.u8").vectorBytes, 2u);
+  EXPECT_EQ(parseOk("ld.b128").vectorBytes, 16u);
+
+  // The cache hint brings the u64 policy operand, which may be a constant.
+  Instruction hinted = parseOk("ld.global.L2::cache_hint.v4.b32");
+  ASSERT_EQ(hinted.operands.size(), 3u);
+  expectOperand(hinted, 2, "policy", false, false, true, Kind::Exact, 64);
+  EXPECT_EQ(hinted.operands[2].element.exact, ScalarKind::u64);
+  Instruction hintedStore = parseOk("st.global.L2::cache_hint.b32");
+  ASSERT_EQ(hintedStore.operands.size(), 3u);
+  EXPECT_EQ(hintedStore.operands[2].name, "policy");
+}
+
+TEST(PTXSeed, ArithmeticOperands) {
+  Instruction fma = parseOk("fma.rn.f32");
+  ASSERT_EQ(fma.operands.size(), 4u);
+  expectOperand(fma, 0, "d", true, false, false, Kind::Exact, 32);
+  expectOperand(fma, 1, "a", false, false, true, Kind::Exact, 32);
+  expectOperand(fma, 2, "b", false, false, true, Kind::Exact, 32);
+  expectOperand(fma, 3, "c", false, false, true, Kind::Exact, 32);
+  EXPECT_EQ(fma.space, MemorySpace::None);
+  EXPECT_EQ(fma.vectorBytes, 0u);
+
+  for (StringRef binary : {"add.rn.f32", "sub.rn.f32", "mul.rn.f32",
+                           "div.rn.f32", "min.f32", "max.f32"}) {
+    Instruction inst = parseOk(binary);
+    ASSERT_EQ(inst.operands.size(), 3u) << binary.str();
+    expectOperand(inst, 0, "d", true, false, false, Kind::Exact, 32);
+    expectOperand(inst, 1, "a", false, false, true, Kind::Exact, 32);
+    expectOperand(inst, 2, "b", false, false, true, Kind::Exact, 32);
+  }
+  for (StringRef unary :
+       {"rcp.approx.ftz.f32", "sqrt.rn.f32", "ex2.approx.ftz.f32",
+        "lg2.approx.ftz.f32", "abs.f32", "neg.f32", "rsqrt.approx.f64"}) {
+    Instruction inst = parseOk(unary);
+    ASSERT_EQ(inst.operands.size(), 2u) << unary.str();
+    expectOperand(inst, 0, "d", true, false, false, Kind::Exact,
+                  inst.hasModifier("f64") ? 64 : 32);
+    expectOperand(inst, 1, "a", false, false, true, Kind::Exact,
+                  inst.hasModifier("f64") ? 64 : 32);
+  }
+
+  Instruction half2 = parseOk("add.rn.f16x2");
+  expectOperand(half2, 0, "d", true, false, false, Kind::Carrier, 32);
+  expectOperand(half2, 1, "a", false, false, true, Kind::Carrier, 32);
+  expectOperand(half2, 2, "b", false, false, true, Kind::Carrier, 32);
+  EXPECT_EQ(half2.lowering, LoweringKind::Native);
+}
+
+TEST(PTXSeed, ConversionOperands) {
+  // The seed writes cvt.rn.f16.f32 into a uint16 view.
+  Instruction cvt = parseOk("cvt.rn.f16.f32");
+  ASSERT_EQ(cvt.operands.size(), 2u);
+  expectOperand(cvt, 0, "d", true, false, false, Kind::Bits, 16);
+  EXPECT_TRUE(cvt.operands[0].element.accepts(ScalarKind::u16));
+  expectOperand(cvt, 1, "a", false, false, true, Kind::Exact, 32);
+  EXPECT_EQ(cvt.lowering, LoweringKind::Native);
+
+  // Packed: b32 carrier, then the f32 of the high half, then the low half.
+  Instruction packed = parseOk("cvt.rn.f16x2.f32");
+  ASSERT_EQ(packed.operands.size(), 3u);
+  expectOperand(packed, 0, "d", true, false, false, Kind::Carrier, 32);
+  EXPECT_EQ(packed.operands[0].element.packedType, "f16x2");
+  expectOperand(packed, 1, "a", false, false, true, Kind::Exact, 32);
+  expectOperand(packed, 2, "b", false, false, true, Kind::Exact, 32);
+
+  // The inverse is exact and takes no rounding.
+  Instruction widen = parseOk("cvt.f32.f16");
+  expectOperand(widen, 0, "d", true, false, false, Kind::Exact, 32);
+  expectOperand(widen, 1, "a", false, false, true, Kind::Bits, 16);
+
+  Instruction toInt = parseOk("cvt.rzi.s32.f64");
+  EXPECT_EQ(toInt.operands[0].element.exact, ScalarKind::s32);
+  EXPECT_EQ(toInt.operands[1].element.exact, ScalarKind::f64);
+}
+
+TEST(PTXSeed, Lowering) {
+  for (StringRef native :
+       {"max.f32", "max.NaN.f32", "ex2.approx.ftz.f32", "ex2.approx.f32",
+        "rcp.approx.ftz.f32", "rcp.rn.f32", "cvt.rn.f16.f32",
+        "cvt.rn.f16x2.f32", "add.rn.f32", "add.f32", "add.rn.f16x2",
+        "add.f16x2", "ld.global.b32", "ld.global.v4.b32", "st.global.v4.b16"})
+    EXPECT_EQ(parseOk(native).lowering, LoweringKind::Native) << native.str();
+  for (StringRef inlineAsm :
+       {"fma.rn.f32", "min.f32", "sub.rn.f32", "mul.rn.f32", "div.rn.f32",
+        "sqrt.rn.f32", "lg2.approx.ftz.f32", "abs.f32", "neg.f32",
+        "max.ftz.f32", "ld.global.v2.b32", "st.global.v4.b32"})
+    EXPECT_EQ(parseOk(inlineAsm).lowering, LoweringKind::InlineAsm)
+        << inlineAsm.str();
+  // Native is per form: the three-input max.f32 is inline PTX.
+  EXPECT_EQ(parseOk("max.f32", 4).lowering, LoweringKind::InlineAsm);
+}
+
+//===----------------------------------------------------------------------===//
+// Spec §3 spellings
+//===----------------------------------------------------------------------===//
+
+TEST(PTXSpec, EverySpecSpellingParses) {
+  for (StringRef spelling : {
+           // §2.5 / §3.1
+           "ld.global.b32", "ld.shared.v4.b32", "st.shared.v4.b32",
+           "ld.shared::cta.v2.f32", "st.shared::cluster.b64", "ld.local.v4.b32",
+           "st.local.v2.b64", "ld.global.nc.v4.b32", "ld.global.cg.nc.b32",
+           "ld.relaxed.gpu.global.b32", "ld.acquire.sys.b64",
+           "st.release.cta.shared.b32", "st.relaxed.cluster.global.v2.u32",
+           "ld.weak.global.b8", "ld.volatile.shared.s16",
+           "ld.volatile.global.L2::64B.b32", "st.volatile.global.u64",
+           "ld.global.ca.b32", "ld.global.cs.v2.f64", "ld.global.lu.u32",
+           "ld.global.cv.s32", "st.global.wb.b32", "st.global.cg.b32",
+           "st.global.cs.b16", "st.global.wt.v4.f32",
+           "ld.global.L1::evict_last.b32", "ld.L1::no_allocate.b32",
+           "st.global.L1::evict_first.v4.b32", "ld.global.L2::cache_hint.b32",
+           "st.global.L2::cache_hint.v2.b32", "ld.global.L2::128B.v4.b32",
+           "ld.global.L2::256B.b32", "ld.b128", "st.global.b128",
+           "ld.global.v8.f32", "ld.v8.b32", "ld.global.v4.b64",
+           "ld.global.L2::evict_last.v8.b32", "st.global.v8.u32",
+           "st.global.L2::evict_first.v4.u64", "ld.u8", "ld.s8", "ld.u16",
+           "ld.s64", "ld.f64",
+           // §3.2
+           "mov.b16", "mov.b32", "mov.b64", "mov.b128", "mov.u32", "mov.f32",
+           "mov.s64",
+           // §3.3
+           "add.rn.f32", "add.rz.ftz.sat.f32", "add.f64", "add.rm.f64",
+           "add.rn.f32x2", "add.ftz.f32x2", "sub.rp.f32x2", "mul.rn.f32x2",
+           "add.rn.f32.f16", "add.rn.sat.f32.bf16", "sub.rz.f32.f16",
+           "add.rn.f16", "add.ftz.sat.f16x2", "add.rn.bf16", "sub.bf16x2",
+           "mul.rn.bf16x2", "mul.ftz.f16", "add.s32", "add.sat.s32",
+           "add.u16x2", "sub.u64", "sub.sat.s32", "mul.lo.s32", "mul.hi.u32",
+           "mul.wide.s32", "mul.wide.u16", "mul.lo.u64",
+           // §3.4
+           "div.approx.f32", "div.approx.ftz.f32", "div.full.f32",
+           "div.full.ftz.f32", "div.rn.f32", "div.rz.ftz.f32", "div.rm.f64",
+           "rcp.approx.f32", "rcp.rn.ftz.f32", "rcp.rp.f64",
+           "rcp.approx.ftz.f64", "sqrt.approx.f32", "sqrt.approx.ftz.f32",
+           "sqrt.rn.f64", "sqrt.rz.ftz.f32", "rsqrt.approx.f32",
+           "rsqrt.approx.ftz.f32", "rsqrt.approx.f64",
+           "rsqrt.approx.ftz.f64",
+           // §3.5
+           "min.f32", "max.ftz.NaN.f32", "min.xorsign.abs.f32",
+           "max.ftz.NaN.xorsign.abs.f32", "min.f64", "max.f16",
+           "max.ftz.f16x2", "min.NaN.xorsign.abs.f16", "max.bf16",
+           "min.NaN.bf16x2", "max.xorsign.abs.bf16x2", "min.u16", "max.u32",
+           "min.u64", "max.u16x2", "min.s16", "max.s64", "min.s16x2",
+           "max.relu.s16x2", "min.s32", "max.relu.s32",
+           // §3.6
+           "fma.rn.f32", "fma.rz.ftz.sat.f32", "fma.rm.f64", "fma.rp.f32x2",
+           "fma.rn.ftz.f32x2", "fma.rn.f32.f16", "fma.rz.sat.f32.bf16",
+           "fma.rn.f16", "fma.rn.ftz.sat.f16x2", "fma.rn.relu.f16",
+           "fma.rn.ftz.relu.f16x2", "fma.rn.oob.f16", "fma.rn.oob.relu.bf16x2",
+           "fma.rn.bf16", "fma.rn.relu.bf16", "mad.rn.f32",
+           "mad.rz.ftz.sat.f32", "mad.rn.f64", "mad.lo.s32", "mad.hi.sat.s32",
+           "mad.wide.u32",
+           // §3.7
+           "cvt.rn.f16.f32", "cvt.rz.f16.f32", "cvt.rn.bf16.f32",
+           "cvt.rn.relu.f16.f32", "cvt.rz.satfinite.bf16.f32",
+           "cvt.rn.relu.satfinite.f16.f32", "cvt.f32.f16", "cvt.f32.bf16",
+           "cvt.f64.f32", "cvt.rn.f32.f64", "cvt.rn.f16.bf16",
+           "cvt.rz.bf16.f16", "cvt.rni.f32.f32", "cvt.rzi.f16.f16",
+           "cvt.rni.bf16.bf16", "cvt.f32.f32", "cvt.ftz.f32.f32",
+           "cvt.rni.s32.f32", "cvt.rzi.ftz.sat.u8.f32", "cvt.rpi.s64.f64",
+           "cvt.rmi.u16.f16", "cvt.rn.f32.s32", "cvt.rz.f64.u64",
+           "cvt.rn.f16.s16", "cvt.rn.bf16.s32", "cvt.s32.s16", "cvt.u64.u32",
+           "cvt.sat.s8.s32", "cvt.sat.u32.s32", "cvt.sat.s32.u32",
+           "cvt.u32.u32", "cvt.rn.sat.f32.f64", "cvt.rn.f16x2.f32",
+           "cvt.rz.f16x2.f32", "cvt.rn.relu.f16x2.f32",
+           "cvt.rn.satfinite.f16x2.f32", "cvt.rn.bf16x2.f32",
+           "cvt.rz.relu.satfinite.bf16x2.f32", "cvt.rna.tf32.f32",
+           "cvt.rna.satfinite.tf32.f32", "cvt.rn.tf32.f32",
+           "cvt.rz.relu.tf32.f32", "cvt.rn.satfinite.relu.tf32.f32",
+           "cvt.rn.satfinite.e4m3x2.f32", "cvt.rn.satfinite.relu.e5m2x2.f32",
+           "cvt.rn.satfinite.e4m3x2.f16x2", "cvt.rn.f16x2.e4m3x2",
+           "cvt.rn.relu.f16x2.e5m2x2",
+           // §3.8
+           "ex2.approx.f32", "ex2.approx.ftz.f32", "ex2.approx.f16",
+           "ex2.approx.f16x2", "ex2.approx.ftz.bf16", "ex2.approx.ftz.bf16x2",
+           "lg2.approx.f32", "lg2.approx.ftz.f32",
+           // §3.9
+           "abs.f32", "abs.ftz.f32", "abs.f64", "abs.f16", "abs.ftz.f16x2",
+           "abs.bf16", "abs.bf16x2", "abs.s16", "abs.s32", "abs.s64",
+           "neg.f32", "neg.ftz.f32", "neg.f64", "neg.ftz.f16", "neg.f16x2",
+           "neg.bf16", "neg.bf16x2", "neg.s16", "neg.s32", "neg.s64"}) {
+    Instruction inst = parseOk(spelling);
+    EXPECT_EQ(inst.spelling, spelling.str());
+  }
+}
+
+TEST(PTXSpec, RepresentativeOperands) {
+  // Mixed precision: d and b are f32, a is the 16-bit source.
+  Instruction mixed = parseOk("add.rn.f32.bf16");
+  expectOperand(mixed, 0, "d", true, false, false, Kind::Exact, 32);
+  expectOperand(mixed, 1, "a", false, false, true, Kind::Bits, 16);
+  expectOperand(mixed, 2, "b", false, false, true, Kind::Exact, 32);
+  Instruction mixedFma = parseOk("fma.rn.f32.f16");
+  expectOperand(mixedFma, 1, "a", false, false, true, Kind::Bits, 16);
+  expectOperand(mixedFma, 2, "b", false, false, true, Kind::Bits, 16);
+  expectOperand(mixedFma, 3, "c", false, false, true, Kind::Exact, 32);
+
+  // .wide doubles the destination (and mad's addend).
+  Instruction wide = parseOk("mul.wide.s32");
+  EXPECT_EQ(wide.operands[0].element.exact, ScalarKind::s64);
+  EXPECT_EQ(wide.operands[1].element.exact, ScalarKind::s32);
+  Instruction madWide = parseOk("mad.wide.u16");
+  EXPECT_EQ(madWide.operands[0].element.exact, ScalarKind::u32);
+  EXPECT_EQ(madWide.operands[3].element.exact, ScalarKind::u32);
+
+  // Packed integer and bf16 forms use 32-bit carriers.
+  Instruction relu = parseOk("max.relu.s16x2");
+  EXPECT_EQ(relu.operands[0].element.packedType, "s16x2");
+  Instruction bf16x2 = parseOk("mul.rn.bf16x2");
+  EXPECT_EQ(bf16x2.operands[2].element.describe(), "u32 (carrier of bf16x2)");
+  Instruction fp8 = parseOk("cvt.rn.satfinite.e4m3x2.f32");
+  expectOperand(fp8, 0, "d", true, false, false, Kind::Carrier, 16);
+  EXPECT_EQ(fp8.operands.size(), 3u);
+  Instruction tf32 = parseOk("cvt.rna.tf32.f32");
+  expectOperand(tf32, 0, "d", true, false, false, Kind::Bits, 32);
+
+  // Two-input min/max take 3 operands, three-input 4.
+  EXPECT_EQ(parseOk("min.u32").operands.size(), 3u);
+  EXPECT_EQ(parseOk("max.NaN.abs.f32", 4).operands.size(), 4u);
+
+  // mov: the scalar copy first, then its pack/unpack shapes.
+  Instruction mov = parseOk("mov.b32");
+  ASSERT_EQ(mov.operands.size(), 2u);
+  expectOperand(mov, 0, "d", true, false, false, Kind::Bits, 32);
+  expectOperand(mov, 1, "a", false, false, true, Kind::Bits, 32);
+  llvm::Expected<llvm::SmallVector<Instruction, 1>> forms =
+      parseInstructionForms("mov.b64", 2);
+  ASSERT_TRUE(static_cast<bool>(forms));
+  ASSERT_EQ(forms->size(), 5u);
+  EXPECT_EQ((*forms)[0].operands[1].atom, 1u);
+  expectOperand((*forms)[1], 1, "a", false, false, false, Kind::Bits, 32, 2);
+  expectOperand((*forms)[2], 0, "d", true, false, false, Kind::Bits, 32, 2);
+  expectOperand((*forms)[3], 1, "a", false, false, false, Kind::Bits, 16, 4);
+  expectOperand((*forms)[4], 0, "d", true, false, false, Kind::Bits, 16, 4);
+  // Every other spelling names exactly one form.
+  forms = parseInstructionForms("add.rn.f32");
+  ASSERT_TRUE(static_cast<bool>(forms));
+  EXPECT_EQ(forms->size(), 1u);
+}
+
+TEST(PTXSpec, CanonicalOrder) {
+  EXPECT_EQ(parseOk("add.f32.rn").spelling, "add.rn.f32");
+  EXPECT_EQ(parseOk("add.sat.ftz.rz.f32").spelling, "add.rz.ftz.sat.f32");
+  EXPECT_EQ(parseOk("ld.v4.global.b32").spelling, "ld.global.v4.b32");
+  EXPECT_EQ(parseOk("st.v4.global.b16").spelling, "st.global.v4.b16");
+  EXPECT_EQ(parseOk("ld.L2::cache_hint.global.nc.b32").spelling,
+            "ld.global.nc.L2::cache_hint.b32");
+  EXPECT_EQ(parseOk("ld.gpu.global.acquire.b32").spelling,
+            "ld.acquire.gpu.global.b32");
+  EXPECT_EQ(parseOk("cvt.f16.rn.f32").spelling, "cvt.rn.f16.f32");
+  EXPECT_EQ(parseOk("cvt.f16x2.relu.rn.f32").spelling,
+            "cvt.rn.relu.f16x2.f32");
+  EXPECT_EQ(parseOk("max.NaN.ftz.f32").spelling, "max.ftz.NaN.f32");
+  EXPECT_EQ(parseOk("min.abs.xorsign.f32").spelling, "min.xorsign.abs.f32");
+  EXPECT_EQ(parseOk("fma.relu.rn.f16").spelling, "fma.rn.relu.f16");
+  EXPECT_EQ(parseOk("ex2.ftz.approx.f32").spelling, "ex2.approx.ftz.f32");
+  EXPECT_EQ(parseOk("add.rn.f32.bf16").modifiers,
+            (llvm::SmallVector<std::string, 4>{"rn", "f32", "bf16"}));
+}
+
+TEST(PTXSpec, MinMaxArity) {
+  Instruction two = parseOk("max.f32", 3);
+  EXPECT_EQ(two.operands.size(), 3u);
+  EXPECT_EQ(two.minSM, 50u);
+  Instruction three = parseOk("max.f32", 4);
+  EXPECT_EQ(three.operands.size(), 4u);
+  EXPECT_EQ(three.operands[3].name, "c");
+  EXPECT_EQ(three.minSM, 100u);
+  EXPECT_EQ(parseOk("min.ftz.NaN.f32", 4).minSM, 100u);
+  // Without a count the two-input form comes first.
+  EXPECT_EQ(parseOk("min.f32").operands.size(), 3u);
+  // The stand-alone .abs exists only on the three-input line.
+  EXPECT_EQ(parseOk("max.abs.f32").operands.size(), 4u);
+  EXPECT_EQ(parseError("max.abs.f32", 3),
+            "'max.abs.f32': .xorsign and .abs must appear together");
+  EXPECT_EQ(parseError("max.xorsign.abs.f32", 4),
+            "'max.xorsign.abs.f32' expects 3 operands, got 4");
+  EXPECT_EQ(parseError("max.f16", 4), "'max.f16' expects 3 operands, got 4");
+  EXPECT_EQ(parseError("max.f32", 5), "'max.f32' expects 3 or 4 operands, got 5");
+  EXPECT_EQ(parseError("min.f32", 2), "'min.f32' expects 3 or 4 operands, got 2");
+}
+
+TEST(PTXSpec, Floors) {
+  struct Case {
+    const char *spelling;
+    std::optional<unsigned> numOperands;
+    unsigned minSM, minPTX;
+  };
+  for (const Case &c : std::initializer_list<Case>{
+           {"add.rn.bf16", {}, 90, 78},
+           {"mul.rn.bf16x2", {}, 90, 78},
+           {"add.rn.f16", {}, 53, 42},
+           {"fma.rn.bf16", {}, 80, 70},
+           {"fma.rn.oob.f16", {}, 90, 81},
+           {"ex2.approx.f16", {}, 75, 70},
+           {"ex2.approx.ftz.bf16x2", {}, 90, 78},
+           {"max.f32", 4, 100, 88},
+           {"max.NaN.f32", {}, 80, 70},
+           {"max.xorsign.abs.f32", {}, 86, 72},
+           {"max.relu.s32", {}, 90, 80},
+           {"max.u16x2", {}, 90, 80},
+           {"add.rn.f32x2", {}, 100, 86},
+           {"add.rn.f32.f16", {}, 100, 86},
+           {"fma.rn.f32.bf16", {}, 100, 86},
+           {"ld.global.v8.f32", {}, 100, 88},
+           {"st.global.v4.b64", {}, 100, 88},
+           {"ld.global.L2::256B.b32", {}, 80, 74},
+           {"ld.global.L2::64B.b32", {}, 75, 74},
+           {"ld.global.L2::cache_hint.b32", {}, 80, 74},
+           {"ld.global.L1::evict_last.b32", {}, 70, 74},
+           {"ld.relaxed.cluster.global.b32", {}, 90, 78},
+           {"ld.acquire.gpu.b32", {}, 70, 60},
+           {"ld.shared::cluster.b32", {}, 90, 78},
+           {"ld.b128", {}, 70, 83},
+           {"ld.relaxed.sys.b128", {}, 70, 84},
+           {"cvt.rn.f16x2.f32", {}, 80, 70},
+           {"cvt.rn.bf16.f32", {}, 80, 70},
+           {"cvt.f32.bf16", {}, 80, 71},
+           {"cvt.ftz.f32.bf16", {}, 90, 78},
+           {"cvt.rn.bf16.f16", {}, 90, 78},
+           {"cvt.rn.relu.f16.f32", {}, 80, 70},
+           {"cvt.rn.satfinite.f16.f32", {}, 75, 81},
+           {"cvt.rna.tf32.f32", {}, 80, 70},
+           {"cvt.rna.satfinite.tf32.f32", {}, 80, 81},
+           {"cvt.rn.tf32.f32", {}, 90, 78},
+           {"cvt.rn.satfinite.tf32.f32", {}, 100, 86},
+           {"cvt.rn.satfinite.e4m3x2.f32", {}, 89, 81},
+           {"mov.b128", {}, 70, 83},
+           {"fma.rn.f32", {}, 50, 20}}) {
+    Instruction inst = parseOk(c.spelling, c.numOperands);
+    EXPECT_EQ(inst.minSM, c.minSM) << c.spelling;
+    EXPECT_EQ(inst.minPTX, c.minPTX) << c.spelling;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Rejections: every rule of §3, plus the generic errors
+//===----------------------------------------------------------------------===//
+
+struct Rejection {
+  const char *spelling;
+  const char *reason; // a substring of the message
+  std::optional<unsigned> numOperands = std::nullopt;
+};
+
+void expectRejections(std::initializer_list<Rejection> cases) {
+  for (const Rejection &c : cases) {
+    std::string message = parseError(c.spelling, c.numOperands);
+    EXPECT_NE(message.find(c.reason), std::string::npos)
+        << c.spelling << ": got \"" << message << "\", want \"" << c.reason
+        << "\"";
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+TEST(PTXRejections, Generic) {
+  EXPECT_EQ(parseError("foo.f32"), "'foo.f32': unknown instruction family 'foo'");
+  EXPECT_EQ(parseError(""), "'': empty instruction spelling");
+  EXPECT_EQ(parseError("add.rn.f33"), "'add.rn.f33': unknown modifier .f33");
+  EXPECT_EQ(parseError("fma.f32"), "'fma.f32': missing required rounding "
+                                   "modifier (one of .rn, .rz, .rm, .rp)");
+  EXPECT_EQ(parseError("add.rn.f32", 4),
+            "'add.rn.f32' expects 3 operands, got 4");
+  EXPECT_EQ(parseError("abs.f32", 3), "'abs.f32' expects 2 operands, got 3");
+  EXPECT_EQ(parseError("ld.global.L2::cache_hint.b32", 2),
+            "'ld.global.L2::cache_hint.b32' expects 3 operands, got 2");
+  expectRejections({
+      {"add..f32", "empty modifier"},
+      {".add.f32", "empty modifier"},
+      {"add.f32.", "empty modifier"},
+      {"add.rn f32", "invalid character ' '"},
+      {"add.rn.f32;", "invalid character ';'"},
+      {"ADD.rn.f32", "unknown instruction family 'ADD'"},
+      {"add.RN.f32", "unknown modifier .RN"},
+      {"abs.rn.f32", "unknown modifier .rn"},
+      {"add.rn.rz.f32", "conflicting rounding modifier: .rn and .rz"},
+      {"add.rn.rn.f32", "repeated modifier .rn"},
+      {"ld.global.shared.b32", "conflicting state space: .global and .shared"},
+      {"add.rn", "missing required type (one of .f32, .f64, .f32x2, .f16"},
+      {"ld.global", "missing required type (one of .b8, "},
+      {"ld.global.v4", "missing required type"},
+      {"ex2.f32", "missing required .approx"},
+      {"rsqrt.f32", "missing required .approx"},
+      {"div.f32", "missing required rounding modifier (one of .approx, "
+                  ".full, .rn"},
+      {"mul.u32", "missing required mode (one of .hi, .lo"},
+      {"cvt.rn.e4m3x2.f32", "missing required .satfinite"},
+      {"cvt.rn.f16x2", "missing required source type"},
+      {"lg2.approx.f16", "unknown modifier .f16"},
+      {"mov.f16", "unknown modifier .f16"},
+      {"ex2.approx.ftz.f64", "unknown modifier .f64"},
+  });
+}
+
+TEST(PTXRejections, LoadStore) {
+  expectRejections({
+      {"ld.relaxed.global.b32",
+       ".relaxed requires a scope (one of .cta, .cluster, .gpu, .sys)"},
+      {"ld.acquire.b32", ".acquire requires a scope"},
+      {"st.release.global.b32", ".release requires a scope"},
+      {"ld.gpu.global.b32", "a scope (.gpu) is only allowed with .relaxed or "
+                            ".acquire"},
+      {"ld.weak.cta.b32", "a scope (.cta) is only allowed"},
+      {"ld.volatile.sys.global.b32", "a scope (.sys) is only allowed"},
+      {"st.weak.gpu.b32", "only allowed with .relaxed or .release"},
+      {"ld.acquire.gpu.local.b32", ".acquire is not allowed on .local"},
+      {"st.relaxed.gpu.local.b32", ".relaxed is not allowed on .local"},
+      {"ld.relaxed.gpu.global.cg.b32",
+       "cache operator .cg is not allowed with .relaxed"},
+      {"st.release.sys.global.wt.b32",
+       "cache operator .wt is not allowed with .release"},
+      {"ld.shared.nc.b32", ".nc requires .global"},
+      {"ld.nc.b32", ".nc requires .global"},
+      {"ld.weak.global.nc.b32", ".nc cannot be combined with .weak"},
+      {"ld.relaxed.gpu.global.nc.b32", ".nc cannot be combined with .relaxed"},
+      {"ld.global.lu.nc.b32", ".nc allows only the .ca, .cg and .cs"},
+      {"ld.global.cg.L1::evict_last.b32",
+       "cache operator .cg and eviction priority .L1::evict_last are "
+       "mutually exclusive"},
+      {"st.global.wb.L1::no_allocate.v2.b32", "mutually exclusive"},
+      {"ld.global.cs.L2::evict_first.v8.b32",
+       "cache operator .cs and eviction priority .L2::evict_first"},
+      {"ld.shared.L1::evict_last.b32",
+       "eviction priority .L1::evict_last requires .global or generic"},
+      {"st.local.L1::evict_first.b32", "requires .global or generic"},
+      {"ld.shared.L2::128B.b32",
+       "prefetch size .L2::128B requires .global or generic addressing"},
+      {"ld.local.L2::cache_hint.b32",
+       ".L2::cache_hint requires .global or generic addressing"},
+      {"st.shared::cta.L2::cache_hint.b32", ".L2::cache_hint requires"},
+      {"ld.volatile.global.L2::cache_hint.b32",
+       ".volatile cannot be combined with .L2::cache_hint"},
+      {"ld.volatile.global.cg.b32", ".volatile cannot be combined with .cg"},
+      {"ld.volatile.L1::evict_last.b32",
+       ".volatile cannot be combined with .L1::evict_last"},
+      {"st.volatile.global.wt.b32", ".volatile cannot be combined with .wt"},
+      {"st.volatile.L1::no_allocate.b32",
+       ".volatile cannot be combined with .L1::no_allocate"},
+      {"ld.volatile.local.b32", ".volatile is not allowed on .local"},
+      {"st.volatile.local.v2.b32", ".volatile is not allowed on .local"},
+      {"ld.shared.v8.b32",
+       "a 256-bit access requires .global or generic addressing"},
+      {"st.local.v4.f64", "a 256-bit access requires .global or generic"},
+      {"ld.global.v8.b64",
+       "a 256-bit access is .v8 of a 32-bit type or .v4 of a 64-bit type"},
+      {"ld.global.v8.b16", "a 256-bit access is .v8 of a 32-bit type"},
+      {"ld.global.L2::evict_last.b32",
+       "missing required vector width (one of .v4, .v8)"},
+      {"ld.global.L2::evict_last.v4.b32", "a 256-bit access is"},
+      {"ld.global.v2.b128", ".b128 is not valid here"},
+      {"st.global.nc.b32", "unknown modifier .nc"},
+      {"st.acquire.gpu.b32", "unknown modifier .acquire"},
+      {"st.global.ca.b32", "unknown modifier .ca"},
+      {"ld.global.wb.b32", "unknown modifier .wb"},
+      {"st.global.L2::64B.b32", "unknown modifier .L2::64B"},
+      {"ld.global.f16", "unknown modifier .f16"},
+  });
+}
+
+TEST(PTXRejections, AddSubMul) {
+  expectRejections({
+      {"add.ftz.f64", ".ftz is not allowed on .f64"},
+      {"mul.rn.ftz.f64", ".ftz is not allowed on .f64"},
+      {"add.sat.f64", ".sat is only allowed on .f32, not .f64"},
+      {"mul.rn.sat.f32x2", ".sat is only allowed on .f32, not .f32x2"},
+      {"add.rn.ftz.f32.f16",
+       "the mixed-precision line (.f32.f16) takes no .ftz"},
+      {"sub.ftz.f32.bf16", "takes no .ftz"},
+      {"add.rn.f64.f16",
+       "the mixed-precision .f16 source requires .f32, not .f64"},
+      {"add.rn.f32x2.bf16", "requires .f32, not .f32x2"},
+      {"add.rn.f16.f32", ".f32 (type) must come before .f16 (source type)"},
+      {"mul.rn.f32.f16", ".f16 is not valid here"},
+      {"add.ftz.bf16", ".ftz is not allowed on .bf16"},
+      {"sub.sat.bf16x2", ".sat is not allowed on .bf16x2"},
+      {"mul.rn.ftz.sat.bf16", ".ftz is not allowed on .bf16"},
+      {"add.rz.f16x2", ".f16x2 is not valid here"},
+      // .f16 alone fits the mixed line, which then lacks its f32 type.
+      {"add.rz.f16", "missing required type (one of .f32, .f64, .f32x2)"},
+      {"add.sat.u32", ".sat is only allowed on .s32"},
+      {"sub.sat.s64", ".sat is only allowed on .s32"},
+      {"add.sat.s16x2", ".sat is only allowed on .s32"},
+      {"sub.s16x2", "unknown modifier .s16x2"},
+      {"mul.wide.u64", ".wide requires a 16- or 32-bit type, not .u64"},
+      {"mad.wide.s64", ".wide requires a 16- or 32-bit type"},
+      {"mul.lo.f32", ".f32 is not valid here (open slots: type)"},
+  });
+}
+
+TEST(PTXRejections, FmaMad) {
+  expectRejections({
+      {"fma.f32", "missing required rounding modifier"},
+      {"fma.sat.f16", "missing required .rn"},
+      {"mad.f32", "missing required rounding modifier"},
+      {"fma.rn.ftz.f64", ".ftz is not allowed on .f64"},
+      {"fma.rn.sat.f32x2", ".sat is only allowed on .f32"},
+      {"fma.rn.ftz.f32.f16", "the mixed-precision line (.f32.f16) takes no .ftz"},
+      {"fma.rn.f64.bf16", "requires .f32, not .f64"},
+      {"fma.rn.ftz.bf16", ".ftz is not allowed on .bf16"},
+      {"fma.rn.sat.bf16x2", ".sat is not allowed on .bf16x2"},
+      {"fma.rn.oob.ftz.f16", ".oob cannot be combined with .ftz"},
+      {"fma.rn.oob.sat.f16x2", ".oob cannot be combined with .sat"},
+      {"fma.rn.sat.relu.f16", ".sat and .relu are mutually exclusive"},
+      {"fma.rz.f16x2", ".f16x2 is not valid here"},
+      {"fma.rn.relu.f32", ".f32 is not valid here"},
+      {"mad.lo.sat.s32", ".sat is only allowed on mad.hi.s32"},
+      {"mad.hi.sat.u32", ".sat is only allowed on mad.hi.s32"},
+      {"mad.rn.f32x2", "unknown modifier .f32x2"},
+  });
+}
+
+TEST(PTXRejections, DivRcpSqrt) {
+  expectRejections({
+      {"div.approx.f64", ".approx is only allowed on .f32"},
+      {"div.full.f64", ".full is only allowed on .f32"},
+      {"div.rn.ftz.f64", ".ftz is not allowed on rounded .f64"},
+      {"rcp.approx.f64",
+       "the f64 approximation must be spelled rcp.approx.ftz.f64"},
+      {"rcp.rn.ftz.f64", ".ftz is not allowed on rounded .f64"},
+      {"rcp.full.f32", "unknown modifier .full"},
+      {"sqrt.approx.f64", ".approx is only allowed on .f32"},
+      {"sqrt.approx.ftz.f64", ".approx is only allowed on .f32"},
+      {"sqrt.rn.ftz.f64", ".ftz is not allowed on .f64"},
+      {"rsqrt.rn.f32", "unknown modifier .rn"},
+  });
+}
+
+TEST(PTXRejections, MinMax) {
+  EXPECT_EQ(parseError("max.relu.f32"),
+            "'max.relu.f32': .relu is only allowed on s16x2 and s32");
+  expectRejections({
+      {"max.relu.u32", ".relu is only allowed on s16x2 and s32"},
+      {"min.relu.s16", ".relu is only allowed on s16x2 and s32"},
+      {"max.ftz.s32", ".ftz is not allowed on integer type .s32"},
+      {"min.NaN.u16x2", ".NaN is not allowed on integer type .u16x2"},
+      {"max.xorsign.abs.s64", ".xorsign is not allowed on integer type .s64"},
+      {"min.NaN.f64", ".NaN is not allowed on .f64"},
+      {"max.ftz.f64", ".ftz is not allowed on .f64"},
+      {"max.xorsign.abs.f64", ".xorsign is not allowed on .f64"},
+      {"max.ftz.bf16", ".ftz is not allowed on .bf16"},
+      {"min.ftz.NaN.bf16x2", ".ftz is not allowed on .bf16x2"},
+      {"max.xorsign.f32", ".xorsign and .abs must appear together"},
+      {"min.abs.f16", ".xorsign and .abs must appear together"},
+      {"max.xorsign.f32", ".xorsign and .abs must appear together", 4},
+      {"max.NaN.f16", "expects 3 operands, got 4", 4},
+      {"max.relu.f32", ".relu is only allowed on s16x2 and s32", 4},
+  });
+}
+
+TEST(PTXRejections, Cvt) {
+  expectRejections({
+      {"cvt.s32.f32",
+       "float-to-integer conversion requires an integer rounding modifier "
+       "(one of .rni, .rzi, .rmi, .rpi)"},
+      {"cvt.rn.u8.f16", "float-to-integer conversion requires"},
+      {"cvt.rni.f32.s32",
+       "integer rounding .rni is only allowed on float-to-integer and "
+       "same-type float conversions"},
+      {"cvt.rzi.f16.f32", "integer rounding .rzi is only allowed"},
+      {"cvt.rni.bf16.f16", "integer rounding .rni is only allowed"},
+      {"cvt.f32.s32",
+       "integer-to-float conversion requires a rounding modifier (one of "
+       ".rn, .rz, .rm, .rp)"},
+      {"cvt.f16.f32",
+       ".f32 to .f16 loses precision: requires a rounding modifier"},
+      {"cvt.f32.f64", ".f64 to .f32 loses precision"},
+      {"cvt.bf16.f16", ".f16 to .bf16 loses precision"},
+      {"cvt.f16.bf16", ".bf16 to .f16 loses precision"},
+      {"cvt.rn.f32.f16",
+       ".f16 to .f32 is exact: rounding modifier .rn is not allowed"},
+      {"cvt.rz.f64.f32", ".f32 to .f64 is exact"},
+      {"cvt.rn.f32.f32", ".f32 to .f32 is exact"},
+      {"cvt.rn.s32.s16",
+       "integer-to-integer conversion takes no rounding modifier"},
+      {"cvt.rni.u32.u32",
+       "integer-to-integer conversion takes no rounding modifier"},
+      {"cvt.rni.s32.u16", "integer rounding .rni is only allowed"},
+      {"cvt.sat.s64.s32", ".s64 covers the range of .s32: .sat is not allowed"},
+      {"cvt.sat.u32.u16", ".u32 covers the range of .u16"},
+      {"cvt.sat.s32.s32", ".s32 covers the range of .s32"},
+      {"cvt.rn.ftz.f16.f64",
+       ".ftz requires .f32 as the source or destination type"},
+      {"cvt.ftz.s32.s16", ".ftz requires .f32"},
+      {"cvt.rn.relu.f32.f64",
+       ".relu is only allowed on f32 to f16/bf16 conversions"},
+      {"cvt.rn.satfinite.f16.f64", ".satfinite is only allowed on f32 to"},
+      {"cvt.rm.relu.f16.f32", ".relu requires .rn or .rz"},
+      {"cvt.rn.relu.ftz.f16.f32", ".relu cannot be combined with .ftz"},
+      {"cvt.rz.satfinite.sat.bf16.f32",
+       ".satfinite cannot be combined with .sat"},
+      {"cvt.rn.sat.bf16.f32", ".sat is not supported with .bf16"},
+      {"cvt.rzi.sat.s32.bf16", ".sat is not supported with .bf16"},
+      {"cvt.rn.bf16.s8",
+       "conversions between .bf16 and 8-bit integers are not supported"},
+      {"cvt.rzi.u8.bf16", "conversions between .bf16 and 8-bit integers"},
+      {"cvt.rna.relu.tf32.f32", ".relu is not allowed with .rna"},
+      {"cvt.f16x2.f32", "missing required rounding modifier (one of .rn, .rz)"},
+      {"cvt.rn.f32.f16x2",
+       ".f16x2 (destination type) must come before .f32 (source type)"},
+      {"cvt.rn.e4m3x2.f16x2", "missing required .satfinite"},
+      {"cvt.rn.f32.e4m3x2", "must come before .f32"},
+      {"cvt.rn.bf16x2.f32", "expects 3 operands, got 2", 2},
+      {"cvt.rn.f16.f32", "expects 2 operands, got 3", 3},
+  });
+  // .rm is not a packed rounding mode: the scalar line takes .rm but not
+  // .f16x2, the packed line takes .f16x2 but not .rm.
+  std::string message = parseError("cvt.rm.f16x2.f32");
+  EXPECT_NE(message.find(".f16x2 is not valid here"), std::string::npos)
+      << message;
+}
+
+TEST(PTXRejections, Ex2Lg2AbsNeg) {
+  expectRejections({
+      {"ex2.approx.ftz.f16", ".ftz is not allowed on .f16"},
+      {"ex2.approx.ftz.f16x2", ".ftz is not allowed on .f16x2"},
+      {"ex2.approx.bf16", ".bf16 requires .ftz"},
+      {"ex2.approx.bf16x2", ".bf16x2 requires .ftz"},
+      {"lg2.approx.bf16", "unknown modifier .bf16"},
+      {"lg2.f32", "missing required .approx"},
+      {"ex2.rn.f32", "unknown modifier .rn"},
+      {"abs.ftz.f64", ".ftz is not allowed on .f64"},
+      {"abs.ftz.bf16", ".ftz is not allowed on .bf16"},
+      {"abs.ftz.s32", ".ftz is not allowed on .s32"},
+      {"neg.ftz.bf16x2", ".ftz is not allowed on .bf16x2"},
+      {"neg.ftz.f64", ".ftz is not allowed on .f64"},
+      {"abs.u32", "unknown modifier .u32"},
+      {"neg.f16", "expects 2 operands, got 3", 3},
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Whole-table properties
+//===----------------------------------------------------------------------===//
+
+/// Calls `fn` on candidate spellings of `form`: the whole slot product when
+/// small, a deterministic random sample otherwise.
+void forEachCandidate(const FormInfo &form, unsigned sampleSize,
+                      const std::function<void(const std::string &)> &fn) {
+  double size = 1;
+  for (const SlotInfo &slot : form.slots)
+    size *= slot.tokens.size() + (slot.mandatory ? 0 : 1);
+  std::vector<int> choice(form.slots.size());
+  auto spelling = [&] {
+    std::string text = form.family.str();
+    for (size_t i = 0; i < form.slots.size(); ++i)
+      if (choice[i] >= 0)
+        text += "." + form.slots[i].tokens[choice[i]].str();
+    return text;
+  };
+  if (size <= 25000) {
+    std::function<void(size_t)> recurse = [&](size_t i) {
+      if (i == form.slots.size())
+        return fn(spelling());
+      const SlotInfo &slot = form.slots[i];
+      for (int t = slot.mandatory ? 0 : -1; t < int(slot.tokens.size()); ++t) {
+        choice[i] = t;
+        recurse(i + 1);
+      }
+    };
+    return recurse(0);
+  }
+  std::mt19937 rng(std::hash<std::string>()(form.name.str()));
+  for (unsigned n = 0; n < sampleSize; ++n) {
+    // Few optional tokens on average, so that legal forms turn up.
+    std::bernoulli_distribution spell(0.2);
+    for (size_t i = 0; i < form.slots.size(); ++i) {
+      const SlotInfo &slot = form.slots[i];
+      choice[i] = !slot.mandatory && !spell(rng)
+                      ? -1
+                      : int(rng() % slot.tokens.size());
+    }
+    fn(spelling());
+  }
+}
+
+TEST(PTXTable, FormsAreWellFormed) {
+  llvm::StringSet<> names;
+  for (const FormInfo &form : getForms()) {
+    EXPECT_TRUE(names.insert(form.name).second) << form.name.str();
+    EXPECT_TRUE(llvm::is_contained(getFamilyNames(), form.family));
+    EXPECT_GE(form.minSM, 50u);
+    EXPECT_GE(form.minPTX, 20u);
+    for (const SlotInfo &slot : form.slots)
+      EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
+  }
+  EXPECT_EQ(getForms().size(), 50u);
+  EXPECT_EQ(getFamilyNames().size(), 19u);
+}
+
+TEST(PTXTable, EveryLegalFormIsConsistent) {
+  unsigned accepted = 0;
+  for (const FormInfo &form : getForms()) {
+    unsigned acceptedHere = 0;
+    forEachCandidate(form, 20000, [&](const std::string &candidate) {
+      llvm::Expected<llvm::SmallVector<Instruction, 1>> forms =
+          parseInstructionForms(candidate);
+      if (!forms) {
+        std::string message = llvm::toString(forms.takeError());
+        EXPECT_EQ(message.rfind("'" + candidate + "'", 0), 0u) << message;
+        return;
+      }
+      ++acceptedHere;
+      for (const Instruction &inst : *forms) {
+        SCOPED_TRACE(inst.spelling);
+        // Slot order is canonical: the candidate is already in it.
+        EXPECT_EQ(inst.spelling, candidate);
+        EXPECT_EQ(inst.family, form.family.str());
+        EXPECT_GE(inst.minSM, 50u);
+        EXPECT_GE(inst.minPTX, 20u);
+        // Exactly one entry takes the spelling at its operand count,
+        // except for mov's shapes.
+        llvm::Expected<llvm::SmallVector<Instruction, 1>> same =
+            parseInstructionForms(inst.spelling, inst.operands.size());
+        ASSERT_TRUE(static_cast<bool>(same));
+        if (inst.family != "mov")
+          EXPECT_EQ(same->size(), 1u);
+        // Operand roles.
+        ASSERT_FALSE(inst.operands.empty());
+        EXPECT_TRUE(inst.operands.front().isDestination);
+        bool isMemory = inst.family == "ld" || inst.family == "st";
+        EXPECT_EQ(inst.space != MemorySpace::None, isMemory);
+        unsigned destinations = 0, memory = 0;
+        for (const OperandInfo &op : inst.operands) {
+          destinations += op.isDestination;
+          memory += op.isMemory;
+          EXPECT_FALSE(op.isDestination && op.allowsImmediate);
+          EXPECT_FALSE(op.isMemory && op.allowsImmediate);
+          EXPECT_GE(op.atom, 1u);
+          EXPECT_GT(op.element.bitWidth, 0u);
+        }
+        EXPECT_EQ(destinations, 1u);
+        EXPECT_EQ(memory, isMemory ? 1u : 0u);
+        if (isMemory) {
+          const OperandInfo &mem = inst.family == "ld" ? inst.operands[1]
+                                                        : inst.operands[0];
+          const OperandInfo &reg = inst.family == "ld" ? inst.operands[0]
+                                                        : inst.operands[1];
+          EXPECT_TRUE(mem.isMemory);
+          EXPECT_EQ(mem.atom, reg.atom);
+          EXPECT_EQ(inst.vectorBytes, mem.atom * mem.element.bitWidth / 8);
+          EXPECT_EQ(inst.operands.size(),
+                    inst.hasModifier("L2::cache_hint") ? 3u : 2u);
+        } else {
+          EXPECT_EQ(inst.vectorBytes, 0u);
+        }
+      }
+    });
+    EXPECT_GT(acceptedHere, 0u) << form.name.str();
+    accepted += acceptedHere;
+  }
+  EXPECT_GT(accepted, 5000u);
+}
+
+bool isTypeToken(StringRef token) {
+  return llvm::is_contained({"b8", "b16", "b32", "b64", "b128", "u8", "u16",
+                             "u32", "u64", "s8", "s16", "s32", "s64", "f16",
+                             "bf16", "f32", "f64", "f16x2", "bf16x2", "f32x2"},
+                            token);
+}
+
+TEST(PTXTable, RandomTokenSoupsNeverCrash) {
+  // Tokens of every family, plus near misses and junk.
+  std::vector<std::string> pool = {"", "x", "L2::", "::", "rn:", "v0", "v16",
+                                   "b7", "f8", "f16x4", "s8x4", "u8x4", "pred",
+                                   "e2m1x2", "rs", "rna", "mmio", "unified"};
+  llvm::StringSet<> seen;
+  for (const FormInfo &form : getForms())
+    for (const SlotInfo &slot : form.slots)
+      for (StringRef token : slot.tokens)
+        if (seen.insert(token).second)
+          pool.push_back(token.str());
+  std::vector<std::string> families(getFamilyNames().begin(),
+                                    getFamilyNames().end());
+  families.push_back("nop");
+  families.push_back("");
+  std::mt19937 rng(20240611);
+  unsigned accepted = 0;
+  for (unsigned n = 0; n < 30000; ++n) {
+    std::string spelling = families[rng() % families.size()];
+    unsigned length = rng() % 9;
+    for (unsigned i = 0; i < length; ++i)
+      spelling += (rng() % 50 ? "." : rng() % 2 ? ".." : " ") +
+                  pool[rng() % pool.size()];
+    std::optional<unsigned> numOperands;
+    if (rng() % 2)
+      numOperands = rng() % 6;
+    llvm::Expected<llvm::SmallVector<Instruction, 1>> forms =
+        parseInstructionForms(spelling, numOperands);
+    if (!forms) {
+      std::string message = llvm::toString(forms.takeError());
+      EXPECT_EQ(message.rfind("'" + spelling + "'", 0), 0u) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos);
+      continue;
+    }
+    ++accepted;
+    // Accepted soups canonicalize to a fixed point.
+    for (const Instruction &inst : *forms) {
+      Instruction again = parseOk(inst.spelling, inst.operands.size());
+      EXPECT_EQ(again.spelling, inst.spelling);
+      if (numOperands)
+        EXPECT_EQ(inst.operands.size(), *numOperands);
+    }
+  }
+  // Shuffled legal spellings must also be accepted (order is free except
+  // among type tokens).
+  for (StringRef legal :
+       {"ld.global.nc.L1::evict_last.L2::cache_hint.L2::256B.v4.b32",
+        "st.relaxed.gpu.global.L1::no_allocate.L2::cache_hint.v2.b64",
+        "fma.rn.ftz.sat.f32", "min.ftz.NaN.xorsign.abs.f16x2",
+        "cvt.rn.relu.satfinite.bf16x2.f32", "cvt.rzi.ftz.sat.s8.f32"}) {
+    llvm::SmallVector<StringRef, 8> tokens;
+    legal.split(tokens, '.');
+    for (unsigned n = 0; n < 50; ++n) {
+      std::shuffle(tokens.begin() + 1, tokens.end(), rng);
+      // Keep the type tokens in their relative order.
+      llvm::SmallVector<StringRef, 8> canonical;
+      legal.split(canonical, '.');
+      llvm::SmallVector<StringRef, 2> types;
+      for (StringRef token : canonical)
+        if (isTypeToken(token))
+          types.push_back(token);
+      size_t next = 0;
+      for (StringRef &token : tokens)
+        if (&token != &tokens.front() && isTypeToken(token))
+          token = types[next++];
+      std::string spelling = llvm::join(tokens, ".");
+      EXPECT_EQ(parseOk(spelling).spelling, legal.str()) << spelling;
+    }
+  }
+  EXPECT_GT(accepted, 0u);
+}
+
+} // namespace

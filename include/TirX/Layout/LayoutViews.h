@@ -1,4 +1,4 @@
-//===- LayoutViews.h - Human-readable views of a TileLayout ------*- C++ -*-===//
+//===- LayoutViews.h - Human-readable views of a TileLayout -----*- C++ -*-===//
 //
 // Part of the TirX project.
 //

@@ -44,9 +44,13 @@
 //              S[(3,4):(16,2)] spans 39 slots and element [2,3] is slot 38.
 //   storage()= the layout with every thread-axis iter and offset removed: the
 //              per-thread view of a distributed register tile.
-//   unpack(n)= view each element as n narrower ones: every shard stride ×n,
-//              then append Iter(n, 1, m). pack(n) is the inverse and needs the
-//              innermost shard iter on m with stride 1 and extent % n == 0.
+//   unpack(n)= view each element as n narrower ones: every stride on m
+//              (shard and replica) and the m offset ×n, then append
+//              Iter(n, 1, m); thread strides stay, so sub-element k of an
+//              element in slot s sits at slot n·s + k of the same threads.
+//              pack(n) is the inverse and needs the innermost shard iter on m
+//              with stride 1 and extent % n == 0, and the other m strides and
+//              the m offset divisible by n.
 //
 // Scope chain (spec §1.7): each thread axis is an edge subscope → scope
 // (laneid: thread→warp, warpid: warp→cta, wgid: warpgroup→cta, wid_in_wg:
@@ -217,16 +221,19 @@ public:
   bool isMemoryOnly() const { return !hasThreadAxes(); }
   /// Canonical form is a single stride-1 iter on m, no replica, no offset.
   bool isTrivial() const;
-  /// Memory-only, no replica, row-major contiguous strides (unit extents may
-  /// carry any stride); the offset is ignored.
+  /// Memory-only, no copies (getNumReplicas() == 1), row-major contiguous
+  /// strides (unit extents may carry any stride); the offset is ignored.
   bool isContiguous() const;
 
   /// Canonical form (spec §1.6, steps 1, 2, 4, 5): drop unit shard iters
-  /// (keeping one if all are unit), drop zero offsets, fuse adjacent shard
-  /// iters on the same axis when inner.extent · inner.stride == outer.stride,
-  /// sort replica iters. apply() of the result equals apply() of `*this`.
+  /// (keeping one, on the first iter's axis with stride 1, if all are unit),
+  /// drop zero offsets, fuse adjacent shard iters on the same axis when
+  /// inner.extent · inner.stride == outer.stride, drop unit replica iters and
+  /// sort the rest by (axis, stride, extent). apply(), the owners of every
+  /// element and span() of the result equal those of `*this`.
   TileLayout canonicalize() const;
-  /// The per-thread storage layout: thread-axis iters and offsets removed.
+  /// The per-thread storage layout: thread-axis iters and offsets removed
+  /// (`S[1 : 1]` if no shard iter on m remains).
   TileLayout storage() const;
   /// Narrower-element view (see the header comment).
   llvm::Expected<TileLayout> unpack(int64_t factor) const;

@@ -11,8 +11,9 @@
 // A spelling is tried against every entry of its family. When several accept
 // it, all are returned in table order (two- vs three-input min/max by operand
 // count; mov's scalar/pack/unpack lines). When none does, the entry that got
-// furthest explains the failure: a rule violation beats a missing modifier,
-// which beats a wrong operand count, which beats a token no open slot takes.
+// furthest explains the failure: a rule violation beats a wrong operand
+// count, which beats a missing modifier, which beats a token no open slot
+// takes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -937,7 +938,8 @@ namespace {
 
 /// The outcome of matching a spelling against one entry.
 struct Attempt {
-  enum Stage : unsigned { BadToken, OperandCount, MissingSlot, Rule, Accepted };
+  /// How far matching got; a later stage explains a failure better.
+  enum Stage : unsigned { BadToken, MissingSlot, OperandCount, Rule, Accepted };
   Stage stage = BadToken;
   /// Tokens placed before a BadToken failure.
   unsigned placed = 0;
