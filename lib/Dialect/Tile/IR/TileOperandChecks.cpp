@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileOperandChecks.h"
+#include "TirX/Dialect/Tile/IR/TileOperands.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
@@ -29,8 +29,8 @@ mlir::tirx::tile::getMixedOperands(Operation *op, ValueRange args,
       if (nextArg >= args.size())
         return op->emitOpError("operand_kinds names more SSA operands than "
                                "the op has");
-      operands.push_back({static_cast<unsigned>(position), args[nextArg++],
-                          TypedAttr()});
+      operands.push_back(
+          {static_cast<unsigned>(position), args[nextArg++], TypedAttr()});
       continue;
     }
     auto immediate = dyn_cast<TypedAttr>(kind);
@@ -42,8 +42,7 @@ mlir::tirx::tile::getMixedOperands(Operation *op, ValueRange args,
   }
   if (nextArg != args.size())
     return op->emitOpError("has ")
-           << args.size() << " SSA operands but operand_kinds uses "
-           << nextArg;
+           << args.size() << " SSA operands but operand_kinds uses " << nextArg;
   return operands;
 }
 
@@ -79,46 +78,44 @@ std::optional<ptx::ScalarKind> mlir::tirx::tile::getScalarKind(Type type) {
 // Execution domain: which threads execute which group coordinate
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct ExecutionDomain {
-  Scope scope;
-  int64_t numThreads;
-  SmallVector<int64_t, 2> groupShape;
-
-  /// Flat thread ids (in the CTA) executing group coordinate `group`.
-  void forEachThread(ArrayRef<int64_t> group,
-                     function_ref<bool(int64_t)> fn) const {
-    switch (scope) {
-    case Scope::thread:
-      for (int64_t tid = 0; tid < numThreads; ++tid)
-        if (!fn(tid))
-          return;
-      return;
-    case Scope::warp:
-      for (int64_t warp = 0; warp * 32 < numThreads; ++warp)
-        if (!fn(warp * 32 + group[0]))
-          return;
-      return;
-    case Scope::warpgroup:
-      for (int64_t wg = 0; wg * 128 < numThreads; ++wg)
-        if (!fn(wg * 128 + group[0] * 32 + group[1]))
-          return;
-      return;
-    case Scope::cta:
-      fn(group[0] * 32 + group[1]);
-      return;
-    }
+void ExecutionDomain::forEachThread(ArrayRef<int64_t> group,
+                                    function_ref<bool(int64_t)> fn) const {
+  switch (scope) {
+  case Scope::thread:
+    for (int64_t tid = 0; tid < numThreads; ++tid)
+      if (!fn(tid))
+        return;
+    return;
+  case Scope::warp:
+    for (int64_t warp = 0; warp * 32 < numThreads; ++warp)
+      if (!fn(warp * 32 + group[0]))
+        return;
+    return;
+  case Scope::warpgroup:
+    for (int64_t wg = 0; wg * 128 < numThreads; ++wg)
+      if (!fn(wg * 128 + group[0] * 32 + group[1]))
+        return;
+    return;
+  case Scope::cta:
+    fn(group[0] * 32 + group[1]);
+    return;
   }
-};
-} // namespace
+}
 
-static FailureOr<ExecutionDomain> getExecutionDomain(Operation *op,
-                                                     Scope scope) {
-  auto kernel = op->getParentOfType<KernelOp>();
-  if (!kernel)
+int64_t ExecutionDomain::getNumGroups() const {
+  int64_t groups = 1;
+  for (int64_t extent : groupShape)
+    groups *= extent;
+  return groups;
+}
+
+FailureOr<ExecutionDomain> mlir::tirx::tile::getExecutionDomain(Operation *op,
+                                                                Scope scope) {
+  std::optional<int64_t> blockThreads = getEnclosingBlockThreads(op);
+  if (!blockThreads)
     return op->emitOpError("must be inside a tirx.kernel (its launch "
                            "configuration defines the executing threads)");
-  int64_t threads = kernel.getLaunch().getNumThreads();
+  int64_t threads = *blockThreads;
   ExecutionDomain domain{scope, threads, {}};
   auto partialWarps = [&]() {
     return op->emitOpError("scope ")
@@ -235,10 +232,7 @@ private:
   }
   /// Number of elements one group coordinate covers.
   int64_t getElementsPerGroup(const TileTensorOperand &operand) const {
-    int64_t groups = 1;
-    for (int64_t extent : domain.groupShape)
-      groups *= extent;
-    return operand.type.getNumElements() / groups;
+    return operand.type.getNumElements() / domain.getNumGroups();
   }
 
   Operation *op;
@@ -287,17 +281,15 @@ TileOperandChecker::checkShapes(ArrayRef<TileTensorOperand> operands) {
       reference = &operand;
       continue;
     }
-    ArrayRef<int64_t> outer =
-        operand.atom ? shape.drop_back() : shape;
+    ArrayRef<int64_t> outer = operand.atom ? shape.drop_back() : shape;
     ArrayRef<int64_t> referenceShape = reference->type.getShape();
     ArrayRef<int64_t> referenceOuter =
         reference->atom ? referenceShape.drop_back() : referenceShape;
     if (outer != referenceOuter)
       return emitOperandError(operand)
-             << "group x repeat shape " << formatList(outer)
-             << " differs from " << formatList(referenceOuter)
-             << " of operand #" << reference->position << " ("
-             << reference->name << ")";
+             << "group x repeat shape " << formatList(outer) << " differs from "
+             << formatList(referenceOuter) << " of operand #"
+             << reference->position << " (" << reference->name << ")";
   }
   return success();
 }
@@ -319,8 +311,7 @@ TileOperandChecker::checkRegisterOperand(const TileTensorOperand &operand) {
   if (layout.hasThreadAxes()) {
     auto scope = layout.getScope();
     if (!scope)
-      return emitOperandError(operand)
-             << llvm::toString(scope.takeError());
+      return emitOperandError(operand) << llvm::toString(scope.takeError());
     int64_t inner = getScopeUnit(scope->first, domain.numThreads);
     int64_t outer = getScopeUnit(scope->second, domain.numThreads);
     for (int64_t flat = 0; flat < numElements; ++flat) {
@@ -332,8 +323,8 @@ TileOperandChecker::checkRegisterOperand(const TileTensorOperand &operand) {
         bool owned = false;
         layout.forEachOwner(flat, [&](const PhysicalCoord &owner) {
           int64_t ownerId = getFlatThreadId(owner);
-          owned = owned || ((tid % outer) / inner == ownerId / inner &&
-                            ownerId < outer);
+          owned = owned ||
+                  ((tid % outer) / inner == ownerId / inner && ownerId < outer);
         });
         if (!owned)
           badThread = tid;
@@ -363,8 +354,9 @@ TileOperandChecker::checkRegisterOperand(const TileTensorOperand &operand) {
       auto [it, inserted] = firstElementOfSlot.try_emplace(slot, flat);
       if (!inserted)
         return emitOperandError(operand)
-               << "destination elements " << formatList(delinearize(it->second, shape))
-               << " and " << formatList(delinearize(flat, shape))
+               << "destination elements "
+               << formatList(delinearize(it->second, shape)) << " and "
+               << formatList(delinearize(flat, shape))
                << " share register slot " << slot
                << " of one thread; destinations must be distinct across "
                   "repeats";

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/TileOps.h"
-#include "TileOperandChecks.h"
+#include "TirX/Dialect/Tile/IR/TileOperands.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"

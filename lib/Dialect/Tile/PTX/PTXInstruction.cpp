@@ -172,8 +172,7 @@ static std::optional<ElementClass> getTokenClass(StringRef token) {
   };
   unsigned width;
   if (token.starts_with("b") && !token.drop_front().getAsInteger(10, width) &&
-      (width == 8 || width == 16 || width == 32 || width == 64 ||
-       width == 128))
+      (width == 8 || width == 16 || width == 32 || width == 64 || width == 128))
     return bits(width);
   // 16-bit floats sit in untyped 16-bit registers (a uint16 view or an
   // f16/bf16 tensor); tf32 is an f32 bit pattern in a 32-bit register.
@@ -365,8 +364,8 @@ static std::string checkFloatArith(const Mods &m, Floor &) {
   StringRef type = m["type"], atype = m["atype"];
   if (!atype.empty()) {
     if (type != "f32")
-      return "the mixed-precision " + dot(atype) + " source requires .f32, not " +
-             dot(type);
+      return "the mixed-precision " + dot(atype) +
+             " source requires .f32, not " + dot(type);
     if (!m["ftz"].empty())
       return "the mixed-precision line (.f32" + dot(atype) + ") takes no .ftz";
     return "";
@@ -519,7 +518,8 @@ static std::string checkCvt(const Mods &m, Floor &floor) {
   StringRef saturating = m["relu"].empty() ? m["satfinite"] : m["relu"];
   if (!saturating.empty()) {
     if (!((d == "f16" || d == "bf16") && a == "f32"))
-      return dot(saturating) + " is only allowed on f32 to f16/bf16 conversions";
+      return dot(saturating) +
+             " is only allowed on f32 to f16/bf16 conversions";
     if (rnd != "rn" && rnd != "rz")
       return dot(saturating) + " requires .rn or .rz";
     if (ftz || sat)
@@ -710,7 +710,8 @@ struct Table {
 } // namespace
 
 [[noreturn]] static void tableError(const RawForm &raw, const Twine &message) {
-  report_fatal_error("PTXTable.def entry '" + Twine(raw.name) + "': " + message);
+  report_fatal_error("PTXTable.def entry '" + Twine(raw.name) +
+                     "': " + message);
 }
 
 /// Parses "@SM/PTX" at the front of `text`.
@@ -778,7 +779,8 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
   for (StringRef ref : refs) {
     int slot = form.findSlot(ref);
     if (slot < 0 && !getTokenClass(ref))
-      tableError(raw, "operand type '" + ref + "' is neither a slot nor a type");
+      tableError(raw,
+                 "operand type '" + ref + "' is neither a slot nor a type");
     op.typeRefs.push_back({slot, ref});
   }
   // The last reference must always resolve: a literal or a mandatory slot.
@@ -866,8 +868,9 @@ static Table buildTable() {
       }
       info.slots.push_back(std::move(slotInfo));
     }
-    if (llvm::any_of(table.infos,
-                     [&](const FormInfo &other) { return other.name == info.name; }))
+    if (llvm::any_of(table.infos, [&](const FormInfo &other) {
+          return other.name == info.name;
+        }))
       tableError(raw, "duplicate entry name");
     table.infos.push_back(std::move(info));
     table.forms.push_back(std::move(form));
@@ -1012,8 +1015,8 @@ static Attempt matchForm(const Form &form, ArrayRef<StringRef> tokens,
       const Slot &later = form.slots[outOfOrder];
       // The slot the token would have taken: the first open type slot
       // listing it.
-      const Slot *wanted = llvm::find_if(
-          form.slots, [text = token](const Slot &slot) {
+      const Slot *wanted =
+          llvm::find_if(form.slots, [text = token](const Slot &slot) {
             return slot.isType && slot.find(text);
           });
       attempt.reason = dot(token) + " (" + describeSlot(*wanted) +
@@ -1023,21 +1026,22 @@ static Attempt matchForm(const Form &form, ArrayRef<StringRef> tokens,
     } else if (conflicting >= 0) {
       attempt.tokenDetail = 2;
       StringRef previous = tokens[attempt.assignment[conflicting]];
-      attempt.reason =
-          previous == token
-              ? "repeated modifier " + dot(token)
-              : "conflicting " + describeSlot(form.slots[conflicting]) + ": " +
-                    dot(previous) + " and " + dot(token);
+      attempt.reason = previous == token
+                           ? "repeated modifier " + dot(token)
+                           : "conflicting " +
+                                 describeSlot(form.slots[conflicting]) + ": " +
+                                 dot(previous) + " and " + dot(token);
     } else if (familyTokens.contains(token)) {
       attempt.tokenDetail = 1;
       SmallVector<std::string, 8> open;
       for (auto [slotIndex, slot] : llvm::enumerate(form.slots))
         if (attempt.assignment[slotIndex] < 0)
           open.push_back(describeSlot(slot));
-      attempt.reason = dot(token) + " is not valid here (" +
-                       (open.empty() ? std::string("all modifier slots are filled")
-                                     : "open slots: " + join(open, ", ")) +
-                       ")";
+      attempt.reason =
+          dot(token) + " is not valid here (" +
+          (open.empty() ? std::string("all modifier slots are filled")
+                        : "open slots: " + join(open, ", ")) +
+          ")";
     } else {
       attempt.reason = "unknown modifier " + dot(token);
     }
@@ -1056,9 +1060,9 @@ static Attempt matchForm(const Form &form, ArrayRef<StringRef> tokens,
   }
   if (attempt.missingCount) {
     attempt.stage = Attempt::MissingSlot;
-    attempt.reason = "missing required " + attempt.missingDescription +
-                     listAlternatives(attempt.missingDescription,
-                                      attempt.missingTokens);
+    attempt.reason =
+        "missing required " + attempt.missingDescription +
+        listAlternatives(attempt.missingDescription, attempt.missingTokens);
     return attempt;
   }
 
@@ -1098,8 +1102,9 @@ static Expected<Instruction> buildInstruction(const Form &form,
   inst.spelling = inst.family;
   auto slotToken = [&](int slotIndex) -> StringRef {
     int tokenIndex = attempt.assignment[slotIndex];
-    return tokenIndex < 0 ? StringRef()
-                          : form.slots[slotIndex].find(tokens[tokenIndex])->text;
+    return tokenIndex < 0
+               ? StringRef()
+               : form.slots[slotIndex].find(tokens[tokenIndex])->text;
   };
   for (size_t slotIndex = 0; slotIndex < form.slots.size(); ++slotIndex) {
     StringRef token = slotToken(slotIndex);
@@ -1110,8 +1115,8 @@ static Expected<Instruction> buildInstruction(const Form &form,
   }
   auto internalError = [&](const Twine &message) {
     return createStringError(inconvertibleErrorCode(),
-                             "'" + inst.spelling + "': internal table error: " +
-                                 message);
+                             "'" + inst.spelling +
+                                 "': internal table error: " + message);
   };
 
   for (const OperandSpec &spec : form.operands) {
@@ -1176,7 +1181,9 @@ static std::string explainFailure(StringRef family,
     llvm::sort(counts);
     std::string expected;
     for (auto [i, count] : llvm::enumerate(counts))
-      expected += (i == 0 ? "" : i + 1 == counts.size() ? " or " : ", ") +
+      expected += (i == 0                   ? ""
+                   : i + 1 == counts.size() ? " or "
+                                            : ", ") +
                   std::to_string(count);
     bool plural = counts.size() > 1 || counts.front() != 1;
     return "'" + spelling.str() + "' expects " + expected +
@@ -1235,8 +1242,8 @@ parseInstructionForms(StringRef spelling, std::optional<unsigned> numOperands) {
   SmallVector<Attempt, 4> attempts;
   SmallVector<unsigned, 4> accepted;
   for (unsigned formIndex : it->second) {
-    attempts.push_back(matchForm(table.forms[formIndex], tokens, familyTokens,
-                                 numOperands));
+    attempts.push_back(
+        matchForm(table.forms[formIndex], tokens, familyTokens, numOperands));
     if (attempts.back().stage == Attempt::Accepted)
       accepted.push_back(attempts.size() - 1);
   }
@@ -1252,10 +1259,10 @@ parseInstructionForms(StringRef spelling, std::optional<unsigned> numOperands) {
     return result;
   }
 
-  auto bestRank = llvm::max_element(attempts, [](const Attempt &lhs,
-                                                 const Attempt &rhs) {
-                    return lhs.rank() < rhs.rank();
-                  })->rank();
+  auto bestRank =
+      llvm::max_element(attempts, [](const Attempt &lhs, const Attempt &rhs) {
+        return lhs.rank() < rhs.rank();
+      })->rank();
   SmallVector<const Attempt *, 4> best;
   for (const Attempt &attempt : attempts)
     if (attempt.rank() == bestRank)

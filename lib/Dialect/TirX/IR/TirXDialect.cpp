@@ -7,6 +7,7 @@
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"

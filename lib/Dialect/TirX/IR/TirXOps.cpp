@@ -7,6 +7,7 @@
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 #include "TirX/Layout/LayoutRegion.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -41,6 +42,20 @@ FailureOr<unsigned> mlir::tirx::getTargetSM(Operation *op) {
     return sm;
   }
   return 90u;
+}
+
+std::optional<int64_t> mlir::tirx::getEnclosingBlockThreads(Operation *op) {
+  if (auto kernel = op->getParentOfType<KernelOp>())
+    return kernel.getLaunch().getNumThreads();
+  if (auto func = op->getParentOfType<gpu::GPUFuncOp>()) {
+    if (DenseI32ArrayAttr known = func.getKnownBlockSizeAttr()) {
+      int64_t threads = 1;
+      for (int32_t extent : known.asArrayRef())
+        threads *= extent;
+      return threads;
+    }
+  }
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -153,7 +168,7 @@ static LogicalResult verifyAlloc(Operation *op, tirx::TensorType type,
   if (type.getMemorySpace() != expected)
     return op->emitOpError("result must be a ")
            << stringifyMemorySpace(expected) << " tensor, got " << type;
-  if (!op->getParentOfType<KernelOp>())
+  if (!getEnclosingBlockThreads(op))
     return op->emitOpError("must be inside a tirx.kernel");
   return success();
 }
@@ -386,4 +401,68 @@ void ThreadIdxOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
 
 void BlockIdxOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   setNameFn(getResult(), std::string("b") + stringifyDim(getDim()).str());
+}
+
+//===----------------------------------------------------------------------===//
+// Per-thread element access
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifySlotAccess(Operation *op, tirx::TensorType tile,
+                                      int64_t slot, Type valueType) {
+  if (!tile.isLocal())
+    return op->emitOpError("needs a local tensor, got ") << tile;
+  int64_t span = tile.getLayoutOrDefault().storage().span(Axis::m);
+  if (slot < 0 || slot >= span)
+    return op->emitOpError("slot ")
+           << slot << " is outside the thread's " << span << " slots";
+  // Integers are accessed signless (LLVM has no signed/unsigned types).
+  Type storageType = tile.getElementType();
+  if (auto intType = dyn_cast<IntegerType>(storageType))
+    storageType = IntegerType::get(op->getContext(), intType.getWidth());
+  if (valueType != storageType)
+    return op->emitOpError("value type ")
+           << valueType << " differs from the storage type " << storageType
+           << " of " << tile;
+  return success();
+}
+
+LogicalResult SlotLoadOp::verify() {
+  return verifySlotAccess(*this, getTile().getType(), getSlot(),
+                          getValue().getType());
+}
+
+LogicalResult SlotStoreOp::verify() {
+  return verifySlotAccess(*this, getTile().getType(), getSlot(),
+                          getValue().getType());
+}
+
+/// The LLVM address space of a tensor's storage.
+static unsigned getAddressSpace(tirx::TensorType type) {
+  switch (type.getMemorySpace()) {
+  case MemorySpace::global:
+    return 1;
+  case MemorySpace::shared:
+    return 3;
+  case MemorySpace::local:
+    return 0;
+  }
+  return 0;
+}
+
+LogicalResult ElementPtrOp::verify() {
+  tirx::TensorType type = getTensor().getType();
+  if (type.isLocal())
+    return emitOpError("needs a global or shared tensor; register tiles are "
+                       "accessed by slot");
+  if (getIndices().size() != type.getShape().size())
+    return emitOpError("needs ")
+           << type.getShape().size() << " indices, got "
+           << getIndices().size();
+  auto ptrType = cast<LLVM::LLVMPointerType>(getPtr().getType());
+  if (ptrType.getAddressSpace() != getAddressSpace(type))
+    return emitOpError("a ")
+           << stringifyMemorySpace(type.getMemorySpace())
+           << " tensor's address is a !llvm.ptr<" << getAddressSpace(type)
+           << ">";
+  return success();
 }

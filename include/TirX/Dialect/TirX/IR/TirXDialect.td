@@ -21,6 +21,7 @@ def TirX_Dialect : Dialect {
     (a `TileLayout`) says which thread owns each element of a register tile
     and in which per-thread slot; see `docs/guide.md`.
   }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 0;

@@ -10,6 +10,8 @@
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXTypes.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -26,6 +28,11 @@ namespace mlir::tirx {
 /// the nearest `tirx.chip` attribute on `op` or an ancestor, or sm_90.
 /// Fails with a diagnostic on a malformed chip name.
 FailureOr<unsigned> getTargetSM(Operation *op);
+
+/// Threads per block of the kernel enclosing `op`: the launch of a
+/// `tirx.kernel`, or the `known_block_size` of a `gpu.func` kernel (what
+/// `tirx-to-gpu` makes of it). std::nullopt outside kernels.
+std::optional<int64_t> getEnclosingBlockThreads(Operation *op);
 } // namespace mlir::tirx
 
 #endif // TIRX_DIALECT_TIRX_IR_TIRXOPS_H

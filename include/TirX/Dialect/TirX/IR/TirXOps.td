@@ -15,6 +15,7 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ViewLikeInterface.td"
 include "mlir/IR/OpAsmInterface.td"
+include "mlir/Dialect/LLVMIR/LLVMTypes.td"
 
 def TirX_AnyTensor : Type<CPred<"::llvm::isa<::mlir::tirx::TensorType>($_self)">,
                           "TirX tensor", "::mlir::tirx::TensorType">;
@@ -188,6 +189,53 @@ def TirX_CtaSyncOp : TirX_Op<"cta_sync", [
     MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Barrier across the threads of a CTA (bar.sync 0)";
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Per-thread element access (produced by tile-dispatch)
+//===----------------------------------------------------------------------===//
+
+def TirX_SlotLoadOp : TirX_Op<"slot_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "Reads one register slot of the executing thread";
+  let description = [{
+    `%x = tirx.slot_load %regs[5] : !tirx.tensor<...> -> f32` reads slot 5
+    of the executing thread's storage of a local tile (the `m` coordinate of
+    its layout). Produced by `tile-dispatch`; slots are always constants, so
+    the storage can live in registers.
+  }];
+  let arguments = (ins TirX_AnyTensor:$tile, I64Attr:$slot);
+  let results = (outs AnyType:$value);
+  let assemblyFormat = [{
+    $tile `[` $slot `]` attr-dict `:` qualified(type($tile)) `->` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+def TirX_SlotStoreOp : TirX_Op<"slot_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Writes one register slot of the executing thread";
+  let arguments = (ins AnyType:$value, TirX_AnyTensor:$tile, I64Attr:$slot);
+  let assemblyFormat = [{
+    $value `,` $tile `[` $slot `]` attr-dict `:` type($value) `,`
+    qualified(type($tile))
+  }];
+  let hasVerifier = 1;
+}
+
+def TirX_ElementPtrOp : TirX_Op<"element_ptr", [Pure]> {
+  let summary = "The address of one element of a global or shared tensor";
+  let description = [{
+    `%p = tirx.element_ptr %A[%w, %l, 0] : !tirx.tensor<...> -> !llvm.ptr<1>`
+    is the address of the element at the given logical coordinate:
+    `base + layout.apply(coordinate)[m] * sizeof(element)`. Global tensors
+    give `!llvm.ptr<1>`, shared tensors `!llvm.ptr<3>`.
+  }];
+  let arguments = (ins TirX_AnyTensor:$tensor, Variadic<Index>:$indices);
+  let results = (outs LLVM_AnyPointer:$ptr);
+  let assemblyFormat = [{
+    $tensor `[` $indices `]` attr-dict `:` qualified(type($tensor)) `->`
+    qualified(type($ptr))
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TIRX_DIALECT_TIRX_IR_TIRXOPS_TD

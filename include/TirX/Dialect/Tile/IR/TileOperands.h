@@ -1,4 +1,4 @@
-//===- TileOperandChecks.h - Static checks of tile operands -----*- C++ -*-===//
+//===- TileOperands.h - Operands of tile ops and their checks ---*- C++ -*-===//
 //
 // Part of the TirX project.
 //
@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TIRX_LIB_DIALECT_TILE_IR_TILEOPERANDCHECKS_H
-#define TIRX_LIB_DIALECT_TILE_IR_TILEOPERANDCHECKS_H
+#ifndef TIRX_DIALECT_TILE_IR_TILEOPERANDS_H
+#define TIRX_DIALECT_TILE_IR_TILEOPERANDS_H
 
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 #include "TirX/Dialect/Tile/PTX/PTXInstruction.h"
@@ -50,6 +50,26 @@ struct TileTensorOperand {
   unsigned vectorBytes;
 };
 
+/// The threads that execute a tile op together, and the group prefix of its
+/// operands (spec §2.2): thread: (); warp: (32); warpgroup: (4, 32);
+/// cta: (block / 32, 32) — a block smaller than a warp gives (1, n).
+struct ExecutionDomain {
+  Scope scope;
+  int64_t numThreads;
+  SmallVector<int64_t, 2> groupShape;
+
+  /// Flat thread ids (in the CTA) executing group coordinate `group`; stops
+  /// when `fn` returns false.
+  void forEachThread(ArrayRef<int64_t> group,
+                     function_ref<bool(int64_t)> fn) const;
+  /// Number of group coordinates.
+  int64_t getNumGroups() const;
+};
+
+/// The domain of `op` under `scope`, or a diagnostic on `op` (outside a
+/// kernel, partial warps or warpgroups).
+FailureOr<ExecutionDomain> getExecutionDomain(Operation *op, Scope scope);
+
 /// Checks decomposition, group extents, shape agreement, ownership,
 /// distinct destinations and memory atoms of `operands` under `scope`.
 LogicalResult checkTileTensorOperands(Operation *op, Scope scope,
@@ -57,4 +77,4 @@ LogicalResult checkTileTensorOperands(Operation *op, Scope scope,
 
 } // namespace mlir::tirx::tile
 
-#endif // TIRX_LIB_DIALECT_TILE_IR_TILEOPERANDCHECKS_H
+#endif // TIRX_DIALECT_TILE_IR_TILEOPERANDS_H

@@ -1,0 +1,66 @@
+//===- Passes.td - TirX conversion passes ------------------*- tablegen -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_CONVERSION_PASSES_TD
+#define TIRX_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TirXToGPU : Pass<"tirx-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Turn tirx.kernel into gpu.func kernels inside a gpu.module";
+  let description = [{
+    Moves every `tirx.kernel` into a `gpu.func ... kernel` of the
+    `gpu.module @tirx_kernels` (created on demand, the module becomes a
+    `gpu.container_module`), with `known_block_size` and `known_grid_size`
+    from its launch configuration. `tirx.thread_idx`/`tirx.block_idx` become
+    `gpu.thread_id`/`gpu.block_id`, `tirx.cta_sync` becomes `gpu.barrier`,
+    `tirx.return` becomes `gpu.return`. Scalar functions used by
+    `tile.ewise` are copied into the GPU module. Tensors are untouched.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def TileDispatch : Pass<"tile-dispatch", "::mlir::ModuleOp"> {
+  let summary = "Unroll tile.apply / tile.ewise into one instruction per repeat";
+  let description = [{
+    Decomposes every `tile.apply` into group × repeat × atom, binds the
+    group coordinates to the executing thread (from `gpu.thread_id` and the
+    kernel's block size), and emits, in row-major repeat order, one
+    instruction per repeat: register operands are read and written through
+    `tirx.slot_load`/`tirx.slot_store` with constant slots, memory operands
+    through `tirx.element_ptr`. Instructions the PTX table marks native
+    (plain `ld`/`st`) become `llvm.load`/`llvm.store`; every other form
+    becomes inline PTX with exactly the spelled mnemonic. `tile.ewise`
+    inlines its scalar function once per element. Must run inside GPU
+    kernels (after `tirx-to-gpu`).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
+def TirXLowerTensors : Pass<"tirx-lower-tensors", "::mlir::ModuleOp"> {
+  let summary = "Lower tirx tensors to LLVM pointers and per-thread arrays";
+  let description = [{
+    Global tensors become `!llvm.ptr<1>` kernel arguments, shared tiles
+    `addr_space = 3` globals of the GPU module, register tiles `llvm.alloca`
+    arrays of `span(m)` elements indexed only by constants (LLVM keeps them
+    in registers). Views fold away; regions add their dynamic offsets;
+    `tirx.element_ptr` becomes a `getelementptr` by the layout's offset.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TirXExtractPTX : Pass<"tirx-extract-ptx", "::mlir::ModuleOp"> {
+  let summary = "Write the PTX/cubin of every gpu.binary to a file or stdout";
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write to ('-' for stdout)">,
+  ];
+}
+
+#endif // TIRX_CONVERSION_PASSES_TD

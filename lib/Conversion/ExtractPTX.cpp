@@ -1,0 +1,41 @@
+//===- ExtractPTX.cpp - Write the objects of gpu.binary ops ---------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::tirx {
+#define GEN_PASS_DEF_TIRXEXTRACTPTX
+#include "TirX/Conversion/Passes.h.inc"
+} // namespace mlir::tirx
+
+using namespace mlir;
+
+namespace {
+struct ExtractPTXPass
+    : public tirx::impl::TirXExtractPTXBase<ExtractPTXPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::string message;
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(output, &message);
+    if (!file) {
+      getOperation()->emitError("tirx-extract-ptx: ") << message;
+      return signalPassFailure();
+    }
+    getOperation()->walk([&](gpu::BinaryOp binary) {
+      for (Attribute object : binary.getObjects())
+        if (auto gpuObject = dyn_cast<gpu::ObjectAttr>(object))
+          file->os() << gpuObject.getObject().getValue();
+    });
+    file->keep();
+  }
+};
+} // namespace

@@ -1,0 +1,141 @@
+//===- TirXToGPU.cpp - tirx.kernel to gpu.func ----------------------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Conversion/Passes.h"
+#include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Dialect/TirX/IR/TirXOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::tirx {
+#define GEN_PASS_DEF_TIRXTOGPU
+#include "TirX/Conversion/Passes.h.inc"
+} // namespace mlir::tirx
+
+using namespace mlir;
+using namespace mlir::tirx;
+
+/// Name of the GPU module that receives every kernel.
+static constexpr llvm::StringLiteral kGPUModuleName = "tirx_kernels";
+
+static gpu::Dimension toGPUDimension(Dim dim) {
+  switch (dim) {
+  case Dim::x:
+    return gpu::Dimension::x;
+  case Dim::y:
+    return gpu::Dimension::y;
+  case Dim::z:
+    return gpu::Dimension::z;
+  }
+  return gpu::Dimension::x;
+}
+
+/// Three extents, missing ones 1, as gpu.func's known sizes want them.
+static SmallVector<int32_t, 3> getExtents3(ArrayRef<int64_t> extents) {
+  SmallVector<int32_t, 3> result(3, 1);
+  for (auto [index, extent] : llvm::enumerate(extents))
+    result[index] = static_cast<int32_t>(extent);
+  return result;
+}
+
+/// Rewrites the structure ops of a kernel body to their gpu counterparts.
+static void convertBodyOps(Region &body) {
+  body.walk([](Operation *op) {
+    OpBuilder builder(op);
+    // thread_idx ⇒ gpu.thread_id
+    if (auto idx = dyn_cast<ThreadIdxOp>(op)) {
+      Value id = gpu::ThreadIdOp::create(builder, op->getLoc(),
+                                         toGPUDimension(idx.getDim()));
+      op->getResult(0).replaceAllUsesWith(id);
+      op->erase();
+      return;
+    }
+    // block_idx ⇒ gpu.block_id
+    if (auto idx = dyn_cast<BlockIdxOp>(op)) {
+      Value id = gpu::BlockIdOp::create(builder, op->getLoc(),
+                                        toGPUDimension(idx.getDim()));
+      op->getResult(0).replaceAllUsesWith(id);
+      op->erase();
+      return;
+    }
+    // cta_sync ⇒ gpu.barrier
+    if (isa<CtaSyncOp>(op)) {
+      gpu::BarrierOp::create(builder, op->getLoc());
+      op->erase();
+      return;
+    }
+    // tirx.return ⇒ gpu.return
+    if (isa<ReturnOp>(op)) {
+      gpu::ReturnOp::create(builder, op->getLoc());
+      op->erase();
+    }
+  });
+}
+
+namespace {
+struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+    if (kernels.empty())
+      return;
+
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+    SymbolTable moduleSymbols(module);
+    auto gpuModule = moduleSymbols.lookup<gpu::GPUModuleOp>(kGPUModuleName);
+    if (!gpuModule) {
+      OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+      gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(),
+                                           kGPUModuleName);
+      moduleSymbols.insert(gpuModule);
+    }
+    SymbolTable gpuSymbols(gpuModule);
+
+    // Scalar functions of tile.ewise travel with the kernels.
+    llvm::SetVector<func::FuncOp> callees;
+    for (KernelOp kernel : kernels)
+      kernel.walk([&](tile::EwiseOp ewise) {
+        if (auto callee = moduleSymbols.lookup<func::FuncOp>(
+                ewise.getCalleeAttr().getValue()))
+          callees.insert(callee);
+      });
+    for (func::FuncOp callee : callees)
+      if (!gpuSymbols.lookup(callee.getSymName()))
+        gpuSymbols.insert(callee.clone());
+
+    for (KernelOp kernel : kernels) {
+      OpBuilder builder = OpBuilder::atBlockEnd(gpuModule.getBody());
+      LaunchConfigAttr launch = kernel.getLaunch();
+      auto func = gpu::GPUFuncOp::create(
+          builder, kernel.getLoc(), kernel.getSymName(),
+          builder.getFunctionType(kernel.getArgumentTypes(), {}));
+      func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                    builder.getUnitAttr());
+      func.setKnownBlockSizeAttr(
+          builder.getDenseI32ArrayAttr(getExtents3(launch.getBlock())));
+      func.setKnownGridSizeAttr(
+          builder.getDenseI32ArrayAttr(getExtents3(launch.getGrid())));
+      if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())
+        func.setArgAttrsAttr(argAttrs);
+
+      // Move the body: the entry block of gpu.func replaces the kernel's.
+      Block &entry = func.getBody().front();
+      Block &oldEntry = kernel.getBody().front();
+      for (auto [oldArg, newArg] :
+           llvm::zip(oldEntry.getArguments(), entry.getArguments()))
+        oldArg.replaceAllUsesWith(newArg);
+      entry.getOperations().splice(entry.end(), oldEntry.getOperations());
+      convertBodyOps(func.getBody());
+      gpuSymbols.insert(func);
+      kernel.erase();
+    }
+  }
+};
+} // namespace
