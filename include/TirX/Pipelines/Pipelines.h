@@ -1,0 +1,52 @@
+//===- Pipelines.h - Named end-to-end TirX pipelines ------------*- C++ -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_PIPELINES_PIPELINES_H
+#define TIRX_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace tirx {
+
+/// Options of `--tirx-to-ptx`.
+struct TirXToPTXOptions : public PassPipelineOptions<TirXToPTXOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target chip, e.g. sm_90"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX ISA version as target features, e.g. +ptx80"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Output of gpu-module-to-binary: isa (PTX text), bin "
+                     "(cubin through ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<std::string> ptxOutput{
+      *this, "ptx-output",
+      llvm::cl::desc("Also write the bare PTX (or cubin) to this file; '-' "
+                     "for stdout"),
+      llvm::cl::init("")};
+};
+
+/// tirx-to-gpu, tile-dispatch, tirx-lower-tensors, cleanup, then upstream
+/// convert-gpu-to-nvvm, nvvm-attach-target and gpu-module-to-binary.
+void buildTirXToPTXPipeline(OpPassManager &pm, const TirXToPTXOptions &options);
+
+/// Registers `--tirx-to-ptx` with the global pipeline registry.
+void registerTirXPipelines();
+
+} // namespace tirx
+} // namespace mlir
+
+#endif // TIRX_PIPELINES_PIPELINES_H
