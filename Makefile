@@ -1,6 +1,6 @@
 # TirX — two commands do everything on a fresh Debian 12 machine:
 #   make run     build, then show what the compiler does with the seed's
-#                affine-ReLU kernel (today: the layout views of its register tile)
+#                affine-ReLU kernel: the layout views of its register tile, then its PTX
 #   make check   build, then run every suite; the last line is "N passed, N failed"
 
 BUILD_DIR ?= build
@@ -27,7 +27,10 @@ build: deps configure
 	cmake --build $(BUILD_DIR) --target tirx-opt tirx-layout tirx-test-depends TirXUnitTests
 
 run: build
+	@echo "== The register tile of examples/affine_relu.mlir (tensor and thread views)"
 	$(BUILD_DIR)/bin/tirx-opt examples/affine_relu.mlir --tirx-print-layouts -o /dev/null
+	@echo "== Its PTX (tirx-opt --tirx-to-ptx)"
+	$(BUILD_DIR)/bin/tirx-opt examples/affine_relu.mlir --tirx-to-ptx=ptx-output=- -o /dev/null
 
 check: build
 	@bash scripts/check.sh $(BUILD_DIR)

@@ -1,0 +1,57 @@
+// RUN: tirx-opt %s --tirx-to-gpu --tile-dispatch --tirx-lower-tensors | FileCheck %s
+
+#reg = #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>
+
+// Global tensors become !llvm.ptr<1> arguments; the register tile an alloca
+// of span(m) = 4 slots; element addresses a GEP by the layout offset
+// 128 * warp + 4 * lane.
+// Shared tiles become addr_space 3 globals of the GPU module.
+// CHECK: llvm.mlir.global internal @blocks_smem0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x f32>
+
+// CHECK-LABEL: gpu.func @copy
+// CHECK-SAME: (%[[A:.+]]: !llvm.ptr<1>, %[[B:.+]]: !llvm.ptr<1>)
+// CHECK: %[[N:.+]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: %[[REGS:.+]] = llvm.alloca %[[N]] x f32 {alignment = 4 : i64} : (i64) -> !llvm.ptr
+// CHECK: %[[LANE:.+]] = arith.remui
+// CHECK: %[[WARP:.+]] = arith.divui
+// CHECK: %[[W:.+]] = arith.muli %[[WARP]], %{{.+}} : index
+// CHECK: %[[L:.+]] = arith.muli %[[LANE]], %{{.+}} : index
+// CHECK: %[[OFF:.+]] = arith.addi %[[W]], %[[L]] : index
+// CHECK: %[[OFF64:.+]] = arith.index_cast %[[OFF]] : index to i64
+// CHECK: %[[P:.+]] = llvm.getelementptr %[[A]][%[[OFF64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK: llvm.getelementptr %[[REGS]][%{{.+}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NOT: tirx.
+tirx.kernel @copy(%A: !tirx.tensor<2x32x4xf32, global, align = 16>,
+                  %B: !tirx.tensor<2x32x4xf32, global, align = 16>)
+    launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !tirx.tensor<2x32x4xf32, local, #reg>
+  tile.apply "ld.global.v4.b32" scope(cta) (%r, %A)
+      : !tirx.tensor<2x32x4xf32, local, #reg>, !tirx.tensor<2x32x4xf32, global, align = 16>
+  tile.apply "st.global.v4.b32" scope(cta) (%B, %r)
+      : !tirx.tensor<2x32x4xf32, global, align = 16>, !tirx.tensor<2x32x4xf32, local, #reg>
+  tirx.return
+}
+
+// A block-indexed region moves the base by %bx * 256 elements.
+// CHECK-LABEL: gpu.func @blocks
+// CHECK: %[[BX:.+]] = gpu.block_id x
+// CHECK: %[[STEP:.+]] = arith.muli %[[BX]], %{{.+}} : index
+// CHECK: %[[STEP64:.+]] = arith.index_cast %[[STEP]] : index to i64
+// CHECK: llvm.getelementptr %{{.+}}[%[[STEP64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: llvm.mlir.addressof @blocks_smem0 : !llvm.ptr<3>
+tirx.kernel @blocks(%A: !tirx.tensor<1024x2x32x4xf32, global, align = 16>)
+    launch(grid = [1024], block = [64]) {
+  %bx = tirx.block_idx x
+  %tile = tirx.region %A[%bx, 0, 0, 0] [1, 2, 32, 4] : !tirx.tensor<1024x2x32x4xf32, global, align = 16>
+  %flat = tirx.view %tile : !tirx.tensor<1x2x32x4xf32, global, #tirx.layout<S[(1, 2, 32, 4) : (256, 128, 4, 1)]>, align = 16>
+                         -> !tirx.tensor<2x32x4xf32, global, #tirx.layout<S[(1, 2, 32, 4) : (256, 128, 4, 1)]>, align = 16>
+  %smem = tirx.alloc_shared : !tirx.tensor<2x32x4xf32, shared, align = 16>
+  %r = tirx.alloc_local : !tirx.tensor<2x32x4xf32, local, #reg>
+  tile.apply "ld.global.v4.b32" scope(cta) (%r, %flat)
+      : !tirx.tensor<2x32x4xf32, local, #reg>,
+        !tirx.tensor<2x32x4xf32, global, #tirx.layout<S[(1, 2, 32, 4) : (256, 128, 4, 1)]>, align = 16>
+  tile.apply "st.shared.v4.b32" scope(cta) (%smem, %r)
+      : !tirx.tensor<2x32x4xf32, shared, align = 16>, !tirx.tensor<2x32x4xf32, local, #reg>
+  tirx.return
+}
