@@ -19,7 +19,7 @@ using namespace mlir;
 
 void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
                                         const TirXToPTXOptions &options) {
-  pm.addPass(createTirXToGPU());
+  pm.addPass(createTirXToGPU({options.chip}));
   pm.addPass(createTileDispatch());
   pm.addPass(createTirXLowerTensors());
   pm.addPass(createCanonicalizerPass());

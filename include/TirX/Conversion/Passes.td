@@ -19,7 +19,15 @@ def TirXToGPU : Pass<"tirx-to-gpu", "::mlir::ModuleOp"> {
     `gpu.thread_id`/`gpu.block_id`, `tirx.cta_sync` becomes `gpu.barrier`,
     `tirx.return` becomes `gpu.return`. Scalar functions used by
     `tile.ewise` are copied into the GPU module. Tensors are untouched.
+
+    With `chip`, the module is marked `tirx.chip = <chip>` so that every
+    instruction is checked against the chip the pipeline compiles for; a
+    module already marked for another chip is an error.
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip (e.g. sm_90) recorded as tirx.chip on the module">,
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 
 namespace mlir::tirx {
 #define GEN_PASS_DEF_TIRXTOGPU
@@ -80,8 +81,29 @@ static void convertBodyOps(Region &body) {
 
 namespace {
 struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (!chip.empty()) {
+      auto marked = module->getAttrOfType<StringAttr>(TirXDialect::kChipAttrName);
+      if (marked && marked.getValue() != chip) {
+        module.emitError("the module is marked ")
+            << TirXDialect::kChipAttrName << " = " << marked
+            << " but the pipeline compiles for " << chip;
+        return signalPassFailure();
+      }
+      module->setAttr(TirXDialect::kChipAttrName,
+                      StringAttr::get(&getContext(), chip));
+      // Re-check every tile op against the chip now named.
+      WalkResult result = module.walk([](Operation *op) {
+        if (isa<tile::ApplyOp>(op) && failed(mlir::verify(op)))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (result.wasInterrupted())
+        return signalPassFailure();
+    }
     SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
     if (kernels.empty())
       return;

@@ -1,0 +1,18 @@
+// RUN: tirx-opt %s --tirx-to-ptx="chip=sm_80" -split-input-file -verify-diagnostics
+
+// bf16 arithmetic needs sm_90: compiling for sm_80 is a located error.
+tirx.kernel @bf16_on_sm80() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<1xbf16, local>
+  // expected-error @+1 {{'add.rn.bf16' requires sm_90 but the target is sm_80}}
+  tile.apply "add.rn.bf16" scope(thread) (%r, %r, %r) : !tirx.tensor<1xbf16, local>, !tirx.tensor<1xbf16, local>, !tirx.tensor<1xbf16, local>
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{the module is marked tirx.chip = "sm_90" but the pipeline compiles for sm_80}}
+module attributes {tirx.chip = "sm_90"} {
+  tirx.kernel @marked() launch(grid = [1], block = [32]) {
+    tirx.return
+  }
+}
