@@ -43,8 +43,9 @@ def run_timed(cmd):
     return elapsed
 
 
-def tirx_cmd(tirx_opt, mlir, ptx):
-    return [tirx_opt, mlir, f"--tirx-to-ptx=ptx-output={ptx}", "-o", os.devnull]
+def tirx_cmd(tirx_opt, mlir, ptx, extra=""):
+    options = f"ptx-output={ptx} {extra}".strip()
+    return [tirx_opt, mlir, f"--tirx-to-ptx={options}", "-o", os.devnull]
 
 
 def nvcc_cmd(nvcc, cu, ptx):
@@ -192,7 +193,8 @@ def scaling_benchmark(args, tmp):
         ptx = os.path.join(tmp, f"scale_{r}.ptx")
         with open(mlir, "w") as f:
             f.write(SCALING_IR.format(r=r, q=r // 4))
-        (t,) = median_times([tirx_cmd(args.tirx_opt, mlir, ptx)], args.runs)
+        (t,) = median_times([tirx_cmd(args.tirx_opt, mlir, ptx, args.pipeline_options)],
+                            args.runs)
         _, counts = count_instructions(ptx)
         expected = {"ld.global": r // 4, "fma": r, "max": r, "st.global": r // 4}
         ok = all(counts.get(k, 0) == v for k, v in expected.items())
@@ -203,8 +205,9 @@ def scaling_benchmark(args, tmp):
                     f"{t / r * 1e6:.1f} | {growth} |")
         previous = (r, t)
     largest = args.repeats[-1]
+    options = f", pipeline options `{args.pipeline_options}`" if args.pipeline_options else ""
     print(f"### Scaling: affine-ReLU, 64 threads x R floats "
-          f"(median of {args.runs} runs)\n")
+          f"(median of {args.runs} runs{options})\n")
     print("| R (repeats/thread) | tile elements | PTX instrs | counts as expected | "
           "tirx-opt (ms) | us per repeat | growth exponent vs previous R |")
     print("|---:|---:|---:|:---:|---:|---:|---:|")
@@ -221,6 +224,8 @@ def main():
     parser.add_argument("-n", "--runs", type=int, default=7)
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--repeats", type=int, nargs="+", default=[64, 512, 1024, 2048, 4096])
+    parser.add_argument("--pipeline-options", default="",
+                        help="extra --tirx-to-ptx options for --scaling, e.g. opt-level=0")
     parser.add_argument("--keep", metavar="DIR",
                         help="write generated IR/PTX to DIR instead of a temporary directory")
     args = parser.parse_args()
@@ -230,7 +235,10 @@ def main():
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
             tmp = args.keep
+        load_before = os.getloadavg()[0]
         (scaling_benchmark if args.scaling else seed_benchmark)(args, tmp)
+        print(f"\n1-minute load average before/after: {load_before:.2f} / "
+              f"{os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
