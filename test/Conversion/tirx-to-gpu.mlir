@@ -5,6 +5,13 @@ func.func private @id(%x: f32) -> f32 {
 }
 
 // CHECK-LABEL: module attributes {gpu.container_module}
+// For embedders: a host function launching the kernel with its configuration.
+// CHECK: func.func @k_launch(%[[HA:.+]]: !tirx.tensor<64x4xf32, global, align = 16>, %[[HS:.+]]: f32)
+// CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG: %[[C64:.+]] = arith.constant 64 : index
+// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG: %[[C1:.+]] = arith.constant 1 : index
+// CHECK: gpu.launch_func @tirx_kernels::@k blocks in (%[[C8]], %[[C1]], %[[C1]]) threads in (%[[C64]], %[[C2]], %[[C1]]) args(%[[HA]] : !tirx.tensor<64x4xf32, global, align = 16>, %[[HS]] : f32)
 // CHECK: gpu.module @tirx_kernels
 // The ewise callee travels with the kernel.
 // CHECK: func.func private @id

@@ -19,6 +19,9 @@ def TirXToGPU : Pass<"tirx-to-gpu", "::mlir::ModuleOp"> {
     `gpu.thread_id`/`gpu.block_id`, `tirx.cta_sync` becomes `gpu.barrier`,
     `tirx.return` becomes `gpu.return`. Scalar functions used by
     `tile.ewise` are copied into the GPU module. Tensors are untouched.
+    For embedders, each kernel gets a host function `@<kernel>_launch` with
+    the same arguments that launches it through `gpu.launch_func` with its
+    grid and block.
 
     With `chip`, the module is marked `tirx.chip = <chip>` so that every
     instruction is checked against the chip the pipeline compiles for; a
@@ -28,7 +31,9 @@ def TirXToGPU : Pass<"tirx-to-gpu", "::mlir::ModuleOp"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "Target chip (e.g. sm_90) recorded as tirx.chip on the module">,
   ];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
 }
 
 def TileDispatch : Pass<"tile-dispatch", "::mlir::ModuleOp"> {

@@ -17,6 +17,7 @@
 #include "TirX/Layout/LayoutGrouping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -255,6 +256,25 @@ struct TirXLowerTensorsPass
     for (gpu::GPUFuncOp func : funcs)
       if (failed(TensorLowering(func).run()))
         return signalPassFailure();
+    // Host launchers pass global tensors on as pointers.
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      bool changed = false;
+      for (BlockArgument arg : func.getArguments()) {
+        if (auto tensor = dyn_cast<tirx::TensorType>(arg.getType())) {
+          arg.setType(LLVM::LLVMPointerType::get(&getContext(),
+                                                 getAddressSpace(tensor)));
+          changed = true;
+        }
+      }
+      if (changed)
+        func.setFunctionType(FunctionType::get(
+            &getContext(),
+            llvm::map_to_vector(func.getArguments(),
+                                [](BlockArgument arg) { return arg.getType(); }),
+            func.getResultTypes()));
+    }
   }
 };
 } // namespace

@@ -8,6 +8,7 @@
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
@@ -77,6 +78,33 @@ static void convertBodyOps(Region &body) {
       op->erase();
     }
   });
+}
+
+/// For embedders: `func.func @<kernel>_launch(args)` that launches the
+/// kernel with its launch configuration through gpu.launch_func.
+static void buildHostLauncher(SymbolTable &moduleSymbols, KernelOp kernel,
+                              gpu::GPUFuncOp func) {
+  OpBuilder builder(kernel);
+  Location loc = kernel.getLoc();
+  auto launcher = func::FuncOp::create(
+      builder, loc, (kernel.getSymName() + "_launch").str(),
+      builder.getFunctionType(kernel.getArgumentTypes(), {}));
+  moduleSymbols.insert(launcher);
+  Block *entry = launcher.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  auto extents = [&](ArrayRef<int64_t> values) {
+    SmallVector<int32_t, 3> padded = getExtents3(values);
+    return gpu::KernelDim3{
+        arith::ConstantIndexOp::create(builder, loc, padded[0]),
+        arith::ConstantIndexOp::create(builder, loc, padded[1]),
+        arith::ConstantIndexOp::create(builder, loc, padded[2])};
+  };
+  LaunchConfigAttr launch = kernel.getLaunch();
+  gpu::LaunchFuncOp::create(builder, loc, func, extents(launch.getGrid()),
+                            extents(launch.getBlock()),
+                            /*dynamicSharedMemorySize=*/Value(),
+                            entry->getArguments());
+  func::ReturnOp::create(builder, loc);
 }
 
 namespace {
@@ -156,6 +184,7 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
       entry.getOperations().splice(entry.end(), oldEntry.getOperations());
       convertBodyOps(func.getBody());
       gpuSymbols.insert(func);
+      buildHostLauncher(moduleSymbols, kernel, func);
       kernel.erase();
     }
   }
