@@ -92,12 +92,17 @@ static void buildHostLauncher(SymbolTable &moduleSymbols, KernelOp kernel,
   moduleSymbols.insert(launcher);
   Block *entry = launcher.addEntryBlock();
   builder.setInsertionPointToStart(entry);
+  llvm::SmallDenseMap<int64_t, Value> constants;
+  auto constant = [&](int64_t value) {
+    Value &cached = constants[value];
+    if (!cached)
+      cached = arith::ConstantIndexOp::create(builder, loc, value);
+    return cached;
+  };
   auto extents = [&](ArrayRef<int64_t> values) {
     SmallVector<int32_t, 3> padded = getExtents3(values);
-    return gpu::KernelDim3{
-        arith::ConstantIndexOp::create(builder, loc, padded[0]),
-        arith::ConstantIndexOp::create(builder, loc, padded[1]),
-        arith::ConstantIndexOp::create(builder, loc, padded[2])};
+    return gpu::KernelDim3{constant(padded[0]), constant(padded[1]),
+                           constant(padded[2])};
   };
   LaunchConfigAttr launch = kernel.getLaunch();
   gpu::LaunchFuncOp::create(builder, loc, func, extents(launch.getGrid()),
