@@ -15,6 +15,9 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
@@ -35,6 +38,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassRegistry.h"
 
 void mlir::tirx::registerAllTirXDialects(DialectRegistry &registry) {
   registry.insert<TirXDialect, tile::TileDialect, func::FuncDialect,
@@ -64,4 +68,7 @@ void mlir::tirx::registerAllTirXPasses() {
   // The upstream GPU passes the pipeline is made of, for use one by one.
   registerGpuNVVMAttachTarget();
   registerGpuModuleToBinaryPass();
+  registerPass([] { return createConvertGpuOpsToNVVMOps(); });
+  registerPass([] { return createReconcileUnrealizedCastsPass(); });
+  registerPass([] { return createSCFToControlFlowPass(); });
 }

@@ -9,19 +9,39 @@
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <cstdlib>
 
 using namespace mlir;
+
+/// The CUDA toolkit whose libdevice precise math links and whose ptxas makes
+/// cubins: the option, the usual environment variables, /usr/local/cuda.
+static std::string findCUDAToolkit(StringRef option) {
+  if (!option.empty())
+    return option.str();
+  for (const char *variable : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *value = std::getenv(variable); value && *value)
+      return value;
+  if (llvm::sys::fs::exists("/usr/local/cuda/nvvm/libdevice"))
+    return "/usr/local/cuda";
+  return "";
+}
 
 void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
                                         const TirXToPTXOptions &options) {
   pm.addPass(createTirXToGPU({options.chip}));
   pm.addPass(createTileDispatch());
   pm.addPass(createTirXLowerTensors());
+  if (options.fastMath)
+    pm.addNestedPass<gpu::GPUModuleOp>(createTirXFastMath());
+  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -37,6 +57,7 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
 
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
+  binary.toolkitPath = findCUDAToolkit(options.cudaPath);
   pm.addPass(createGpuModuleToBinaryPass(binary));
 
   if (!options.ptxOutput.empty())

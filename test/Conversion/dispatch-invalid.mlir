@@ -20,17 +20,3 @@ tirx.kernel @ewise_thread_dependent_slot() launch(grid = [1], block = [64]) {
   tile.ewise @id scope(cta) (%r, %r) : !tirx.tensor<2x32xf32, local>, !tirx.tensor<2x32xf32, local>
   tirx.return
 }
-
-// -----
-
-func.func private @branchy(%x: f32) -> f32 {
-  cf.br ^next
-^next:
-  return %x : f32
-}
-tirx.kernel @multi_block_callee() launch(grid = [1], block = [32]) {
-  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
-  // expected-error @+1 {{tile-dispatch: callee @branchy must have a single block (use scf.if for branches)}}
-  tile.ewise @branchy scope(thread) (%r, %r) : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, local>
-  tirx.return
-}

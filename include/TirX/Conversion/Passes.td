@@ -68,6 +68,21 @@ def TirXLowerTensors : Pass<"tirx-lower-tensors", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TirXFastMath : Pass<"tirx-fast-math"> {
+  let summary = "Map f32 math functions to approximate PTX instructions";
+  let description = [{
+    `math.exp` ⇒ `ex2.approx.ftz.f32(x · log2 e)`, `math.exp2` ⇒
+    `ex2.approx.ftz.f32`, `math.log` ⇒ `lg2.approx.ftz.f32(x) · ln 2`,
+    `math.log2` ⇒ `lg2.approx.ftz.f32`, `math.sqrt`/`rsqrt` ⇒
+    `sqrt/rsqrt.approx.ftz.f32`, `math.tanh` ⇒ `tanh.approx.f32`,
+    `math.sin`/`cos` ⇒ `sin/cos.approx.ftz.f32`, `arith.divf` ⇒
+    `div.approx.ftz.f32` — what CUDA's `--use_fast_math` does. Other types
+    are left to libdevice. Accuracy per function: `docs/math.md`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TirXExtractPTX : Pass<"tirx-extract-ptx", "::mlir::ModuleOp"> {
   let summary = "Write the PTX/cubin of every gpu.binary to a file or stdout";
   let options = [

@@ -32,6 +32,16 @@ struct TirXToPTXOptions : public PassPipelineOptions<TirXToPTXOptions> {
       llvm::cl::desc("Output of gpu-module-to-binary: isa (PTX text), bin "
                      "(cubin through ptxas) or fatbin"),
       llvm::cl::init("isa")};
+  PassOptions::Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("Approximate f32 math instructions instead of libdevice "
+                     "(see docs/math.md)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit (libdevice, ptxas); default: $CUDA_HOME, "
+                     "$CUDA_PATH, $CUDA_ROOT, then /usr/local/cuda"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> ptxOutput{
       *this, "ptx-output",
       llvm::cl::desc("Also write the bare PTX (or cubin) to this file; '-' "

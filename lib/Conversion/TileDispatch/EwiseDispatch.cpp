@@ -17,6 +17,32 @@ using namespace mlir;
 using namespace mlir::tirx;
 using namespace mlir::tirx::tile;
 
+/// Clones the body of the scalar function `fn` at the builder's insertion
+/// point with `args` for its parameters, inlining the calls it makes (the
+/// verifier rejected recursion), and returns the result value.
+static Value inlineScalarFunction(OpBuilder &builder, func::FuncOp fn,
+                                  ValueRange args) {
+  Block &body = fn.getBody().front();
+  IRMapping mapping;
+  mapping.map(body.getArguments(), args);
+  for (Operation &op : body.without_terminator()) {
+    Operation *clone = builder.clone(op, mapping);
+    // Calls, also those nested in scf.if regions, are inlined in turn.
+    SmallVector<func::CallOp> calls;
+    clone->walk([&](func::CallOp call) { calls.push_back(call); });
+    for (func::CallOp call : calls) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          fn, call.getCalleeAttr());
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(call);
+      Value result = inlineScalarFunction(builder, callee, call.getOperands());
+      call.getResult(0).replaceAllUsesWith(result);
+      call.erase();
+    }
+  }
+  return mapping.lookup(body.getTerminator()->getOperand(0));
+}
+
 namespace {
 // tile.ewise @f (dst, inputs...) ⇒ per element of the thread: slot loads, a
 // copy of @f's body, one slot store.
@@ -30,10 +56,6 @@ struct EwiseOpDispatch : public OpRewritePattern<EwiseOp> {
     if (!callee || callee.isExternal())
       return op.emitError("tile-dispatch: callee ")
              << op.getCalleeAttr() << " is not a func.func with a body here";
-    if (!callee.getBody().hasOneBlock())
-      return op.emitError("tile-dispatch: callee ")
-             << op.getCalleeAttr()
-             << " must have a single block (use scf.if for branches)";
     FailureOr<SmallVector<MixedOperand>> operands =
         getMixedOperands(op, op.getArgs(), op.getOperandKinds());
     if (failed(operands))
@@ -61,30 +83,24 @@ struct EwiseOpDispatch : public OpRewritePattern<EwiseOp> {
     rewriter.setInsertionPoint(op);
     Block &body = callee.getBody().front();
     const MixedOperand &destination = operands->front();
-    auto dstType = cast<tirx::TensorType>(destination.getType());
     for (int64_t element = 0; element < elements; ++element) {
-      IRMapping mapping;
+      SmallVector<Value> args;
       for (const MixedOperand &operand : ArrayRef(*operands).drop_front()) {
-        BlockArgument param = body.getArgument(operand.position - 1);
-        Value value;
+        Type paramType = body.getArgument(operand.position - 1).getType();
         if (operand.immediate)
-          value = arith::ConstantOp::create(rewriter, loc, operand.immediate);
+          args.push_back(
+              arith::ConstantOp::create(rewriter, loc, operand.immediate));
         else if (isa<tirx::TensorType>(operand.getType()))
-          value = SlotLoadOp::create(rewriter, loc, param.getType(),
-                                     operand.value,
-                                     slots[operand.position][element]);
+          args.push_back(SlotLoadOp::create(rewriter, loc, paramType,
+                                            operand.value,
+                                            slots[operand.position][element]));
         else
-          value = operand.value;
-        mapping.map(param, value);
+          args.push_back(operand.value);
       }
-      for (Operation &bodyOp : body.without_terminator())
-        rewriter.clone(bodyOp, mapping);
-      Value result =
-          mapping.lookup(body.getTerminator()->getOperand(0));
+      Value result = inlineScalarFunction(rewriter, callee, args);
       SlotStoreOp::create(rewriter, loc, result, destination.value,
                           slots[0][element]);
     }
-    (void)dstType;
     rewriter.eraseOp(op);
     return success();
   }

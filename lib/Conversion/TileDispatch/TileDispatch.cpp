@@ -7,6 +7,8 @@
 #include "TirX/Conversion/Passes.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tirx {
@@ -35,7 +37,15 @@ struct TileDispatchPass
                                                   : WalkResult::advance();
     });
     if (result.wasInterrupted())
-      signalPassFailure();
+      return signalPassFailure();
+    // Scalar functions were copied into GPU modules for ewise; once inlined,
+    // nothing calls them and they would only bloat the PTX.
+    getOperation()->walk([](gpu::GPUModuleOp module) {
+      for (auto func :
+           llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+        if (SymbolTable::symbolKnownUseEmpty(func, module))
+          func.erase();
+    });
   }
 };
 } // namespace

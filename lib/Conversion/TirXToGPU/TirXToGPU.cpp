@@ -153,14 +153,20 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
     }
     SymbolTable gpuSymbols(gpuModule);
 
-    // Scalar functions of tile.ewise travel with the kernels.
+    // Scalar functions of tile.ewise, and those they call, travel with the
+    // kernels.
     llvm::SetVector<func::FuncOp> callees;
+    auto addCallee = [&](StringRef name) {
+      if (auto callee = moduleSymbols.lookup<func::FuncOp>(name))
+        callees.insert(callee);
+    };
     for (KernelOp kernel : kernels)
       kernel.walk([&](tile::EwiseOp ewise) {
-        if (auto callee = moduleSymbols.lookup<func::FuncOp>(
-                ewise.getCalleeAttr().getValue()))
-          callees.insert(callee);
+        addCallee(ewise.getCalleeAttr().getValue());
       });
+    for (size_t index = 0; index < callees.size(); ++index)
+      func::FuncOp(callees[index]).walk(
+          [&](func::CallOp call) { addCallee(call.getCallee()); });
     for (func::FuncOp callee : callees)
       if (!gpuSymbols.lookup(callee.getSymName()))
         gpuSymbols.insert(callee.clone());

@@ -173,3 +173,82 @@ tirx.kernel @aliased_destination() launch(grid = [1], block = [32]) {
   tile.ewise @id scope(warp) (%r, 1.0 : f32) : !tirx.tensor<32x4xf32, local, #tirx.layout<S[(32, 4) : (1@laneid, 0)]>>
   tirx.return
 }
+
+// -----
+
+func.func private @branchy(%x: f32) -> f32 {
+  cf.br ^next
+^next:
+  return %x : f32
+}
+tirx.kernel @multi_block_callee() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  // expected-error @+1 {{callee @branchy must have a single block (use scf.if or arith.select for branches)}}
+  tile.ewise @branchy scope(thread) (%r, %r) : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, local>
+  tirx.return
+}
+
+// -----
+
+func.func private @even(%x: f32) -> f32 {
+  %y = func.call @odd(%x) : (f32) -> f32
+  return %y : f32
+}
+func.func private @odd(%x: f32) -> f32 {
+  %y = func.call @even(%x) : (f32) -> f32
+  return %y : f32
+}
+tirx.kernel @recursion() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  // expected-error @+1 {{scalar functions cannot be recursive: @even -> @odd -> @even}}
+  tile.ewise @even scope(thread) (%r, %r) : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, local>
+  tirx.return
+}
+
+// -----
+
+func.func private @loads(%x: f32) -> f32 {
+  %t = gpu.thread_id x
+  return %x : f32
+}
+tirx.kernel @memory_in_body() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  // expected-error @+1 {{callee @loads contains 'gpu.thread_id'; a scalar function may use only arith and math ops, scf.if and calls to other scalar functions}}
+  tile.ewise @loads scope(thread) (%r, %r) : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, local>
+  tirx.return
+}
+
+// -----
+
+func.func private @vector_helper(%x: vector<2xf32>) -> f32 {
+  %c = arith.constant 0.0 : f32
+  return %c : f32
+}
+func.func private @calls_vector(%x: f32) -> f32 {
+  %v = llvm.mlir.undef : vector<2xf32>
+  %y = func.call @vector_helper(%v) : (vector<2xf32>) -> f32
+  return %y : f32
+}
+tirx.kernel @bad_helper() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  // expected-error @+1 {{callee @calls_vector contains 'llvm.mlir.undef'}}
+  tile.ewise @calls_vector scope(thread) (%r, %r) : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, local>
+  tirx.return
+}
+
+// -----
+
+func.func private @vector_helper(%x: vector<2xf32>) -> f32 {
+  %c = arith.constant 0.0 : f32
+  return %c : f32
+}
+func.func private @calls_helper(%x: f32) -> f32 {
+  %y = func.call @vector_helper(%x) : (f32) -> f32
+  return %y : f32
+}
+tirx.kernel @bad_helper_signature() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  // expected-error @+1 {{callee @vector_helper must take scalars, but parameter #0 has type 'vector<2xf32>'}}
+  tile.ewise @calls_helper scope(thread) (%r, %r) : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, local>
+  tirx.return
+}

@@ -8,6 +8,7 @@
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -330,6 +331,66 @@ LogicalResult EwiseOp::verify() {
   return success();
 }
 
+/// Checks that `fn` is a scalar function TirX can inline: scalar parameters,
+/// one scalar result, a single-block body of arith/math/scf.if ops and calls
+/// to other such functions, no recursion. `chain` holds the callers.
+static LogicalResult verifyScalarFunction(Operation *user, func::FuncOp fn,
+                                          SymbolTableCollection &symbolTable,
+                                          SmallVectorImpl<func::FuncOp> &chain) {
+  StringRef name = fn.getSymName();
+  auto describe = [&]() {
+    return user->emitOpError("callee @") << name;
+  };
+  if (llvm::is_contained(chain, fn)) {
+    InFlightDiagnostic diag = user->emitOpError("scalar functions cannot be "
+                                                "recursive: ");
+    for (func::FuncOp caller : chain)
+      diag << "@" << caller.getSymName() << " -> ";
+    return diag << "@" << name;
+  }
+  FunctionType fnType = fn.getFunctionType();
+  for (auto [index, type] : llvm::enumerate(fnType.getInputs()))
+    if (!isTirXScalarType(type))
+      return describe() << " must take scalars, but parameter #" << index
+                        << " has type " << type;
+  if (fnType.getNumResults() != 1 || !isTirXScalarType(fnType.getResult(0)))
+    return describe() << " must return exactly one scalar, but returns "
+                      << fnType.getResults();
+  if (fn.isExternal())
+    return describe() << " has no body to inline";
+  if (!fn.getBody().hasOneBlock())
+    return describe() << " must have a single block (use scf.if or "
+                         "arith.select for branches)";
+  chain.push_back(fn);
+  WalkResult result = fn.getBody().walk([&](Operation *op) {
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = symbolTable.lookupNearestSymbolFrom<func::FuncOp>(
+          fn, call.getCalleeAttr());
+      if (!callee) {
+        describe() << " calls " << call.getCalleeAttr()
+                   << ", which is not a func.func";
+        return WalkResult::interrupt();
+      }
+      return failed(verifyScalarFunction(user, callee, symbolTable, chain))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    }
+    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace()
+                                         : StringRef();
+    bool allowed = dialect == "arith" || dialect == "math" ||
+                   isa<scf::IfOp, scf::YieldOp, func::ReturnOp>(op);
+    if (!allowed) {
+      describe() << " contains '" << op->getName()
+                 << "'; a scalar function may use only arith and math ops, "
+                    "scf.if and calls to other scalar functions";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  chain.pop_back();
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult
 EwiseOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto callee =
@@ -337,19 +398,10 @@ EwiseOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!callee)
     return emitOpError("callee ")
            << getCalleeAttr() << " does not name a func.func";
+  SmallVector<func::FuncOp> chain;
+  if (failed(verifyScalarFunction(*this, callee, symbolTable, chain)))
+    return failure();
   FunctionType fnType = callee.getFunctionType();
-  for (auto [index, type] : llvm::enumerate(fnType.getInputs()))
-    if (!isTirXScalarType(type))
-      return emitOpError("callee ")
-             << getCalleeAttr() << " must take scalars, but parameter #"
-             << index << " has type " << type;
-  if (fnType.getNumResults() != 1 || !isTirXScalarType(fnType.getResult(0)))
-    return emitOpError("callee ")
-           << getCalleeAttr() << " must return exactly one scalar, but "
-           << "returns " << fnType.getResults();
-  if (callee.isExternal())
-    return emitOpError("callee ")
-           << getCalleeAttr() << " has no body to inline";
 
   // operands: destination, then one per parameter.
   FailureOr<SmallVector<MixedOperand>> operands =
