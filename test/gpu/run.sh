@@ -3,6 +3,7 @@
 #   test/gpu/run.sh --build OUT_DIR     compile the examples' PTX into OUT_DIR
 # On the GPU machine (cupy + numpy, no MLIR):
 #   test/gpu/run.sh OUT_DIR             run them and compare with references
+# (cupy + numpy; run_math.py also torch)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "${1:-}" = "--build" ]; then
@@ -13,8 +14,18 @@ if [ "${1:-}" = "--build" ]; then
     "$tirx_opt" "$here/../../examples/$example.mlir" \
       --tirx-to-ptx="ptx-output=$out/$example.ptx" -o /dev/null
   done
-  cp "$here/run_examples.py" "$out/"
+  for example in silu gelu softplus; do
+    "$tirx_opt" "$here/../../examples/$example.mlir" \
+      --tirx-to-ptx="ptx-output=$out/$example.precise.ptx" -o /dev/null
+    "$tirx_opt" "$here/../../examples/$example.mlir" \
+      --tirx-to-ptx="fast-math=1 ptx-output=$out/$example.fast.ptx" -o /dev/null
+  done
+  cp "$here/run_examples.py" "$here/run_math.py" "$out/"
   echo "PTX written to $out"
   exit 0
 fi
-exec python3 "$here/run_examples.py" "${1:-.}"
+dir=${1:-.}
+status=0
+python3 "$here/run_examples.py" "$dir" || status=1
+python3 "$here/run_math.py" "$dir" || status=1
+exit $status
