@@ -24,7 +24,7 @@ $(BUILD_DIR)/build.ninja:
 configure: $(BUILD_DIR)/build.ninja
 
 build: deps configure
-	cmake --build $(BUILD_DIR) --target tirx-opt tirx-layout tirx-test-depends TirXUnitTests
+	cmake --build $(BUILD_DIR) --target tirx-opt tirx-layout tirx-test-depends TirXUnitTests tirx-doc
 
 run: build
 	@echo "== The register tile of examples/affine_relu.mlir (tensor and thread views)"
