@@ -55,3 +55,19 @@ tirx.kernel @blocks(%A: !tirx.tensor<1024x2x32x4xf32, global, align = 16>)
       : !tirx.tensor<2x32x4xf32, shared, align = 16>, !tirx.tensor<2x32x4xf32, local, #reg>
   tirx.return
 }
+
+// A layout that does not group by the operand's shape (the 6-element iter
+// straddles both dimensions of 6x4) is evaluated as `apply` defines it:
+// flatten, then split. Element (i, j, 0) is at 4i + j, split as
+// (flat / 6) * 6 + flat % 6.
+// CHECK-LABEL: gpu.func @ungroupable
+// CHECK: arith.divui %{{.+}}, %{{.+}} : index
+// CHECK: arith.remui %{{.+}}, %{{.+}} : index
+// CHECK: llvm.getelementptr
+tirx.kernel @ungroupable(%A: !tirx.tensor<6x4x1xf32, global, #tirx.layout<S[(4, 6) : (6, 1)]>>, %i: index) launch(grid = [1], block = [32]) {
+  %c0 = arith.constant 0 : index
+  %p = tirx.element_ptr %A[%i, %i, %c0] : !tirx.tensor<6x4x1xf32, global, #tirx.layout<S[(4, 6) : (6, 1)]>> -> !llvm.ptr<1>
+  %x = llvm.load %p : !llvm.ptr<1> -> f32
+  llvm.store %x, %p : f32, !llvm.ptr<1>
+  tirx.return
+}

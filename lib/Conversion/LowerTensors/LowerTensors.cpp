@@ -50,41 +50,60 @@ static unsigned getAddressSpace(tirx::TensorType type) {
   return 0;
 }
 
-/// Element offset of `indices` in a tensor of `type`: the layout's m offset
-/// plus, per dimension, the digits of its index times the m strides of its
-/// iters (LayoutGrouping.h). Constant indices fold to a constant.
-static FailureOr<Value> buildElementOffset(OpBuilder &builder, Location loc,
-                                           Operation *op, tirx::TensorType type,
-                                           ValueRange indices) {
-  TileLayout layout = type.getLayoutOrDefault();
-  auto groups = groupByShape(layout, type.getShape());
-  if (!groups)
-    return op->emitError("tirx-lower-tensors: ")
-           << llvm::toString(groups.takeError());
+/// Adds `digit(index) * stride` for every iter on m of `group` (outer to
+/// inner) to `offset`, where digit j of a coordinate is (x / P_j) mod e_j
+/// (no modulo for the outermost iter).
+static Value addGroupOffset(OpBuilder &builder, Location loc, Value offset,
+                            Value index, ArrayRef<Iter> group) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  Value offset = constant(at(layout.getOffset(), Axis::m));
-  for (auto [dim, group] : llvm::enumerate(*groups)) {
-    int64_t inner = 1;
-    for (int64_t j = static_cast<int64_t>(group.size()) - 1; j >= 0; --j) {
-      const Iter &iter = group[j];
-      if (iter.axis == Axis::m && iter.stride != 0) {
-        Value digit = indices[dim];
-        if (inner != 1)
-          digit = builder.createOrFold<arith::DivUIOp>(loc, digit,
-                                                       constant(inner));
-        if (j != 0)
-          digit = builder.createOrFold<arith::RemUIOp>(loc, digit,
-                                                       constant(iter.extent));
-        Value term = builder.createOrFold<arith::MulIOp>(
-            loc, digit, constant(iter.stride));
-        offset = builder.createOrFold<arith::AddIOp>(loc, offset, term);
-      }
-      inner *= iter.extent;
+  int64_t inner = 1;
+  for (int64_t j = static_cast<int64_t>(group.size()) - 1; j >= 0; --j) {
+    const Iter &iter = group[j];
+    if (iter.axis == Axis::m && iter.stride != 0) {
+      Value digit = index;
+      if (inner != 1)
+        digit =
+            builder.createOrFold<arith::DivUIOp>(loc, digit, constant(inner));
+      if (j != 0)
+        digit = builder.createOrFold<arith::RemUIOp>(loc, digit,
+                                                     constant(iter.extent));
+      Value term = builder.createOrFold<arith::MulIOp>(loc, digit,
+                                                       constant(iter.stride));
+      offset = builder.createOrFold<arith::AddIOp>(loc, offset, term);
     }
+    inner *= iter.extent;
   }
   return offset;
+}
+
+/// Element offset of `indices` in a tensor of `type`: the layout's m offset
+/// plus, per dimension, the digits of its index times the m strides of its
+/// iters (LayoutGrouping.h). A layout that does not group by the shape is
+/// evaluated as `apply` defines it: flatten row-major, split across all
+/// iters. Constant indices fold to a constant.
+static Value buildElementOffset(OpBuilder &builder, Location loc,
+                                tirx::TensorType type, ValueRange indices) {
+  TileLayout layout = type.getLayoutOrDefault();
+  Value offset =
+      arith::ConstantIndexOp::create(builder, loc, at(layout.getOffset(), Axis::m));
+  auto groups = groupByShape(layout, type.getShape());
+  if (groups) {
+    for (auto [dim, group] : llvm::enumerate(*groups))
+      offset = addGroupOffset(builder, loc, offset, indices[dim], group);
+    return offset;
+  }
+  llvm::consumeError(groups.takeError());
+  Value flat = arith::ConstantIndexOp::create(builder, loc, 0);
+  for (auto [dim, index] : llvm::enumerate(indices)) {
+    Value scaled = builder.createOrFold<arith::MulIOp>(
+        loc, flat,
+        arith::ConstantIndexOp::create(builder, loc, type.getShape()[dim]));
+    flat = builder.createOrFold<arith::AddIOp>(loc, scaled, index);
+  }
+  SmallVector<Iter> shard(layout.getShard());
+  return addGroupOffset(builder, loc, offset, flat, shard);
 }
 
 static Value buildGEP(OpBuilder &builder, Location loc, Value base,
@@ -213,12 +232,10 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
   // element_ptr ⇒ getelementptr by the layout offset.
   if (auto elementPtr = dyn_cast<ElementPtrOp>(op)) {
     tirx::TensorType type = elementPtr.getTensor().getType();
-    FailureOr<Value> offset = buildElementOffset(builder, loc, op, type,
-                                                 elementPtr.getIndices());
-    if (failed(offset))
-      return failure();
+    Value offset =
+        buildElementOffset(builder, loc, type, elementPtr.getIndices());
     Value ptr = buildGEP(builder, loc, lookup(elementPtr.getTensor()),
-                         getStorageType(type), *offset);
+                         getStorageType(type), offset);
     elementPtr.getPtr().replaceAllUsesWith(ptr);
     toErase.push_back(op);
     return success();

@@ -366,3 +366,20 @@ tirx.kernel @kinds_bad_entry() launch(grid = [1], block = [32]) {
   "tile.apply"(%r) <{instruction = "abs.f32", scope = 0 : i32, operand_kinds = [unit, "x"], operandSegmentSizes = array<i32: 1, 0>}> : (!tirx.tensor<1xf32, local>) -> ()
   tirx.return
 }
+
+// -----
+
+tirx.kernel @scalar_store_source(%A: !tirx.tensor<1x1xf32, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{operand #1 (a) of 'st.global.b32': cannot be a scalar}}
+  tile.apply "st.global.b32" scope(thread) (%A, 1.0 : f32) : !tirx.tensor<1x1xf32, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @too_large() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<8388608x1xf32, local>
+  // expected-error @+1 {{operand #0 (d): tile has 8388608 elements; at most 4194304 can be verified statically}}
+  tile.apply "abs.f32" scope(thread) (%r, %r) : !tirx.tensor<8388608x1xf32, local>, !tirx.tensor<8388608x1xf32, local>
+  tirx.return
+}

@@ -196,3 +196,84 @@ tirx.kernel @region_grouping(%A: !tirx.tensor<6x4xf32, global, #tirx.layout<S[(4
   // expected-error @+1 {{'tirx.return' op expects parent op 'tirx.kernel'}}
   "tirx.return"() : () -> ()
 }) : () -> ()
+
+// -----
+
+tirx.kernel @region_dynamic_thread_axis() launch(grid = [1], block = [32]) {
+  %tx = tirx.thread_idx x
+  %r = tirx.alloc_local : !tirx.tensor<32x4xf32, local, #tirx.layout<S[(32, 4) : (1@laneid, 1)]>>
+  // expected-error @+1 {{a dynamic offset must index the memory axis m, but its dimension maps to laneid}}
+  %s = tirx.region %r[%tx, 0] [1, 4] : !tirx.tensor<32x4xf32, local, #tirx.layout<S[(32, 4) : (1@laneid, 1)]>>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @region_generic_rank(%A: !tirx.tensor<8x4xf32, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.region' op needs one offset and one size per dimension (rank 2), got 1 and 1}}
+  %r = "tirx.region"(%A) <{static_offsets = array<i64: 0>, static_sizes = array<i64: 1>}> : (!tirx.tensor<8x4xf32, global>) -> !tirx.tensor<1x4xf32, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @region_generic_result(%A: !tirx.tensor<8x4xf32, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.region' op result type must be '!tirx.tensor<1x4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)] + 8>>', got '!tirx.tensor<1x4xf32, global>'}}
+  %r = "tirx.region"(%A) <{static_offsets = array<i64: 2, 0>, static_sizes = array<i64: 1, 4>}> : (!tirx.tensor<8x4xf32, global>) -> !tirx.tensor<1x4xf32, global>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @slot_of_global(%A: !tirx.tensor<4xf32, global>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.slot_load' op needs a local tensor, got '!tirx.tensor<4xf32, global>'}}
+  %x = tirx.slot_load %A[0] : !tirx.tensor<4xf32, global> -> f32
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @slot_out_of_range() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  %c = arith.constant 1.0 : f32
+  // expected-error @+1 {{'tirx.slot_store' op slot 4 is outside the thread's 4 slots}}
+  tirx.slot_store %c, %r[4] : f32, !tirx.tensor<4xf32, local>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @slot_type() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<4xui32, local>
+  // expected-error @+1 {{'tirx.slot_load' op value type 'ui32' differs from the storage type 'i32' of '!tirx.tensor<4xui32, local>'}}
+  %x = tirx.slot_load %r[0] : !tirx.tensor<4xui32, local> -> ui32
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @element_ptr_local() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tirx.element_ptr' op needs a global or shared tensor; register tiles are accessed by slot}}
+  %p = tirx.element_ptr %r[%c0] : !tirx.tensor<4xf32, local> -> !llvm.ptr
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @element_ptr_rank(%A: !tirx.tensor<4x4xf32, global>) launch(grid = [1], block = [32]) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tirx.element_ptr' op needs 2 indices, got 1}}
+  %p = tirx.element_ptr %A[%c0] : !tirx.tensor<4x4xf32, global> -> !llvm.ptr<1>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @element_ptr_space(%A: !tirx.tensor<4xf32, global>) launch(grid = [1], block = [32]) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tirx.element_ptr' op a global tensor's address is a !llvm.ptr<1>}}
+  %p = tirx.element_ptr %A[%c0] : !tirx.tensor<4xf32, global> -> !llvm.ptr<3>
+  tirx.return
+}

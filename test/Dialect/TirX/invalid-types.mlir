@@ -77,3 +77,8 @@ func.func private @disconnected(!tirx.tensor<32x4xf32, local, #tirx.layout<S[(32
 
 // expected-error @+1 {{is not well formed: conflicting scopes}}
 func.func private @conflicting(!tirx.tensor<32x32xf32, local, #tirx.layout<S[(32, 32) : (1@laneid, 1@tid_in_wg)]>>)
+
+// -----
+
+// expected-error @+1 {{tensor must have at least one dimension}}
+func.func private @rank_zero(!tirx.tensor<f32, global>)
