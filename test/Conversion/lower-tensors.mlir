@@ -61,8 +61,9 @@ tirx.kernel @blocks(%A: !tirx.tensor<1024x2x32x4xf32, global, align = 16>)
 // flatten, then split. Element (i, j, 0) is at 4i + j, split as
 // (flat / 6) * 6 + flat % 6.
 // CHECK-LABEL: gpu.func @ungroupable
-// CHECK: arith.divui %{{.+}}, %{{.+}} : index
-// CHECK: arith.remui %{{.+}}, %{{.+}} : index
+// CHECK: %[[FLAT:.+]] = arith.addi
+// CHECK: arith.remui %[[FLAT]], %{{.+}} : index
+// CHECK: arith.divui %[[FLAT]], %{{.+}} : index
 // CHECK: llvm.getelementptr
 tirx.kernel @ungroupable(%A: !tirx.tensor<6x4x1xf32, global, #tirx.layout<S[(4, 6) : (6, 1)]>>, %i: index) launch(grid = [1], block = [32]) {
   %c0 = arith.constant 0 : index
