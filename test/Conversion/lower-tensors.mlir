@@ -2,16 +2,16 @@
 
 #reg = #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>
 
-// Global tensors become !llvm.ptr<1> arguments; the register tile an alloca
-// of span(m) = 4 slots; element addresses a GEP by the layout offset
-// 128 * warp + 4 * lane.
 // Shared tiles become addr_space 3 globals of the GPU module.
 // CHECK: llvm.mlir.global internal @blocks_smem0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x f32>
 
+// Global tensors become !llvm.ptr<1> arguments; element addresses a GEP by
+// the layout offset 128 * warp + 4 * lane. The register tile, accessed only
+// by constant slots, is kept as SSA values: the loaded words go straight to
+// the store.
 // CHECK-LABEL: gpu.func @copy
 // CHECK-SAME: (%[[A:.+]]: !llvm.ptr<1>, %[[B:.+]]: !llvm.ptr<1>)
-// CHECK: %[[N:.+]] = llvm.mlir.constant(4 : i64) : i64
-// CHECK: %[[REGS:.+]] = llvm.alloca %[[N]] x f32 {alignment = 4 : i64} : (i64) -> !llvm.ptr
+// CHECK-NOT: llvm.alloca
 // CHECK: %[[LANE:.+]] = arith.remui
 // CHECK: %[[WARP:.+]] = arith.divui
 // CHECK: %[[W:.+]] = arith.muli %[[WARP]], %{{.+}} : index
@@ -19,8 +19,12 @@
 // CHECK: %[[OFF:.+]] = arith.addi %[[W]], %[[L]] : index
 // CHECK: %[[OFF64:.+]] = arith.index_cast %[[OFF]] : index to i64
 // CHECK: %[[P:.+]] = llvm.getelementptr %[[A]][%[[OFF64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK: llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK: llvm.getelementptr %[[REGS]][%{{.+}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK: %[[V:.+]] = llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK: %[[W0:.+]] = llvm.extractelement %[[V]]
+// CHECK: %[[F0:.+]] = llvm.bitcast %[[W0]] : i32 to f32
+// CHECK: %[[G0:.+]] = llvm.bitcast %[[F0]] : f32 to i32
+// CHECK: llvm.insertelement %[[G0]]
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 // CHECK-NOT: tirx.
 tirx.kernel @copy(%A: !tirx.tensor<2x32x4xf32, global, align = 16>,
                   %B: !tirx.tensor<2x32x4xf32, global, align = 16>)
@@ -70,5 +74,21 @@ tirx.kernel @ungroupable(%A: !tirx.tensor<6x4x1xf32, global, #tirx.layout<S[(4, 
   %p = tirx.element_ptr %A[%i, %i, %c0] : !tirx.tensor<6x4x1xf32, global, #tirx.layout<S[(4, 6) : (6, 1)]>> -> !llvm.ptr<1>
   %x = llvm.load %p : !llvm.ptr<1> -> f32
   llvm.store %x, %p : f32, !llvm.ptr<1>
+  tirx.return
+}
+
+// Overlapping accesses of different widths (f32 slots read back as f16
+// halves) need real memory: the tile stays an alloca of span(m) slots.
+// CHECK-LABEL: gpu.func @punned
+// CHECK: %[[N:.+]] = llvm.mlir.constant(2 : i64) : i64
+// CHECK: llvm.alloca %[[N]] x f32 {alignment = 4 : i64} : (i64) -> !llvm.ptr
+// CHECK: llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i64) -> !llvm.ptr, f16
+tirx.kernel @punned(%A: !tirx.tensor<2x1xf32, global>, %B: !tirx.tensor<4x1xf16, global>)
+    launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
+  tile.apply "ld.global.b32" scope(thread) (%r, %A) : !tirx.tensor<2x1xf32, local>, !tirx.tensor<2x1xf32, global>
+  %h = tirx.view %r : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x2xf16, local, #tirx.layout<S[(2, 1, 2) : (2, 2, 1)]>>
+  %h1 = tirx.view %h : !tirx.tensor<2x2xf16, local, #tirx.layout<S[(2, 1, 2) : (2, 2, 1)]>> -> !tirx.tensor<4x1xf16, local, #tirx.layout<S[(2, 1, 2) : (2, 2, 1)]>>
+  tile.apply "st.global.b16" scope(thread) (%B, %h1) : !tirx.tensor<4x1xf16, global>, !tirx.tensor<4x1xf16, local, #tirx.layout<S[(2, 1, 2) : (2, 2, 1)]>>
   tirx.return
 }

@@ -124,10 +124,18 @@ public:
 private:
   LogicalResult lowerOp(Operation *op);
   Value lookup(Value tensor) { return pointers.lookup(tensor); }
+  bool isPromotable(AllocLocalOp alloc);
+  Value loadPromoted(OpBuilder &builder, SlotLoadOp load, Value root);
 
   gpu::GPUFuncOp func;
   /// Tensor value ⇒ pointer to its storage.
   llvm::DenseMap<Value, Value> pointers;
+  /// Local tensor value (alloc, view or region) ⇒ the alloc it aliases.
+  llvm::DenseMap<Value, Value> roots;
+  /// Register tiles kept as SSA values: (alloc, byte offset) ⇒ the value
+  /// last stored there.
+  llvm::DenseSet<Value> promoted;
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> slotValues;
   SmallVector<Operation *> toErase;
   unsigned sharedCount = 0;
 };
@@ -169,6 +177,70 @@ LogicalResult TensorLowering::run() {
   return success();
 }
 
+/// A register tile whose slots are only read and written by constant slot
+/// ops in its own block, always with the same width at the same bytes, is
+/// kept in SSA values: no alloca for LLVM to promote, so large tiles stay
+/// cheap to compile and stay in registers at any optimization level.
+bool TensorLowering::isPromotable(AllocLocalOp alloc) {
+  Block *block = alloc->getBlock();
+  llvm::DenseMap<int64_t, int64_t> widthAt;
+  SmallVector<Value> worklist = {alloc.getResult()};
+  while (!worklist.empty()) {
+    Value tensor = worklist.pop_back_val();
+    for (Operation *user : tensor.getUsers()) {
+      if (auto view = dyn_cast<ViewOp>(user)) {
+        worklist.push_back(view.getResult());
+        continue;
+      }
+      if (auto region = dyn_cast<RegionOp>(user)) {
+        worklist.push_back(region.getResult());
+        continue;
+      }
+      if (user->getBlock() != block)
+        return false;
+      int64_t slot, bytes;
+      if (auto load = dyn_cast<SlotLoadOp>(user)) {
+        slot = load.getSlot();
+        bytes = load.getTile().getType().getElementBytes();
+      } else if (auto store = dyn_cast<SlotStoreOp>(user)) {
+        slot = store.getSlot();
+        bytes = store.getTile().getType().getElementBytes();
+      } else {
+        return false;
+      }
+      auto [it, inserted] = widthAt.try_emplace(slot * bytes, bytes);
+      if (!inserted && it->second != bytes)
+        return false;
+    }
+  }
+  // Overlapping accesses of different widths (e.g. f32 and f16 views of
+  // the same bytes) need real memory.
+  int64_t end = 0;
+  SmallVector<std::pair<int64_t, int64_t>> ranges(widthAt.begin(),
+                                                  widthAt.end());
+  llvm::sort(ranges);
+  for (auto [offset, bytes] : ranges) {
+    if (offset < end)
+      return false;
+    end = offset + bytes;
+  }
+  return true;
+}
+
+Value TensorLowering::loadPromoted(OpBuilder &builder, SlotLoadOp load,
+                                   Value root) {
+  int64_t offset =
+      load.getSlot() * load.getTile().getType().getElementBytes();
+  Type type = load.getValue().getType();
+  Value value = slotValues.lookup({root, offset});
+  // A slot read before any write holds an undefined value.
+  if (!value)
+    return LLVM::PoisonOp::create(builder, load.getLoc(), type);
+  if (value.getType() != type)
+    value = LLVM::BitcastOp::create(builder, load.getLoc(), type, value);
+  return value;
+}
+
 LogicalResult TensorLowering::lowerOp(Operation *op) {
   OpBuilder builder(op);
   Location loc = op->getLoc();
@@ -176,6 +248,12 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
 
   // alloc_local ⇒ alloca of the thread's span(m) slots.
   if (auto alloc = dyn_cast<AllocLocalOp>(op)) {
+    roots[alloc.getResult()] = alloc.getResult();
+    if (isPromotable(alloc)) {
+      promoted.insert(alloc.getResult());
+      toErase.push_back(op);
+      return success();
+    }
     tirx::TensorType type = alloc.getResult().getType();
     int64_t span = type.getLayoutOrDefault().storage().span(Axis::m);
     Value count = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
@@ -206,6 +284,7 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
   }
   // view ⇒ the same pointer.
   if (auto view = dyn_cast<ViewOp>(op)) {
+    roots[view.getResult()] = roots.lookup(view.getSource());
     pointers[view.getResult()] = lookup(view.getSource());
     toErase.push_back(op);
     return success();
@@ -213,6 +292,7 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
   // region ⇒ base + Σ dynamic offset · stride (static offsets live in the
   // result's layout).
   if (auto region = dyn_cast<RegionOp>(op)) {
+    roots[region.getResult()] = roots.lookup(region.getSource());
     Value base = lookup(region.getSource());
     SmallVector<int64_t> strides = region.getDynamicOffsetStrides();
     Value offset = arith::ConstantIndexOp::create(builder, loc, 0);
@@ -242,6 +322,12 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
   }
   // slot_load / slot_store ⇒ load / store of a constant slot.
   if (auto load = dyn_cast<SlotLoadOp>(op)) {
+    Value root = roots.lookup(load.getTile());
+    if (promoted.contains(root)) {
+      load.getValue().replaceAllUsesWith(loadPromoted(builder, load, root));
+      toErase.push_back(op);
+      return success();
+    }
     Value ptr = buildGEP(builder, loc, lookup(load.getTile()),
                          getStorageType(load.getTile().getType()),
                          arith::ConstantIndexOp::create(builder, loc,
@@ -253,6 +339,14 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     return success();
   }
   if (auto store = dyn_cast<SlotStoreOp>(op)) {
+    Value root = roots.lookup(store.getTile());
+    if (promoted.contains(root)) {
+      int64_t offset =
+          store.getSlot() * store.getTile().getType().getElementBytes();
+      slotValues[{root, offset}] = store.getValue();
+      toErase.push_back(op);
+      return success();
+    }
     Value ptr = buildGEP(builder, loc, lookup(store.getTile()),
                          getStorageType(store.getTile().getType()),
                          arith::ConstantIndexOp::create(builder, loc,
