@@ -295,12 +295,13 @@ TEST(PTXSeed, Lowering) {
        {"max.f32", "max.NaN.f32", "ex2.approx.ftz.f32", "ex2.approx.f32",
         "rcp.approx.ftz.f32", "rcp.rn.f32", "cvt.rn.f16.f32",
         "cvt.rn.f16x2.f32", "add.rn.f32", "add.f32", "add.rn.f16x2",
-        "add.f16x2", "ld.global.b32", "ld.global.v4.b32", "st.global.v4.b16"})
+        "add.f16x2", "ld.global.b32", "ld.global.v4.b32", "st.global.b32",
+        "st.global.v4.b32", "st.global.v4.b16"})
     EXPECT_EQ(parseOk(native).lowering, LoweringKind::Native) << native.str();
   for (StringRef inlineAsm :
        {"fma.rn.f32", "min.f32", "sub.rn.f32", "mul.rn.f32", "div.rn.f32",
         "sqrt.rn.f32", "lg2.approx.ftz.f32", "abs.f32", "neg.f32",
-        "max.ftz.f32", "ld.global.v2.b32", "st.global.v4.b32"})
+        "max.ftz.f32", "ld.global.v2.b32", "st.global.v2.b32"})
     EXPECT_EQ(parseOk(inlineAsm).lowering, LoweringKind::InlineAsm)
         << inlineAsm.str();
   // Native is per form: the three-input max.f32 is inline PTX.
