@@ -36,7 +36,12 @@ static std::string findCUDAToolkit(StringRef option) {
 
 void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
                                         const TirXToPTXOptions &options) {
-  pm.addPass(createTirXToGPU({options.chip}));
+  // The PTX version of `features` ("+ptx80" ⇒ 80) checks instruction floors.
+  unsigned ptxVersion = 0;
+  for (StringRef feature : llvm::split(StringRef(options.features), ','))
+    if (feature.consume_front("+ptx"))
+      (void)feature.getAsInteger(10, ptxVersion);
+  pm.addPass(createTirXToGPU({options.chip, ptxVersion}));
   pm.addPass(createTileDispatch());
   pm.addPass(createTirXLowerTensors());
   if (options.fastMath)

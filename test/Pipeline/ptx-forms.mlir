@@ -2,7 +2,7 @@
 // Every PTX form lowers to exactly the spelled instruction, once per
 // repeat, with register tiles kept in registers, and ptxas accepts it.
 //
-// RUN: tirx-opt %s --tirx-to-ptx=ptx-output=%t.ptx -o /dev/null
+// RUN: tirx-opt %s --tirx-to-ptx="ptx-output=%t.ptx" -o /dev/null
 // RUN: FileCheck %s < %t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.ptx -o /dev/null %}
 
@@ -2064,10 +2064,100 @@ tirx.kernel @form_101(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2
 
 // CHECK-LABEL: .entry form_102(
 // CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b32 {{.*}};
+// CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b32 
+// CHECK: ret;
+tirx.kernel @form_102(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<4x1xui16, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xui32, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xui32, local> -> !tirx.tensor<2x1xui32, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x2xui16, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x2xui16, local> -> !tirx.tensor<4x1xui16, local>
+  tile.apply "ld.global.b16" scope(thread) (%f1, %io1) : !tirx.tensor<4x1xui16, local>, !tirx.tensor<4x1xui16, global>
+  tile.apply "mov.b32" scope(thread) (%t0, %t1)
+      : !tirx.tensor<2x1xui32, local>,
+        !tirx.tensor<2x2xui16, local>
+  tile.apply "st.global.b32" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xui32, global>, !tirx.tensor<2x1xui32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_103(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b32 {{.*}};
+// CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b32 
+// CHECK: ret;
+tirx.kernel @form_103(%io0: !tirx.tensor<4x1xui16, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x2xui16, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x2xui16, local> -> !tirx.tensor<4x1xui16, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xui32, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xui32, local> -> !tirx.tensor<2x1xui32, local>
+  tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xui32, local>, !tirx.tensor<2x1xui32, global>
+  tile.apply "mov.b32" scope(thread) (%t0, %t1)
+      : !tirx.tensor<2x2xui16, local>,
+        !tirx.tensor<2x1xui32, local>
+  tile.apply "st.global.b16" scope(thread) (%io0, %f0) : !tirx.tensor<4x1xui16, global>, !tirx.tensor<4x1xui16, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_104(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b64 {{.*}};
+// CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b64 
+// CHECK: ret;
+tirx.kernel @form_104(%io0: !tirx.tensor<2x1xui64, global>, %io1: !tirx.tensor<4x1xui32, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xui64, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xui64, local> -> !tirx.tensor<2x1xui64, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x2xui32, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x2xui32, local> -> !tirx.tensor<4x1xui32, local>
+  tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<4x1xui32, local>, !tirx.tensor<4x1xui32, global>
+  tile.apply "mov.b64" scope(thread) (%t0, %t1)
+      : !tirx.tensor<2x1xui64, local>,
+        !tirx.tensor<2x2xui32, local>
+  tile.apply "st.global.b64" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xui64, global>, !tirx.tensor<2x1xui64, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_105(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b64 {{.*}};
+// CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b64 
+// CHECK: ret;
+tirx.kernel @form_105(%io0: !tirx.tensor<8x1xui16, global>, %io1: !tirx.tensor<2x1xui64, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x4xui16, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x4xui16, local> -> !tirx.tensor<8x1xui16, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xui64, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xui64, local> -> !tirx.tensor<2x1xui64, local>
+  tile.apply "ld.global.b64" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xui64, local>, !tirx.tensor<2x1xui64, global>
+  tile.apply "mov.b64" scope(thread) (%t0, %t1)
+      : !tirx.tensor<2x4xui16, local>,
+        !tirx.tensor<2x1xui64, local>
+  tile.apply "st.global.b16" scope(thread) (%io0, %f0) : !tirx.tensor<8x1xui16, global>, !tirx.tensor<8x1xui16, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_106(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rna{{[.]}}tf32{{[.]}}f32 {{.*}};
+// CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rna{{[.]}}tf32{{[.]}}f32 
+// CHECK: ret;
+tirx.kernel @form_106(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xui32, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xui32, local> -> !tirx.tensor<2x1xui32, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
+  tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xf32, local>, !tirx.tensor<2x1xf32, global>
+  tile.apply "cvt.rna.tf32.f32" scope(thread) (%t0, %t1)
+      : !tirx.tensor<2x1xui32, local>,
+        !tirx.tensor<2x1xf32, local>
+  tile.apply "st.global.b32" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xui32, global>, !tirx.tensor<2x1xui32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_107(
+// CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_102(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_107(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.global.b32" scope(thread) (%t0, %t1)
@@ -2077,12 +2167,12 @@ tirx.kernel @form_102(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_103(
+// CHECK-LABEL: .entry form_108(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v2{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v2{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_103(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2xf32, global, align = 8>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_108(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2xf32, global, align = 8>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x2xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x2xf32, local> -> !tirx.tensor<4x1xf32, local>
   tile.apply "ld.global.v2.b32" scope(thread) (%t0, %t1)
@@ -2092,12 +2182,12 @@ tirx.kernel @form_103(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_104(
+// CHECK-LABEL: .entry form_109(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v4{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v4{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_104(%io0: !tirx.tensor<8x1xf32, global>, %t1: !tirx.tensor<2x4xf32, global, align = 16>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_109(%io0: !tirx.tensor<8x1xf32, global>, %t1: !tirx.tensor<2x4xf32, global, align = 16>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x4xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x4xf32, local> -> !tirx.tensor<8x1xf32, local>
   tile.apply "ld.global.v4.b32" scope(thread) (%t0, %t1)
@@ -2107,12 +2197,12 @@ tirx.kernel @form_104(%io0: !tirx.tensor<8x1xf32, global>, %t1: !tirx.tensor<2x4
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_105(
+// CHECK-LABEL: .entry form_110(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b64 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b64 
 // CHECK: ret;
-tirx.kernel @form_105(%io0: !tirx.tensor<2x1xf64, global>, %t1: !tirx.tensor<2x1xf64, global, align = 8>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_110(%io0: !tirx.tensor<2x1xf64, global>, %t1: !tirx.tensor<2x1xf64, global, align = 8>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf64, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf64, local> -> !tirx.tensor<2x1xf64, local>
   tile.apply "ld.global.b64" scope(thread) (%t0, %t1)
@@ -2122,12 +2212,12 @@ tirx.kernel @form_105(%io0: !tirx.tensor<2x1xf64, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_106(
+// CHECK-LABEL: .entry form_111(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v2{{[.]}}b64 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v2{{[.]}}b64 
 // CHECK: ret;
-tirx.kernel @form_106(%io0: !tirx.tensor<4x1xi64, global>, %t1: !tirx.tensor<2x2xi64, global, align = 16>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_111(%io0: !tirx.tensor<4x1xi64, global>, %t1: !tirx.tensor<2x2xi64, global, align = 16>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x2xi64, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x2xi64, local> -> !tirx.tensor<4x1xi64, local>
   tile.apply "ld.global.v2.b64" scope(thread) (%t0, %t1)
@@ -2137,12 +2227,12 @@ tirx.kernel @form_106(%io0: !tirx.tensor<4x1xi64, global>, %t1: !tirx.tensor<2x2
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_107(
+// CHECK-LABEL: .entry form_112(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b16 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b16 
 // CHECK: ret;
-tirx.kernel @form_107(%io0: !tirx.tensor<2x1xf16, global>, %t1: !tirx.tensor<2x1xf16, global, align = 2>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_112(%io0: !tirx.tensor<2x1xf16, global>, %t1: !tirx.tensor<2x1xf16, global, align = 2>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf16, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf16, local> -> !tirx.tensor<2x1xf16, local>
   tile.apply "ld.global.b16" scope(thread) (%t0, %t1)
@@ -2152,12 +2242,12 @@ tirx.kernel @form_107(%io0: !tirx.tensor<2x1xf16, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_108(
+// CHECK-LABEL: .entry form_113(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v4{{[.]}}b16 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v4{{[.]}}b16 
 // CHECK: ret;
-tirx.kernel @form_108(%io0: !tirx.tensor<8x1xui16, global>, %t1: !tirx.tensor<2x4xui16, global, align = 8>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_113(%io0: !tirx.tensor<8x1xui16, global>, %t1: !tirx.tensor<2x4xui16, global, align = 8>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x4xui16, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x4xui16, local> -> !tirx.tensor<8x1xui16, local>
   tile.apply "ld.global.v4.b16" scope(thread) (%t0, %t1)
@@ -2167,12 +2257,12 @@ tirx.kernel @form_108(%io0: !tirx.tensor<8x1xui16, global>, %t1: !tirx.tensor<2x
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_109(
+// CHECK-LABEL: .entry form_114(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}f32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}f32 
 // CHECK: ret;
-tirx.kernel @form_109(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_114(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.global.f32" scope(thread) (%t0, %t1)
@@ -2182,12 +2272,12 @@ tirx.kernel @form_109(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_110(
+// CHECK-LABEL: .entry form_115(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}s32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}s32 
 // CHECK: ret;
-tirx.kernel @form_110(%io0: !tirx.tensor<2x1xi32, global>, %t1: !tirx.tensor<2x1xi32, global, align = 4>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_115(%io0: !tirx.tensor<2x1xi32, global>, %t1: !tirx.tensor<2x1xi32, global, align = 4>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xi32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xi32, local> -> !tirx.tensor<2x1xi32, local>
   tile.apply "ld.global.s32" scope(thread) (%t0, %t1)
@@ -2197,12 +2287,12 @@ tirx.kernel @form_110(%io0: !tirx.tensor<2x1xi32, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_111(
+// CHECK-LABEL: .entry form_116(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}nc{{[.]}}v4{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}nc{{[.]}}v4{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_111(%io0: !tirx.tensor<8x1xf32, global>, %t1: !tirx.tensor<2x4xf32, global, align = 16>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_116(%io0: !tirx.tensor<8x1xf32, global>, %t1: !tirx.tensor<2x4xf32, global, align = 16>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x4xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x4xf32, local> -> !tirx.tensor<8x1xf32, local>
   tile.apply "ld.global.nc.v4.b32" scope(thread) (%t0, %t1)
@@ -2212,12 +2302,12 @@ tirx.kernel @form_111(%io0: !tirx.tensor<8x1xf32, global>, %t1: !tirx.tensor<2x4
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_112(
+// CHECK-LABEL: .entry form_117(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}cg{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}cg{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_112(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_117(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.global.cg.b32" scope(thread) (%t0, %t1)
@@ -2227,12 +2317,12 @@ tirx.kernel @form_112(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_113(
+// CHECK-LABEL: .entry form_118(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}cs{{[.]}}v2{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}cs{{[.]}}v2{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_113(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2xf32, global, align = 8>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_118(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2xf32, global, align = 8>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x2xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x2xf32, local> -> !tirx.tensor<4x1xf32, local>
   tile.apply "ld.global.cs.v2.b32" scope(thread) (%t0, %t1)
@@ -2242,12 +2332,12 @@ tirx.kernel @form_113(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_114(
+// CHECK-LABEL: .entry form_119(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L1::evict_last{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L1::evict_last{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_114(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_119(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.global.L1::evict_last.b32" scope(thread) (%t0, %t1)
@@ -2257,12 +2347,12 @@ tirx.kernel @form_114(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_115(
+// CHECK-LABEL: .entry form_120(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L2::128B{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L2::128B{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_115(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_120(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.global.L2::128B.b32" scope(thread) (%t0, %t1)
@@ -2272,12 +2362,12 @@ tirx.kernel @form_115(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_116(
+// CHECK-LABEL: .entry form_121(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}relaxed{{[.]}}gpu{{[.]}}global{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}relaxed{{[.]}}gpu{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_116(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_121(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.relaxed.gpu.global.b32" scope(thread) (%t0, %t1)
@@ -2287,12 +2377,12 @@ tirx.kernel @form_116(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_117(
+// CHECK-LABEL: .entry form_122(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}acquire{{[.]}}sys{{[.]}}global{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}acquire{{[.]}}sys{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_117(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_122(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.acquire.sys.global.b32" scope(thread) (%t0, %t1)
@@ -2302,12 +2392,12 @@ tirx.kernel @form_117(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_118(
+// CHECK-LABEL: .entry form_123(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}volatile{{[.]}}global{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}volatile{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_118(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_123(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.volatile.global.b32" scope(thread) (%t0, %t1)
@@ -2317,12 +2407,12 @@ tirx.kernel @form_118(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_119(
+// CHECK-LABEL: .entry form_124(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}shared{{[.]}}v4{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}shared{{[.]}}v4{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_119(%io0: !tirx.tensor<8x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_124(%io0: !tirx.tensor<8x1xf32, global>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x4xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x4xf32, local> -> !tirx.tensor<8x1xf32, local>
   %t1 = tirx.alloc_shared : !tirx.tensor<2x4xf32, shared, align = 16>
@@ -2333,12 +2423,12 @@ tirx.kernel @form_119(%io0: !tirx.tensor<8x1xf32, global>) launch(grid = [1], bl
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_120(
+// CHECK-LABEL: .entry form_125(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}shared::cta{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}shared::cta{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_120(%io0: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_125(%io0: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   %t1 = tirx.alloc_shared : !tirx.tensor<2x1xf32, shared, align = 4>
@@ -2349,12 +2439,12 @@ tirx.kernel @form_120(%io0: !tirx.tensor<2x1xf32, global>) launch(grid = [1], bl
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_121(
+// CHECK-LABEL: .entry form_126(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_121(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_126(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.b32" scope(thread) (%t0, %t1)
@@ -2364,12 +2454,43 @@ tirx.kernel @form_121(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_122(
+// CHECK-LABEL: .entry form_127(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L2::cache_hint{{[.]}}b32 {{.*}};
+// CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L2::cache_hint{{[.]}}b32 
+// CHECK: ret;
+tirx.kernel @form_127(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>, %s2: ui64) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
+  tile.apply "ld.global.L2::cache_hint.b32" scope(thread) (%t0, %t1, %s2)
+      : !tirx.tensor<2x1xf32, local>,
+        !tirx.tensor<2x1xf32, global, align = 4>,
+        ui64
+  tile.apply "st.global.b32" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xf32, global>, !tirx.tensor<2x1xf32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_128(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}nc{{[.]}}L1::no_allocate{{[.]}}v2{{[.]}}b32 {{.*}};
+// CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}nc{{[.]}}L1::no_allocate{{[.]}}v2{{[.]}}b32 
+// CHECK: ret;
+tirx.kernel @form_128(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2xf32, global, align = 8>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x2xf32, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x2xf32, local> -> !tirx.tensor<4x1xf32, local>
+  tile.apply "ld.global.nc.L1::no_allocate.v2.b32" scope(thread) (%t0, %t1)
+      : !tirx.tensor<2x2xf32, local>,
+        !tirx.tensor<2x2xf32, global, align = 8>
+  tile.apply "st.global.b32" scope(thread) (%io0, %f0) : !tirx.tensor<4x1xf32, global>, !tirx.tensor<4x1xf32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_129(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_122(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_129(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
   %t1 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xf32, local>, !tirx.tensor<2x1xf32, global>
@@ -2379,12 +2500,12 @@ tirx.kernel @form_122(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_123(
+// CHECK-LABEL: .entry form_130(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v2{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v2{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_123(%t0: !tirx.tensor<2x2xf32, global, align = 8>, %io1: !tirx.tensor<4x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_130(%t0: !tirx.tensor<2x2xf32, global, align = 8>, %io1: !tirx.tensor<4x1xf32, global>) launch(grid = [1], block = [32]) {
   %t1 = tirx.alloc_local : !tirx.tensor<2x2xf32, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x2xf32, local> -> !tirx.tensor<4x1xf32, local>
   tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<4x1xf32, local>, !tirx.tensor<4x1xf32, global>
@@ -2394,12 +2515,12 @@ tirx.kernel @form_123(%t0: !tirx.tensor<2x2xf32, global, align = 8>, %io1: !tirx
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_124(
+// CHECK-LABEL: .entry form_131(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v4{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v4{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_124(%t0: !tirx.tensor<2x4xf32, global, align = 16>, %io1: !tirx.tensor<8x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_131(%t0: !tirx.tensor<2x4xf32, global, align = 16>, %io1: !tirx.tensor<8x1xf32, global>) launch(grid = [1], block = [32]) {
   %t1 = tirx.alloc_local : !tirx.tensor<2x4xf32, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x4xf32, local> -> !tirx.tensor<8x1xf32, local>
   tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<8x1xf32, local>, !tirx.tensor<8x1xf32, global>
@@ -2409,12 +2530,12 @@ tirx.kernel @form_124(%t0: !tirx.tensor<2x4xf32, global, align = 16>, %io1: !tir
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_125(
+// CHECK-LABEL: .entry form_132(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v4{{[.]}}b16 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v4{{[.]}}b16 
 // CHECK: ret;
-tirx.kernel @form_125(%t0: !tirx.tensor<2x4xui16, global, align = 8>, %io1: !tirx.tensor<8x1xui16, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_132(%t0: !tirx.tensor<2x4xui16, global, align = 8>, %io1: !tirx.tensor<8x1xui16, global>) launch(grid = [1], block = [32]) {
   %t1 = tirx.alloc_local : !tirx.tensor<2x4xui16, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x4xui16, local> -> !tirx.tensor<8x1xui16, local>
   tile.apply "ld.global.b16" scope(thread) (%f1, %io1) : !tirx.tensor<8x1xui16, local>, !tirx.tensor<8x1xui16, global>
@@ -2424,12 +2545,12 @@ tirx.kernel @form_125(%t0: !tirx.tensor<2x4xui16, global, align = 8>, %io1: !tir
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_126(
+// CHECK-LABEL: .entry form_133(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}cs{{[.]}}v4{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}cs{{[.]}}v4{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_126(%t0: !tirx.tensor<2x4xf32, global, align = 16>, %io1: !tirx.tensor<8x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_133(%t0: !tirx.tensor<2x4xf32, global, align = 16>, %io1: !tirx.tensor<8x1xf32, global>) launch(grid = [1], block = [32]) {
   %t1 = tirx.alloc_local : !tirx.tensor<2x4xf32, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x4xf32, local> -> !tirx.tensor<8x1xf32, local>
   tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<8x1xf32, local>, !tirx.tensor<8x1xf32, global>
@@ -2439,12 +2560,12 @@ tirx.kernel @form_126(%t0: !tirx.tensor<2x4xf32, global, align = 16>, %io1: !tir
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_127(
+// CHECK-LABEL: .entry form_134(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}wt{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}wt{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_127(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_134(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
   %t1 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xf32, local>, !tirx.tensor<2x1xf32, global>
@@ -2454,12 +2575,12 @@ tirx.kernel @form_127(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_128(
+// CHECK-LABEL: .entry form_135(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}release{{[.]}}gpu{{[.]}}global{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}release{{[.]}}gpu{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_128(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_135(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
   %t1 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xf32, local>, !tirx.tensor<2x1xf32, global>
@@ -2469,12 +2590,12 @@ tirx.kernel @form_128(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_129(
+// CHECK-LABEL: .entry form_136(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}volatile{{[.]}}global{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}volatile{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_129(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_136(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
   %t1 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xf32, local>, !tirx.tensor<2x1xf32, global>
@@ -2484,12 +2605,12 @@ tirx.kernel @form_129(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_130(
+// CHECK-LABEL: .entry form_137(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_130(%io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_137(%io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_shared : !tirx.tensor<2x1xf32, shared, align = 4>
   %t1 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
@@ -2500,12 +2621,12 @@ tirx.kernel @form_130(%io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], bl
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_131(
+// CHECK-LABEL: .entry form_138(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}v2{{[.]}}b64 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}v2{{[.]}}b64 
 // CHECK: ret;
-tirx.kernel @form_131(%io1: !tirx.tensor<4x1xf64, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_138(%io1: !tirx.tensor<4x1xf64, global>) launch(grid = [1], block = [32]) {
   %t0 = tirx.alloc_shared : !tirx.tensor<2x2xf64, shared, align = 16>
   %t1 = tirx.alloc_local : !tirx.tensor<2x2xf64, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x2xf64, local> -> !tirx.tensor<4x1xf64, local>
@@ -2516,18 +2637,34 @@ tirx.kernel @form_131(%io1: !tirx.tensor<4x1xf64, global>) launch(grid = [1], bl
   tirx.return
 }
 
-// CHECK-LABEL: .entry form_132(
+// CHECK-LABEL: .entry form_139(
 // CHECK-NOT: .local
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}b32 {{.*}};
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_132(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_139(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
   %t1 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
   tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xf32, local>, !tirx.tensor<2x1xf32, global>
   tile.apply "st.b32" scope(thread) (%t0, %t1)
       : !tirx.tensor<2x1xf32, global, align = 4>,
         !tirx.tensor<2x1xf32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_140(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}L2::cache_hint{{[.]}}b32 {{.*}};
+// CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}L2::cache_hint{{[.]}}b32 
+// CHECK: ret;
+tirx.kernel @form_140(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>, %s2: ui64) launch(grid = [1], block = [32]) {
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
+  tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xf32, local>, !tirx.tensor<2x1xf32, global>
+  tile.apply "st.global.L2::cache_hint.b32" scope(thread) (%t0, %t1, %s2)
+      : !tirx.tensor<2x1xf32, global, align = 4>,
+        !tirx.tensor<2x1xf32, local>,
+        ui64
   tirx.return
 }
 

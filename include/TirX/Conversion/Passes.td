@@ -23,13 +23,16 @@ def TirXToGPU : Pass<"tirx-to-gpu", "::mlir::ModuleOp"> {
     the same arguments that launches it through `gpu.launch_func` with its
     grid and block.
 
-    With `chip`, the module is marked `tirx.chip = <chip>` so that every
-    instruction is checked against the chip the pipeline compiles for; a
-    module already marked for another chip is an error.
+    With `chip` (and `ptx`), the module is marked `tirx.chip = <chip>`
+    (`tirx.ptx = <version>`) so that every instruction is checked against
+    the chip and PTX version the pipeline compiles for; a module already
+    marked for another chip is an error.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "Target chip (e.g. sm_90) recorded as tirx.chip on the module">,
+    Option<"ptx", "ptx", "unsigned", /*default=*/"0",
+           "Target PTX ISA version x10 (e.g. 80) recorded as tirx.ptx">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -164,12 +164,10 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
         getMixedOperands(op, op.getArgs(), op.getOperandKinds());
     if (failed(operands))
       return failure();
-    llvm::Expected<ptx::Instruction> parsed =
-        ptx::parseInstruction(op.getInstruction(), operands->size());
-    if (!parsed) {
-      llvm::consumeError(parsed.takeError());
-      return rewriter.notifyMatchFailure(op, "illegal instruction");
-    }
+    FailureOr<ptx::Instruction> parsed =
+        selectInstructionForm(op, op.getInstruction(), *operands);
+    if (failed(parsed))
+      return failure();
     const ptx::Instruction &instruction = *parsed;
     FailureOr<ExecutionDomain> domain = getExecutionDomain(op, op.getScope());
     if (failed(domain))

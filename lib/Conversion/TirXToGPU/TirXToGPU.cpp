@@ -128,6 +128,10 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
       }
       module->setAttr(TirXDialect::kChipAttrName,
                       StringAttr::get(&getContext(), chip));
+      if (ptx)
+        module->setAttr(TirXDialect::kPTXAttrName,
+                        IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                                         ptx));
       // Re-check every tile op against the chip now named.
       WalkResult result = module.walk([](Operation *op) {
         if (isa<tile::ApplyOp>(op) && failed(mlir::verify(op)))

@@ -383,3 +383,24 @@ tirx.kernel @too_large() launch(grid = [1], block = [32]) {
   tile.apply "abs.f32" scope(thread) (%r, %r) : !tirx.tensor<8388608x1xf32, local>, !tirx.tensor<8388608x1xf32, local>
   tirx.return
 }
+
+// -----
+
+tirx.kernel @ptx_floor() launch(grid = [1], block = [32]) {
+  %d = tirx.alloc_local : !tirx.tensor<1xui32, local>
+  %a = tirx.alloc_local : !tirx.tensor<1xf32, local>
+  // expected-error @+1 {{'cvt.rna.satfinite.tf32.f32' requires PTX ISA 8.1 but the target is PTX 8.0 (raise it with --tirx-to-ptx="features=+ptx81")}}
+  tile.apply "cvt.rna.satfinite.tf32.f32" scope(thread) (%d, %a) : !tirx.tensor<1xui32, local>, !tirx.tensor<1xf32, local>
+  tirx.return
+}
+
+// -----
+
+module attributes {tirx.ptx = "8.1"} {
+  tirx.kernel @bad_ptx_attr() launch(grid = [1], block = [32]) {
+    %r = tirx.alloc_local : !tirx.tensor<1xf32, local>
+    // expected-error @-3 {{'tirx.ptx' must be the PTX ISA version times ten, e.g. 80, got "8.1"}}
+    tile.apply "abs.f32" scope(thread) (%r, %r) : !tirx.tensor<1xf32, local>, !tirx.tensor<1xf32, local>
+    tirx.return
+  }
+}

@@ -125,9 +125,10 @@ tirx.kernel @shared_rows(%A: !tirx.tensor<64x4xf32, global, align = 16>)
   tirx.return
 }
 
-// A chip attribute raises the target: three-input max needs sm_100.
-// CHECK-LABEL: module attributes {tirx.chip = "sm_100a"}
-module attributes {tirx.chip = "sm_100a"} {
+// Chip and PTX attributes raise the target: three-input max needs sm_100
+// and PTX ISA 8.8.
+// CHECK-LABEL: module attributes {tirx.chip = "sm_100a", tirx.ptx = 88 : i32}
+module attributes {tirx.chip = "sm_100a", tirx.ptx = 88 : i32} {
   tirx.kernel @three_input_max() launch(grid = [1], block = [32]) {
     %r = tirx.alloc_local : !tirx.tensor<32x1xf32, local, #tirx.layout<S[32 : 1@laneid]>>
     // CHECK: tile.apply "max.f32" scope(warp) (%{{.*}}, %{{.*}}, %{{.*}}, 0.000000e+00 : f32)

@@ -46,6 +46,34 @@ mlir::tirx::tile::getMixedOperands(Operation *op, ValueRange args,
   return operands;
 }
 
+FailureOr<ptx::Instruction>
+mlir::tirx::tile::selectInstructionForm(Operation *op, StringRef spelling,
+                                        ArrayRef<MixedOperand> operands) {
+  llvm::Expected<SmallVector<ptx::Instruction, 1>> forms =
+      ptx::parseInstructionForms(spelling, operands.size());
+  if (!forms)
+    return op->emitOpError() << llvm::toString(forms.takeError());
+  auto fits = [&](const ptx::Instruction &form) {
+    if (form.operands.size() != operands.size())
+      return false;
+    for (const MixedOperand &operand : operands) {
+      const ptx::OperandInfo &info = form.operands[operand.position];
+      auto tensor = dyn_cast<tirx::TensorType>(operand.getType());
+      Type element = tensor ? tensor.getElementType() : operand.getType();
+      std::optional<ptx::ScalarKind> kind = getScalarKind(element);
+      if (!kind || !info.element.accepts(*kind))
+        return false;
+      if (tensor && tensor.getShape().back() != info.atom)
+        return false;
+    }
+    return true;
+  };
+  for (const ptx::Instruction &form : *forms)
+    if (fits(form))
+      return form;
+  return forms->front();
+}
+
 std::optional<ptx::ScalarKind> mlir::tirx::tile::getScalarKind(Type type) {
   using ptx::ScalarKind;
   if (type.isF16())

@@ -186,10 +186,10 @@ LogicalResult ApplyOp::verify() {
       getMixedOperands(*this, getArgs(), getOperandKinds());
   if (failed(operands))
     return failure();
-  llvm::Expected<ptx::Instruction> parsed =
-      ptx::parseInstruction(getInstruction(), operands->size());
-  if (!parsed)
-    return emitOpError() << llvm::toString(parsed.takeError());
+  FailureOr<ptx::Instruction> parsed =
+      selectInstructionForm(*this, getInstruction(), *operands);
+  if (failed(parsed))
+    return failure();
   const ptx::Instruction &instruction = *parsed;
   if (instruction.operands.size() != operands->size())
     return emitOpError("'")
@@ -204,6 +204,17 @@ LogicalResult ApplyOp::verify() {
     return emitOpError("'")
            << instruction.spelling << "' requires sm_" << instruction.minSM
            << " but the target is sm_" << *targetSM;
+  FailureOr<unsigned> targetPTX = getTargetPTX(*this);
+  if (failed(targetPTX))
+    return failure();
+  if (instruction.minPTX > *targetPTX)
+    return emitOpError("'")
+           << instruction.spelling << "' requires PTX ISA "
+           << instruction.minPTX / 10 << "." << instruction.minPTX % 10
+           << " but the target is PTX " << *targetPTX / 10 << "."
+           << *targetPTX % 10
+           << " (raise it with --tirx-to-ptx=\"features=+ptx"
+           << instruction.minPTX << "\")";
 
   SmallVector<TileTensorOperand> tensors;
   for (const MixedOperand &operand : *operands) {

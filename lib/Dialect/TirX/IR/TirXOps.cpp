@@ -44,6 +44,23 @@ FailureOr<unsigned> mlir::tirx::getTargetSM(Operation *op) {
   return 90u;
 }
 
+FailureOr<unsigned> mlir::tirx::getTargetPTX(Operation *op) {
+  for (Operation *current = op; current; current = current->getParentOp()) {
+    Attribute attr = current->getAttr(TirXDialect::kPTXAttrName);
+    if (!attr)
+      continue;
+    auto version = dyn_cast<IntegerAttr>(attr);
+    if (!version || version.getValue().isNegative() ||
+        version.getValue().getZExtValue() > 1000)
+      return current->emitError()
+             << "'" << TirXDialect::kPTXAttrName
+             << "' must be the PTX ISA version times ten, e.g. 80, got "
+             << attr;
+    return static_cast<unsigned>(version.getValue().getZExtValue());
+  }
+  return TirXDialect::kDefaultPTX;
+}
+
 std::optional<int64_t> mlir::tirx::getEnclosingBlockThreads(Operation *op) {
   if (auto kernel = op->getParentOfType<KernelOp>())
     return kernel.getLaunch().getNumThreads();

@@ -34,6 +34,15 @@ FailureOr<SmallVector<MixedOperand>> getMixedOperands(Operation *op,
                                                       ValueRange args,
                                                       ArrayAttr kinds);
 
+/// Parses `spelling` for `operands`. Where several forms share a spelling
+/// and operand count (mov.b32 copies one b32, or packs two b16), the first
+/// whose atoms fit the tensor operands' innermost extents and element widths
+/// is chosen; otherwise the first form, whose checks then explain the
+/// mismatch. Fails with the parser's reason on `op`.
+FailureOr<ptx::Instruction>
+selectInstructionForm(Operation *op, StringRef spelling,
+                      ArrayRef<MixedOperand> operands);
+
 /// The PTX scalar kind of an element type (signless integers are signed).
 std::optional<ptx::ScalarKind> getScalarKind(Type type);
 

@@ -34,6 +34,11 @@ def TirX_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kChipAttrName = "tirx.chip";
     /// The chip assumed when no ancestor names one.
     static constexpr ::llvm::StringLiteral kDefaultChip = "sm_90";
+    /// Name of the discardable integer attribute naming the target PTX ISA
+    /// version times ten (`tirx.ptx = 80` for PTX 8.0); default 80, what
+    /// `--tirx-to-ptx` emits unless its `features` say otherwise.
+    static constexpr ::llvm::StringLiteral kPTXAttrName = "tirx.ptx";
+    static constexpr unsigned kDefaultPTX = 80;
   }];
 }
 

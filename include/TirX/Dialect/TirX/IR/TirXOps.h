@@ -29,6 +29,11 @@ namespace mlir::tirx {
 /// Fails with a diagnostic on a malformed chip name.
 FailureOr<unsigned> getTargetSM(Operation *op);
 
+/// The target PTX ISA version (x10) named by the nearest `tirx.ptx`
+/// attribute on `op` or an ancestor, or 80. Fails with a diagnostic on a
+/// malformed value.
+FailureOr<unsigned> getTargetPTX(Operation *op);
+
 /// Threads per block of the kernel enclosing `op`: the launch of a
 /// `tirx.kernel`, or the `known_block_size` of a `gpu.func` kernel (what
 /// `tirx-to-gpu` makes of it). std::nullopt outside kernels.
