@@ -25,6 +25,18 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tirx_tools_dir, append_path=True)
 tool_dirs = [config.tirx_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tirx-opt", "tirx-layout"], tool_dirs)
+if os.path.exists(os.path.join(config.tirx_tools_dir, "tirx-runtime-check")):
+    config.available_features.add("tirx-runtime")
+    llvm_config.add_tool_substitutions(["tirx-runtime-check"], tool_dirs)
+
+# A usable NVIDIA GPU (driver and device): enables test/gpu-style checks.
+import subprocess
+try:
+    if subprocess.run(["nvidia-smi", "-L"], capture_output=True,
+                      timeout=20).returncode == 0:
+        config.available_features.add("cuda-gpu")
+except (OSError, subprocess.TimeoutExpired):
+    pass
 
 # ptxas assembles every PTX the suite produces.
 ptxas = shutil.which("ptxas") or (

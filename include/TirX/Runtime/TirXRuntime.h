@@ -1,0 +1,78 @@
+/*===- TirXRuntime.h - Load and launch TirX kernels (C ABI) -------*- C -*-===*\
+|*                                                                            *|
+|* Part of the TirX project.                                                  *|
+|*                                                                            *|
+|* A small C ABI over the CUDA Runtime, implemented in libTirXRuntime.so     *|
+|* (statically linked cudart, so the library needs only the CUDA driver).    *|
+|* Every function returns a TirxStatus; on failure the calling thread's      *|
+|* message (tirxGetLastErrorMessage) says what failed and why. Nothing here  *|
+|* prints or exits. Usable from C, C++ and Python (ctypes).                  *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TIRX_RUNTIME_TIRXRUNTIME_H
+#define TIRX_RUNTIME_TIRXRUNTIME_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum TirxStatus {
+  TIRX_SUCCESS = 0,
+  /// No CUDA driver or no CUDA-capable device.
+  TIRX_ERROR_NO_DEVICE = 1,
+  /// The PTX/cubin image could not be loaded (bad text, wrong architecture).
+  TIRX_ERROR_INVALID_IMAGE = 2,
+  /// No kernel of that name in the module.
+  TIRX_ERROR_NOT_FOUND = 3,
+  /// A bad argument: null handle, wrong argument count, zero extents.
+  TIRX_ERROR_INVALID_ARGUMENT = 4,
+  /// The launch or the kernel itself failed.
+  TIRX_ERROR_LAUNCH = 5,
+  /// Any other CUDA error (the message has CUDA's name for it).
+  TIRX_ERROR_CUDA = 6
+} TirxStatus;
+
+typedef struct TirxModuleImpl *TirxModule;
+typedef struct TirxKernelImpl *TirxKernel;
+
+/// The message of the last failure on this thread ("" if none).
+const char *tirxGetLastErrorMessage(void);
+
+/// Number of CUDA devices (TIRX_ERROR_NO_DEVICE when there are none).
+TirxStatus tirxGetDeviceCount(int *count);
+/// The compute capability of the current device as major*10+minor (90).
+TirxStatus tirxGetComputeCapability(int *smVersion);
+
+/// Loads a module from PTX text (NUL-terminated or `size` bytes) or a cubin.
+TirxStatus tirxModuleLoadData(const void *image, size_t size,
+                              TirxModule *module);
+TirxStatus tirxModuleUnload(TirxModule module);
+/// Looks up a kernel (`.entry`) by name.
+TirxStatus tirxModuleGetKernel(TirxModule module, const char *name,
+                               TirxKernel *kernel);
+/// Number of parameters the kernel takes.
+TirxStatus tirxKernelGetParamCount(TirxKernel kernel, size_t *count);
+
+/// Launches `kernel` on `stream` (NULL: the default stream). `args` holds
+/// `numArgs` pointers to the argument values, as cudaLaunchKernel wants;
+/// `numArgs` must equal the kernel's parameter count.
+TirxStatus tirxKernelLaunch(TirxKernel kernel, const unsigned grid[3],
+                            const unsigned block[3], unsigned sharedMemBytes,
+                            void *stream, void **args, size_t numArgs);
+
+TirxStatus tirxStreamSynchronize(void *stream);
+TirxStatus tirxDeviceSynchronize(void);
+
+/// Device memory helpers for hosts without another CUDA library.
+TirxStatus tirxMalloc(void **devicePtr, size_t bytes);
+TirxStatus tirxFree(void *devicePtr);
+TirxStatus tirxMemcpyHostToDevice(void *dst, const void *src, size_t bytes);
+TirxStatus tirxMemcpyDeviceToHost(void *dst, const void *src, size_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TIRX_RUNTIME_TIRXRUNTIME_H */

@@ -1,0 +1,213 @@
+//===- TirXRuntime.cpp - Load and launch TirX kernels ---------------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The C ABI of TirXRuntime.h on the CUDA Runtime. Modules are CUDA
+// libraries (cudaLibraryLoadData), kernels cudaKernel_t; the parameter count
+// comes from the driver's cuKernelGetParamInfo, reached through the runtime's
+// entry-point query so that the library links only the static cudart.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Runtime/TirXRuntime.h"
+#include "RuntimeError.h"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <string>
+
+using namespace tirx::runtime;
+
+struct TirxModuleImpl {
+  cudaLibrary_t library;
+};
+
+struct TirxKernelImpl {
+  cudaKernel_t kernel;
+  std::string name;
+};
+
+extern "C" __attribute__((visibility("default"))) const char *tirxGetLastErrorMessage(void) {
+  return getLastErrorMessage();
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxGetDeviceCount(int *count) {
+  if (!count)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT, "tirxGetDeviceCount: count is null");
+  *count = 0;
+  if (TirxStatus status = checkDevice("tirxGetDeviceCount"))
+    return status;
+  cudaGetDeviceCount(count);
+  return succeed();
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxGetComputeCapability(int *smVersion) {
+  if (!smVersion)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxGetComputeCapability: smVersion is null");
+  if (TirxStatus status = checkDevice("tirxGetComputeCapability"))
+    return status;
+  int device = 0, major = 0, minor = 0;
+  if (TirxStatus status =
+          check(cudaGetDevice(&device), "cudaGetDevice", TIRX_ERROR_CUDA))
+    return status;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+  *smVersion = major * 10 + minor;
+  return succeed();
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleLoadData(const void *image, size_t size,
+                                         TirxModule *module) {
+  if (!image || !module)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxModuleLoadData: image or module is null");
+  *module = nullptr;
+  if (TirxStatus status = checkDevice("tirxModuleLoadData"))
+    return status;
+  // PTX must be NUL-terminated for the JIT; copy when the caller's text is
+  // not (a cubin starts with the ELF magic and carries its own size).
+  const char *bytes = static_cast<const char *>(image);
+  bool isElf = size >= 4 && std::memcmp(bytes, "\x7f" "ELF", 4) == 0;
+  std::string text;
+  if (!isElf && size && bytes[size - 1] != '\0') {
+    text.assign(bytes, size);
+    image = text.c_str();
+  }
+  cudaLibrary_t library;
+  cudaError_t error = cudaLibraryLoadData(&library, image, nullptr, nullptr,
+                                          0, nullptr, nullptr, 0);
+  if (error != cudaSuccess)
+    return fail(TIRX_ERROR_INVALID_IMAGE,
+                std::string("tirxModuleLoadData: the ") +
+                    (isElf ? "cubin" : "PTX") + " image could not be loaded: " +
+                    cudaGetErrorName(error) + ": " + cudaGetErrorString(error));
+  *module = new TirxModuleImpl{library};
+  return succeed();
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleUnload(TirxModule module) {
+  if (!module)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT, "tirxModuleUnload: module is null");
+  cudaError_t error = cudaLibraryUnload(module->library);
+  delete module;
+  return check(error, "cudaLibraryUnload", TIRX_ERROR_CUDA);
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleGetKernel(TirxModule module, const char *name,
+                                          TirxKernel *kernel) {
+  if (!module || !name || !kernel)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxModuleGetKernel: module, name or kernel is null");
+  *kernel = nullptr;
+  cudaKernel_t handle;
+  cudaError_t error = cudaLibraryGetKernel(&handle, module->library, name);
+  if (error != cudaSuccess)
+    return fail(TIRX_ERROR_NOT_FOUND, std::string("tirxModuleGetKernel: no "
+                                                  "kernel named '") +
+                                          name + "' in the module (" +
+                                          cudaGetErrorName(error) + ")");
+  *kernel = new TirxKernelImpl{handle, name};
+  return succeed();
+}
+
+/// The driver's cuKernelGetParamInfo, found through the runtime.
+static CUresult getParamInfo(cudaKernel_t kernel, size_t index,
+                             size_t *offset, size_t *size) {
+  using Fn = CUresult (*)(CUkernel, size_t, size_t *, size_t *);
+  static Fn fn = [] {
+    void *symbol = nullptr;
+    cudaDriverEntryPointQueryResult result;
+    if (cudaGetDriverEntryPointByVersion("cuKernelGetParamInfo", &symbol,
+                                         12040, cudaEnableDefault,
+                                         &result) != cudaSuccess ||
+        result != cudaDriverEntryPointSuccess)
+      return static_cast<Fn>(nullptr);
+    return reinterpret_cast<Fn>(symbol);
+  }();
+  if (!fn)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  return fn(reinterpret_cast<CUkernel>(kernel), index, offset, size);
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelGetParamCount(TirxKernel kernel,
+                                              size_t *count) {
+  if (!kernel || !count)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxKernelGetParamCount: kernel or count is null");
+  size_t index = 0, offset, size;
+  while (getParamInfo(kernel->kernel, index, &offset, &size) == CUDA_SUCCESS)
+    ++index;
+  *count = index;
+  return succeed();
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelLaunch(TirxKernel kernel, const unsigned grid[3],
+                                       const unsigned block[3],
+                                       unsigned sharedMemBytes, void *stream,
+                                       void **args, size_t numArgs) {
+  if (!kernel || !grid || !block || (numArgs && !args))
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxKernelLaunch: kernel, grid, block or args is null");
+  size_t expected = 0;
+  tirxKernelGetParamCount(kernel, &expected);
+  if (expected != numArgs)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxKernelLaunch: kernel '" + kernel->name + "' takes " +
+                    std::to_string(expected) + " argument(s), got " +
+                    std::to_string(numArgs));
+  for (int dim = 0; dim < 3; ++dim)
+    if (!grid[dim] || !block[dim])
+      return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                  "tirxKernelLaunch: grid and block extents must be positive");
+  cudaError_t error = cudaLaunchKernel(
+      reinterpret_cast<const void *>(kernel->kernel),
+      dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]),
+      args, sharedMemBytes, static_cast<cudaStream_t>(stream));
+  if (error != cudaSuccess)
+    return fail(TIRX_ERROR_LAUNCH, "tirxKernelLaunch: launching '" +
+                                       kernel->name + "' failed: " +
+                                       cudaGetErrorName(error) + ": " +
+                                       cudaGetErrorString(error));
+  return succeed();
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxStreamSynchronize(void *stream) {
+  return check(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)),
+               "cudaStreamSynchronize", TIRX_ERROR_LAUNCH);
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxDeviceSynchronize(void) {
+  if (TirxStatus status = checkDevice("tirxDeviceSynchronize"))
+    return status;
+  return check(cudaDeviceSynchronize(), "cudaDeviceSynchronize",
+               TIRX_ERROR_LAUNCH);
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxMalloc(void **devicePtr, size_t bytes) {
+  if (!devicePtr)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT, "tirxMalloc: devicePtr is null");
+  if (TirxStatus status = checkDevice("tirxMalloc"))
+    return status;
+  return check(cudaMalloc(devicePtr, bytes), "cudaMalloc", TIRX_ERROR_CUDA);
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxFree(void *devicePtr) {
+  return check(cudaFree(devicePtr), "cudaFree", TIRX_ERROR_CUDA);
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxMemcpyHostToDevice(void *dst, const void *src,
+                                             size_t bytes) {
+  return check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice),
+               "cudaMemcpy (host to device)", TIRX_ERROR_CUDA);
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxMemcpyDeviceToHost(void *dst, const void *src,
+                                             size_t bytes) {
+  return check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost),
+               "cudaMemcpy (device to host)", TIRX_ERROR_CUDA);
+}

@@ -1,0 +1,112 @@
+/*===- tirx-runtime-check.c - Exercise the TirX runtime C ABI ------*- C -*-===*\
+|*                                                                            *|
+|* Part of the TirX project.                                                  *|
+|*                                                                            *|
+|* Drives libTirXRuntime.so through its C ABI and prints one line per step   *|
+|* ("<step>: <status> <message>"), for lit. Without arguments it checks the  *|
+|* calls that need no GPU (null arguments; no device where there is none).   *|
+|* With a PTX file of the affine-ReLU example it also loads bad PTX, looks   *|
+|* up a missing kernel, launches with a wrong argument count, and runs the   *|
+|* kernel, checking every result.                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "TirX/Runtime/TirXRuntime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *statusName(TirxStatus status) {
+  switch (status) {
+  case TIRX_SUCCESS:
+    return "SUCCESS";
+  case TIRX_ERROR_NO_DEVICE:
+    return "NO_DEVICE";
+  case TIRX_ERROR_INVALID_IMAGE:
+    return "INVALID_IMAGE";
+  case TIRX_ERROR_NOT_FOUND:
+    return "NOT_FOUND";
+  case TIRX_ERROR_INVALID_ARGUMENT:
+    return "INVALID_ARGUMENT";
+  case TIRX_ERROR_LAUNCH:
+    return "LAUNCH";
+  case TIRX_ERROR_CUDA:
+    return "CUDA";
+  }
+  return "?";
+}
+
+static TirxStatus show(const char *step, TirxStatus status) {
+  printf("%s: %s %s\n", step, statusName(status), tirxGetLastErrorMessage());
+  return status;
+}
+
+static char *readFile(const char *path, size_t *size) {
+  FILE *file = fopen(path, "rb");
+  if (!file)
+    return NULL;
+  fseek(file, 0, SEEK_END);
+  long length = ftell(file);
+  fseek(file, 0, SEEK_SET);
+  char *data = malloc((size_t)length + 1);
+  *size = fread(data, 1, (size_t)length, file);
+  data[*size] = '\0';
+  fclose(file);
+  return data;
+}
+
+int main(int argc, char **argv) {
+  int count = -1;
+  TirxModule module = NULL;
+  TirxKernel kernel = NULL;
+  show("null-argument", tirxGetDeviceCount(NULL));
+  show("null-module", tirxModuleGetKernel(NULL, "k", &kernel));
+  TirxStatus devices = show("device-count", tirxGetDeviceCount(&count));
+  show("load-without-check", tirxModuleLoadData("not ptx", 8, &module));
+  if (argc < 2 || devices != TIRX_SUCCESS)
+    return 0;
+
+  size_t size = 0;
+  char *ptx = readFile(argv[1], &size);
+  if (!ptx) {
+    fprintf(stderr, "cannot read %s\n", argv[1]);
+    return 2;
+  }
+  show("bad-ptx", tirxModuleLoadData("this is not PTX", 16, &module));
+  if (show("load", tirxModuleLoadData(ptx, size, &module)) != TIRX_SUCCESS)
+    return 1;
+  show("missing-kernel", tirxModuleGetKernel(module, "nope", &kernel));
+  if (show("kernel", tirxModuleGetKernel(module, "affine_relu", &kernel)))
+    return 1;
+  size_t params = 0;
+  tirxKernelGetParamCount(kernel, &params);
+  printf("params: %zu\n", params);
+
+  enum { N = 256 };
+  float host[N], result[N];
+  for (int i = 0; i < N; ++i)
+    host[i] = -4.0f + 8.0f * (float)i / (N - 1);
+  void *a = NULL, *b = NULL;
+  tirxMalloc(&a, sizeof host);
+  tirxMalloc(&b, sizeof host);
+  tirxMemcpyHostToDevice(a, host, sizeof host);
+  unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+  void *args[2] = {&a, &b};
+  show("wrong-arg-count", tirxKernelLaunch(kernel, grid, block, 0, NULL, args, 1));
+  show("launch", tirxKernelLaunch(kernel, grid, block, 0, NULL, args, 2));
+  show("sync", tirxDeviceSynchronize());
+  tirxMemcpyDeviceToHost(result, b, sizeof result);
+  int mismatches = 0;
+  for (int i = 0; i < N; ++i) {
+    float expected = 2.0f * host[i] + 1.0f;
+    if (expected < 0.0f)
+      expected = 0.0f;
+    mismatches += result[i] != expected;
+  }
+  printf("results: %d mismatches of %d\n", mismatches, N);
+  tirxFree(a);
+  tirxFree(b);
+  show("unload", tirxModuleUnload(module));
+  free(ptx);
+  return mismatches != 0;
+}
