@@ -36,6 +36,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -44,7 +45,8 @@ void mlir::tirx::registerAllTirXDialects(DialectRegistry &registry) {
   registry.insert<TirXDialect, tile::TileDialect, func::FuncDialect,
                   arith::ArithDialect, math::MathDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, ub::UBDialect, gpu::GPUDialect,
-                  LLVM::LLVMDialect, NVVM::NVVMDialect>();
+                  LLVM::LLVMDialect, NVVM::NVVMDialect,
+                  memref::MemRefDialect>();
   // What the lowering to PTX needs: conversion interfaces used by
   // convert-gpu-to-nvvm, the NVVM target, and translation to LLVM IR.
   arith::registerConvertArithToLLVMInterface(registry);
@@ -58,6 +60,7 @@ void mlir::tirx::registerAllTirXDialects(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   registerNVVMDialectTranslation(registry);
 }
 

@@ -7,9 +7,15 @@
 #include "TirX/Conversion/Passes.h"
 #include "TirX/Pipelines/Pipelines.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -69,7 +75,25 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
     pm.addPass(createTirXExtractPTX({options.ptxOutput}));
 }
 
+void mlir::tirx::buildTirXToLLVMHostPipeline(OpPassManager &pm,
+                                             const TirXToPTXOptions &options) {
+  buildTirXToPTXPipeline(pm, options);
+  // gpu-to-llvm lowers the asynchronous forms of gpu.alloc/memcpy/launch.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void mlir::tirx::registerTirXPipelines() {
+  PassPipelineRegistration<TirXToPTXOptions>(
+      "tirx-to-llvm-host",
+      "Compile kernels to PTX/cubin and lower host code launching them to "
+      "the LLVM dialect (input of tirx-runner)",
+      buildTirXToLLVMHostPipeline);
   PassPipelineRegistration<TirXToPTXOptions>(
       "tirx-to-ptx",
       "Compile tirx kernels to PTX (or cubin) through gpu and nvvm",

@@ -21,7 +21,8 @@ def TirXToGPU : Pass<"tirx-to-gpu", "::mlir::ModuleOp"> {
     `tile.ewise` are copied into the GPU module. Tensors are untouched.
     For embedders, each kernel gets a host function `@<kernel>_launch` with
     the same arguments that launches it through `gpu.launch_func` with its
-    grid and block.
+    grid and block, and host-side `tirx.launch` ops become
+    `gpu.launch_func`.
 
     With `chip` (and `ptx`), the module is marked `tirx.chip = <chip>`
     (`tirx.ptx = <version>`) so that every instruction is checked against
@@ -36,7 +37,9 @@ def TirXToGPU : Pass<"tirx-to-gpu", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def TileDispatch : Pass<"tile-dispatch", "::mlir::ModuleOp"> {

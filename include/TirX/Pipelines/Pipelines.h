@@ -53,7 +53,15 @@ struct TirXToPTXOptions : public PassPipelineOptions<TirXToPTXOptions> {
 /// convert-gpu-to-nvvm, nvvm-attach-target and gpu-module-to-binary.
 void buildTirXToPTXPipeline(OpPassManager &pm, const TirXToPTXOptions &options);
 
-/// Registers `--tirx-to-ptx` with the global pipeline registry.
+/// `--tirx-to-llvm-host`: the device side as `--tirx-to-ptx` (the PTX or
+/// cubin embedded in a gpu.binary), then the host side (functions launching
+/// kernels with tirx.launch / gpu.launch_func, gpu memory ops, memrefs) to the
+/// LLVM dialect, ready for tirx-runner or mlir-translate.
+void buildTirXToLLVMHostPipeline(OpPassManager &pm,
+                                 const TirXToPTXOptions &options);
+
+/// Registers `--tirx-to-ptx` and `--tirx-to-llvm-host` with the global
+/// pipeline registry.
 void registerTirXPipelines();
 
 } // namespace tirx

@@ -367,6 +367,17 @@ struct TirXLowerTensorsPass
     for (gpu::GPUFuncOp func : funcs)
       if (failed(TensorLowering(func).run()))
         return signalPassFailure();
+    // Launches pass the pointers the tensors were cast from.
+    getOperation()->walk([](gpu::LaunchFuncOp launch) {
+      for (OpOperand &operand : launch->getOpOperands()) {
+        auto cast =
+            operand.get().getDefiningOp<UnrealizedConversionCastOp>();
+        if (cast && cast.getNumOperands() == 1 &&
+            isa<tirx::TensorType>(operand.get().getType()) &&
+            isa<LLVM::LLVMPointerType>(cast.getOperand(0).getType()))
+          operand.set(cast.getOperand(0));
+      }
+    });
     // Host launchers pass global tensors on as pointers.
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())

@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
@@ -112,6 +114,45 @@ static void buildHostLauncher(SymbolTable &moduleSymbols, KernelOp kernel,
   func::ReturnOp::create(builder, loc);
 }
 
+/// tirx.launch @k(args) ⇒ gpu.launch_func with k's grid and block. Tensor
+/// arguments (memrefs or !llvm.ptr<1>) become pointers, cast to the kernel's
+/// tensor types until tirx-lower-tensors gives the kernel pointer arguments.
+static void convertLaunch(LaunchOp launch, gpu::GPUFuncOp func,
+                          LaunchConfigAttr config) {
+  OpBuilder builder(launch);
+  Location loc = launch.getLoc();
+  MLIRContext *context = launch.getContext();
+  SmallVector<Value> operands;
+  for (auto [arg, param] :
+       llvm::zip(launch.getArgs(), func.getArgumentTypes())) {
+    Value value = arg;
+    if (isa<tirx::TensorType>(param)) {
+      if (isa<MemRefType>(value.getType())) {
+        Value address = memref::ExtractAlignedPointerAsIndexOp::create(
+            builder, loc, value);
+        Value address64 = arith::IndexCastOp::create(
+            builder, loc, builder.getI64Type(), address);
+        value = LLVM::IntToPtrOp::create(
+            builder, loc, LLVM::LLVMPointerType::get(context, 1), address64);
+      }
+      value = UnrealizedConversionCastOp::create(builder, loc, param, value)
+                  .getResult(0);
+    }
+    operands.push_back(value);
+  }
+  auto extents = [&](ArrayRef<int64_t> values) {
+    SmallVector<int32_t, 3> padded = getExtents3(values);
+    return gpu::KernelDim3{
+        arith::ConstantIndexOp::create(builder, loc, padded[0]),
+        arith::ConstantIndexOp::create(builder, loc, padded[1]),
+        arith::ConstantIndexOp::create(builder, loc, padded[2])};
+  };
+  gpu::LaunchFuncOp::create(builder, loc, func, extents(config.getGrid()),
+                            extents(config.getBlock()),
+                            /*dynamicSharedMemorySize=*/Value(), operands);
+  launch.erase();
+}
+
 namespace {
 struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
   using Base::Base;
@@ -175,6 +216,7 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
       if (!gpuSymbols.lookup(callee.getSymName()))
         gpuSymbols.insert(callee.clone());
 
+    llvm::StringMap<std::pair<gpu::GPUFuncOp, LaunchConfigAttr>> converted;
     for (KernelOp kernel : kernels) {
       OpBuilder builder = OpBuilder::atBlockEnd(gpuModule.getBody());
       LaunchConfigAttr launch = kernel.getLaunch();
@@ -200,7 +242,19 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
       convertBodyOps(func.getBody());
       gpuSymbols.insert(func);
       buildHostLauncher(moduleSymbols, kernel, func);
+      converted[kernel.getSymName()] = {func, launch};
       kernel.erase();
+    }
+    SmallVector<LaunchOp> launches;
+    module.walk([&](LaunchOp launch) { launches.push_back(launch); });
+    for (LaunchOp launch : launches) {
+      auto it = converted.find(launch.getKernel());
+      if (it == converted.end()) {
+        launch.emitOpError("'") << launch.getKernel()
+                                << "' is not a kernel of this module";
+        return signalPassFailure();
+      }
+      convertLaunch(launch, it->second.first, it->second.second);
     }
   }
 };

@@ -177,6 +177,42 @@ LogicalResult KernelOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto kernel =
+      symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  if (!kernel)
+    return emitOpError("'")
+           << getKernel() << "' does not name a tirx.kernel";
+  ArrayRef<Type> params = kernel.getArgumentTypes();
+  if (params.size() != getArgs().size())
+    return emitOpError("kernel @")
+           << getKernel() << " takes " << params.size()
+           << " argument(s), got " << getArgs().size();
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(params, getArgs()))) {
+    auto [param, arg] = pair;
+    Type type = arg.getType();
+    if (isa<tirx::TensorType>(param)) {
+      auto ptr = dyn_cast<LLVM::LLVMPointerType>(type);
+      if (isa<MemRefType>(type) || (ptr && ptr.getAddressSpace() == 1))
+        continue;
+      return emitOpError("argument #")
+             << index << " of @" << getKernel()
+             << " is a global tensor: pass a memref or an !llvm.ptr<1>, "
+                "got "
+             << type;
+    }
+    if (type != param)
+      return emitOpError("argument #")
+             << index << " of @" << getKernel() << " has type " << param
+             << ", got " << type;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Allocation
 //===----------------------------------------------------------------------===//
 

@@ -68,6 +68,32 @@ def TirX_ReturnOp : TirX_Op<"return", [Pure, Terminator, ReturnLike,
   let assemblyFormat = "attr-dict";
 }
 
+def TirX_LaunchOp : TirX_Op<"launch", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Launches a tirx.kernel from host code";
+  let description = [{
+    ```mlir
+    func.func @main() {
+      %a = gpu.alloc () : memref<256xf32>
+      ...
+      tirx.launch @affine_relu(%a, %b) : memref<256xf32>, memref<256xf32>
+      return
+    }
+    ```
+    Host code launches a kernel with its launch configuration. A global
+    tensor parameter takes a memref (its aligned pointer is passed) or an
+    `!llvm.ptr<1>`; a scalar parameter takes a value of the same type.
+    `tirx-to-gpu` turns it into `gpu.launch_func`. The launch is
+    asynchronous on the default stream, as `gpu.launch_func` without
+    tokens is.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel, Variadic<AnyType>:$args);
+  let assemblyFormat = [{
+    $kernel `(` $args `)` attr-dict (`:` type($args)^)?
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Storage
 //===----------------------------------------------------------------------===//
