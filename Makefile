@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 STATIC_BUILD_DIR ?= build-static
 
-.PHONY: all deps configure build run check check-lit check-unit docs static bench clean
+.PHONY: all deps configure build run check check-lit check-unit docs static gpu-bundle bench clean
 
 all: build
 
@@ -44,8 +44,13 @@ static: deps
 	  -DCMAKE_BUILD_TYPE=Release \
 	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
 	  -DLLVM_USE_LINKER=lld -DTIRX_LINK_MLIR_DYLIB=OFF $(CMAKE_FLAGS)
-	cmake --build $(STATIC_BUILD_DIR) --target tirx-opt tirx-layout
+	cmake --build $(STATIC_BUILD_DIR) --target tirx-opt tirx-layout tirx-runner tirx-runtime-check
 	/usr/lib/llvm-22/bin/llvm-strip $(STATIC_BUILD_DIR)/bin/tirx-opt $(STATIC_BUILD_DIR)/bin/tirx-layout
+
+# One folder (build-static/gpu-bundle) that runs the GPU checks on a machine
+# with only an NVIDIA driver and Python: `bash run.sh` there.
+gpu-bundle: static
+	bash scripts/make-gpu-bundle.sh $(STATIC_BUILD_DIR)
 
 # Compile-time and code-quality benchmarks (bench/RESULTS.md), static tools.
 bench: static

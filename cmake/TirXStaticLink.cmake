@@ -44,6 +44,9 @@ foreach(target ${_tirx_imported})
   foreach(lib ${_libs})
     if(lib STREQUAL "LLVM")
       list(APPEND _rewritten TirXLLVMStatic)
+    elseif(lib STREQUAL "MLIR")
+      # Tool libraries (JitRunner, ExecutionEngine) name the MLIR dylib: the
+      # static archives a tool links already provide it.
     elseif(lib MATCHES "libz3\\.so" OR lib IN_LIST _tirx_excluded_components
            OR lib MATCHES "^(LLVM)?Polly")
       # dropped: see above
@@ -61,6 +64,9 @@ endforeach()
 
 # Small, fast-starting binaries: drop unused sections, fold identical code,
 # no PIE, the C++ runtime linked in.
-add_link_options(-Wl,--gc-sections -Wl,--icf=all -Wl,--as-needed -no-pie
+# Shared libraries (libTirXRuntime.so) stay position independent.
+set(_tirx_executable "$<NOT:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,SHARED_LIBRARY>>")
+add_link_options(-Wl,--gc-sections -Wl,--icf=all -Wl,--as-needed
+                 "$<${_tirx_executable}:-no-pie>"
                  -static-libstdc++ -static-libgcc)
-add_compile_options(-fno-pie)
+add_compile_options("$<${_tirx_executable}:-fno-pie>")

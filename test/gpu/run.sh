@@ -3,6 +3,8 @@
 #   test/gpu/run.sh --build OUT_DIR     compile the examples' PTX into OUT_DIR
 # On the GPU machine (cupy + numpy, no MLIR):
 #   test/gpu/run.sh OUT_DIR             run them and compare with references
+# `make gpu-bundle` packs this script with a static tirx-runner and the
+# runtime; in the bundle, `bash run.sh` runs everything.
 # (cupy + numpy; run_math.py also torch)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,8 +26,27 @@ if [ "${1:-}" = "--build" ]; then
   echo "PTX written to $out"
   exit 0
 fi
-dir=${1:-.}
+# In a bundle made by scripts/make-gpu-bundle.sh, this folder also holds the
+# runner, the runtime and the lowered host programs of test/gpu.
+dir=${1:-$here/ptx}
 status=0
+if [ -d "$here/tests" ]; then
+  [ -f "$here/bin/tirx-runner.gz" ] && gunzip -f "$here/bin/tirx-runner.gz"
+  passed=0; failed=0
+  for test in "$here"/tests/*.llvm.mlir; do
+    name=$(basename "$test" .llvm.mlir)
+    if "$here/bin/tirx-runner" "$test" --e main --entry-point-result=void \
+         > "$here/tests/$name.out" 2>&1 &&
+       python3 "$here/filecheck.py" "$here/tests/$name.mlir" < "$here/tests/$name.out"; then
+      echo "PASS: gpu/$name.mlir (tirx-runner)"; passed=$((passed + 1))
+    else
+      echo "FAIL: gpu/$name.mlir (tirx-runner)"; cat "$here/tests/$name.out"
+      failed=$((failed + 1)); status=1
+    fi
+  done
+  echo "tirx-runner tests: $passed passed, $failed failed"
+  "$here/bin/tirx-runtime-check" "$dir/affine_relu.ptx" || status=1
+fi
 python3 "$here/run_examples.py" "$dir" || status=1
 python3 "$here/run_math.py" "$dir" || status=1
 exit $status

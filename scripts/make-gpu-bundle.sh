@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the folder that runs TirX's GPU checks on a machine with an NVIDIA
+# driver, Python 3 (numpy, cupy, torch) and nothing else: static stripped
+# tirx-runner (gzip'ed), libTirXRuntime.so, tirx-runtime-check, the host
+# programs of test/gpu lowered to the LLVM dialect with their CHECK lines,
+# the examples' PTX and the Python checks. Run there: `bash run.sh`.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+static=${1:-$root/build-static}
+out=${2:-$static/gpu-bundle}
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib" "$out/tests"
+strip=/usr/lib/llvm-22/bin/llvm-strip
+cp "$static/bin/tirx-runner" "$static/bin/tirx-runtime-check" "$out/bin/"
+cp "$static/lib/libTirXRuntime.so" "$out/lib/"
+$strip "$out/bin/tirx-runner" "$out/bin/tirx-runtime-check" "$out/lib/libTirXRuntime.so"
+gzip -9 "$out/bin/tirx-runner"
+for test in "$root"/test/gpu/*.mlir; do
+  name=$(basename "$test" .mlir)
+  "$static/bin/tirx-opt" "$test" --tirx-to-llvm-host -o "$out/tests/$name.llvm.mlir"
+  cp "$test" "$out/tests/$name.mlir"
+done
+TIRX_OPT="$static/bin/tirx-opt" bash "$root/test/gpu/run.sh" --build "$out/ptx" > /dev/null
+cp "$root/test/gpu/run.sh" "$root/test/gpu/filecheck.py" "$root/test/gpu/run_examples.py" \
+   "$root/test/gpu/run_math.py" "$out/"
+du -sh "$out"
