@@ -65,9 +65,11 @@ TIRX_EXPORT void *mgpuModuleLoad(void *data, size_t gpuBlobSize) {
   return loadModule(data, gpuBlobSize, "mgpuModuleLoad");
 }
 
-TIRX_EXPORT void *mgpuModuleLoadJIT(void *data, int /*optLevel*/,
-                                    size_t assemblySize) {
-  return loadModule(data, assemblySize, "mgpuModuleLoadJIT");
+// PTX embedded by the offloading translation is NUL-terminated text; LLVM 22
+// passes no size for it.
+TIRX_EXPORT void *mgpuModuleLoadJIT(void *data, int /*optLevel*/) {
+  return loadModule(data, std::strlen(static_cast<const char *>(data)) + 1,
+                    "mgpuModuleLoadJIT");
 }
 
 TIRX_EXPORT void mgpuModuleUnload(void *module) {

@@ -18,6 +18,7 @@
 #include <cuda_runtime.h>
 
 #include <cstring>
+#include <vector>
 #include <string>
 
 using namespace tirx::runtime;
@@ -78,14 +79,37 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleLoadData(
     text.assign(bytes, size);
     image = text.c_str();
   }
-  cudaLibrary_t library;
-  cudaError_t error = cudaLibraryLoadData(&library, image, nullptr, nullptr,
-                                          0, nullptr, nullptr, 0);
-  if (error != cudaSuccess)
+  auto invalid = [&](cudaError_t error) {
     return fail(TIRX_ERROR_INVALID_IMAGE,
                 std::string("tirxModuleLoadData: the ") +
                     (isElf ? "cubin" : "PTX") + " image could not be loaded: " +
                     cudaGetErrorName(error) + ": " + cudaGetErrorString(error));
+  };
+  cudaLibrary_t library;
+  cudaError_t error = cudaLibraryLoadData(&library, image, nullptr, nullptr,
+                                          0, nullptr, nullptr, 0);
+  if (error != cudaSuccess)
+    return invalid(error);
+  // With CUDA's lazy loading the image is only compiled when a kernel is
+  // first used: load every kernel now, so a bad image fails here.
+  unsigned int count = 0;
+  error = cudaLibraryGetKernelCount(&count, library);
+  std::vector<cudaKernel_t> kernels(count);
+  if (error == cudaSuccess && count)
+    error = cudaLibraryEnumerateKernels(kernels.data(), count, library);
+  for (cudaKernel_t kernel : kernels) {
+    cudaFuncAttributes attributes;
+    if (error == cudaSuccess)
+      error = cudaFuncGetAttributes(&attributes,
+                                    reinterpret_cast<const void *>(kernel));
+  }
+  if (error == cudaSuccess && count == 0)
+    error = cudaErrorInvalidPtx;
+  if (error != cudaSuccess) {
+    cudaGetLastError(); // clear the sticky-free error state
+    cudaLibraryUnload(library);
+    return invalid(error);
+  }
   *module = new TirxModuleImpl{library};
   return succeed();
 }

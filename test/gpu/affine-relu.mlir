@@ -55,7 +55,7 @@ func.func @main() {
   %unranked = memref.cast %copy : memref<8xf32> to memref<*xf32>
   // max(2 * (i/128 - 1) + 1, 0) for i = 126..133.
   // CHECK: rank = 1 offset = 0 sizes = [8] strides = [1] data =
-  // CHECK-NEXT: [0, 0, 0, 0.015625, 0.03125, 0.046875, 0.0625, 0.078125]
+  // CHECK-NEXT: [0.96875, 0.984375, 1, 1.01562, 1.03125, 1.04688, 1.0625, 1.07812]
   call @printMemrefF32(%unranked) : (memref<*xf32>) -> ()
   gpu.dealloc %a : memref<256xf32>
   gpu.dealloc %b : memref<256xf32>
