@@ -11,10 +11,14 @@ out=${2:-$static/gpu-bundle}
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/tests"
 strip=/usr/lib/llvm-22/bin/llvm-strip
-cp "$static/bin/tirx-runner" "$static/bin/tirx-runtime-check" "$out/bin/"
+cp "$static/bin/tirx-runner" "$static/bin/tirx-runtime-check" \
+   "$static/bin/run-affine-relu" "$out/bin/"
 cp "$static/lib/libTirXRuntime.so" "$out/lib/"
-$strip "$out/bin/tirx-runner" "$out/bin/tirx-runtime-check" "$out/lib/libTirXRuntime.so"
-gzip -9 "$out/bin/tirx-runner"
+$strip "$out/bin/tirx-runner" "$out/bin/tirx-runtime-check" \
+  "$out/bin/run-affine-relu" "$out/lib/libTirXRuntime.so"
+gzip -9 "$out/bin/tirx-runner" "$out/bin/run-affine-relu"
+mkdir -p "$out/examples"
+cp "$root/examples/affine_relu.mlir" "$out/examples/"
 for test in "$root"/test/gpu/*.mlir; do
   name=$(basename "$test" .mlir)
   "$static/bin/tirx-opt" "$test" --tirx-to-llvm-host -o "$out/tests/$name.llvm.mlir"

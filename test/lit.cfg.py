@@ -28,6 +28,9 @@ llvm_config.add_tool_substitutions(["tirx-opt", "tirx-layout"], tool_dirs)
 if os.path.exists(os.path.join(config.tirx_tools_dir, "tirx-runtime-check")):
     config.available_features.add("tirx-runtime")
     llvm_config.add_tool_substitutions(["tirx-runtime-check"], tool_dirs)
+if os.path.exists(os.path.join(config.tirx_tools_dir, "run-affine-relu")):
+    config.available_features.add("cpp-example")
+    llvm_config.add_tool_substitutions(["run-affine-relu"], tool_dirs)
 if os.path.exists(os.path.join(config.tirx_tools_dir, "tirx-runner")):
     config.available_features.add("tirx-runner")
     llvm_config.add_tool_substitutions(["tirx-runner"], tool_dirs)

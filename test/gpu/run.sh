@@ -31,7 +31,7 @@ fi
 dir=${1:-$here/ptx}
 status=0
 if [ -d "$here/tests" ]; then
-  [ -f "$here/bin/tirx-runner.gz" ] && gunzip -f "$here/bin/tirx-runner.gz"
+  for packed in "$here"/bin/*.gz; do [ -f "$packed" ] && gunzip -f "$packed"; done
   passed=0; failed=0
   for test in "$here"/tests/*.llvm.mlir; do
     name=$(basename "$test" .llvm.mlir)
@@ -46,6 +46,8 @@ if [ -d "$here/tests" ]; then
   done
   echo "tirx-runner tests: $passed passed, $failed failed"
   "$here/bin/tirx-runtime-check" "$dir/affine_relu.ptx" || status=1
+  # The C++ embedding example: compiles the IR in-process, then runs it.
+  "$here/bin/run-affine-relu" "$here/examples/affine_relu.mlir" || status=1
 fi
 python3 "$here/run_examples.py" "$dir" || status=1
 python3 "$here/run_math.py" "$dir" || status=1
