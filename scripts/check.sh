@@ -14,7 +14,7 @@ status=0
 lit_log=$(mktemp)
 "$lit" -sv "$build_dir/test" 2>&1 | tee "$lit_log"
 lit_status=${PIPESTATUS[0]}
-count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$lit_log" | head -n1; }
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$lit_log" | head -n1; }
 lit_passed=$(( $(count Passed || true) + 0 ))
 lit_xfail=$(( $(count "Expectedly Failed" || true) + 0 ))
 lit_failed=$(( $(count Failed || true) + $(count "Unexpectedly Passed" || true) + $(count Unresolved || true) + $(count "Timed Out" || true) + 0 ))
