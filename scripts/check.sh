@@ -39,6 +39,23 @@ for test_binary in "$build_dir"/unittests/*Tests; do
   rm -f "$log"
 done
 
+# pytest: the Python package against this build's libraries (CPU only).
+python=/usr/bin/python3
+if [ -f "$build_dir/lib/libTirXCAPI.so" ] && "$python" -c "import pytest" 2>/dev/null; then
+  log=$(mktemp)
+  TIRX_LIBRARY="$build_dir/lib" "$python" -m pytest -q -p no:cacheprovider \
+    "$(dirname "$0")/../test/python" 2>&1 | tee "$log"
+  py_status=${PIPESTATUS[0]}
+  p=$(grep -oE '[0-9]+ passed' "$log" | tail -n1 | cut -d' ' -f1)
+  f=$(grep -oE '[0-9]+ (failed|error)' "$log" | awk '{s+=$1} END {print s+0}')
+  p=${p:-0}; f=${f:-0}
+  if [ "$py_status" -ne 0 ] && [ "$py_status" -ne 5 ] && [ "$f" -eq 0 ]; then f=1; fi
+  echo "pytest: $p passed, $f failed"
+  passed=$((passed + p))
+  failed=$((failed + f))
+  rm -f "$log"
+fi
+
 [ "$failed" -eq 0 ] || status=1
 echo "$passed passed, $failed failed"
 exit $status

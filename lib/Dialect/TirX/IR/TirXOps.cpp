@@ -343,9 +343,8 @@ getOffsetList(ArrayRef<int64_t> staticOffsets) {
 /// Largest power of two dividing `value` (value > 0).
 static int64_t lowestSetBit(int64_t value) { return value & -value; }
 
-/// The region type of `source`, or an error message.
-static FailureOr<tirx::TensorType>
-inferRegionType(function_ref<InFlightDiagnostic()> emitError,
+FailureOr<tirx::TensorType>
+mlir::tirx::inferRegionType(function_ref<InFlightDiagnostic()> emitError,
                 tirx::TensorType source, ArrayRef<int64_t> staticOffsets,
                 ArrayRef<int64_t> sizes) {
   llvm::Expected<LayoutRegion> region =

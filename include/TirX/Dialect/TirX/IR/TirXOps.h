@@ -34,6 +34,14 @@ FailureOr<unsigned> getTargetSM(Operation *op);
 /// malformed value.
 FailureOr<unsigned> getTargetPTX(Operation *op);
 
+/// The result type of `tirx.region` on `source` with these offsets
+/// (ShapedType::kDynamic for an SSA offset) and sizes, or a diagnostic
+/// through `emitError`.
+FailureOr<TensorType>
+inferRegionType(function_ref<InFlightDiagnostic()> emitError,
+                TensorType source, ArrayRef<int64_t> staticOffsets,
+                ArrayRef<int64_t> sizes);
+
 /// Threads per block of the kernel enclosing `op`: the launch of a
 /// `tirx.kernel`, or the `known_block_size` of a `gpu.func` kernel (what
 /// `tirx-to-gpu` makes of it). std::nullopt outside kernels.

@@ -1,0 +1,107 @@
+/*===- TirX.h - The TirX C API ----------------------------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the TirX project.                                                  *|
+|*                                                                            *|
+|* A C API over the TirX compiler and layout library, in the style of MLIR's *|
+|* C API (opaque handles, explicit destroy functions), implemented in        *|
+|* libTirXCAPI.so. It never aborts or prints: every failure is returned as   *|
+|* diagnostics (severity, file, line, column, message). The Python package   *|
+|* loads it with ctypes.                                                     *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TIRX_C_TIRX_H
+#define TIRX_C_TIRX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*\
+|* Compilation                                                                *|
+\*===----------------------------------------------------------------------===*/
+
+typedef struct TirxCompileResultImpl *TirxCompileResult;
+
+typedef enum TirxSeverity {
+  TIRX_SEVERITY_ERROR = 0,
+  TIRX_SEVERITY_WARNING = 1,
+  TIRX_SEVERITY_NOTE = 2,
+  TIRX_SEVERITY_REMARK = 3
+} TirxSeverity;
+
+/// Parses `ir` (TirX IR text; `name` is the buffer name diagnostics use when
+/// the IR has no locations), verifies it and runs `--tirx-to-ptx` with
+/// `options` (the pipeline's options, e.g. "chip=sm_90 fast-math=1
+/// format=isa"). With `keepStages`, the IR after every pass is recorded.
+/// Never returns NULL.
+TirxCompileResult tirxCompile(const char *ir, size_t irSize, const char *name,
+                              const char *options, int keepStages);
+/// 1 when compilation produced an output.
+int tirxCompileResultSucceeded(TirxCompileResult result);
+/// The PTX text or cubin bytes.
+const char *tirxCompileResultGetOutput(TirxCompileResult result, size_t *size);
+size_t tirxCompileResultGetNumDiagnostics(TirxCompileResult result);
+void tirxCompileResultGetDiagnostic(TirxCompileResult result, size_t index,
+                                    int *severity, const char **file,
+                                    unsigned *line, unsigned *column,
+                                    const char **message);
+/// Stages: "input" (the verified input), then one per pass that ran.
+size_t tirxCompileResultGetNumStages(TirxCompileResult result);
+const char *tirxCompileResultGetStageName(TirxCompileResult result,
+                                          size_t index);
+const char *tirxCompileResultGetStageIR(TirxCompileResult result,
+                                        size_t index);
+/// Wall time of a stage's pass in seconds (0 for "input").
+double tirxCompileResultGetStageSeconds(TirxCompileResult result,
+                                        size_t index);
+void tirxCompileResultDestroy(TirxCompileResult result);
+
+/// The result type of `tirx.region` on a tensor of type `sourceType`
+/// (offsets: INT64_MIN marks a dynamic offset), as type text, or NULL with
+/// `*error` set. Free the string with tirxStringDestroy.
+char *tirxInferRegionType(const char *sourceType, const int64_t *offsets,
+                          const int64_t *sizes, size_t rank, char **error);
+
+/*===----------------------------------------------------------------------===*\
+|* Layouts                                                                    *|
+\*===----------------------------------------------------------------------===*/
+
+typedef struct TirxLayoutImpl *TirxLayout;
+
+/// Parses the seed's notation ("S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]").
+/// Returns NULL and sets `*error` (free with tirxStringDestroy) on failure.
+TirxLayout tirxLayoutParse(const char *text, char **error);
+void tirxLayoutDestroy(TirxLayout layout);
+/// Canonical notation; free with tirxStringDestroy.
+char *tirxLayoutToString(TirxLayout layout);
+/// Size (product of shard extents); `axis` NULL for all axes.
+int64_t tirxLayoutSize(TirxLayout layout, const char *axis);
+/// Span on `axis` ("m", "laneid", ...); -1 for an unknown axis.
+int64_t tirxLayoutSpan(TirxLayout layout, const char *axis);
+/// Base physical coordinate of `coord` in `shape` (rank values each): writes
+/// 10 values in axis order laneid, warpid, wgid, wid_in_wg, tid_in_wg, tx,
+/// bx, by, bz, m. Returns 0 on success, or sets `*error`.
+int tirxLayoutApply(TirxLayout layout, const int64_t *coord,
+                    const int64_t *shape, size_t rank, int64_t *physical,
+                    char **error);
+TirxLayout tirxLayoutCanonicalize(TirxLayout layout);
+/// pack(factor) / unpack(factor) (dtype views); NULL with `*error`.
+TirxLayout tirxLayoutPack(TirxLayout layout, int64_t factor, char **error);
+TirxLayout tirxLayoutUnpack(TirxLayout layout, int64_t factor, char **error);
+/// The layout printer's views over `shape`: which = 0 tensor view, 1 thread
+/// view. NULL with `*error` when the shape does not fit.
+char *tirxLayoutPrintView(TirxLayout layout, const int64_t *shape, size_t rank,
+                          int which, char **error);
+/// The axis names of tirxLayoutApply's output, in order.
+const char *tirxLayoutAxisName(size_t index);
+
+void tirxStringDestroy(char *string);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TIRX_C_TIRX_H */

@@ -1,0 +1,407 @@
+//===- TirXCAPI.cpp - The TirX C API --------------------------------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX-c/TirX.h"
+#include "TirX/Dialect/TirX/IR/TirXOps.h"
+#include "TirX/InitAll.h"
+#include "TirX/Layout/LayoutViews.h"
+#include "TirX/Layout/TileLayout.h"
+#include "TirX/Pipelines/Pipelines.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define TIRX_CAPI extern "C" __attribute__((visibility("default")))
+
+using namespace mlir;
+using namespace mlir::tirx;
+
+namespace {
+struct DiagnosticRecord {
+  int severity;
+  std::string file;
+  unsigned line = 0, column = 0;
+  std::string message;
+};
+
+struct StageRecord {
+  std::string name;
+  std::string ir;
+  double seconds = 0;
+};
+} // namespace
+
+struct TirxCompileResultImpl {
+  bool succeeded = false;
+  std::string output;
+  std::vector<DiagnosticRecord> diagnostics;
+  std::vector<StageRecord> stages;
+};
+
+struct TirxLayoutImpl {
+  TileLayout layout;
+};
+
+static char *copyString(llvm::StringRef text) {
+  char *copy = static_cast<char *>(std::malloc(text.size() + 1));
+  std::memcpy(copy, text.data(), text.size());
+  copy[text.size()] = '\0';
+  return copy;
+}
+
+static void setError(char **error, llvm::StringRef message) {
+  if (error)
+    *error = copyString(message);
+}
+
+/// The first file/line/column location inside `loc` (names, call sites and
+/// fused locations are looked through).
+static FileLineColLoc findFileLoc(Location loc) {
+  FileLineColLoc found;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      found = file;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+static void record(TirxCompileResultImpl *result, Diagnostic &diagnostic) {
+  DiagnosticRecord entry;
+  switch (diagnostic.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    entry.severity = TIRX_SEVERITY_ERROR;
+    break;
+  case DiagnosticSeverity::Warning:
+    entry.severity = TIRX_SEVERITY_WARNING;
+    break;
+  case DiagnosticSeverity::Note:
+    entry.severity = TIRX_SEVERITY_NOTE;
+    break;
+  case DiagnosticSeverity::Remark:
+    entry.severity = TIRX_SEVERITY_REMARK;
+    break;
+  }
+  if (FileLineColLoc file = findFileLoc(diagnostic.getLocation())) {
+    entry.file = file.getFilename().str();
+    entry.line = file.getLine();
+    entry.column = file.getColumn();
+  }
+  entry.message = diagnostic.str();
+  result->diagnostics.push_back(std::move(entry));
+  for (Diagnostic &note : diagnostic.getNotes())
+    record(result, note);
+}
+
+namespace {
+/// Records the IR after every pass on the top-level module, with its time.
+class StageRecorder : public PassInstrumentation {
+public:
+  explicit StageRecorder(TirxCompileResultImpl *result) : result(result) {}
+
+  void runBeforePass(Pass *, Operation *) override {
+    start = std::chrono::steady_clock::now();
+  }
+  void runAfterPass(Pass *pass, Operation *op) override {
+    std::chrono::duration<double> elapsed =
+        std::chrono::steady_clock::now() - start;
+    Operation *root = op;
+    while (root->getParentOp())
+      root = root->getParentOp();
+    StageRecord stage;
+    stage.name = pass->getArgument().str();
+    if (stage.name.empty())
+      stage.name = pass->getName().str();
+    stage.seconds = elapsed.count();
+    llvm::raw_string_ostream os(stage.ir);
+    root->print(os);
+    result->stages.push_back(std::move(stage));
+  }
+
+private:
+  TirxCompileResultImpl *result;
+  std::chrono::steady_clock::time_point start;
+};
+} // namespace
+
+static MLIRContext &getContext() {
+  // One context for layout/type helpers (thread-compatible like MLIR's).
+  static MLIRContext *context = [] {
+    DialectRegistry registry;
+    registerAllTirXDialects(registry);
+    auto *created = new MLIRContext(registry);
+    created->loadAllAvailableDialects();
+    return created;
+  }();
+  return *context;
+}
+
+//===----------------------------------------------------------------------===//
+// Compilation
+//===----------------------------------------------------------------------===//
+
+TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
+                                        const char *name, const char *options,
+                                        int keepStages) {
+  auto *result = new TirxCompileResultImpl;
+  DialectRegistry registry;
+  registerAllTirXDialects(registry);
+  MLIRContext context(registry);
+  context.disableMultithreading();
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    record(result, diagnostic);
+    return success();
+  });
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(ir, irSize),
+                                           name ? name : "<tirx>"),
+      llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module)
+    return result;
+
+  auto pipelineOptions =
+      TirXToPTXOptions::createFromString(options ? options : "");
+  if (!pipelineOptions) {
+    emitError(UnknownLoc::get(&context))
+        << "invalid compile options '" << (options ? options : "") << "'";
+    return result;
+  }
+  PassManager pm(&context);
+  buildTirXToPTXPipeline(pm, *pipelineOptions);
+  if (keepStages) {
+    StageRecord input;
+    input.name = "input";
+    llvm::raw_string_ostream os(input.ir);
+    module->print(os);
+    result->stages.push_back(std::move(input));
+    pm.addInstrumentation(std::make_unique<StageRecorder>(result));
+  }
+  if (failed(pm.run(*module)))
+    return result;
+  module->walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      if (auto gpuObject = dyn_cast<gpu::ObjectAttr>(object))
+        result->output += gpuObject.getObject().getValue().str();
+  });
+  result->succeeded = !result->output.empty();
+  if (!result->succeeded)
+    emitError(module->getLoc()) << "the module has no tirx.kernel to compile";
+  return result;
+}
+
+TIRX_CAPI int tirxCompileResultSucceeded(TirxCompileResult result) {
+  return result && result->succeeded;
+}
+
+TIRX_CAPI const char *tirxCompileResultGetOutput(TirxCompileResult result,
+                                                 size_t *size) {
+  if (size)
+    *size = result->output.size();
+  return result->output.c_str();
+}
+
+TIRX_CAPI size_t tirxCompileResultGetNumDiagnostics(TirxCompileResult result) {
+  return result->diagnostics.size();
+}
+
+TIRX_CAPI void tirxCompileResultGetDiagnostic(TirxCompileResult result,
+                                              size_t index, int *severity,
+                                              const char **file,
+                                              unsigned *line, unsigned *column,
+                                              const char **message) {
+  const DiagnosticRecord &entry = result->diagnostics.at(index);
+  *severity = entry.severity;
+  *file = entry.file.c_str();
+  *line = entry.line;
+  *column = entry.column;
+  *message = entry.message.c_str();
+}
+
+TIRX_CAPI size_t tirxCompileResultGetNumStages(TirxCompileResult result) {
+  return result->stages.size();
+}
+
+TIRX_CAPI const char *tirxCompileResultGetStageName(TirxCompileResult result,
+                                                    size_t index) {
+  return result->stages.at(index).name.c_str();
+}
+
+TIRX_CAPI const char *tirxCompileResultGetStageIR(TirxCompileResult result,
+                                                  size_t index) {
+  return result->stages.at(index).ir.c_str();
+}
+
+TIRX_CAPI double tirxCompileResultGetStageSeconds(TirxCompileResult result,
+                                                  size_t index) {
+  return result->stages.at(index).seconds;
+}
+
+TIRX_CAPI void tirxCompileResultDestroy(TirxCompileResult result) {
+  delete result;
+}
+
+TIRX_CAPI char *tirxInferRegionType(const char *sourceType,
+                                    const int64_t *offsets,
+                                    const int64_t *sizes, size_t rank,
+                                    char **error) {
+  MLIRContext &context = getContext();
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    if (message.empty())
+      message = diagnostic.str();
+    return success();
+  });
+  auto type = dyn_cast_if_present<tirx::TensorType>(
+      parseType(sourceType, &context));
+  if (!type) {
+    setError(error, message.empty() ? "not a !tirx.tensor type" : message);
+    return nullptr;
+  }
+  SmallVector<int64_t> staticOffsets;
+  for (size_t dim = 0; dim < rank; ++dim)
+    staticOffsets.push_back(offsets[dim] == INT64_MIN ? ShapedType::kDynamic
+                                                      : offsets[dim]);
+  if (rank != type.getShape().size()) {
+    setError(error, "region needs one offset and one size per dimension");
+    return nullptr;
+  }
+  FailureOr<tirx::TensorType> result = inferRegionType(
+      [&] { return emitError(UnknownLoc::get(&context)); }, type,
+      staticOffsets, ArrayRef<int64_t>(sizes, rank));
+  if (failed(result)) {
+    setError(error, message);
+    return nullptr;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << *result;
+  return copyString(text);
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+static TirxLayout wrapOrError(llvm::Expected<TileLayout> layout,
+                              char **error) {
+  if (!layout) {
+    setError(error, llvm::toString(layout.takeError()));
+    return nullptr;
+  }
+  return new TirxLayoutImpl{std::move(*layout)};
+}
+
+TIRX_CAPI TirxLayout tirxLayoutParse(const char *text, char **error) {
+  return wrapOrError(TileLayout::parse(text ? text : ""), error);
+}
+
+TIRX_CAPI void tirxLayoutDestroy(TirxLayout layout) { delete layout; }
+
+TIRX_CAPI char *tirxLayoutToString(TirxLayout layout) {
+  return copyString(layout->layout.toString());
+}
+
+TIRX_CAPI int64_t tirxLayoutSize(TirxLayout layout, const char *axis) {
+  if (!axis)
+    return layout->layout.size();
+  std::optional<Axis> parsed = parseAxisName(axis);
+  return parsed ? layout->layout.size(*parsed) : -1;
+}
+
+TIRX_CAPI int64_t tirxLayoutSpan(TirxLayout layout, const char *axis) {
+  std::optional<Axis> parsed = parseAxisName(axis ? axis : "m");
+  return parsed ? layout->layout.span(*parsed) : -1;
+}
+
+TIRX_CAPI int tirxLayoutApply(TirxLayout layout, const int64_t *coord,
+                              const int64_t *shape, size_t rank,
+                              int64_t *physical, char **error) {
+  int64_t elements = 1;
+  for (size_t dim = 0; dim < rank; ++dim) {
+    if (shape[dim] < 1 || coord[dim] < 0 || coord[dim] >= shape[dim]) {
+      setError(error, "coordinate " + std::to_string(coord[dim]) +
+                          " is outside dimension " + std::to_string(dim) +
+                          " of extent " + std::to_string(shape[dim]));
+      return 1;
+    }
+    elements *= shape[dim];
+  }
+  if (elements != layout->layout.size()) {
+    setError(error, "the shape has " + std::to_string(elements) +
+                        " elements but the layout has " +
+                        std::to_string(layout->layout.size()));
+    return 1;
+  }
+  PhysicalCoord result = layout->layout.apply(
+      llvm::ArrayRef<int64_t>(coord, rank), llvm::ArrayRef<int64_t>(shape, rank));
+  std::copy(result.begin(), result.end(), physical);
+  return 0;
+}
+
+TIRX_CAPI TirxLayout tirxLayoutCanonicalize(TirxLayout layout) {
+  return new TirxLayoutImpl{layout->layout.canonicalize()};
+}
+
+TIRX_CAPI TirxLayout tirxLayoutPack(TirxLayout layout, int64_t factor,
+                                    char **error) {
+  return wrapOrError(layout->layout.pack(factor), error);
+}
+
+TIRX_CAPI TirxLayout tirxLayoutUnpack(TirxLayout layout, int64_t factor,
+                                      char **error) {
+  return wrapOrError(layout->layout.unpack(factor), error);
+}
+
+TIRX_CAPI char *tirxLayoutPrintView(TirxLayout layout, const int64_t *shape,
+                                    size_t rank, int which, char **error) {
+  llvm::ArrayRef<int64_t> dims(shape, rank);
+  if (llvm::Error failure = checkViewShape(layout->layout, dims)) {
+    setError(error, llvm::toString(std::move(failure)));
+    return nullptr;
+  }
+  if (llvm::Error failure = checkViewPrintable(layout->layout, dims)) {
+    setError(error, llvm::toString(std::move(failure)));
+    return nullptr;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (which == 0)
+    printTensorView(os, layout->layout, dims);
+  else
+    printThreadView(os, layout->layout, dims);
+  return copyString(text);
+}
+
+TIRX_CAPI const char *tirxLayoutAxisName(size_t index) {
+  if (index >= kNumAxes)
+    return nullptr;
+  static std::string names[kNumAxes];
+  if (names[index].empty())
+    names[index] = getAxisName(static_cast<Axis>(index)).str();
+  return names[index].c_str();
+}
+
+TIRX_CAPI void tirxStringDestroy(char *string) { std::free(string); }

@@ -1,0 +1,105 @@
+"""ctypes bindings of libTirXCAPI.so (include/TirX-c/TirX.h).
+
+The library is found through $TIRX_LIBRARY (the .so or its folder), next to
+this package (tirx/lib/), or in a TirX build tree next to the sources
+(build/lib, build-static/lib).
+"""
+import ctypes
+import os
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(os.path.dirname(_HERE))
+
+
+class LibraryNotFoundError(ImportError):
+    """The compiled TirX libraries could not be found."""
+
+
+def _candidates(name):
+    env = os.environ.get("TIRX_LIBRARY")
+    if env:
+        yield env if env.endswith(".so") and os.path.basename(env) == name \
+            else os.path.join(env if os.path.isdir(env) else os.path.dirname(env), name)
+    yield os.path.join(_HERE, "lib", name)
+    for build in ("build", "build-static"):
+        yield os.path.join(_ROOT, build, "lib", name)
+
+
+def load_library(name):
+    tried = []
+    for path in _candidates(name):
+        tried.append(path)
+        if os.path.exists(path):
+            return ctypes.CDLL(path)
+    raise LibraryNotFoundError(
+        "%s was not found (looked in: %s). Build TirX first: run `make` in the "
+        "TirX repository (it builds build/lib/%s), or point TIRX_LIBRARY at "
+        "the library." % (name, ", ".join(tried), name))
+
+
+lib = load_library("libTirXCAPI.so")
+
+_c = ctypes
+lib.tirxCompile.restype = _c.c_void_p
+lib.tirxCompile.argtypes = [_c.c_char_p, _c.c_size_t, _c.c_char_p, _c.c_char_p, _c.c_int]
+lib.tirxCompileResultSucceeded.argtypes = [_c.c_void_p]
+lib.tirxCompileResultGetOutput.restype = _c.POINTER(_c.c_char)
+lib.tirxCompileResultGetOutput.argtypes = [_c.c_void_p, _c.POINTER(_c.c_size_t)]
+lib.tirxCompileResultGetNumDiagnostics.restype = _c.c_size_t
+lib.tirxCompileResultGetNumDiagnostics.argtypes = [_c.c_void_p]
+lib.tirxCompileResultGetDiagnostic.argtypes = [
+    _c.c_void_p, _c.c_size_t, _c.POINTER(_c.c_int), _c.POINTER(_c.c_char_p),
+    _c.POINTER(_c.c_uint), _c.POINTER(_c.c_uint), _c.POINTER(_c.c_char_p)]
+lib.tirxCompileResultGetNumStages.restype = _c.c_size_t
+lib.tirxCompileResultGetNumStages.argtypes = [_c.c_void_p]
+lib.tirxCompileResultGetStageName.restype = _c.c_char_p
+lib.tirxCompileResultGetStageName.argtypes = [_c.c_void_p, _c.c_size_t]
+lib.tirxCompileResultGetStageIR.restype = _c.c_char_p
+lib.tirxCompileResultGetStageIR.argtypes = [_c.c_void_p, _c.c_size_t]
+lib.tirxCompileResultGetStageSeconds.restype = _c.c_double
+lib.tirxCompileResultGetStageSeconds.argtypes = [_c.c_void_p, _c.c_size_t]
+lib.tirxCompileResultDestroy.argtypes = [_c.c_void_p]
+lib.tirxInferRegionType.restype = _c.c_void_p
+lib.tirxInferRegionType.argtypes = [_c.c_char_p, _c.POINTER(_c.c_int64),
+                                    _c.POINTER(_c.c_int64), _c.c_size_t,
+                                    _c.POINTER(_c.c_void_p)]
+lib.tirxLayoutParse.restype = _c.c_void_p
+lib.tirxLayoutParse.argtypes = [_c.c_char_p, _c.POINTER(_c.c_void_p)]
+lib.tirxLayoutDestroy.argtypes = [_c.c_void_p]
+lib.tirxLayoutToString.restype = _c.c_void_p
+lib.tirxLayoutToString.argtypes = [_c.c_void_p]
+lib.tirxLayoutSize.restype = _c.c_int64
+lib.tirxLayoutSize.argtypes = [_c.c_void_p, _c.c_char_p]
+lib.tirxLayoutSpan.restype = _c.c_int64
+lib.tirxLayoutSpan.argtypes = [_c.c_void_p, _c.c_char_p]
+lib.tirxLayoutApply.restype = _c.c_int
+lib.tirxLayoutApply.argtypes = [_c.c_void_p, _c.POINTER(_c.c_int64),
+                                _c.POINTER(_c.c_int64), _c.c_size_t,
+                                _c.POINTER(_c.c_int64), _c.POINTER(_c.c_void_p)]
+lib.tirxLayoutCanonicalize.restype = _c.c_void_p
+lib.tirxLayoutCanonicalize.argtypes = [_c.c_void_p]
+for _name in ("tirxLayoutPack", "tirxLayoutUnpack"):
+    getattr(lib, _name).restype = _c.c_void_p
+    getattr(lib, _name).argtypes = [_c.c_void_p, _c.c_int64, _c.POINTER(_c.c_void_p)]
+lib.tirxLayoutPrintView.restype = _c.c_void_p
+lib.tirxLayoutPrintView.argtypes = [_c.c_void_p, _c.POINTER(_c.c_int64),
+                                    _c.c_size_t, _c.c_int, _c.POINTER(_c.c_void_p)]
+lib.tirxLayoutAxisName.restype = _c.c_char_p
+lib.tirxLayoutAxisName.argtypes = [_c.c_size_t]
+lib.tirxStringDestroy.argtypes = [_c.c_void_p]
+
+AXES = [lib.tirxLayoutAxisName(i).decode() for i in range(10)]
+
+
+def take_string(pointer):
+    """A malloc'ed C string from the library, as str (and freed)."""
+    if not pointer:
+        return None
+    text = ctypes.cast(pointer, ctypes.c_char_p).value.decode()
+    lib.tirxStringDestroy(pointer)
+    return text
+
+
+def int64_array(values):
+    values = list(values)
+    return (ctypes.c_int64 * max(len(values), 1))(*values)

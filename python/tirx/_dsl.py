@@ -1,0 +1,471 @@
+"""The tracing DSL behind `tirx.script.tirx` (T): running a @T.function body
+records TirX IR, with the user's file:line on every operation, so compiler
+diagnostics point at the Python source."""
+import ctypes
+import inspect
+import os
+import struct
+
+from . import _capi
+from .layout import TileLayout
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+class CompileError(Exception):
+    """A program error; the message shows the user's file:line and reason."""
+
+    def __init__(self, message, diagnostics=()):
+        super().__init__(message)
+        self.diagnostics = list(diagnostics)
+
+
+class DSLError(CompileError):
+    """A misuse of the DSL, reported at the user's line."""
+
+
+def _user_frame():
+    frame = inspect.currentframe()
+    while frame and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    return frame
+
+
+def _location():
+    frame = _user_frame()
+    if frame is None:
+        return 'loc(unknown)'
+    info = inspect.getframeinfo(frame)
+    column = 1
+    positions = getattr(info, "positions", None)
+    if positions is not None and positions.col_offset is not None:
+        column = positions.col_offset + 1
+    return 'loc("%s":%d:%d)' % (info.filename, info.lineno, column)
+
+
+def _error(message):
+    frame = _user_frame()
+    where = "%s:%d: " % (frame.f_code.co_filename, frame.f_lineno) if frame else ""
+    return DSLError(where + message)
+
+
+#===------------------------------------------------------------------------===#
+# Scalar types
+#===------------------------------------------------------------------------===#
+
+class DType:
+    def __init__(self, name, mlir, bits, kind, typestr):
+        self.name, self.mlir, self.bits, self.kind = name, mlir, bits, kind
+        self.typestr = typestr  # __cuda_array_interface__ element type
+
+    def __repr__(self):
+        return "T." + self.name
+
+    @property
+    def is_float(self):
+        return self.kind == "f"
+
+    def __call__(self, value):
+        """`T.float32(2)`: a typed constant (or a cast of a traced scalar)."""
+        if isinstance(value, ScalarValue):
+            return value._cast(self)
+        return Constant(value, self)
+
+
+DTYPES = {d.name: d for d in [
+    DType("float16", "f16", 16, "f", "<f2"), DType("bfloat16", "bf16", 16, "f", "<V2"),
+    DType("float32", "f32", 32, "f", "<f4"), DType("float64", "f64", 64, "f", "<f8"),
+    DType("int8", "i8", 8, "i", "|i1"), DType("uint8", "ui8", 8, "u", "|u1"),
+    DType("int16", "i16", 16, "i", "<i2"), DType("uint16", "ui16", 16, "u", "<u2"),
+    DType("int32", "i32", 32, "i", "<i4"), DType("uint32", "ui32", 32, "u", "<u4"),
+    DType("int64", "i64", 64, "i", "<i8"), DType("uint64", "ui64", 64, "u", "<u8"),
+]}
+
+
+def as_dtype(value):
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str) and value in DTYPES:
+        return DTYPES[value]
+    raise _error("unknown dtype %r; expected one of %s" % (value, ", ".join(DTYPES)))
+
+
+def _literal(value, dtype):
+    """An MLIR literal of `value` in `dtype` (floats as exact bit patterns)."""
+    if dtype.is_float:
+        if dtype.mlir == "f32":
+            return "0x%08X" % struct.unpack("<I", struct.pack("<f", float(value)))[0]
+        if dtype.mlir == "f64":
+            return "0x%016X" % struct.unpack("<Q", struct.pack("<d", float(value)))[0]
+        return repr(float(value))
+    return str(int(value))
+
+
+class Constant:
+    """A typed constant written in the program (T.float32(2))."""
+
+    def __init__(self, value, dtype):
+        self.value, self.dtype = value, dtype
+
+    def immediate(self):
+        return "%s : %s" % (_literal(self.value, self.dtype), self.dtype.mlir)
+
+
+#===------------------------------------------------------------------------===#
+# The builder
+#===------------------------------------------------------------------------===#
+
+class Builder:
+    current = None
+
+    def __init__(self):
+        self.lines = []
+        self.counter = 0
+        self.functions = {}  # name → scalar function IR text
+
+    def fresh(self, hint="v"):
+        self.counter += 1
+        return "%%%s%d" % (hint, self.counter)
+
+    def emit(self, text):
+        self.lines.append("    %s %s" % (text, _location()))
+
+    def __enter__(self):
+        self.previous, Builder.current = Builder.current, self
+        return self
+
+    def __exit__(self, *exc):
+        Builder.current = self.previous
+
+
+def builder():
+    if Builder.current is None:
+        raise _error("this must be called inside a @T.function being compiled")
+    return Builder.current
+
+
+#===------------------------------------------------------------------------===#
+# Tensors
+#===------------------------------------------------------------------------===#
+
+class TensorType:
+    def __init__(self, shape, dtype, space, layout=None, align=None):
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype, self.space = dtype, space
+        self.layout = layout  # TileLayout or None
+        self.align = align
+
+    def __str__(self):
+        text = "x".join(str(d) for d in self.shape) + "x" + self.dtype.mlir + ", " + self.space
+        if self.layout is not None:
+            text += ", #tirx.layout<%s>" % self.layout
+        if self.align:
+            text += ", align = %d" % self.align
+        return "!tirx.tensor<%s>" % text
+
+    @staticmethod
+    def parse(text):
+        """The type MLIR inferred (for regions), back into Python."""
+        body = text[len("!tirx.tensor<"):-1]
+        head, _, rest = body.partition(", ")
+        dims = head.split("x")
+        dtype = next(d for d in DTYPES.values() if d.mlir == dims[-1])
+        space, _, rest = rest.partition(", ")
+        layout = align = None
+        if rest.startswith("#tirx.layout<"):
+            depth, end = 0, 0
+            for end, ch in enumerate(rest):
+                depth += ch == "<"
+                depth -= ch == ">"
+                if depth == 0 and ch == ">":
+                    break
+            layout = TileLayout(rest[len("#tirx.layout<"):end])
+            rest = rest[end + 1:].lstrip(", ")
+        if rest.startswith("align = "):
+            align = int(rest[len("align = "):])
+        return TensorType([int(d) for d in dims[:-1]], dtype, space, layout, align)
+
+
+class Tensor:
+    """A parameter annotation: T.Tensor((2, 32, 4), "float32", align=16)."""
+
+    def __init__(self, shape, dtype="float32", align=None, layout=None):
+        self.type = TensorType(shape, as_dtype(dtype), "global",
+                               _as_layout(layout), align)
+
+
+def _as_layout(layout):
+    if layout is None or layout == "default" or isinstance(layout, TileLayout):
+        return None if layout == "default" else layout
+    return TileLayout(layout)
+
+
+class TensorValue:
+    def __init__(self, ssa, type):
+        self.ssa, self.type = ssa, type
+
+    @property
+    def shape(self):
+        return self.type.shape
+
+    @property
+    def dtype(self):
+        return self.type.dtype
+
+    def _layout_or_default(self):
+        if self.type.layout is not None:
+            return self.type.layout
+        dims = self.type.shape
+        strides, step = [], 1
+        for d in reversed(dims):
+            strides.insert(0, step)
+            step *= d
+        inner = ", ".join(str(d) for d in dims)
+        if len(dims) > 1:
+            return TileLayout("S[(%s) : (%s)]" % (inner, ", ".join(map(str, strides))))
+        return TileLayout("S[%s : 1]" % inner)
+
+    def view(self, *args):
+        """view(d0, d1, ...) reshapes (same element count, same layout);
+        view("uint16") reinterprets the bits (spec §1.9)."""
+        b = builder()
+        if len(args) == 1 and isinstance(args[0], (str, DType)):
+            new_dtype = as_dtype(args[0])
+            old = self.type
+            if new_dtype.bits == old.dtype.bits:
+                new_type = TensorType(old.shape, new_dtype, old.space, old.layout, old.align)
+            else:
+                layout = self._layout_or_default()
+                if new_dtype.bits < old.dtype.bits:
+                    ratio = old.dtype.bits // new_dtype.bits
+                    layout = layout.unpack(ratio)
+                    shape = old.shape[:-1] + (old.shape[-1] * ratio,)
+                else:
+                    ratio = new_dtype.bits // old.dtype.bits
+                    if old.shape[-1] % ratio:
+                        raise _error("cannot view %s as %s: the innermost extent %d is not "
+                                     "divisible by %d" % (old.dtype.name, new_dtype.name,
+                                                          old.shape[-1], ratio))
+                    layout = layout.pack(ratio)
+                    shape = old.shape[:-1] + (old.shape[-1] // ratio,)
+                new_type = TensorType(shape, new_dtype, old.space, layout, old.align)
+        else:
+            shape = tuple(args[0]) if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+            if -1 in shape:
+                known = 1
+                for d in shape:
+                    known *= d if d != -1 else 1
+                total = 1
+                for d in self.type.shape:
+                    total *= d
+                shape = tuple(total // known if d == -1 else d for d in shape)
+            new_type = TensorType(shape, self.type.dtype, self.type.space,
+                                  self.type.layout, self.type.align)
+        result = b.fresh("view")
+        b.emit("%s = tirx.view %s : %s -> %s" % (result, self.ssa, self.type, new_type))
+        return TensorValue(result, new_type)
+
+    def _region(self, key, drop):
+        b = builder()
+        key = key if isinstance(key, tuple) else (key,)
+        if len(key) < len(self.shape):
+            key = key + (slice(None),) * (len(self.shape) - len(key))
+        offsets, sizes, dynamic, kept = [], [], [], []
+        for dim, item in enumerate(key):
+            extent = self.shape[dim]
+            if isinstance(item, slice):
+                if item.step not in (None, 1):
+                    raise _error("stepped slices are not supported")
+                start = 0 if item.start is None else item.start
+                stop = extent if item.stop is None else item.stop
+                if isinstance(start, ScalarValue) or isinstance(stop, ScalarValue):
+                    raise _error("slice bounds must be constants; index with a value instead")
+                offsets.append(int(start))
+                sizes.append(int(stop) - int(start))
+                kept.append(int(stop) - int(start))
+            else:
+                if isinstance(item, ScalarValue):
+                    offsets.append(None)
+                    dynamic.append(item._as_index())
+                else:
+                    offsets.append(int(item))
+                sizes.append(1)
+                if not drop:
+                    kept.append(1)
+        error = ctypes.c_void_p()
+        text = _capi.lib.tirxInferRegionType(
+            str(self.type).encode(),
+            _capi.int64_array(-(1 << 63) if o is None else o for o in offsets),
+            _capi.int64_array(sizes), len(sizes), ctypes.byref(error))
+        if not text:
+            raise _error("invalid region: %s" % _capi.take_string(error))
+        region_type = TensorType.parse(_capi.take_string(text))
+        dyn = iter(dynamic)
+        offset_text = ", ".join(next(dyn) if o is None else str(o) for o in offsets)
+        result = b.fresh("region")
+        b.emit("%s = tirx.region %s[%s] [%s] : %s" % (
+            result, self.ssa, offset_text, ", ".join(map(str, sizes)), self.type))
+        value = TensorValue(result, region_type)
+        if drop and tuple(kept) != region_type.shape:
+            value = value.view(*(kept or [1]))
+        return value
+
+    def __getitem__(self, key):
+        """t[a:b, ...]: a rank-keeping region (spec §1.9)."""
+        return self._region(key, drop=False)
+
+    @property
+    def sub(self):
+        """t.sub[i, a:b]: an integer index drops its dimension."""
+        tensor = self
+
+        class _Sub:
+            def __getitem__(self, key):
+                return tensor._region(key, drop=True)
+        return _Sub()
+
+
+#===------------------------------------------------------------------------===#
+# Scalars (indices and the bodies of scalar functions)
+#===------------------------------------------------------------------------===#
+
+_CMP = {"lt": ("olt", "slt", "ult"), "le": ("ole", "sle", "ule"),
+        "gt": ("ogt", "sgt", "ugt"), "ge": ("oge", "sge", "uge"),
+        "eq": ("oeq", "eq", "eq"), "ne": ("une", "ne", "ne")}
+
+
+class ScalarValue:
+    """A traced scalar: an index (thread/block ids) or a value of a dtype."""
+
+    def __init__(self, ssa, dtype):
+        self.ssa, self.dtype = ssa, dtype  # dtype None means `index`
+
+    @property
+    def mlir(self):
+        return "index" if self.dtype is None else self.dtype.mlir
+
+    def _as_index(self):
+        if self.dtype is not None:
+            raise _error("expected an index (e.g. T.cuda.block_idx), got a %s" % self.dtype.name)
+        return self.ssa
+
+    def _coerce(self, other):
+        if isinstance(other, ScalarValue):
+            if other.mlir != self.mlir:
+                raise _error("operands of different types (%s and %s); write the cast "
+                             "explicitly" % (self.mlir, other.mlir))
+            return other
+        if isinstance(other, Constant):
+            if other.dtype is not self.dtype:
+                raise _error("constant of type %s combined with %s; write the cast "
+                             "explicitly" % (other.dtype.name, self.mlir))
+            other = other.value
+        if isinstance(other, (int, float, bool)):
+            b = builder()
+            result = b.fresh("c")
+            literal = str(int(other)) if self.dtype is None else _literal(other, self.dtype)
+            b.emit("%s = arith.constant %s : %s" % (result, literal, self.mlir))
+            return ScalarValue(result, self.dtype)
+        raise _error("unsupported operand %r" % (other,))
+
+    def _binary(self, other, op, reverse=False):
+        other = self._coerce(other)
+        lhs, rhs = (other, self) if reverse else (self, other)
+        is_float = self.dtype is not None and self.dtype.is_float
+        unsigned = self.dtype is None or self.dtype.kind == "u"
+        name = {"add": "addf" if is_float else "addi", "sub": "subf" if is_float else "subi",
+                "mul": "mulf" if is_float else "muli",
+                "div": "divf" if is_float else ("divui" if unsigned else "divsi"),
+                "mod": "remf" if is_float else ("remui" if unsigned else "remsi")}[op]
+        b = builder()
+        result = b.fresh("s")
+        b.emit("%s = arith.%s %s, %s : %s" % (result, name, lhs.ssa, rhs.ssa, self.mlir))
+        return ScalarValue(result, self.dtype)
+
+    __add__ = lambda s, o: s._binary(o, "add")
+    __radd__ = lambda s, o: s._binary(o, "add", True)
+    __sub__ = lambda s, o: s._binary(o, "sub")
+    __rsub__ = lambda s, o: s._binary(o, "sub", True)
+    __mul__ = lambda s, o: s._binary(o, "mul")
+    __rmul__ = lambda s, o: s._binary(o, "mul", True)
+    __truediv__ = lambda s, o: s._binary(o, "div")
+    __rtruediv__ = lambda s, o: s._binary(o, "div", True)
+    __floordiv__ = lambda s, o: s._binary(o, "div")
+    __mod__ = lambda s, o: s._binary(o, "mod")
+
+    def __neg__(self):
+        b = builder()
+        result = b.fresh("s")
+        if self.dtype is not None and self.dtype.is_float:
+            b.emit("%s = arith.negf %s : %s" % (result, self.ssa, self.mlir))
+            return ScalarValue(result, self.dtype)
+        return self._binary(0, "sub", True)
+
+    def _compare(self, other, predicate):
+        other = self._coerce(other)
+        b = builder()
+        result = b.fresh("cmp")
+        if self.dtype is not None and self.dtype.is_float:
+            b.emit("%s = arith.cmpf %s, %s, %s : %s" % (
+                result, _CMP[predicate][0], self.ssa, other.ssa, self.mlir))
+        else:
+            pred = _CMP[predicate][2 if (self.dtype is None or self.dtype.kind == "u") else 1]
+            b.emit("%s = arith.cmpi %s, %s, %s : %s" % (result, pred, self.ssa, other.ssa, self.mlir))
+        return ScalarValue(result, _BOOL)
+
+    __lt__ = lambda s, o: s._compare(o, "lt")
+    __le__ = lambda s, o: s._compare(o, "le")
+    __gt__ = lambda s, o: s._compare(o, "gt")
+    __ge__ = lambda s, o: s._compare(o, "ge")
+
+    def __bool__(self):
+        raise _error("a traced value has no Python truth value; use T.if_then_else")
+
+    def _cast(self, dtype):
+        b = builder()
+        result = b.fresh("cast")
+        src = self.dtype
+        if src is dtype:
+            return self
+        if src is None or dtype is None:
+            raise _error("casts to or from index are not supported")
+        if src.is_float and dtype.is_float:
+            op = "arith.extf" if dtype.bits > src.bits else "arith.truncf"
+        elif src.is_float:
+            op = "arith.fptoui" if dtype.kind == "u" else "arith.fptosi"
+        elif dtype.is_float:
+            op = "arith.uitofp" if src.kind == "u" else "arith.sitofp"
+        else:
+            op = "arith.extsi" if dtype.bits > src.bits else "arith.trunci"
+        b.emit("%s = %s %s : %s to %s" % (result, op, self.ssa, src.mlir, dtype.mlir))
+        return ScalarValue(result, dtype)
+
+
+class _Bool(DType):
+    pass
+
+
+_BOOL = _Bool("bool", "i1", 1, "b", "|b1")
+
+
+def math_op(name, value):
+    if not isinstance(value, ScalarValue) or value.dtype is None or not value.dtype.is_float:
+        raise _error("T.%s needs a traced float value" % name)
+    b = builder()
+    result = b.fresh("m")
+    b.emit("%s = math.%s %s : %s" % (result, name, value.ssa, value.mlir))
+    return ScalarValue(result, value.dtype)
+
+
+def if_then_else(cond, then_value, else_value):
+    if not isinstance(cond, ScalarValue) or cond.dtype is not _BOOL:
+        raise _error("T.if_then_else needs a comparison as its condition")
+    ref = then_value if isinstance(then_value, ScalarValue) else else_value
+    if not isinstance(ref, ScalarValue):
+        raise _error("T.if_then_else needs at least one traced value")
+    then_value, else_value = ref._coerce(then_value), ref._coerce(else_value)
+    b = builder()
+    result = b.fresh("sel")
+    b.emit("%s = arith.select %s, %s, %s : %s" % (result, cond.ssa, then_value.ssa,
+                                                    else_value.ssa, ref.mlir))
+    return ScalarValue(result, ref.dtype)

@@ -1,0 +1,1 @@
+"""CUDA-specific parts of TirX."""

@@ -1,0 +1,214 @@
+"""TileLayout in the seed's notation, computed by the C++ layout library.
+
+    from tirx.layout import S, R, TileLayout
+    from tirx.cuda.axis import laneid, warpid
+    TileLayout(S[(2, 32, 4) : (1 @ warpid, 1 @ laneid, 1)])
+"""
+import ctypes
+
+from . import _capi
+
+
+class Axis:
+    """A named axis; `k @ axis` is a stride (or offset) on it."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __rmatmul__(self, value):
+        return _Stride(int(value), self.name)
+
+    def __repr__(self):
+        return self.name
+
+
+m = Axis("m")
+
+
+class _Stride:
+    def __init__(self, value, axis):
+        self.value, self.axis = value, axis
+
+    def __str__(self):
+        return str(self.value) if self.axis == "m" else "%d@%s" % (self.value, self.axis)
+
+    def __add__(self, other):
+        return _Spec() + self + other
+
+    def __radd__(self, other):
+        return _Spec() + other + self
+
+
+class _Term:
+    """One S[...] or R[...] term."""
+
+    def __init__(self, kind, extents, strides):
+        self.kind, self.extents, self.strides = kind, extents, strides
+
+    def __str__(self):
+        def group(items):
+            items = [str(i) for i in items]
+            return items[0] if len(items) == 1 else "(%s)" % ", ".join(items)
+        text = group(self.extents)
+        if self.strides is not None:
+            text += " : " + group(self.strides)
+        return "%s[%s]" % (self.kind, text)
+
+    def __add__(self, other):
+        return _Spec() + self + other
+
+
+def _as_tuple(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+class _TermBuilder:
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            strides = tuple(s if isinstance(s, _Stride) else _Stride(int(s), "m")
+                            for s in _as_tuple(key.stop))
+            return _Term(self.kind, tuple(int(e) for e in _as_tuple(key.start)), strides)
+        return _Term(self.kind, tuple(int(e) for e in _as_tuple(key)), None)
+
+
+S = _TermBuilder("S")
+R = _TermBuilder("R")
+
+
+class _Spec:
+    """S[...] + R[...] + offsets, as written."""
+
+    def __init__(self, terms=()):
+        self.terms = list(terms)
+
+    def __add__(self, other):
+        if isinstance(other, int):
+            other = _Stride(other, "m")
+        if not isinstance(other, (_Term, _Stride, _Spec)):
+            return NotImplemented
+        return _Spec(self.terms + (other.terms if isinstance(other, _Spec) else [other]))
+
+    def __str__(self):
+        return " + ".join(str(t) for t in self.terms)
+
+
+class LayoutError(ValueError):
+    """A malformed layout (or a misuse of one), at the user's line."""
+
+    def __init__(self, message):
+        import inspect
+        import os
+        frame = inspect.currentframe()
+        here = os.path.dirname(os.path.abspath(__file__))
+        while frame and os.path.abspath(frame.f_code.co_filename).startswith(here):
+            frame = frame.f_back
+        if frame is not None:
+            message = "%s:%d: %s" % (frame.f_code.co_filename, frame.f_lineno, message)
+        super().__init__(message)
+
+
+class TileLayout:
+    """A layout; the math is the C++ TileLayout's (TirX/Layout/TileLayout.h)."""
+
+    def __init__(self, spec):
+        text = spec if isinstance(spec, str) else str(spec)
+        error = ctypes.c_void_p()
+        handle = _capi.lib.tirxLayoutParse(text.encode(), ctypes.byref(error))
+        if not handle:
+            raise LayoutError("invalid layout '%s': %s" % (text, _capi.take_string(error)))
+        self._handle = handle
+
+    @classmethod
+    def _wrap(cls, handle):
+        layout = cls.__new__(cls)
+        layout._handle = handle
+        return layout
+
+    def __del__(self):
+        handle = getattr(self, "_handle", None)
+        if handle and _capi is not None and _capi.lib is not None:
+            _capi.lib.tirxLayoutDestroy(handle)
+            self._handle = None
+
+    def __str__(self):
+        return _capi.take_string(_capi.lib.tirxLayoutToString(self._handle))
+
+    __repr__ = lambda self: "TileLayout(%s)" % self
+
+    def __eq__(self, other):
+        return isinstance(other, TileLayout) and str(self) == str(other)
+
+    def size(self, axis=None):
+        """Number of elements (product of shard extents), or on `axis`."""
+        name = axis.name if isinstance(axis, Axis) else axis
+        return _capi.lib.tirxLayoutSize(self._handle, name.encode() if name else None)
+
+    def span(self, axis=None):
+        """Physical footprint on `axis` (default m: a local tile's slots)."""
+        name = axis.name if isinstance(axis, Axis) else (axis or "m")
+        value = _capi.lib.tirxLayoutSpan(self._handle, name.encode())
+        if value < 0:
+            raise LayoutError("unknown axis '%s'" % name)
+        return value
+
+    def apply(self, *coord, shape=None):
+        """The base physical coordinate of a logical coordinate: a dict from
+        axis name to value (axes the layout does not use are left out, but m
+        is always there). One argument without `shape` is a flat index."""
+        if shape is None:
+            if len(coord) != 1:
+                raise LayoutError("apply with several coordinates needs shape=")
+            shape = (self.size(),)
+        if len(coord) != len(shape):
+            raise LayoutError("%d coordinates for a rank-%d shape" % (len(coord), len(shape)))
+        out = (ctypes.c_int64 * 10)()
+        error = ctypes.c_void_p()
+        if _capi.lib.tirxLayoutApply(self._handle, _capi.int64_array(coord),
+                                     _capi.int64_array(shape), len(shape), out,
+                                     ctypes.byref(error)):
+            raise LayoutError(_capi.take_string(error))
+        used = set(self._axes()) | {"m"}
+        return {axis: out[i] for i, axis in enumerate(_capi.AXES) if axis in used}
+
+    def _axes(self):
+        text = str(self)
+        return [a for a in _capi.AXES if "@" + a in text]
+
+    def canonicalize(self):
+        return TileLayout._wrap(_capi.lib.tirxLayoutCanonicalize(self._handle))
+
+    def _transform(self, function, factor):
+        error = ctypes.c_void_p()
+        handle = function(self._handle, factor, ctypes.byref(error))
+        if not handle:
+            raise LayoutError(_capi.take_string(error))
+        return TileLayout._wrap(handle)
+
+    def pack(self, factor):
+        return self._transform(_capi.lib.tirxLayoutPack, factor)
+
+    def unpack(self, factor):
+        return self._transform(_capi.lib.tirxLayoutUnpack, factor)
+
+    def _view(self, shape, which):
+        shape = shape or (self.size(),)
+        error = ctypes.c_void_p()
+        text = _capi.lib.tirxLayoutPrintView(self._handle, _capi.int64_array(shape),
+                                             len(shape), which, ctypes.byref(error))
+        if not text:
+            raise LayoutError(_capi.take_string(error))
+        return _capi.take_string(text)
+
+    def tensor_view(self, shape=None):
+        """Each element → its owner threads and slot (the layout printer)."""
+        return self._view(shape, 0)
+
+    def thread_view(self, shape=None):
+        """Each thread → its elements by slot (the layout printer)."""
+        return self._view(shape, 1)
+
+
+__all__ = ["S", "R", "TileLayout", "Axis", "LayoutError", "m"]

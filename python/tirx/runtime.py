@@ -1,0 +1,121 @@
+"""Launching compiled kernels through libTirXRuntime.so (ctypes)."""
+import ctypes
+
+from . import _capi
+from ._dsl import DTYPES, DType, TensorType
+
+_lib = None
+
+
+def _runtime():
+    global _lib
+    if _lib is None:
+        lib = _capi.load_library("libTirXRuntime.so")
+        lib.tirxGetLastErrorMessage.restype = ctypes.c_char_p
+        lib.tirxGetComputeCapability.argtypes = [ctypes.POINTER(ctypes.c_int)]
+        lib.tirxModuleLoadData.argtypes = [ctypes.c_char_p, ctypes.c_size_t,
+                                           ctypes.POINTER(ctypes.c_void_p)]
+        lib.tirxModuleGetKernel.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                            ctypes.POINTER(ctypes.c_void_p)]
+        lib.tirxKernelLaunch.argtypes = [
+            ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
+            ctypes.c_uint, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t]
+        _lib = lib
+    return _lib
+
+
+class GPUError(RuntimeError):
+    """The GPU, its driver or a launch failed."""
+
+
+def _check(status):
+    if status != 0:
+        raise GPUError(_runtime().tirxGetLastErrorMessage().decode())
+
+
+def compute_capability():
+    """The current GPU as major*10+minor (GPUError without one)."""
+    value = ctypes.c_int()
+    _check(_runtime().tirxGetComputeCapability(ctypes.byref(value)))
+    return value.value
+
+
+def load(ptx, name):
+    module, kernel = ctypes.c_void_p(), ctypes.c_void_p()
+    data = ptx.encode()
+    _check(_runtime().tirxModuleLoadData(data, len(data), ctypes.byref(module)))
+    _check(_runtime().tirxModuleGetKernel(module, name.encode(), ctypes.byref(kernel)))
+    return kernel
+
+
+_CTYPES = {"f32": ctypes.c_float, "f64": ctypes.c_double, "i32": ctypes.c_int32,
+           "ui32": ctypes.c_uint32, "i64": ctypes.c_int64, "ui64": ctypes.c_uint64,
+           "i16": ctypes.c_int16, "ui16": ctypes.c_uint16, "i8": ctypes.c_int8,
+           "ui8": ctypes.c_uint8, "i1": ctypes.c_bool}
+
+
+def check_argument(name, kind, arg):
+    """The ctypes value to pass for parameter `name`, after checking it."""
+    if isinstance(kind, DType):
+        if not isinstance(arg, (int, float, bool)):
+            raise TypeError("parameter '%s' is a %s scalar, got %s" % (name, kind.name,
+                                                                       type(arg).__name__))
+        if kind.mlir not in _CTYPES:
+            raise TypeError("parameter '%s': %s scalars cannot be passed yet" % (name, kind.name))
+        return _CTYPES[kind.mlir](arg)
+    interface = getattr(arg, "__cuda_array_interface__", None)
+    if interface is None:
+        where = ""
+        if hasattr(arg, "device"):
+            where = " on %s" % (arg.device,)
+        raise TypeError("parameter '%s' needs a CUDA tensor (an object with "
+                        "__cuda_array_interface__), got %s%s" % (name, type(arg).__name__, where))
+    shape = tuple(interface["shape"])
+    if len(shape) != len(kind.shape):
+        raise ValueError("parameter '%s' has rank %d, expected %d (shape %s)" % (
+            name, len(shape), len(kind.shape), kind.shape))
+    if shape != kind.shape:
+        raise ValueError("parameter '%s' has shape %s, expected %s" % (name, shape, kind.shape))
+    typestr = interface["typestr"]
+    expected = kind.dtype.typestr
+    if typestr != expected and not (kind.dtype.name == "bfloat16" and typestr in ("<V2", "<f2")):
+        raise TypeError("parameter '%s' has element type %s, expected %s (%s)" % (
+            name, typestr, expected, kind.dtype.name))
+    strides = interface.get("strides")
+    if strides is not None:
+        itemsize = kind.dtype.bits // 8
+        step, compact = itemsize, []
+        for extent in reversed(shape):
+            compact.insert(0, step)
+            step *= extent
+        if tuple(strides) != tuple(compact) and all(e > 1 for e in shape):
+            raise ValueError("parameter '%s' is not contiguous (strides %s bytes, "
+                             "expected %s)" % (name, tuple(strides), tuple(compact)))
+    pointer = interface["data"][0]
+    align = kind.align or kind.dtype.bits // 8
+    if pointer % align:
+        raise ValueError("parameter '%s' is at address 0x%x, not aligned to the declared "
+                         "%d bytes" % (name, pointer, align))
+    return ctypes.c_void_p(pointer)
+
+
+def current_stream(args):
+    """The caller's current stream: PyTorch's or CuPy's, else the default."""
+    for arg in args:
+        module = type(arg).__module__
+        if module.startswith("torch"):
+            import torch
+            return ctypes.c_void_p(torch.cuda.current_stream(arg.device).cuda_stream)
+        if module.startswith("cupy"):
+            import cupy
+            return ctypes.c_void_p(cupy.cuda.get_current_stream().ptr)
+    return ctypes.c_void_p(0)
+
+
+def launch(kernel, grid, block, values, stream):
+    grid3 = (ctypes.c_uint * 3)(*(tuple(grid) + (1, 1, 1))[:3])
+    block3 = (ctypes.c_uint * 3)(*(tuple(block) + (1, 1, 1))[:3])
+    pointers = (ctypes.c_void_p * max(len(values), 1))(
+        *[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in values])
+    _check(_runtime().tirxKernelLaunch(kernel, grid3, block3, 0, stream, pointers,
+                                       len(values)))

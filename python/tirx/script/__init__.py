@@ -1,0 +1,1 @@
+"""`from tirx.script import tirx as T`."""

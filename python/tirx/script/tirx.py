@@ -1,0 +1,55 @@
+"""The T namespace: `from tirx.script import tirx as T`."""
+import types as _types
+
+from .._dsl import (DTYPES as _DTYPES, Tensor, if_then_else, math_op as _math)
+from .._function import (LaunchConfig, alloc_local, alloc_shared, apply as _apply,
+                         block_idx as _block_idx, cta_sync as _cta_sync,
+                         device_entry, ewise as _ewise, function, ptx,
+                         thread_idx as _thread_idx)
+
+globals().update(_DTYPES)
+
+
+def exp(x):
+    return _math("exp", x)
+
+
+def exp2(x):
+    return _math("exp2", x)
+
+
+def log(x):
+    return _math("log", x)
+
+
+def log2(x):
+    return _math("log2", x)
+
+
+def sqrt(x):
+    return _math("sqrt", x)
+
+
+def rsqrt(x):
+    return _math("rsqrt", x)
+
+
+def tanh(x):
+    return _math("tanh", x)
+
+
+def sin(x):
+    return _math("sin", x)
+
+
+def cos(x):
+    return _math("cos", x)
+
+
+cuda = _types.SimpleNamespace(
+    LaunchConfig=LaunchConfig,
+    thread_idx=_thread_idx,
+    block_idx=_block_idx,
+    cta_sync=_cta_sync,
+    tile=_types.SimpleNamespace(apply=_apply, ewise=_ewise),
+)
