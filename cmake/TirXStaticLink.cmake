@@ -29,10 +29,15 @@ foreach(component ${LLVM_AVAILABLE_LIBS})
   endif()
 endforeach()
 
+# Shared libraries (libTirXCAPI.so) link zlib/zstd dynamically: Debian's
+# archives of those are not position independent (and every distribution
+# has the shared ones).
+set(_tirx_executable "$<NOT:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,SHARED_LIBRARY>>")
 add_library(TirXLLVMStatic INTERFACE)
 target_link_libraries(TirXLLVMStatic INTERFACE
   -Wl,--start-group ${_tirx_llvm_archives} -Wl,--end-group
-  ${TIRX_ZSTD_STATIC} ${TIRX_ZLIB_STATIC} pthread rt dl m)
+  "$<IF:${_tirx_executable},${TIRX_ZSTD_STATIC},zstd>"
+  "$<IF:${_tirx_executable},${TIRX_ZLIB_STATIC},z>" pthread rt dl m)
 
 get_directory_property(_tirx_imported IMPORTED_TARGETS)
 foreach(target ${_tirx_imported})
@@ -50,10 +55,8 @@ foreach(target ${_tirx_imported})
     elseif(lib MATCHES "libz3\\.so" OR lib IN_LIST _tirx_excluded_components
            OR lib MATCHES "^(LLVM)?Polly")
       # dropped: see above
-    elseif(lib STREQUAL "zstd::libzstd_shared")
-      list(APPEND _rewritten ${TIRX_ZSTD_STATIC})
-    elseif(lib STREQUAL "ZLIB::ZLIB")
-      list(APPEND _rewritten ${TIRX_ZLIB_STATIC})
+    elseif(lib STREQUAL "zstd::libzstd_shared" OR lib STREQUAL "ZLIB::ZLIB")
+      # provided by TirXLLVMStatic
     else()
       list(APPEND _rewritten ${lib})
     endif()
@@ -63,10 +66,8 @@ foreach(target ${_tirx_imported})
 endforeach()
 
 # Small, fast-starting binaries: drop unused sections, fold identical code,
-# no PIE, the C++ runtime linked in.
-# Shared libraries (libTirXRuntime.so) stay position independent.
-set(_tirx_executable "$<NOT:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,SHARED_LIBRARY>>")
+# no PIE for executables, the C++ runtime linked in. Objects stay position
+# independent so that libTirXCAPI.so can be made of the same archives.
 add_link_options(-Wl,--gc-sections -Wl,--icf=all -Wl,--as-needed
                  "$<${_tirx_executable}:-no-pie>"
                  -static-libstdc++ -static-libgcc)
-add_compile_options("$<${_tirx_executable}:-fno-pie>")

@@ -3,7 +3,9 @@
 # driver, Python 3 (numpy, cupy, torch) and nothing else: static stripped
 # tirx-runner (gzip'ed), libTirXRuntime.so, tirx-runtime-check, the host
 # programs of test/gpu lowered to the LLVM dialect with their CHECK lines,
-# the examples' PTX and the Python checks. Run there: `bash run.sh`.
+# the examples' PTX and the Python checks, libTirXCAPI.so with the Python
+# package and the seed's examples. Big files are xz-compressed (run.sh
+# unpacks them). Run there: `bash run.sh`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 static=${1:-$root/build-static}
@@ -13,10 +15,15 @@ mkdir -p "$out/bin" "$out/lib" "$out/tests"
 strip=/usr/lib/llvm-22/bin/llvm-strip
 cp "$static/bin/tirx-runner" "$static/bin/tirx-runtime-check" \
    "$static/bin/run-affine-relu" "$out/bin/"
-cp "$static/lib/libTirXRuntime.so" "$out/lib/"
+cp "$static/lib/libTirXRuntime.so" "$static/lib/libTirXCAPI.so" "$out/lib/"
 $strip "$out/bin/tirx-runner" "$out/bin/tirx-runtime-check" \
-  "$out/bin/run-affine-relu" "$out/lib/libTirXRuntime.so"
-gzip -9 "$out/bin/tirx-runner" "$out/bin/run-affine-relu"
+  "$out/bin/run-affine-relu" "$out/lib/libTirXRuntime.so" "$out/lib/libTirXCAPI.so"
+xz -9 -T2 "$out/bin/tirx-runner" "$out/bin/run-affine-relu" "$out/lib/libTirXCAPI.so"
+# The Python package and the seed's examples (run with TIRX_LIBRARY=lib).
+mkdir -p "$out/python" "$out/examples/python"
+cp -r "$root/python/tirx" "$out/python/"
+find "$out/python" -name __pycache__ -prune -exec rm -rf {} +
+cp "$root"/examples/python/*.py "$out/examples/python/"
 mkdir -p "$out/examples"
 cp "$root/examples/affine_relu.mlir" "$out/examples/"
 for test in "$root"/test/gpu/*.mlir; do

@@ -31,7 +31,11 @@ fi
 dir=${1:-$here/ptx}
 status=0
 if [ -d "$here/tests" ]; then
-  for packed in "$here"/bin/*.gz; do [ -f "$packed" ] && gunzip -f "$packed"; done
+  for packed in "$here"/bin/*.xz "$here"/lib/*.xz; do
+    [ -f "$packed" ] || continue
+    python3 -c "import lzma, sys; open(sys.argv[1][:-3], 'wb').write(lzma.open(sys.argv[1]).read())" "$packed"
+    chmod +x "${packed%.xz}"; rm -f "$packed"
+  done
   passed=0; failed=0
   for test in "$here"/tests/*.llvm.mlir; do
     name=$(basename "$test" .llvm.mlir)
@@ -51,4 +55,10 @@ if [ -d "$here/tests" ]; then
 fi
 python3 "$here/run_examples.py" "$dir" || status=1
 python3 "$here/run_math.py" "$dir" || status=1
+# The seed's examples, verbatim but for the imports, through the Python package.
+if [ -d "$here/python/tirx" ]; then
+  for example in "$here"/examples/python/*.py; do
+    PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" python3 "$example" || status=1
+  done
+fi
 exit $status
