@@ -12,12 +12,26 @@
 #ifndef TIRX_C_TIRX_H
 #define TIRX_C_TIRX_H
 
+#include "mlir-c/IR.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/*===----------------------------------------------------------------------===*\
+|* Registration (for embedders of MLIR's C API)                               *|
+\*===----------------------------------------------------------------------===*/
+
+/// Dialect handles of the tirx and tile dialects.
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TirX, tirx);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Tile, tile);
+
+/// Registers every TirX pass and the --tirx-to-ptx / --tirx-to-llvm-host
+/// pipelines with MLIR's global registries.
+MLIR_CAPI_EXPORTED void tirxRegisterAllPasses(void);
 
 /*===----------------------------------------------------------------------===*\
 |* Compilation                                                                *|

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX-c/TirX.h"
+#include "TirX/Dialect/Tile/IR/TileDialect.h"
+#include "TirX/Dialect/TirX/IR/TirXDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 #include "TirX/InitAll.h"
 #include "TirX/Layout/LayoutViews.h"
@@ -12,6 +14,7 @@
 #include "TirX/Pipelines/Pipelines.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/CAPI/Registration.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -156,6 +159,15 @@ static MLIRContext &getContext() {
 }
 
 //===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(TirX, tirx, mlir::tirx::TirXDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Tile, tile, mlir::tirx::tile::TileDialect)
+
+TIRX_CAPI void tirxRegisterAllPasses(void) { registerAllTirXPasses(); }
+
+//===----------------------------------------------------------------------===//
 // Compilation
 //===----------------------------------------------------------------------===//
 
@@ -167,6 +179,7 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
   registerAllTirXDialects(registry);
   MLIRContext context(registry);
   context.disableMultithreading();
+  context.printOpOnDiagnostic(false);
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
     record(result, diagnostic);
     return success();
@@ -182,6 +195,24 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
   if (!module)
     return result;
 
+  // LLVM's option parser prints its complaints; check the names first so
+  // that every problem comes back as a diagnostic.
+  static constexpr llvm::StringLiteral kOptionNames[] = {
+      "chip", "features", "opt-level", "format", "fast-math", "cuda-path",
+      "ptx-output"};
+  llvm::SmallVector<llvm::StringRef> words;
+  llvm::StringRef(options ? options : "").split(words, ' ', -1, false);
+  for (llvm::StringRef word : words) {
+    llvm::StringRef key = word.split('=').first;
+    if (!llvm::is_contained(kOptionNames, key)) {
+      emitError(UnknownLoc::get(&context))
+          << "invalid compile options '" << (options ? options : "")
+          << "': unknown option '" << key
+          << "' (known: chip, features, opt-level, format, fast-math, "
+             "cuda-path, ptx-output)";
+      return result;
+    }
+  }
   auto pipelineOptions =
       TirXToPTXOptions::createFromString(options ? options : "");
   if (!pipelineOptions) {

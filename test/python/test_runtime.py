@@ -64,3 +64,23 @@ def test_no_gpu_is_one_clear_error(compiled):
         compiled(FakeCuda((2, 32, 4)), FakeCuda((2, 32, 4)))
     with pytest.raises(tirx.GPUError, match="no usable GPU"):
         tirx.compile(affine_relu, target="cuda")
+
+
+def test_import_without_library_says_how_to_build(tmp_path):
+    """A copy of the package away from any build tree, with TIRX_LIBRARY
+    pointing nowhere: importing it is one clear error."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    package = os.path.dirname(tirx.__file__)
+    shutil.copytree(package, tmp_path / "tirx",
+                    ignore=shutil.ignore_patterns("__pycache__", "lib"))
+    env = dict(os.environ, TIRX_LIBRARY=str(tmp_path / "nowhere"),
+               PYTHONPATH=str(tmp_path))
+    process = subprocess.run([sys.executable, "-c", "import tirx"], env=env,
+                             capture_output=True, text=True)
+    assert process.returncode != 0
+    last = process.stderr.strip().splitlines()[-1]
+    assert last.startswith("tirx._capi.LibraryNotFoundError: libTirXCAPI.so was not found")
+    assert "Build TirX first: run `make`" in last
