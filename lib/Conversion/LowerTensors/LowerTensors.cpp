@@ -30,26 +30,6 @@ namespace mlir::tirx {
 using namespace mlir;
 using namespace mlir::tirx;
 
-/// The element type storage uses: integers are signless in LLVM.
-static Type getStorageType(tirx::TensorType type) {
-  Type element = type.getElementType();
-  if (auto intType = dyn_cast<IntegerType>(element))
-    return IntegerType::get(element.getContext(), intType.getWidth());
-  return element;
-}
-
-static unsigned getAddressSpace(tirx::TensorType type) {
-  switch (type.getMemorySpace()) {
-  case MemorySpace::global:
-    return 1;
-  case MemorySpace::shared:
-    return 3;
-  case MemorySpace::local:
-    return 0;
-  }
-  return 0;
-}
-
 /// Adds `digit(index) * stride` for every iter on m of `group` (outer to
 /// inner) to `offset`, where digit j of a coordinate is (x / P_j) mod e_j
 /// (no modulo for the outermost iter).
@@ -151,7 +131,7 @@ LogicalResult TensorLowering::run() {
       // Keep the tensor-typed value alive for its users until they are
       // lowered: a cast from the new pointer argument stands in for it.
       Type ptrType =
-          LLVM::LLVMPointerType::get(context, getAddressSpace(tensor));
+          LLVM::LLVMPointerType::get(context, tensor.getLLVMAddressSpace());
       arg.setType(ptrType);
       OpBuilder builder = OpBuilder::atBlockBegin(&entry);
       auto cast = UnrealizedConversionCastOp::create(builder, func.getLoc(),
@@ -260,7 +240,7 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
                                            span);
     Value ptr = LLVM::AllocaOp::create(
         builder, loc, LLVM::LLVMPointerType::get(context),
-        getStorageType(type), count, type.getAlignmentOrDefault());
+        type.getStorageElementType(), count, type.getAlignmentOrDefault());
     pointers[alloc.getResult()] = ptr;
     toErase.push_back(op);
     return success();
@@ -272,7 +252,7 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     auto module = func->getParentOfType<gpu::GPUModuleOp>();
     OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
     std::string name = (func.getName() + "_smem" + Twine(sharedCount++)).str();
-    auto arrayType = LLVM::LLVMArrayType::get(getStorageType(type), span);
+    auto arrayType = LLVM::LLVMArrayType::get(type.getStorageElementType(), span);
     LLVM::GlobalOp::create(moduleBuilder, loc, arrayType, /*isConstant=*/false,
                            LLVM::Linkage::Internal, name, Attribute(),
                            type.getAlignmentOrDefault(), /*addrSpace=*/3);
@@ -305,7 +285,7 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
         region.getOffsets().empty()
             ? base
             : buildGEP(builder, loc, base,
-                       getStorageType(region.getSource().getType()), offset);
+                       region.getSource().getType().getStorageElementType(), offset);
     toErase.push_back(op);
     return success();
   }
@@ -315,7 +295,7 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     Value offset =
         buildElementOffset(builder, loc, type, elementPtr.getIndices());
     Value ptr = buildGEP(builder, loc, lookup(elementPtr.getTensor()),
-                         getStorageType(type), offset);
+                         type.getStorageElementType(), offset);
     elementPtr.getPtr().replaceAllUsesWith(ptr);
     toErase.push_back(op);
     return success();
@@ -329,7 +309,7 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
       return success();
     }
     Value ptr = buildGEP(builder, loc, lookup(load.getTile()),
-                         getStorageType(load.getTile().getType()),
+                         load.getTile().getType().getStorageElementType(),
                          arith::ConstantIndexOp::create(builder, loc,
                                                         load.getSlot()));
     Value value =
@@ -348,7 +328,7 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
       return success();
     }
     Value ptr = buildGEP(builder, loc, lookup(store.getTile()),
-                         getStorageType(store.getTile().getType()),
+                         store.getTile().getType().getStorageElementType(),
                          arith::ConstantIndexOp::create(builder, loc,
                                                         store.getSlot()));
     LLVM::StoreOp::create(builder, loc, store.getValue(), ptr);
@@ -386,7 +366,7 @@ struct TirXLowerTensorsPass
       for (BlockArgument arg : func.getArguments()) {
         if (auto tensor = dyn_cast<tirx::TensorType>(arg.getType())) {
           arg.setType(LLVM::LLVMPointerType::get(&getContext(),
-                                                 getAddressSpace(tensor)));
+                                                 tensor.getLLVMAddressSpace()));
           changed = true;
         }
       }

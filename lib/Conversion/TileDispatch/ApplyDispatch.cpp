@@ -49,14 +49,6 @@ static std::pair<Type, char> getAsmRegister(Type type) {
   }
 }
 
-/// The type a slot access uses for element type `type`: integers lose their
-/// signedness (LLVM has only signless integers), floats stay.
-static Type getStorageType(Type type) {
-  if (auto intType = dyn_cast<IntegerType>(type))
-    return IntegerType::get(type.getContext(), intType.getWidth());
-  return type;
-}
-
 /// Converts `value` (storage type) to its asm register type.
 static Value toAsmRegister(OpBuilder &builder, Location loc, Value value) {
   Type asmType = getAsmRegister(value.getType()).first;

@@ -468,9 +468,7 @@ static LogicalResult verifySlotAccess(Operation *op, tirx::TensorType tile,
     return op->emitOpError("slot ")
            << slot << " is outside the thread's " << span << " slots";
   // Integers are accessed signless (LLVM has no signed/unsigned types).
-  Type storageType = tile.getElementType();
-  if (auto intType = dyn_cast<IntegerType>(storageType))
-    storageType = IntegerType::get(op->getContext(), intType.getWidth());
+  Type storageType = tile.getStorageElementType();
   if (valueType != storageType)
     return op->emitOpError("value type ")
            << valueType << " differs from the storage type " << storageType
@@ -488,19 +486,6 @@ LogicalResult SlotStoreOp::verify() {
                           getValue().getType());
 }
 
-/// The LLVM address space of a tensor's storage.
-static unsigned getAddressSpace(tirx::TensorType type) {
-  switch (type.getMemorySpace()) {
-  case MemorySpace::global:
-    return 1;
-  case MemorySpace::shared:
-    return 3;
-  case MemorySpace::local:
-    return 0;
-  }
-  return 0;
-}
-
 LogicalResult ElementPtrOp::verify() {
   tirx::TensorType type = getTensor().getType();
   if (type.isLocal())
@@ -511,10 +496,10 @@ LogicalResult ElementPtrOp::verify() {
            << type.getShape().size() << " indices, got "
            << getIndices().size();
   auto ptrType = cast<LLVM::LLVMPointerType>(getPtr().getType());
-  if (ptrType.getAddressSpace() != getAddressSpace(type))
+  if (ptrType.getAddressSpace() != type.getLLVMAddressSpace())
     return emitOpError("a ")
            << stringifyMemorySpace(type.getMemorySpace())
-           << " tensor's address is a !llvm.ptr<" << getAddressSpace(type)
+           << " tensor's address is a !llvm.ptr<" << type.getLLVMAddressSpace()
            << ">";
   return success();
 }

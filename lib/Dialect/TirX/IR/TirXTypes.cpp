@@ -33,6 +33,12 @@ bool mlir::tirx::isTirXScalarType(Type type) {
   return intType && llvm::is_contained({8u, 16u, 32u, 64u}, intType.getWidth());
 }
 
+Type mlir::tirx::getStorageType(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return IntegerType::get(type.getContext(), intType.getWidth());
+  return type;
+}
+
 //===----------------------------------------------------------------------===//
 // Assembly: !tirx.tensor<2x32x4xf32, local, #tirx.layout<...>, align = 16>
 //===----------------------------------------------------------------------===//
@@ -177,4 +183,20 @@ int64_t tirx::TensorType::getNumElements() const {
   for (int64_t extent : getShape())
     numElements *= extent; // verified not to overflow
   return numElements;
+}
+
+unsigned tirx::TensorType::getLLVMAddressSpace() const {
+  switch (getMemorySpace()) {
+  case MemorySpace::global:
+    return 1;
+  case MemorySpace::shared:
+    return 3;
+  case MemorySpace::local:
+    return 0;
+  }
+  return 0;
+}
+
+Type tirx::TensorType::getStorageElementType() const {
+  return getStorageType(getElementType());
 }

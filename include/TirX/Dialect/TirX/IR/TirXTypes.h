@@ -17,6 +17,10 @@ namespace mlir::tirx {
 /// Whether `type` can be the element type of a tirx tensor or a scalar
 /// operand: f16, bf16, f32, f64 or an integer type of 8 to 64 bits.
 bool isTirXScalarType(Type type);
+
+/// The type a value of `type` has once lowered: integers become signless
+/// (LLVM has no signed/unsigned integer types), floats stay.
+Type getStorageType(Type type);
 } // namespace mlir::tirx
 
 #endif // TIRX_DIALECT_TIRX_IR_TIRXTYPES_H

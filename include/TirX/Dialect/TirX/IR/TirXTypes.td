@@ -50,6 +50,10 @@ def TirX_TensorType : TypeDef<TirX_Dialect, "Tensor"> {
     int64_t getElementBytes() const;
     /// Product of the shape.
     int64_t getNumElements() const;
+    /// The LLVM address space of the storage: global 1, shared 3, local 0.
+    unsigned getLLVMAddressSpace() const;
+    /// getStorageType of the element type.
+    ::mlir::Type getStorageElementType() const;
     bool isGlobal() const { return getMemorySpace() == MemorySpace::global; }
     bool isShared() const { return getMemorySpace() == MemorySpace::shared; }
     bool isLocal() const { return getMemorySpace() == MemorySpace::local; }
