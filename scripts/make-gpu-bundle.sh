@@ -32,6 +32,17 @@ for test in "$root"/test/gpu/*.mlir; do
   cp "$test" "$out/tests/$name.mlir"
 done
 TIRX_OPT="$static/bin/tirx-opt" bash "$root/test/gpu/run.sh" --build "$out/ptx" > /dev/null
+# The numerics suite: every register form as TirX PTX and as an nvcc
+# inline-asm reference (compiled here with the same CUDA 13 nvcc).
+mkdir -p "$out/numerics"
+/usr/bin/python3 "$root/test/gpu/numerics/gen.py" "$out/numerics" > /dev/null
+"$static/bin/tirx-opt" "$out/numerics/numerics.mlir" \
+  --tirx-to-ptx="features=+ptx81 ptx-output=$out/numerics/numerics.ptx" -o /dev/null
+/usr/local/cuda/bin/nvcc -arch=sm_90 -cubin -o "$out/numerics/reference.cubin" \
+  "$out/numerics/reference.cu"
+cp "$root/test/gpu/numerics/run.py" "$out/numerics/"
+mkdir -p "$out/bench"
+cp "$root/bench/gpu/stream.py" "$root/bench/gpu/run.sh" "$out/bench/"
 cp "$root/test/gpu/run.sh" "$root/test/gpu/filecheck.py" "$root/test/gpu/run_examples.py" \
    "$root/test/gpu/run_math.py" "$out/"
 du -sh "$out"

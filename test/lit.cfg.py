@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 import shutil
 
 import lit.formats
@@ -18,6 +19,7 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.tirx_src_root, "examples")))
 
 # TirX tools first, then LLVM's FileCheck, not, count, split-file.
@@ -51,3 +53,10 @@ ptxas = shutil.which("ptxas") or (
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# nvcc compiles the numerics suite's reference kernels.
+nvcc = shutil.which("nvcc") or (
+    "/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))
