@@ -1,6 +1,21 @@
 #!/usr/bin/env bash
-# Streaming benchmarks on a GPU (see stream.py). From a GPU bundle:
-#   bash bench/gpu/run.sh [RESULTS.md]   with PYTHONPATH/TIRX_LIBRARY set by the bundle
+# Streaming benchmarks on a GPU (see stream.py; needs torch, cupy, nvrtc).
+#   In a GPU bundle (make gpu-bundle):  bash bench/run.sh [RESULTS.md]
+#   In a built checkout with a GPU:     bash bench/gpu/run.sh [RESULTS.md]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+if [ -d "$here/../python/tirx" ] && [ -d "$here/../lib" ]; then
+  root=$(cd "$here/.." && pwd)  # the bundle
+  for packed in "$root"/lib/*.xz; do
+    [ -f "$packed" ] || continue
+    python3 -c "import lzma, sys; open(sys.argv[1][:-3], 'wb').write(lzma.open(sys.argv[1]).read())" "$packed"
+    rm -f "$packed"
+  done
+  lib=$root/lib
+else
+  root=$(cd "$here/../.." && pwd)  # a checkout, built in build/
+  lib=$root/build/lib
+fi
+export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
+export TIRX_LIBRARY="${TIRX_LIBRARY:-$lib}"
 exec python3 "$here/stream.py" "$@"
