@@ -55,6 +55,18 @@ if [ -d "$here/tests" ]; then
 fi
 python3 "$here/run_examples.py" "$dir" || status=1
 python3 "$here/run_math.py" "$dir" || status=1
+# The numerics suite: every register form against nvcc's inline asm, bit for bit.
+if [ -d "$here/numerics" ]; then
+  # The reference is rebuilt by this machine's nvcc when it has one (the
+  # bundle's cubin comes from the build machine's CUDA 13 nvcc otherwise).
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  if [ -x "$nvcc" ]; then
+    "$nvcc" -arch=sm_90 -cubin -o "$here/numerics/reference.cubin" "$here/numerics/reference.cu" \
+      && echo "numerics: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
+  fi
+  python3 "$here/numerics/run.py" "$here/numerics" "${NUMERICS_RESULTS:-$here/numerics/RESULTS.md}" \
+    || status=1
+fi
 # The seed's examples, verbatim but for the imports, through the Python package.
 if [ -d "$here/python/tirx" ]; then
   for example in "$here"/examples/python/*.py; do
