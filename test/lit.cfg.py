@@ -26,7 +26,8 @@ config.substitutions.append(("%examples", os.path.join(config.tirx_src_root, "ex
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tirx_tools_dir, append_path=True)
 tool_dirs = [config.tirx_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tirx-opt", "tirx-layout", "tirx-capi-test"],
+llvm_config.add_tool_substitutions(["tirx-opt", "tirx-layout", "tirx-capi-test",
+                                    "tirx-lsp-server", "tirx-reduce"],
                                    tool_dirs)
 if os.path.exists(os.path.join(config.tirx_tools_dir, "tirx-runtime-check")):
     config.available_features.add("tirx-runtime")
