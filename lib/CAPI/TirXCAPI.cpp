@@ -23,6 +23,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
@@ -117,32 +118,38 @@ static void record(TirxCompileResultImpl *result, Diagnostic &diagnostic) {
 
 namespace {
 /// Records the IR after every pass on the top-level module, with its time.
+/// Passes nest (a `gpu.module` pipeline runs inside its adaptor), so start
+/// times form a stack; the adaptors themselves have no pass argument and are
+/// not stages: the passes they run are.
 class StageRecorder : public PassInstrumentation {
 public:
   explicit StageRecorder(TirxCompileResultImpl *result) : result(result) {}
 
   void runBeforePass(Pass *, Operation *) override {
-    start = std::chrono::steady_clock::now();
+    starts.push_back(std::chrono::steady_clock::now());
   }
-  void runAfterPass(Pass *pass, Operation *op) override {
+  void runAfterPass(Pass *pass, Operation *op) override { finish(pass, op); }
+  void runAfterPassFailed(Pass *, Operation *) override { starts.pop_back(); }
+
+private:
+  void finish(Pass *pass, Operation *op) {
     std::chrono::duration<double> elapsed =
-        std::chrono::steady_clock::now() - start;
+        std::chrono::steady_clock::now() - starts.pop_back_val();
+    if (pass->getArgument().empty())
+      return;
     Operation *root = op;
     while (root->getParentOp())
       root = root->getParentOp();
     StageRecord stage;
     stage.name = pass->getArgument().str();
-    if (stage.name.empty())
-      stage.name = pass->getName().str();
     stage.seconds = elapsed.count();
     llvm::raw_string_ostream os(stage.ir);
     root->print(os);
     result->stages.push_back(std::move(stage));
   }
 
-private:
   TirxCompileResultImpl *result;
-  std::chrono::steady_clock::time_point start;
+  llvm::SmallVector<std::chrono::steady_clock::time_point> starts;
 };
 } // namespace
 
