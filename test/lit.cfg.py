@@ -20,6 +20,10 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%tirx_obj_root", config.tirx_obj_root))
+config.substitutions.append(("%tirx_src_root", config.tirx_src_root))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%examples", os.path.join(config.tirx_src_root, "examples")))
 
 # TirX tools first, then LLVM's FileCheck, not, count, split-file.

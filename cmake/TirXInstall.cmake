@@ -1,0 +1,55 @@
+# `cmake --install build --prefix P`: headers, libraries, tools and the CMake
+# package lib/cmake/TirX (TirXConfig.cmake, its version file, the exported
+# targets TirX::<library> and the umbrella TirX::TirX), laid out like
+# MLIRConfig.cmake and CIRCTConfig.cmake. A downstream project writes
+#   find_package(TirX REQUIRED CONFIG)
+#   target_link_libraries(my-tool PRIVATE TirX::TirX)
+# (test/embedding is one, built against an install by `make check`).
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/TirX ${PROJECT_SOURCE_DIR}/include/TirX-c
+  DESTINATION include
+  COMPONENT tirx-headers
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*.td")
+install(DIRECTORY ${PROJECT_BINARY_DIR}/include/TirX
+  DESTINATION include
+  COMPONENT tirx-headers
+  FILES_MATCHING PATTERN "*.inc"
+  PATTERN "CMakeFiles" EXCLUDE)
+
+# Installed tools find libMLIR.so where the LLVM/MLIR package put it.
+set(TIRX_INSTALLED_TOOLS tirx-opt tirx-layout tirx-lsp-server tirx-reduce)
+set_target_properties(${TIRX_INSTALLED_TOOLS} PROPERTIES
+  INSTALL_RPATH "\$ORIGIN/../lib${LLVM_LIBDIR_SUFFIX};${LLVM_LIBRARY_DIR}")
+install(TARGETS ${TIRX_INSTALLED_TOOLS}
+  RUNTIME DESTINATION bin COMPONENT tirx-tools)
+install(TARGETS TirXCAPI LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX}
+  COMPONENT tirx-libraries)
+if(TIRX_ENABLE_RUNTIME)
+  install(TARGETS TirXRuntime LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX}
+    COMPONENT tirx-libraries)
+endif()
+
+# The exported link interfaces name MLIR's targets; the statically linked
+# build (make static) rewrites those to a build-local target, so only the
+# shared-libMLIR build exports a package.
+if(TIRX_LINK_MLIR_DYLIB)
+  include(CMakePackageConfigHelpers)
+  set(TIRX_INSTALL_PACKAGE_DIR lib${LLVM_LIBDIR_SUFFIX}/cmake/TirX)
+  set(TIRX_PACKAGE_BUILD_DIR ${PROJECT_BINARY_DIR}/lib/cmake/TirX)
+  get_property(TIRX_EXPORTS GLOBAL PROPERTY TIRX_EXPORTS)
+  install(EXPORT TirXTargets
+    NAMESPACE TirX::
+    DESTINATION ${TIRX_INSTALL_PACKAGE_DIR}
+    COMPONENT tirx-cmake-exports)
+  configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/TirXConfig.cmake.in
+    ${TIRX_PACKAGE_BUILD_DIR}/TirXConfig.cmake
+    INSTALL_DESTINATION ${TIRX_INSTALL_PACKAGE_DIR}
+    PATH_VARS TIRX_INSTALL_PACKAGE_DIR)
+  write_basic_package_version_file(${TIRX_PACKAGE_BUILD_DIR}/TirXConfigVersion.cmake
+    VERSION ${PROJECT_VERSION}
+    COMPATIBILITY SameMinorVersion)
+  install(FILES ${TIRX_PACKAGE_BUILD_DIR}/TirXConfig.cmake
+    ${TIRX_PACKAGE_BUILD_DIR}/TirXConfigVersion.cmake
+    DESTINATION ${TIRX_INSTALL_PACKAGE_DIR}
+    COMPONENT tirx-cmake-exports)
+endif()
