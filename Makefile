@@ -58,7 +58,7 @@ bench: static
 
 docs: configure
 	cmake --build $(BUILD_DIR) --target tirx-doc
-	@echo "reference written to $(BUILD_DIR)/docs"
+	bash scripts/build-docs.sh $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR) $(STATIC_BUILD_DIR)

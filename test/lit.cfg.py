@@ -65,3 +65,8 @@ nvcc = shutil.which("nvcc") or (
 if nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc))
+
+# Sphinx + MyST (Debian's python3-sphinx, python3-myst-parser) build the docs site.
+if subprocess.run(["/usr/bin/python3", "-c", "import sphinx, myst_parser"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("sphinx")
