@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 STATIC_BUILD_DIR ?= build-static
 
-.PHONY: all deps configure build run check check-lit check-unit docs static gpu-bundle bench clean
+.PHONY: all deps configure build run check check-lit check-unit docs static gpu-bundle bench fuzz clean
 
 all: build
 
@@ -60,5 +60,18 @@ docs: configure
 	cmake --build $(BUILD_DIR) --target tirx-doc
 	bash scripts/build-docs.sh $(BUILD_DIR)
 
+# libFuzzer + ASan/UBSan builds of the fuzzers (fuzz/), then each runs for
+# FUZZ_SECONDS (docs/testing.md).
+FUZZ_BUILD_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@test -f $(FUZZ_BUILD_DIR)/build.ninja || cmake -G Ninja -S . -B $(FUZZ_BUILD_DIR) \
+	  -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+	  -DLLVM_USE_LINKER=lld -DTIRX_ENABLE_FUZZERS=ON \
+	  "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -g"
+	cmake --build $(FUZZ_BUILD_DIR) --target tirx-layout-fuzzer tirx-ptx-spelling-fuzzer tirx-ir-fuzzer
+	bash scripts/run-fuzzers.sh $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD_DIR) $(STATIC_BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(STATIC_BUILD_DIR) $(FUZZ_BUILD_DIR)
