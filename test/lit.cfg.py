@@ -52,19 +52,16 @@ try:
 except (OSError, subprocess.TimeoutExpired):
     pass
 
-# ptxas assembles every PTX the suite produces.
-ptxas = shutil.which("ptxas") or (
-    "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
-if ptxas:
-    config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", ptxas))
+# CUDA toolkit tools, on PATH or in /usr/local/cuda: ptxas assembles every
+# PTX the suite produces, nvcc compiles the numerics suite's references.
+for cuda_tool in ("ptxas", "nvcc"):
+    path = shutil.which(cuda_tool) or (
+        "/usr/local/cuda/bin/" + cuda_tool
+        if os.path.exists("/usr/local/cuda/bin/" + cuda_tool) else None)
+    if path:
+        config.available_features.add(cuda_tool)
+        config.substitutions.append(("%" + cuda_tool, path))
 
-# nvcc compiles the numerics suite's reference kernels.
-nvcc = shutil.which("nvcc") or (
-    "/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
-if nvcc:
-    config.available_features.add("nvcc")
-    config.substitutions.append(("%nvcc", nvcc))
 
 # Sphinx + MyST (Debian's python3-sphinx, python3-myst-parser) build the docs site.
 if subprocess.run(["/usr/bin/python3", "-c", "import sphinx, myst_parser"],

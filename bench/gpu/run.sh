@@ -6,11 +6,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -d "$here/../python/tirx" ] && [ -d "$here/../lib" ]; then
   root=$(cd "$here/.." && pwd)  # the bundle
-  for packed in "$root"/lib/*.xz; do
-    [ -f "$packed" ] || continue
-    python3 -c "import lzma, sys; open(sys.argv[1][:-3], 'wb').write(lzma.open(sys.argv[1]).read())" "$packed"
-    rm -f "$packed"
-  done
+  python3 "$root/unpack.py" "$root/lib"
   lib=$root/lib
 else
   root=$(cd "$here/../.." && pwd)  # a checkout, built in build/

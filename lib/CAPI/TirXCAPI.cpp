@@ -128,11 +128,8 @@ public:
   void runBeforePass(Pass *, Operation *) override {
     starts.push_back(std::chrono::steady_clock::now());
   }
-  void runAfterPass(Pass *pass, Operation *op) override { finish(pass, op); }
   void runAfterPassFailed(Pass *, Operation *) override { starts.pop_back(); }
-
-private:
-  void finish(Pass *pass, Operation *op) {
+  void runAfterPass(Pass *pass, Operation *op) override {
     std::chrono::duration<double> elapsed =
         std::chrono::steady_clock::now() - starts.pop_back_val();
     if (pass->getArgument().empty())
@@ -148,6 +145,7 @@ private:
     result->stages.push_back(std::move(stage));
   }
 
+private:
   TirxCompileResultImpl *result;
   llvm::SmallVector<std::chrono::steady_clock::time_point> starts;
 };

@@ -31,11 +31,7 @@ fi
 dir=${1:-$here/ptx}
 status=0
 if [ -d "$here/tests" ]; then
-  for packed in "$here"/bin/*.xz "$here"/lib/*.xz; do
-    [ -f "$packed" ] || continue
-    python3 -c "import lzma, sys; open(sys.argv[1][:-3], 'wb').write(lzma.open(sys.argv[1]).read())" "$packed"
-    chmod +x "${packed%.xz}"; rm -f "$packed"
-  done
+  python3 "$here/unpack.py" "$here/bin" "$here/lib"
   passed=0; failed=0
   for test in "$here"/tests/*.llvm.mlir; do
     name=$(basename "$test" .llvm.mlir)
