@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 STATIC_BUILD_DIR ?= build-static
 
-.PHONY: all deps configure build run check check-lit check-unit docs static gpu-bundle bench fuzz clean
+.PHONY: all deps configure build run check check-sanitize docs static gpu-bundle bench fuzz clean
 
 all: build
 
@@ -36,6 +36,17 @@ run: build
 
 check: build
 	@bash scripts/check.sh $(BUILD_DIR)
+
+# The whole project built with ASan + UBSan (clang-22) in its own folder,
+# then every suite of `make check` run against it (docs/testing.md).
+SANITIZE_BUILD_DIR ?= build-sanitize
+check-sanitize: deps
+	@test -f $(SANITIZE_BUILD_DIR)/build.ninja || cmake -G Ninja -S . -B $(SANITIZE_BUILD_DIR) \
+	  -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+	  -DLLVM_USE_LINKER=lld "-DLLVM_USE_SANITIZER=Address;Undefined" $(CMAKE_FLAGS)
+	cmake --build $(SANITIZE_BUILD_DIR) --target tirx-opt tirx-layout tirx-test-depends TirXUnitTests
+	@bash scripts/check.sh $(SANITIZE_BUILD_DIR)
 
 # A statically linked, stripped tirx-opt (libc/libm only): ~3x faster to
 # start, and what goes to machines without LLVM.
@@ -74,4 +85,4 @@ fuzz: deps
 	bash scripts/run-fuzzers.sh $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD_DIR) $(STATIC_BUILD_DIR) $(FUZZ_BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(STATIC_BUILD_DIR) $(FUZZ_BUILD_DIR) $(SANITIZE_BUILD_DIR)
