@@ -37,6 +37,15 @@ if(TIRX_LINK_MLIR_DYLIB)
   set(TIRX_INSTALL_PACKAGE_DIR lib${LLVM_LIBDIR_SUFFIX}/cmake/TirX)
   set(TIRX_PACKAGE_BUILD_DIR ${PROJECT_BINARY_DIR}/lib/cmake/TirX)
   get_property(TIRX_EXPORTS GLOBAL PROPERTY TIRX_EXPORTS)
+  # Libraries of a sanitizer build (make check-sanitize) need its runtimes
+  # in whatever links them.
+  set(TIRX_SANITIZER_LINK_OPTIONS "")
+  if(LLVM_USE_SANITIZER MATCHES "Address")
+    list(APPEND TIRX_SANITIZER_LINK_OPTIONS "-fsanitize=address")
+  endif()
+  if(LLVM_USE_SANITIZER MATCHES "Undefined")
+    list(APPEND TIRX_SANITIZER_LINK_OPTIONS "-fsanitize=undefined")
+  endif()
   install(EXPORT TirXTargets
     NAMESPACE TirX::
     DESTINATION ${TIRX_INSTALL_PACKAGE_DIR}

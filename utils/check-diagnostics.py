@@ -136,6 +136,11 @@ def key_of(parts):
 
 # notifyMatchFailure reasons: listed by count only (not user-visible).
 match_failures = 0
+# Guards of invariants no input can break (a comment line
+# `// check-diagnostics: internal, <why>` at most 3 lines above the call): listed, not
+# required to have a test; the fuzzers look for inputs that reach them.
+INTERNAL_MARK = "check-diagnostics: internal"
+internal = []
 
 
 class Message:
@@ -165,6 +170,11 @@ def cxx_messages(root):
                 if match.group(1) == "notifyMatchFailure":
                     # Seen only with -debug, which release LLVM lacks.
                     match_failures += 1
+                    continue
+                above = text[:line_start].splitlines()[-3:]
+                if any(INTERNAL_MARK in line for line in above):
+                    internal.append("%s:%d" % (path.relative_to(root),
+                                               line_of(text, match.start())))
                     continue
                 end = statement_end(text, match.end() - 1, "c++")
                 statement = text[match.end() - 1:end]
@@ -276,12 +286,15 @@ def main():
     for message in untested:
         print("%s:%d: error: no test expects this message: %s"
               % (message.path, message.line, message.text), file=sys.stderr)
+    for site in internal:
+        print("%s: note: internal-invariant message, not required to have a "
+              "test" % site)
     print("check-diagnostics: %d messages (%d C++ sites, %d Python sites; %d "
-          "calls only forward a message; %d match-failure reasons are seen "
-          "only with -debug), %d expectations in %d test files: "
-          "%d messages untested"
+          "calls only forward a message; %d internal-invariant guards; %d "
+          "match-failure reasons are seen only with -debug), %d expectations "
+          "in %d test files: %d messages untested"
           % (len(unique), len(cxx), len(python), cxx_forwarded + py_forwarded,
-             match_failures, len(expected), len(test_files),
+             len(internal), match_failures, len(expected), len(test_files),
              len({m.key for m in untested})))
     return 1 if untested else 0
 

@@ -3,6 +3,7 @@ records TirX IR, with the user's file:line on every operation, so compiler
 diagnostics point at the Python source."""
 import ctypes
 import inspect
+import numbers
 import os
 import struct
 
@@ -31,22 +32,63 @@ def _user_frame():
     return frame
 
 
-def _location():
+def _user_position():
+    """(file, line, column) of the user's code running now, or None."""
     frame = _user_frame()
     if frame is None:
-        return 'loc(unknown)'
-    info = inspect.getframeinfo(frame)
+        return None
+    info = inspect.getframeinfo(frame, context=0)
     column = 1
     positions = getattr(info, "positions", None)
     if positions is not None and positions.col_offset is not None:
         column = positions.col_offset + 1
-    return 'loc("%s":%d:%d)' % (info.filename, info.lineno, column)
+    return info.filename, info.lineno, column
 
 
-def _error(message):
-    frame = _user_frame()
-    where = "%s:%d: " % (frame.f_code.co_filename, frame.f_lineno) if frame else ""
+def mlir_string(text):
+    """`text` as an MLIR string literal (quotes, backslashes and control
+    characters escaped as \\XX)."""
+    return '"%s"' % "".join(
+        "\\%02X" % ord(c) if c in '"\\' or ord(c) < 0x20 or ord(c) == 0x7F else c
+        for c in text)
+
+
+def location_text(position):
+    if position is None:
+        return 'loc(unknown)'
+    return 'loc(%s:%d:%d)' % (mlir_string(position[0]), position[1], position[2])
+
+
+def _location():
+    return location_text(_user_position())
+
+
+def _error(message, position=None):
+    """A DSLError at `position` (file, line, ...) or at the user's line."""
+    if position is None:
+        frame = _user_frame()
+        position = (frame.f_code.co_filename, frame.f_lineno) if frame else None
+    where = "%s:%d: " % (position[0], position[1]) if position else ""
     return DSLError(where + message)
+
+
+def is_int(value):
+    """A Python/NumPy integer, not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_shape(shape, what):
+    """`shape` as a tuple of positive ints, or a DSLError naming `what`."""
+    dims = tuple(shape) if isinstance(shape, (tuple, list)) else None
+    if not dims or not all(is_int(d) and 0 < d < 1 << 62 for d in dims):
+        raise _error("%s needs a shape of positive ints, got %r" % (what, shape))
+    return tuple(int(d) for d in dims)
+
+
+def check_align(align, what):
+    if not is_int(align) or align < 1 or align & (align - 1):
+        raise _error("%s: align must be a positive power of two, got %r" % (what, align))
+    return int(align)
 
 
 #===------------------------------------------------------------------------===#
@@ -190,8 +232,12 @@ class Tensor:
     """A parameter annotation: T.Tensor((2, 32, 4), "float32", align=16)."""
 
     def __init__(self, shape, dtype="float32", align=None, layout=None):
+        shape = check_shape(shape, "T.Tensor")
+        if align is not None:
+            align = check_align(align, "T.Tensor")
         self.type = TensorType(shape, as_dtype(dtype), "global",
                                _as_layout(layout), align)
+        self.position = _user_position()  # where the annotation is written
 
 
 def _as_layout(layout):

@@ -59,5 +59,8 @@ func.func @main() {
   call @printMemrefF32(%unranked) : (memref<*xf32>) -> ()
   gpu.dealloc %a : memref<256xf32>
   gpu.dealloc %b : memref<256xf32>
+  memref.dealloc %host : memref<256xf32>
+  memref.dealloc %result : memref<256xf32>
+  memref.dealloc %copy : memref<8xf32>
   return
 }

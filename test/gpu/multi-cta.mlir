@@ -101,5 +101,9 @@ func.func @main() {
   call @printMemrefI32(%ucount) : (memref<*xi32>) -> ()
   gpu.dealloc %a : memref<67108864xf32>
   gpu.dealloc %b : memref<67108864xf32>
+  memref.dealloc %host : memref<67108864xf32>
+  memref.dealloc %result : memref<67108864xf32>
+  memref.dealloc %copy : memref<8xf32>
+  memref.dealloc %count : memref<1xi32>
   return
 }

@@ -12,6 +12,7 @@
 
 #include "TirX/Runtime/TirXRuntime.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,18 @@ static TirxStatus show(const char *step, TirxStatus status) {
   return status;
 }
 
+/* The mgpu* host ABI that MLIR's gpu-to-llvm lowering calls (no header). */
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount);
+
+/* An mgpu* call reports through the last error (and stderr). */
+static void showLastError(const char *step) {
+  printf("%s: %s\n", step, tirxGetLastErrorMessage());
+}
+
 static char *readFile(const char *path, size_t *size) {
   FILE *file = fopen(path, "rb");
   if (!file)
@@ -59,8 +72,22 @@ int main(int argc, char **argv) {
   int count = -1;
   TirxModule module = NULL;
   TirxKernel kernel = NULL;
+  unsigned one[3] = {1, 1, 1};
   show("null-argument", tirxGetDeviceCount(NULL));
   show("null-module", tirxModuleGetKernel(NULL, "k", &kernel));
+  show("null-capability", tirxGetComputeCapability(NULL));
+  show("null-image", tirxModuleLoadData(NULL, 0, &module));
+  show("null-unload", tirxModuleUnload(NULL));
+  show("null-kernel-params", tirxKernelGetParamCount(NULL, NULL));
+  show("null-kernel-launch", tirxKernelLaunch(NULL, one, one, 0, NULL, NULL, 0));
+  show("null-malloc", tirxMalloc(NULL, 4));
+  mgpuModuleGetFunction(NULL, "k");
+  showLastError("mgpu-no-module");
+  mgpuLaunchKernel(NULL, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL, 0);
+  showLastError("mgpu-no-kernel");
+  void *extra[1] = {NULL};
+  mgpuLaunchKernel((void *)one, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, extra, 0);
+  showLastError("mgpu-extra");
   TirxStatus devices = show("device-count", tirxGetDeviceCount(&count));
   show("load-without-check", tirxModuleLoadData("not ptx", 8, &module));
   if (argc < 2 || devices != TIRX_SUCCESS)
@@ -93,6 +120,9 @@ int main(int argc, char **argv) {
   unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
   void *args[2] = {&a, &b};
   show("wrong-arg-count", tirxKernelLaunch(kernel, grid, block, 0, NULL, args, 1));
+  unsigned emptyGrid[3] = {0, 1, 1}, hugeBlock[3] = {2048, 1, 1};
+  show("empty-grid", tirxKernelLaunch(kernel, emptyGrid, block, 0, NULL, args, 2));
+  show("huge-block", tirxKernelLaunch(kernel, grid, hugeBlock, 0, NULL, args, 2));
   show("launch", tirxKernelLaunch(kernel, grid, block, 0, NULL, args, 2));
   show("sync", tirxDeviceSynchronize());
   tirxMemcpyDeviceToHost(result, b, sizeof result);

@@ -246,8 +246,11 @@ TEST(TileLayoutAccessors, HashFollowsEquality) {
 
 TEST(TileLayoutGet, RejectsInvalidIters) {
   PhysicalCoord zero{};
-  EXPECT_NE(errorOf(TileLayout::get({}, {}, zero)).find("no shard iters"),
-            std::string::npos);
+  EXPECT_EQ(errorOf(TileLayout::get({}, {}, zero)),
+            "layout has no shard iters; a layout needs at least one");
+  // A replica alone is not a layout either.
+  EXPECT_EQ(errorOf(TileLayout::get({}, {{2, 1, Axis::warpid}}, zero)),
+            "layout has no shard iters; a layout needs at least one");
   EXPECT_EQ(
       errorOf(TileLayout::get({{4, 1, Axis::m}, {0, 1, Axis::m}}, {}, zero)),
       "shard iter 1 has extent 0; extents must be positive");
@@ -292,10 +295,9 @@ TEST(TileLayoutGet, RejectsInt64Overflow) {
                                     {{3, big, Axis::warpid}}, zero))
                 .find("span on axis warpid overflows int64"),
             std::string::npos);
-  EXPECT_NE(errorOf(TileLayout::get({{4, 1, Axis::m}},
-                                    {{big, 0, Axis::m}, {2, 0, Axis::m}}, zero))
-                .find("replica count overflows int64"),
-            std::string::npos);
+  EXPECT_EQ(errorOf(TileLayout::get(
+                {{4, 1, Axis::m}}, {{big, 0, Axis::m}, {2, 0, Axis::m}}, zero)),
+            "replica count overflows int64 (product of the replica extents)");
   EXPECT_NE(errorOf(TileLayout::get({{4, 1, Axis::m}}, {},
                                     coordOf({{Axis::m, INT64_MAX}})))
                 .find("span on axis m overflows int64"),
@@ -457,25 +459,35 @@ TEST(TileLayoutPack, Errors) {
             "unpack factor must be positive, got 0");
   EXPECT_EQ(errorOf(parseOk("S[8 : 1]").pack(-2)),
             "pack factor must be positive, got -2");
+  // The innermost shard iter: on a thread axis, strided, or too short.
   EXPECT_EQ(errorOf(parseOk("S[(4, 8) : (1, 1@laneid)]").pack(2)),
             "cannot pack by 2: the innermost shard iter has extent 8 and "
-            "stride 1@laneid; it must be on m with stride 1 and an extent "
-            "divisible by 2");
-  EXPECT_NE(errorOf(parseOk("S[8 : 2]").pack(2)).find("cannot pack by 2"),
-            std::string::npos);
-  EXPECT_NE(errorOf(parseOk("S[6 : 1]").pack(4)).find("cannot pack by 4"),
-            std::string::npos);
+            "stride 1@laneid; "
+            "it must be on m with stride 1 and an extent divisible by 2");
+  EXPECT_EQ(errorOf(parseOk("S[8 : 2]").pack(2)),
+            "cannot pack by 2: the innermost shard iter has extent 8 and "
+            "stride 2@m; "
+            "it must be on m with stride 1 and an extent divisible by 2");
+  EXPECT_EQ(errorOf(parseOk("S[6 : 1]").pack(4)),
+            "cannot pack by 4: the innermost shard iter has extent 6 and "
+            "stride 1@m; "
+            "it must be on m with stride 1 and an extent divisible by 4");
+  // The other memory strides must divide by the factor.
   EXPECT_EQ(errorOf(parseOk("S[(4, 8) : (9, 1)]").pack(2)),
-            "cannot pack by 2: shard iter 0 has stride 9 on m, not divisible "
-            "by 2");
+            "cannot pack by 2: shard iter 0 has stride 9 "
+            "on m, not divisible by 2");
   EXPECT_EQ(errorOf(parseOk("S[8 : 1] + R[2 : 3]").pack(2)),
-            "cannot pack by 2: replica iter 0 has stride 3 on m, not "
-            "divisible by 2");
+            "cannot pack by 2: replica iter 0 has stride 3 "
+            "on m, not divisible by 2");
   EXPECT_EQ(errorOf(parseOk("S[8 : 1] + 3").pack(2)),
             "cannot pack by 2: offset on m is 3, not divisible by 2");
-  EXPECT_NE(errorOf(parseOk("S[2 : 4611686018427387904]").unpack(4))
-                .find("unpack by 4 overflows int64"),
-            std::string::npos);
+  // unpack scales the memory strides and the offset on m.
+  EXPECT_EQ(errorOf(parseOk("S[2 : 4611686018427387904]").unpack(4)),
+            "unpack by 4 overflows int64 (memory strides or offset)");
+  EXPECT_EQ(errorOf(parseOk("S[4 : 1] + R[2 : 4611686018427387904]").unpack(2)),
+            "unpack by 2 overflows int64 (memory strides or offset)");
+  EXPECT_EQ(errorOf(parseOk("S[4 : 1] + 4611686018427387904").unpack(2)),
+            "unpack by 2 overflows int64 (memory strides or offset)");
   EXPECT_NE(errorOf(parseOk("S[(4, 4) : (2305843009213693952, 1)]").unpack(2))
                 .find("overflows int64"),
             std::string::npos);

@@ -569,6 +569,13 @@ TEST(PTXRejections, Generic) {
   EXPECT_EQ(parseError("foo.f32"),
             "'foo.f32': unknown instruction family 'foo'");
   EXPECT_EQ(parseError(""), "'': empty instruction spelling");
+  EXPECT_EQ(parseError("add.rn f32"),
+            "'add.rn f32': invalid character ' ' in instruction spelling");
+  EXPECT_EQ(parseError("add.rn.f32;"),
+            "'add.rn.f32;': invalid character ';' in instruction spelling");
+  // A character that does not print is shown as '?'.
+  EXPECT_EQ(parseError("add.rn.f32\t"),
+            "'add.rn.f32\t': invalid character '?' in instruction spelling");
   EXPECT_EQ(parseError("add.rn.f33"), "'add.rn.f33': unknown modifier .f33");
   EXPECT_EQ(parseError("fma.f32"), "'fma.f32': missing required rounding "
                                    "modifier (one of .rn, .rz, .rm, .rp)");

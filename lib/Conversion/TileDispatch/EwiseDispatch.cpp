@@ -53,9 +53,8 @@ struct EwiseOpDispatch : public OpRewritePattern<EwiseOp> {
                                 PatternRewriter &rewriter) const override {
     auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         op, op.getCalleeAttr());
-    if (!callee || callee.isExternal())
-      return op.emitError("tile-dispatch: callee ")
-             << op.getCalleeAttr() << " is not a func.func with a body here";
+    // The verifier guarantees a func.func with a body.
+    assert(callee && !callee.isExternal() && "tile.ewise callee unverified");
     FailureOr<SmallVector<MixedOperand>> operands =
         getMixedOperands(op, op.getArgs(), op.getOperandKinds());
     if (failed(operands))

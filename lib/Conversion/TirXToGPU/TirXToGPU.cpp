@@ -182,6 +182,19 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
       if (result.wasInterrupted())
         return signalPassFailure();
     }
+    // Kernels of nested modules would silently stay unconverted (and vanish
+    // from the PTX): the pass converts the module it runs on.
+    WalkResult nested = module.walk([&](KernelOp kernel) {
+      if (kernel->getParentOp() == module.getOperation())
+        return WalkResult::advance();
+      kernel.emitOpError("is inside a nested module; tirx-to-gpu converts "
+                         "the kernels of the module it runs on: move the "
+                         "kernel there or run the pipeline on the nested "
+                         "module");
+      return WalkResult::interrupt();
+    });
+    if (nested.wasInterrupted())
+      return signalPassFailure();
     SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
     if (kernels.empty())
       return;
@@ -248,12 +261,10 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
     SmallVector<LaunchOp> launches;
     module.walk([&](LaunchOp launch) { launches.push_back(launch); });
     for (LaunchOp launch : launches) {
+      // The verifier resolved the kernel in the launch's nearest symbol
+      // table, and every kernel is a direct child of this module.
       auto it = converted.find(launch.getKernel());
-      if (it == converted.end()) {
-        launch.emitOpError("'") << launch.getKernel()
-                                << "' is not a kernel of this module";
-        return signalPassFailure();
-      }
+      assert(it != converted.end() && "tirx.launch of an unconverted kernel");
       convertLaunch(launch, it->second.first, it->second.second);
     }
   }

@@ -317,7 +317,7 @@ tirx.kernel @aliased_store(%A: !tirx.tensor<2x4xf32, global, #tirx.layout<S[(2, 
 
 func.func @outside_kernel() {
   %r = "test.opaque"() : () -> !tirx.tensor<1xf32, local>
-  // expected-error @+1 {{must be inside a tirx.kernel}}
+  // expected-error @+1 {{must be inside a tirx.kernel (its launch configuration defines the executing threads)}}
   tile.apply "abs.f32" scope(thread) (%r, %r) : !tirx.tensor<1xf32, local>, !tirx.tensor<1xf32, local>
   return
 }

@@ -252,3 +252,26 @@ tirx.kernel @bad_helper_signature() launch(grid = [1], block = [32]) {
   tile.ewise @calls_helper scope(thread) (%r, %r) : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, local>
   tirx.return
 }
+
+// -----
+
+func.func private @id(%x: f32) -> f32 {
+  return %x : f32
+}
+tirx.kernel @ewise_no_operands() launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tile.ewise' op needs a destination tensor}}
+  tile.ewise @id scope(thread) ()
+  tirx.return
+}
+
+// -----
+
+func.func private @id(%x: f32) -> f32 {
+  return %x : f32
+}
+tirx.kernel @ewise_global_destination(%A: !tirx.tensor<4xf32, global>) launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  // expected-error @+1 {{'tile.ewise' op destination (operand #0) must be a local tensor, got '!tirx.tensor<4xf32, global>'}}
+  tile.ewise @id scope(thread) (%A, %r) : !tirx.tensor<4xf32, global>, !tirx.tensor<4xf32, local>
+  tirx.return
+}

@@ -14,7 +14,7 @@ tirx.kernel @vector_arg(%A: vector<4xf32>) launch(grid = [1], block = [32]) {
 
 // -----
 
-// expected-error @+1 {{'tirx.kernel' op must not return values}}
+// expected-error @+1 {{'tirx.kernel' op must not return values; write results through global tensor arguments}}
 tirx.kernel @returns() -> i32 launch(grid = [1], block = [32]) {
   tirx.return
 }
@@ -275,5 +275,50 @@ tirx.kernel @element_ptr_space(%A: !tirx.tensor<4xf32, global>) launch(grid = [1
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'tirx.element_ptr' op a global tensor's address is a !llvm.ptr<1>}}
   %p = tirx.element_ptr %A[%c0] : !tirx.tensor<4xf32, global> -> !llvm.ptr<3>
+  tirx.return
+}
+
+// -----
+
+func.func @host() {
+  // expected-error @+1 {{'tirx.launch' op 'missing' does not name a tirx.kernel}}
+  tirx.launch @missing()
+  return
+}
+
+// -----
+
+tirx.kernel @k(%A: !tirx.tensor<4xf32, global>) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+func.func @host(%a: i64) {
+  // expected-error @+1 {{'tirx.launch' op argument #0 of @k is a global tensor: pass a memref or an !llvm.ptr<1>, got 'i64'}}
+  tirx.launch @k(%a) : i64
+  return
+}
+
+// -----
+
+tirx.kernel @dtype_view_rank() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<2x4xf32, local>
+  // expected-error @+1 {{'tirx.view' op a dtype view keeps every dimension but the innermost; got '!tirx.tensor<2x4xf32, local>' -> '!tirx.tensor<4x4xf16, local>'}}
+  %v = tirx.view %r : !tirx.tensor<2x4xf32, local> -> !tirx.tensor<4x4xf16, local>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @local_dynamic_region(%i: index) launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<8xf32, local>
+  // expected-error @+1 {{a local tensor's region needs constant offsets: register slots are fixed at compile time}}
+  %s = tirx.region %r[%i] [4] : !tirx.tensor<8xf32, local> -> !tirx.tensor<4xf32, local>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @unpack_overflow(%A: !tirx.tensor<4xf32, global, #tirx.layout<S[4 : 1] + 4611686018427387904>>) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.view' op cannot unpack the layout: unpack by 2 overflows int64 (memory strides or offset)}}
+  %v = tirx.view %A : !tirx.tensor<4xf32, global, #tirx.layout<S[4 : 1] + 4611686018427387904>> -> !tirx.tensor<8xf16, global>
   tirx.return
 }

@@ -82,3 +82,18 @@ func.func private @conflicting(!tirx.tensor<32x32xf32, local, #tirx.layout<S[(32
 
 // expected-error @+1 {{tensor must have at least one dimension}}
 func.func private @rank_zero(!tirx.tensor<f32, global>)
+
+// -----
+
+// expected-error @+1 {{element type 'index' is not a scalar type (f16, bf16, f32, f64, or an integer of 8, 16, 32 or 64 bits)}}
+func.func private @f(!tirx.tensor<4xindex, global>)
+
+// -----
+
+// expected-error @+1 {{a global tensor's layout may use only the memory axis m, but #tirx.layout<S[32 : 1@laneid]> uses thread axes}}
+func.func private @f(!tirx.tensor<32xf32, global, #tirx.layout<S[32 : 1@laneid]>>)
+
+// -----
+
+// expected-error @+1 {{a local layout cannot replicate along the memory axis m (one element, one slot)}}
+func.func private @f(!tirx.tensor<4xf32, local, #tirx.layout<S[4 : 1] + R[2 : 4]>>)

@@ -1113,6 +1113,9 @@ static Expected<Instruction> buildInstruction(const Form &form,
     inst.modifiers.push_back(token.str());
     inst.spelling += "." + token.str();
   }
+  // The table is checked when it loads (every operand type resolves), and
+  // only accepted attempts get here: a guard against future table edits.
+  // check-diagnostics: internal, no spelling reaches it (see above)
   auto internalError = [&](const Twine &message) {
     return createStringError(inconvertibleErrorCode(),
                              "'" + inst.spelling +
@@ -1138,6 +1141,7 @@ static Expected<Instruction> buildInstruction(const Form &form,
       type = getDoubledType(type);
     std::optional<ElementClass> element = getTokenClass(type);
     if (!element)
+      // check-diagnostics: internal, see internalError
       return internalError("operand '" + spec.name + "' has no type");
     op.element = *element;
     op.atom = spec.atom;
