@@ -120,7 +120,7 @@ def fragments(statement, language):
 
 def flush(parts, current, between):
     """Adjacent literals join; anything else between them ends a fragment."""
-    if between.strip() == "" or (between.strip() in ("+",) and False):
+    if between.strip() in ("", "<<", "+"):
         return current
     if current:
         parts.append(current)

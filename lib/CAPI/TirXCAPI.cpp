@@ -225,6 +225,10 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
         << "invalid compile options '" << (options ? options : "") << "'";
     return result;
   }
+  if (llvm::Error error = verifyTirXToPTXOptions(*pipelineOptions)) {
+    emitError(UnknownLoc::get(&context)) << llvm::toString(std::move(error));
+    return result;
+  }
   PassManager pm(&context);
   buildTirXToPTXPipeline(pm, *pipelineOptions);
   if (keepStages) {

@@ -21,7 +21,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <cstdlib>
 
@@ -38,6 +42,115 @@ static std::string findCUDAToolkit(StringRef option) {
   if (llvm::sys::fs::exists("/usr/local/cuda/nvvm/libdevice"))
     return "/usr/local/cuda";
   return "";
+}
+
+/// The PTX ISA version of a `ptxNN` feature name, or 0.
+static unsigned getPTXFeatureVersion(StringRef feature) {
+  unsigned version = 0;
+  if (!feature.consume_front("ptx") || feature.getAsInteger(10, version))
+    return 0;
+  return version;
+}
+
+/// The first PTX ISA version that supports `chip` ("sm_90a" ⇒ 80). LLVM's
+/// NVPTX backend aborts the process on an older one and does not export its
+/// table (getMinPTXVersionForSM in NVPTXSubtarget.cpp); this is a copy of it,
+/// from NVIDIA's "PTX Release History".
+static unsigned getMinimumPTXForChip(StringRef chip) {
+  unsigned sm = 0;
+  if (!chip.consume_front("sm_") || chip.consumeInteger(10, sm))
+    return 0;
+  if (chip == "f") // family-specific targets
+    return sm == 110 ? 90 : 88;
+  if (chip == "a" && sm == 90) // other sm_XXa need what sm_XX needs
+    return 80;
+  switch (sm) {
+  case 20: case 21: case 30: case 35: return 32;
+  case 32: case 50: return 40;
+  case 37: case 52: return 41;
+  case 53: return 42;
+  case 60: case 61: case 62: return 50;
+  case 70: return 60;
+  case 72: return 61;
+  case 75: return 63;
+  case 80: return 70;
+  case 86: return 71;
+  case 87: return 74;
+  case 89: case 90: return 78;
+  case 100: case 101: return 86;
+  case 120: return 87;
+  case 103: case 121: return 88;
+  case 88: case 110: return 90;
+  default: return 0;
+  }
+}
+
+llvm::Error
+mlir::tirx::verifyTirXToPTXOptions(const TirXToPTXOptions &options) {
+  auto fail = [](const Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  // LLVM's NVPTX backend knows the chips and PTX versions; asking it keeps
+  // this check in step with the LLVM TirX is built against.
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTargetMC();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string lookupError;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, lookupError);
+  if (!target)
+    return fail("LLVM has no NVPTX backend: " + lookupError);
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, "", ""));
+
+  StringRef chip = options.chip;
+  const llvm::SubtargetSubTypeKV *processor = nullptr;
+  for (const llvm::SubtargetSubTypeKV &candidate :
+       subtarget->getAllProcessorDescriptions())
+    if (chip == candidate.Key)
+      processor = &candidate;
+  if (!processor)
+    return fail("chip '" + chip +
+                "' is not an NVIDIA GPU that LLVM knows; write e.g. "
+                "chip=sm_90 or chip=sm_90a");
+  unsigned chipPTX = getMinimumPTXForChip(chip);
+
+  unsigned ptxVersion = 0;
+  for (StringRef feature : llvm::split(StringRef(options.features), ',')) {
+    StringRef name = feature.trim();
+    unsigned version = 0;
+    if (name.consume_front("+"))
+      version = getPTXFeatureVersion(name);
+    bool known = llvm::any_of(
+        subtarget->getAllProcessorFeatures(),
+        [&](const llvm::SubtargetFeatureKV &kv) { return name == kv.Key; });
+    if (!version || !known)
+      return fail("features '" + options.features + "': '" + feature.trim() +
+                  "' is not a PTX ISA version LLVM knows; write e.g. "
+                  "features=+ptx80");
+    ptxVersion = std::max(ptxVersion, version);
+  }
+  if (ptxVersion < chipPTX)
+    return fail("chip " + chip + " needs PTX ISA " + Twine(chipPTX / 10) +
+                "." + Twine(chipPTX % 10) + " or newer, but features '" +
+                options.features + "' ask for " + Twine(ptxVersion / 10) +
+                "." + Twine(ptxVersion % 10) + "; write features=+ptx" +
+                Twine(chipPTX));
+  if (options.optLevel > 3)
+    return fail("opt-level " + Twine(options.optLevel) +
+                " is not an LLVM optimization level (0-3)");
+  StringRef format = options.format;
+  if (!llvm::is_contained({"isa", "assembly", "bin", "binary", "fatbin",
+                           "fatbinary", "llvm", "offloading"},
+                          format))
+    return fail("format '" + format +
+                "' is not an output of gpu-module-to-binary; write isa (PTX "
+                "text), bin (cubin) or fatbin");
+  if (!options.cudaPath.empty() &&
+      !llvm::sys::fs::is_directory(options.cudaPath.getValue()))
+    return fail("cuda-path '" + options.cudaPath +
+                "' is not a directory (the CUDA toolkit)");
+  return llvm::Error::success();
 }
 
 void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
@@ -88,13 +201,35 @@ void mlir::tirx::buildTirXToLLVMHostPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+/// Registers a pipeline whose options are verified before it is built, so a
+/// bad option is one error line instead of an LLVM abort mid-pipeline.
+static void registerVerifiedPipeline(
+    StringRef name, StringRef description,
+    void (*build)(OpPassManager &, const tirx::TirXToPTXOptions &)) {
+  registerPassPipeline(
+      name, description,
+      [build](OpPassManager &pm, StringRef text,
+              function_ref<LogicalResult(const Twine &)> errorHandler) {
+        tirx::TirXToPTXOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (llvm::Error error = tirx::verifyTirXToPTXOptions(options))
+          return errorHandler(llvm::toString(std::move(error)));
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> printOptions) {
+        printOptions(tirx::TirXToPTXOptions());
+      });
+}
+
 void mlir::tirx::registerTirXPipelines() {
-  PassPipelineRegistration<TirXToPTXOptions>(
+  registerVerifiedPipeline(
       "tirx-to-llvm-host",
       "Compile kernels to PTX/cubin and lower host code launching them to "
       "the LLVM dialect (input of tirx-runner)",
       buildTirXToLLVMHostPipeline);
-  PassPipelineRegistration<TirXToPTXOptions>(
+  registerVerifiedPipeline(
       "tirx-to-ptx",
       "Compile tirx kernels to PTX (or cubin) through gpu and nvvm",
       buildTirXToPTXPipeline);

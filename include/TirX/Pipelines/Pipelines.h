@@ -8,6 +8,7 @@
 #define TIRX_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
@@ -51,6 +52,16 @@ struct TirXToPTXOptions : public PassPipelineOptions<TirXToPTXOptions> {
 
 /// tirx-to-gpu, tile-dispatch, tirx-lower-tensors, cleanup, then upstream
 /// convert-gpu-to-nvvm, nvvm-attach-target and gpu-module-to-binary.
+/// Checks that `options` build a pipeline that works: a chip LLVM's NVPTX
+/// backend knows, `+ptxNN` features it knows and that reach the chip's
+/// minimum PTX ISA, opt-level 0-3, a gpu-module-to-binary format, an
+/// existing cuda-path. The error names the option and what to write instead.
+/// The registered pipelines and the C API check before building; embedders
+/// that build from their own options should too (LLVM's backend aborts the
+/// process on some bad combinations).
+llvm::Error verifyTirXToPTXOptions(const TirXToPTXOptions &options);
+
+/// Builds the pipeline; `options` must pass verifyTirXToPTXOptions.
 void buildTirXToPTXPipeline(OpPassManager &pm, const TirXToPTXOptions &options);
 
 /// `--tirx-to-llvm-host`: the device side as `--tirx-to-ptx` (the PTX or

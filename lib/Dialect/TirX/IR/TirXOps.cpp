@@ -34,7 +34,8 @@ FailureOr<unsigned> mlir::tirx::getTargetSM(Operation *op) {
     unsigned sm = 0;
     StringRef digits = chip ? chip.getValue() : StringRef();
     if (!chip || !digits.consume_front("sm_") ||
-        digits.consumeInteger(10, sm) || !(digits.empty() || digits == "a"))
+        digits.consumeInteger(10, sm) ||
+        !(digits.empty() || digits == "a" || digits == "f"))
       return current->emitError()
              << "'" << TirXDialect::kChipAttrName
              << "' must be a chip name such as \"sm_90\" or \"sm_90a\", got "
