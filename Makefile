@@ -81,7 +81,7 @@ fuzz: deps
 	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
 	  -DLLVM_USE_LINKER=lld -DTIRX_ENABLE_FUZZERS=ON \
 	  "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -g"
-	cmake --build $(FUZZ_BUILD_DIR) --target tirx-layout-fuzzer tirx-ptx-spelling-fuzzer tirx-ir-fuzzer
+	cmake --build $(FUZZ_BUILD_DIR) --target tirx-layout-fuzzer tirx-ptx-spelling-fuzzer tirx-ir-fuzzer tirx-capi-fuzzer
 	bash scripts/run-fuzzers.sh $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS)
 
 clean:

@@ -31,5 +31,16 @@ def write(kind, items, prefix=b""):
     print("%s: %d seeds" % (kind, len(items)))
 
 
+# The C API fuzzer: "<options>\n<IR>", the options of the docs and tests.
+options = ["", "chip=sm_90", "chip=sm_90a features=+ptx80 opt-level=2",
+           "fast-math=1 format=isa", "chip=sm_100a features=+ptx86",
+           "chip=sm_80 features=+ptx70 opt-level=0", "format=fatbin",
+           "chip=sm_120a features=+ptx87 fast-math=0"]
+kernels = []
+for name in sorted(os.listdir(os.path.join(root, "examples"))):
+    if name.endswith(".mlir"):
+        kernels.append(open(os.path.join(root, "examples", name)).read())
+write("capi", ["%s\n%s" % (o, k) for o in options for k in kernels[:3]])
+
 write("layout", sorted(layouts))
 write("ptx-spelling", sorted(spellings), prefix=b"\xff")

@@ -37,5 +37,6 @@ run() {
 run tirx-layout-fuzzer layout -max_len=256
 run tirx-ptx-spelling-fuzzer ptx-spelling -max_len=128
 run tirx-ir-fuzzer ir -max_len=4096 -dict="$root/fuzz/tirx.dict" -rss_limit_mb=4096
+run tirx-capi-fuzzer capi -max_len=4096 -dict="$root/fuzz/tirx.dict" -rss_limit_mb=4096
 echo "fuzz: $total executions in total"
 exit $status

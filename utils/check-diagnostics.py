@@ -137,7 +137,8 @@ def key_of(parts):
 # notifyMatchFailure reasons: listed by count only (not user-visible).
 match_failures = 0
 # Guards of invariants no input can break (a comment line
-# `// check-diagnostics: internal, <why>` at most 3 lines above the call): listed, not
+# `// check-diagnostics: internal, <why>` (`#` in Python) at most 3 lines
+# above the call): listed, not
 # required to have a test; the fuzzers look for inputs that reach them.
 INTERNAL_MARK = "check-diagnostics: internal"
 internal = []
@@ -196,6 +197,12 @@ def python_messages(root):
         for path in sorted((root / directory).rglob("*.py")):
             text = path.read_text()
             for match in PY_RAISE.finditer(text):
+                line_start = text.rfind("\n", 0, match.start()) + 1
+                above = text[:line_start].splitlines()[-3:]
+                if any(INTERNAL_MARK in line for line in above):
+                    internal.append("%s:%d" % (path.relative_to(root),
+                                               line_of(text, match.start())))
+                    continue
                 end = statement_end(text, match.end() - 1, "python")
                 statement = text[match.end() - 1:end]
                 # `"format" % (values...)`: the values are run-time text.

@@ -99,6 +99,7 @@ mlir::tirx::verifyTirXToPTXOptions(const TirXToPTXOptions &options) {
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(triple, lookupError);
   if (!target)
+    // check-diagnostics: internal, TirX links LLVM's NVPTX backend
     return fail("LLVM has no NVPTX backend: " + lookupError);
   std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
       target->createMCSubtargetInfo(triple, "", ""));

@@ -9,13 +9,37 @@ from ._dsl import CompileError, DSLError
 from ._function import Function, Module
 
 
+_TARGET_KEYS = ("kind", "arch", "backend_config", "fast_math")
+_NVRTC_FLAGS = ("--use_fast_math",)
+_CHIP = re.compile(r"sm_(\d+)a?")
+# tirx.compile asks for the pipeline's default PTX ISA 8.0 (features=+ptx80),
+# which reaches sm_90a; a newer chip needs a features= option that the
+# Python API does not expose, so it is refused here with the reason.
+_NEWEST_SM = 90
+
+
 def _target_options(target):
     if isinstance(target, dict):
+        unknown = [key for key in target if key not in _TARGET_KEYS]
+        if unknown:
+            raise ValueError("unknown target key(s) %s (known: %s)" % (
+                ", ".join(map(repr, unknown)), ", ".join(_TARGET_KEYS)))
         if target.get("kind", "cuda") != "cuda":
             raise ValueError("only the 'cuda' target is supported, got %r" % target.get("kind"))
         arch = target.get("arch")
-        flags = (target.get("backend_config", {}).get("cuda", {}).get("nvrtc", []))
-        fast = "--use_fast_math" in flags or target.get("fast_math", False)
+        fast = bool(target.get("fast_math", False))
+        config = target.get("backend_config", {})
+        cuda = config.get("cuda", {}) if isinstance(config, dict) else None
+        flags = cuda.get("nvrtc", []) if isinstance(cuda, dict) else None
+        if not isinstance(flags, (list, tuple)) or set(config) - {"cuda"} or \
+                set(cuda) - {"nvrtc"}:
+            raise ValueError("backend_config must look like {'cuda': {'nvrtc': "
+                             "['--use_fast_math']}}, got %r" % (config,))
+        for flag in flags:
+            if flag not in _NVRTC_FLAGS:
+                raise ValueError("unsupported nvrtc flag %r in backend_config (supported: %s)"
+                                 % (flag, ", ".join(_NVRTC_FLAGS)))
+        fast = fast or "--use_fast_math" in flags
     elif target in (None, "cuda"):
         arch, fast = None, False
     else:
@@ -24,35 +48,64 @@ def _target_options(target):
     if arch is None:
         from . import runtime
         arch = "sm_%d" % runtime.compute_capability()
+    match = _CHIP.fullmatch(arch) if isinstance(arch, str) else None
+    if not match:
+        raise ValueError("target arch must be a chip name such as 'sm_90' or 'sm_90a', got %r"
+                         % (arch,))
+    if int(match.group(1)) > _NEWEST_SM:
+        raise ValueError("target arch %s is not supported: TirX emits PTX ISA 8.0, which "
+                         "reaches sm_%da at most" % (arch, _NEWEST_SM))
     return arch, fast
 
 
 # Diagnostics the parser reports inside the generated IR text (type errors
-# are found while parsing) are mapped back to the loc() of that line.
+# are found while parsing) are mapped back to the loc() of that line; on the
+# kernel's header line, to the parameter or launch configuration at that
+# column; elsewhere, to the function around the line.
 _IR_BUFFER = "<tirx-generated-ir>"
-_LOC = re.compile(r'loc\("([^"]*)":(\d+):(\d+)\)\s*$')
+_LOC = re.compile(r'loc\("((?:[^"\\]|\\.)*)":(\d+):(\d+)\)\s*$')
 
 
-def _user_location(ir, diagnostic):
+def _unescape(text):
+    return re.sub(r"\\([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), text)
+
+
+def _user_location(ir, diagnostic, header_line=None, spans=()):
     severity, file, line, column, message = diagnostic
-    if file == _IR_BUFFER:
-        lines = ir.splitlines()
-        match = _LOC.search(lines[line - 1]) if 0 < line <= len(lines) else None
-        if match:
-            return (severity, match.group(1), int(match.group(2)),
-                    int(match.group(3)), message)
+    if file != _IR_BUFFER:
+        return diagnostic
+    lines = ir.splitlines()
+    if not 0 < line <= len(lines):
+        return diagnostic
+    if line == header_line:
+        for first, last, position, prefix in spans:
+            if first <= column - 1 < last:
+                return (severity, position[0], position[1],
+                        position[2] if len(position) > 2 else 1, prefix + message)
+    text = lines[line - 1]
+    if text.startswith(("  tirx.kernel ", "  func.func ")):
+        # A function's header: its definition, on the line that closes it.
+        text = next((t for t in lines[line:] if t.startswith("  } loc(")), text)
+    match = _LOC.search(text)
+    if match:
+        return (severity, _unescape(match.group(1)), int(match.group(2)),
+                int(match.group(3)), message)
     return diagnostic
 
 
 def compile(f, target=None, pipeline="default"):
     """Compiles a @T.function kernel; the result is callable on tensors."""
     if not isinstance(f, Function) or f.private:
-        raise TypeError("tirx.compile needs a @T.function kernel")
+        raise TypeError("tirx.compile needs a @T.function kernel, got %s" % (
+            "a private scalar function" if isinstance(f, Function) else repr(f)))
+    if pipeline != "default":
+        raise ValueError("pipeline must be 'default', got %r" % (pipeline,))
     arch, fast = _target_options(target)
-    module = Module()
+    module = Module(f.name)
     kernel_text = f.trace_kernel(module)
     body = [t for t in module.scalar_functions.values() if t] + [kernel_text]
     ir = 'module attributes {tirx.chip = "%s"} {\n%s\n}\n' % (arch, "\n".join(body))
+    header_line = ir.splitlines().index(kernel_text.splitlines()[0]) + 1
     options = "chip=%s%s" % (arch, " fast-math=1" if fast else "")
     data = ir.encode()
     result = _capi.lib.tirxCompile(data, len(data), _IR_BUFFER.encode(),
@@ -67,7 +120,7 @@ def compile(f, target=None, pipeline="default"):
                 ctypes.byref(column), ctypes.byref(message))
             diagnostics.append(_user_location(
                 ir, (severity.value, file.value.decode(), line.value, column.value,
-                     message.value.decode())))
+                     message.value.decode()), header_line, f.header_spans))
         stages = {}
         times = {}
         for i in range(_capi.lib.tirxCompileResultGetNumStages(result)):
@@ -79,6 +132,7 @@ def compile(f, target=None, pipeline="default"):
             kinds = {0: "error", 1: "warning", 2: "note", 3: "remark"}
             lines = ["%s:%d: %s: %s" % (file or "<unknown>", line, kinds[sev], message)
                      for sev, file, line, column, message in diagnostics]
+            # check-diagnostics: internal, every failure of tirxCompile has a diagnostic
             raise CompileError("\n".join(lines) or "compilation failed", diagnostics)
         size = ctypes.c_size_t()
         output = _capi.lib.tirxCompileResultGetOutput(result, ctypes.byref(size))

@@ -246,6 +246,16 @@ def _as_layout(layout):
     return TileLayout(layout)
 
 
+def _check_bound(value):
+    """A constant region index or slice bound: an int that fits in int64."""
+    if not is_int(value):
+        raise _error("a region index must be an int or an index value (e.g. "
+                     "T.cuda.block_idx), got %r" % (value,))
+    if not -(1 << 62) < value < 1 << 62:
+        raise _error("region index %d is out of range" % value)
+    return int(value)
+
+
 class TensorValue:
     def __init__(self, ssa, type):
         self.ssa, self.type = ssa, type
@@ -297,14 +307,15 @@ class TensorValue:
                 new_type = TensorType(shape, new_dtype, old.space, layout, old.align)
         else:
             shape = tuple(args[0]) if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-            if -1 in shape:
+            if sum(1 for d in shape if is_int(d) and d == -1) == 1:
                 known = 1
                 for d in shape:
-                    known *= d if d != -1 else 1
+                    known *= d if is_int(d) and d > 0 else 1
                 total = 1
                 for d in self.type.shape:
                     total *= d
-                shape = tuple(total // known if d == -1 else d for d in shape)
+                shape = tuple(total // known if is_int(d) and d == -1 else d for d in shape)
+            shape = check_shape(shape, "view")
             new_type = TensorType(shape, self.type.dtype, self.type.space,
                                   self.type.layout, self.type.align)
         result = b.fresh("view")
@@ -314,6 +325,8 @@ class TensorValue:
     def _region(self, key, drop):
         b = builder()
         key = key if isinstance(key, tuple) else (key,)
+        if len(key) > len(self.shape):
+            raise _error("%d indices for a rank-%d tensor" % (len(key), len(self.shape)))
         if len(key) < len(self.shape):
             key = key + (slice(None),) * (len(self.shape) - len(key))
         offsets, sizes, dynamic, kept = [], [], [], []
@@ -326,6 +339,8 @@ class TensorValue:
                 stop = extent if item.stop is None else item.stop
                 if isinstance(start, ScalarValue) or isinstance(stop, ScalarValue):
                     raise _error("slice bounds must be constants; index with a value instead")
+                _check_bound(start)
+                _check_bound(stop)
                 offsets.append(int(start))
                 sizes.append(int(stop) - int(start))
                 kept.append(int(stop) - int(start))
@@ -334,7 +349,7 @@ class TensorValue:
                     offsets.append(None)
                     dynamic.append(item._as_index())
                 else:
-                    offsets.append(int(item))
+                    offsets.append(_check_bound(item))
                 sizes.append(1)
                 if not drop:
                     kept.append(1)
@@ -344,7 +359,9 @@ class TensorValue:
             _capi.int64_array(-(1 << 63) if o is None else o for o in offsets),
             _capi.int64_array(sizes), len(sizes), ctypes.byref(error))
         if not text:
-            raise _error("invalid region: %s" % _capi.take_string(error))
+            message = _capi.take_string(error)
+            raise _error(message if message.startswith("invalid region") else
+                         "invalid region: %s" % message)
         region_type = TensorType.parse(_capi.take_string(text))
         dyn = iter(dynamic)
         offset_text = ", ".join(next(dyn) if o is None else str(o) for o in offsets)
@@ -479,10 +496,12 @@ class ScalarValue:
             op = "arith.extf" if dtype.bits > src.bits else "arith.truncf"
         elif src.is_float:
             op = "arith.fptoui" if dtype.kind == "u" else "arith.fptosi"
-        elif dtype.is_float:
-            op = "arith.uitofp" if src.kind == "u" else "arith.sitofp"
+        elif dtype.is_float:  # a comparison (i1) converts as unsigned: true is 1
+            op = "arith.uitofp" if src.kind in "ub" else "arith.sitofp"
+        elif dtype.bits > src.bits:
+            op = "arith.extui" if src.kind == "b" else "arith.extsi"
         else:
-            op = "arith.extsi" if dtype.bits > src.bits else "arith.trunci"
+            op = "arith.trunci"
         b.emit("%s = %s %s : %s to %s" % (result, op, self.ssa, src.mlir, dtype.mlir))
         return ScalarValue(result, dtype)
 

@@ -2,26 +2,50 @@
 import inspect
 
 from . import _dsl
-from ._dsl import (Builder, Constant, DType, ScalarValue, Tensor, TensorValue,
-                   TensorType, _error, _location, as_dtype, builder)
+from ._dsl import (DTYPES, Builder, Constant, DType, ScalarValue, Tensor, TensorValue,
+                   TensorType, _error, _user_position, as_dtype, builder,
+                   check_align, check_shape, is_int, location_text)
 
 
 class LaunchConfig:
     def __init__(self, *, grid, block, **unsupported):
         if unsupported:
             raise _error("LaunchConfig options not supported yet: %s" % ", ".join(unsupported))
-        self.grid = tuple(grid) if isinstance(grid, (tuple, list)) else (grid,)
-        self.block = tuple(block) if isinstance(block, (tuple, list)) else (block,)
+        self.grid = _extents("grid", grid)
+        self.block = _extents("block", block)
+        self.position = _user_position()  # the compiler's range errors point here
+
+
+def _scalar_type(annotation):
+    """The scalar type an annotation names (T.float32 or "float32"), or None."""
+    if isinstance(annotation, DType) or (isinstance(annotation, str) and annotation in DTYPES):
+        return as_dtype(annotation)
+    return None
+
+
+def _extents(name, value):
+    extents = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    if not 1 <= len(extents) <= 3 or not all(is_int(e) for e in extents):
+        raise _error("LaunchConfig %s= needs an int or 1 to 3 ints (x first), got %r"
+                     % (name, value))
+    return tuple(int(e) for e in extents)
 
 
 class Function:
     """A @T.function: a kernel, or with private=True a scalar function."""
 
     def __init__(self, fn, private):
+        if not inspect.isfunction(fn):
+            raise _error("@T.function decorates a Python function, got %r" % (fn,))
         self.fn, self.private = fn, private
         self.name = fn.__name__
         self.signature = inspect.signature(fn)
         self.source_file = inspect.getsourcefile(fn) or "<tirx>"
+
+    @property
+    def position(self):
+        """(file, line) of the definition."""
+        return self.fn.__code__.co_filename, self.fn.__code__.co_firstlineno
 
     def __call__(self, *args):
         if not self.private:
@@ -29,8 +53,8 @@ class Function:
         # A call inside another scalar function: func.call (inlined later).
         b = builder()
         module = b.module
-        module.add_scalar_function(self)
-        params = [as_dtype(p.annotation) for p in self.signature.parameters.values()]
+        symbol = module.add_scalar_function(self)
+        params = [_scalar_type(p.annotation) for p in self.signature.parameters.values()]
         if len(args) != len(params):
             raise _error("@%s takes %d argument(s), got %d" % (self.name, len(params), len(args)))
         values = []
@@ -42,34 +66,40 @@ class Function:
         ret = as_dtype(self.signature.return_annotation)
         result = b.fresh("call")
         b.emit("%s = func.call @%s(%s) : (%s) -> %s" % (
-            result, self.name, ", ".join(v.ssa for v in values),
+            result, symbol, ", ".join(v.ssa for v in values),
             ", ".join(p.mlir for p in params), ret.mlir))
         return ScalarValue(result, ret)
 
     # Tracing ------------------------------------------------------------
-    def trace_scalar(self, module):
+    def trace_scalar(self, module, symbol):
         params = list(self.signature.parameters.values())
-        for p in params:
-            if not isinstance(p.annotation, (DType, str)):
+        dtypes = [_scalar_type(p.annotation) for p in params]
+        for p, dtype in zip(params, dtypes):
+            if dtype is None:
+                got = "" if p.annotation is inspect.Parameter.empty else ", got %r" % (
+                    p.annotation,)
                 raise _error("parameter '%s' of @%s needs a scalar type annotation "
-                             "such as T.float32" % (p.name, self.name))
-        dtypes = [as_dtype(p.annotation) for p in params]
-        ret = as_dtype(self.signature.return_annotation) \
-            if self.signature.return_annotation is not inspect.Signature.empty else None
+                             "such as T.float32%s" % (p.name, self.name, got), self.position)
+        ret = _scalar_type(self.signature.return_annotation)
         if ret is None:
-            raise _error("@%s needs a return type annotation such as -> T.float32" % self.name)
+            raise _error("@%s needs a return type annotation such as -> T.float32"
+                         % self.name, self.position)
         b = Builder()
         b.module = module
         with b:
             args = [ScalarValue("%%%s" % p.name, d) for p, d in zip(params, dtypes)]
             result = self.fn(*args)
+            if not isinstance(result, (ScalarValue, Constant, int, float)):
+                raise _error("@%s must return a scalar, got %r" % (self.name, result),
+                             self.position)
             if not isinstance(result, ScalarValue):
                 result = ScalarValue("", ret)._coerce(result)
             if result.mlir != ret.mlir:
-                raise _error("@%s returns %s but is declared -> %s" % (self.name, result.mlir, ret.mlir))
+                raise _error("@%s returns %s but is declared -> %s"
+                             % (self.name, result.mlir, ret.mlir), self.position)
             b.emit("func.return %s : %s" % (result.ssa, ret.mlir))
         header = "  func.func private @%s(%s) -> %s {" % (
-            self.name, ", ".join("%%%s: %s" % (p.name, d.mlir) for p, d in zip(params, dtypes)),
+            symbol, ", ".join("%%%s: %s" % (p.name, d.mlir) for p, d in zip(params, dtypes)),
             ret.mlir)
         return "\n".join([header] + b.lines + ["  } " + _function_location(self.fn)])
 
@@ -79,14 +109,21 @@ class Function:
         b.launch = None
         params = []
         for p in self.signature.parameters.values():
-            annotation = p.annotation
+            annotation, dtype = p.annotation, _scalar_type(p.annotation)
             if isinstance(annotation, Tensor):
                 params.append((p.name, annotation.type))
-            elif isinstance(annotation, (DType, str)):
-                params.append((p.name, as_dtype(annotation)))
-            else:
+            elif dtype is not None:
+                params.append((p.name, dtype))
+            elif annotation is inspect.Parameter.empty:
                 raise _error("parameter '%s' of @%s needs an annotation: T.Tensor(...) "
-                             "or a scalar type" % (p.name, self.name))
+                             "or a scalar type" % (p.name, self.name), self.position)
+            else:
+                hint = (" (a string annotation: TirX needs evaluated annotations; remove "
+                        "`from __future__ import annotations`)"
+                        if isinstance(annotation, str) else "")
+                raise _error("parameter '%s' of @%s is annotated %r, not T.Tensor(...) or a "
+                             "scalar type%s" % (p.name, self.name, annotation, hint),
+                             self.position)
         with b:
             args = []
             for name, kind in params:
@@ -97,32 +134,60 @@ class Function:
             self.fn(*args)
         if b.launch is None:
             raise _error("@%s never calls T.device_entry(launch=T.cuda.LaunchConfig(...))"
-                         % self.name)
-        signature = ", ".join("%%%s: %s" % (name, kind if isinstance(kind, TensorType)
-                                             else kind.mlir) for name, kind in params)
-        header = "  tirx.kernel @%s(%s) launch(grid = [%s], block = [%s]) {" % (
-            self.name, signature, ", ".join(map(str, b.launch.grid)),
-            ", ".join(map(str, b.launch.block)))
+                         % self.name, self.position)
+        # Diagnostics on the header line (parameter types, the launch
+        # configuration) are mapped back by column: `spans` holds the
+        # (first, last) 0-based columns of each piece, its position and a
+        # prefix for its messages.
+        header = "  tirx.kernel @%s(" % self.name
+        spans = []
+        parameters = {p.name: p.annotation for p in self.signature.parameters.values()}
+        for index, (name, kind) in enumerate(params):
+            text = "%%%s: %s" % (name, kind if isinstance(kind, TensorType) else kind.mlir)
+            if index:
+                header += ", "
+            position = getattr(parameters[name], "position", None) or self.position
+            spans.append((len(header), len(header) + len(text), position,
+                          "parameter '%s': " % name))
+            header += text
+        header += ") "
+        text = "launch(grid = [%s], block = [%s])" % (", ".join(map(str, b.launch.grid)),
+                                                      ", ".join(map(str, b.launch.block)))
+        spans.append((len(header), len(header) + len(text),
+                       b.launch.position or self.position, ""))
+        header += text + " {"
         self.params = params
         self.launch = b.launch
+        self.header_spans = spans
         return "\n".join([header] + b.lines + ["    tirx.return", "  } " + _function_location(self.fn)])
 
 
 def _function_location(fn):
     code = fn.__code__
-    return 'loc("%s":%d:1)' % (code.co_filename, code.co_firstlineno)
+    return location_text((code.co_filename, code.co_firstlineno, 1))
 
 
 class Module:
     """The IR of one compilation: scalar functions and one kernel."""
 
-    def __init__(self):
-        self.scalar_functions = {}
+    def __init__(self, kernel_name=None):
+        self.scalar_functions = {}  # symbol -> IR text (None while tracing)
+        self.symbols = {}  # Function -> symbol
+        self.kernel_name = kernel_name
 
     def add_scalar_function(self, function):
-        if function.name not in self.scalar_functions:
-            self.scalar_functions[function.name] = None  # mark (recursion guard)
-            self.scalar_functions[function.name] = function.trace_scalar(self)
+        """The symbol of `function`, traced on first use. Distinct functions
+        with one Python name (closures, a kernel's name) get distinct symbols."""
+        symbol = self.symbols.get(function)
+        if symbol is None:
+            symbol, suffix = function.name, 0
+            while symbol in self.scalar_functions or symbol == self.kernel_name:
+                suffix += 1
+                symbol = "%s_%d" % (function.name, suffix)
+            self.symbols[function] = symbol
+            self.scalar_functions[symbol] = None  # mark (recursion guard)
+            self.scalar_functions[symbol] = function.trace_scalar(self, symbol)
+        return symbol
 
 
 def function(fn=None, *, private=False):
@@ -132,15 +197,25 @@ def function(fn=None, *, private=False):
     return Function(fn, private)
 
 
-def device_entry(*launch_values, launch=None, **unsupported):
+def device_entry(*positional, launch=None, **unsupported):
     b = builder()
-    if launch is None:
-        raise _error("T.device_entry needs launch=T.cuda.LaunchConfig(grid=..., block=...)")
+    if positional or unsupported:
+        raise _error("T.device_entry takes only launch=T.cuda.LaunchConfig(...), got %s"
+                     % ", ".join(["a positional %s" % type(v).__name__ for v in positional]
+                                 + ["%s=" % k for k in unsupported]))
+    if not isinstance(launch, LaunchConfig):
+        raise _error("T.device_entry needs launch=T.cuda.LaunchConfig(grid=..., block=...), "
+                     "got %r" % (launch,))
+    if b.launch is not None:
+        raise _error("T.device_entry is called twice; a kernel has one launch configuration")
     b.launch = launch
 
 
 def _alloc(op, shape, dtype, layout, align, space):
     b = builder()
+    shape = check_shape(shape, "T." + op[len("tirx."):])
+    if align is not None and align != -1:
+        align = check_align(align, "T." + op[len("tirx."):])
     type_ = TensorType(shape, as_dtype(dtype), space, _dsl._as_layout(layout),
                        align if align and align > 0 else None)
     result = b.fresh("regs" if space == "local" else "smem")
@@ -188,6 +263,9 @@ class PTXSpelling(str):
 
 class _PTX:
     def __getitem__(self, spelling):
+        if not isinstance(spelling, str):
+            raise _error('T.ptx[...] needs a spelling string such as T.ptx["fma.rn.f32"], '
+                         'got %r' % (spelling,))
         return PTXSpelling(spelling)
 
     def __getattr__(self, token):
@@ -223,10 +301,14 @@ def _operands(operands):
 def apply(instruction, *operands, scope="thread", pred=None, **parameters):
     if parameters:
         raise _error("tile.apply parameters not supported: %s" % ", ".join(parameters))
+    if not isinstance(instruction, str):
+        raise _error('tile.apply needs an instruction such as T.ptx["fma.rn.f32"], got %r'
+                     % (instruction,))
     if scope not in _SCOPES:
         raise _error("scope must be one of %s, got %r" % (", ".join(_SCOPES), scope))
     texts, types = _operands(operands)
-    text = 'tile.apply "%s" scope(%s) (%s)' % (str(instruction), scope, ", ".join(texts))
+    text = 'tile.apply %s scope(%s) (%s)' % (_dsl.mlir_string(str(instruction)), scope,
+                                             ", ".join(texts))
     if pred is not None:
         if not isinstance(pred, ScalarValue) or pred.mlir != "i1":
             raise _error("pred= needs a comparison (an i1 value)")
@@ -242,7 +324,7 @@ def ewise(fn, dst, *inputs, scope="thread"):
     if scope not in _SCOPES:
         raise _error("scope must be one of %s, got %r" % (", ".join(_SCOPES), scope))
     b = builder()
-    b.module.add_scalar_function(fn)
+    symbol = b.module.add_scalar_function(fn)
     texts, types = _operands((dst,) + inputs)
-    b.emit('tile.ewise @%s scope(%s) (%s) : %s' % (fn.name, scope, ", ".join(texts),
+    b.emit('tile.ewise @%s scope(%s) (%s) : %s' % (symbol, scope, ", ".join(texts),
                                                      ", ".join(types)))

@@ -5,8 +5,17 @@
     TileLayout(S[(2, 32, 4) : (1 @ warpid, 1 @ laneid, 1)])
 """
 import ctypes
+import numbers
 
 from . import _capi
+
+
+def _int(value, what):
+    """`value` as an int that fits in int64, or a LayoutError naming `what`."""
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or \
+            not -(1 << 63) <= value < 1 << 63:
+        raise LayoutError("%s must be an int64, got %r" % (what, value))
+    return int(value)
 
 
 class Axis:
@@ -16,7 +25,7 @@ class Axis:
         self.name = name
 
     def __rmatmul__(self, value):
-        return _Stride(int(value), self.name)
+        return _Stride(_int(value, "a stride"), self.name)
 
     def __repr__(self):
         return self.name
@@ -68,10 +77,11 @@ class _TermBuilder:
 
     def __getitem__(self, key):
         if isinstance(key, slice):
-            strides = tuple(s if isinstance(s, _Stride) else _Stride(int(s), "m")
+            strides = tuple(s if isinstance(s, _Stride) else _Stride(_int(s, "a stride"), "m")
                             for s in _as_tuple(key.stop))
-            return _Term(self.kind, tuple(int(e) for e in _as_tuple(key.start)), strides)
-        return _Term(self.kind, tuple(int(e) for e in _as_tuple(key)), None)
+            return _Term(self.kind, tuple(_int(e, "an extent") for e in _as_tuple(key.start)),
+                         strides)
+        return _Term(self.kind, tuple(_int(e, "an extent") for e in _as_tuple(key)), None)
 
 
 S = _TermBuilder("S")
@@ -85,8 +95,8 @@ class _Spec:
         self.terms = list(terms)
 
     def __add__(self, other):
-        if isinstance(other, int):
-            other = _Stride(other, "m")
+        if isinstance(other, numbers.Integral) and not isinstance(other, bool):
+            other = _Stride(_int(other, "an offset"), "m")
         if not isinstance(other, (_Term, _Stride, _Spec)):
             return NotImplemented
         return _Spec(self.terms + (other.terms if isinstance(other, _Spec) else [other]))
@@ -110,11 +120,21 @@ class LayoutError(ValueError):
         super().__init__(message)
 
 
+def _axis_name(axis):
+    """The name of a known axis (an Axis or its name), as bytes."""
+    name = axis.name if isinstance(axis, Axis) else axis
+    if name not in _capi.AXES:
+        raise LayoutError("unknown axis %r; expected one of %s" % (name, ", ".join(_capi.AXES)))
+    return name.encode()
+
+
 class TileLayout:
     """A layout; the math is the C++ TileLayout's (TirX/Layout/TileLayout.h)."""
 
     def __init__(self, spec):
         text = spec if isinstance(spec, str) else str(spec)
+        if "\0" in text:
+            raise LayoutError("invalid layout %r: it contains a NUL character" % text)
         error = ctypes.c_void_p()
         handle = _capi.lib.tirxLayoutParse(text.encode(), ctypes.byref(error))
         if not handle:
@@ -126,6 +146,10 @@ class TileLayout:
         layout = cls.__new__(cls)
         layout._handle = handle
         return layout
+
+    def __reduce__(self):
+        # Copies and pickles carry the notation, never the C++ handle.
+        return TileLayout, (str(self),)
 
     def __del__(self):
         handle = getattr(self, "_handle", None)
@@ -143,16 +167,13 @@ class TileLayout:
 
     def size(self, axis=None):
         """Number of elements (product of shard extents), or on `axis`."""
-        name = axis.name if isinstance(axis, Axis) else axis
-        return _capi.lib.tirxLayoutSize(self._handle, name.encode() if name else None)
+        if axis is None:
+            return _capi.lib.tirxLayoutSize(self._handle, None)
+        return _capi.lib.tirxLayoutSize(self._handle, _axis_name(axis))
 
     def span(self, axis=None):
         """Physical footprint on `axis` (default m: a local tile's slots)."""
-        name = axis.name if isinstance(axis, Axis) else (axis or "m")
-        value = _capi.lib.tirxLayoutSpan(self._handle, name.encode())
-        if value < 0:
-            raise LayoutError("unknown axis '%s'" % name)
-        return value
+        return _capi.lib.tirxLayoutSpan(self._handle, _axis_name(axis or "m"))
 
     def apply(self, *coord, shape=None):
         """The base physical coordinate of a logical coordinate: a dict from
@@ -164,6 +185,8 @@ class TileLayout:
             shape = (self.size(),)
         if len(coord) != len(shape):
             raise LayoutError("%d coordinates for a rank-%d shape" % (len(coord), len(shape)))
+        coord = [_int(c, "a coordinate") for c in coord]
+        shape = [_int(d, "a shape dimension") for d in shape]
         out = (ctypes.c_int64 * 10)()
         error = ctypes.c_void_p()
         if _capi.lib.tirxLayoutApply(self._handle, _capi.int64_array(coord),
@@ -181,6 +204,7 @@ class TileLayout:
         return TileLayout._wrap(_capi.lib.tirxLayoutCanonicalize(self._handle))
 
     def _transform(self, function, factor):
+        factor = _int(factor, "the factor")
         error = ctypes.c_void_p()
         handle = function(self._handle, factor, ctypes.byref(error))
         if not handle:
@@ -194,7 +218,7 @@ class TileLayout:
         return self._transform(_capi.lib.tirxLayoutUnpack, factor)
 
     def _view(self, shape, which):
-        shape = shape or (self.size(),)
+        shape = [_int(d, "a shape dimension") for d in _as_tuple(shape or (self.size(),))]
         error = ctypes.c_void_p()
         text = _capi.lib.tirxLayoutPrintView(self._handle, _capi.int64_array(shape),
                                              len(shape), which, ctypes.byref(error))

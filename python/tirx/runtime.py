@@ -1,5 +1,7 @@
 """Launching compiled kernels through libTirXRuntime.so (ctypes)."""
 import ctypes
+import math
+import numbers
 
 from . import _capi
 from ._dsl import DTYPES, DType, TensorType
@@ -54,15 +56,31 @@ _CTYPES = {"f32": ctypes.c_float, "f64": ctypes.c_double, "i32": ctypes.c_int32,
            "ui8": ctypes.c_uint8, "i1": ctypes.c_bool}
 
 
+def _check_scalar(name, kind, arg):
+    # Python's numeric tower: an int is a valid float, a float is not an int.
+    expected = numbers.Real if kind.is_float else numbers.Integral
+    if not isinstance(arg, expected):
+        raise TypeError("parameter '%s' is a %s scalar, got %s" % (name, kind.name,
+                                                                   type(arg).__name__))
+    if kind.mlir not in _CTYPES:
+        raise TypeError("parameter '%s': %s scalars cannot be passed yet" % (name, kind.name))
+    if kind.is_float:
+        value = float(arg)
+        limit = 3.4028234663852886e38 if kind.bits == 32 else float("inf")
+        fits = not math.isfinite(value) or abs(value) <= limit
+    else:
+        value = int(arg)
+        low = 0 if kind.kind == "u" else -(1 << (kind.bits - 1))
+        fits = low <= value < low + (1 << kind.bits)
+    if not fits:
+        raise ValueError("parameter '%s' = %r is out of range for %s" % (name, arg, kind.name))
+    return _CTYPES[kind.mlir](value)
+
+
 def check_argument(name, kind, arg):
     """The ctypes value to pass for parameter `name`, after checking it."""
     if isinstance(kind, DType):
-        if not isinstance(arg, (int, float, bool)):
-            raise TypeError("parameter '%s' is a %s scalar, got %s" % (name, kind.name,
-                                                                       type(arg).__name__))
-        if kind.mlir not in _CTYPES:
-            raise TypeError("parameter '%s': %s scalars cannot be passed yet" % (name, kind.name))
-        return _CTYPES[kind.mlir](arg)
+        return _check_scalar(name, kind, arg)
     interface = getattr(arg, "__cuda_array_interface__", None)
     if interface is None:
         where = ""
@@ -70,7 +88,13 @@ def check_argument(name, kind, arg):
             where = " on %s" % (arg.device,)
         raise TypeError("parameter '%s' needs a CUDA tensor (an object with "
                         "__cuda_array_interface__), got %s%s" % (name, type(arg).__name__, where))
-    shape = tuple(interface["shape"])
+    data = interface.get("data") if isinstance(interface, dict) else None
+    shape = interface.get("shape") if isinstance(interface, dict) else None
+    if not isinstance(data, (tuple, list)) or not data or not isinstance(shape, (tuple, list)) \
+            or not isinstance(interface.get("typestr"), str):
+        raise TypeError("parameter '%s' has a malformed __cuda_array_interface__ (it needs "
+                        "shape, typestr and data)" % name)
+    shape = tuple(shape)
     if len(shape) != len(kind.shape):
         raise ValueError("parameter '%s' has rank %d, expected %d (shape %s)" % (
             name, len(shape), len(kind.shape), kind.shape))
@@ -81,6 +105,8 @@ def check_argument(name, kind, arg):
     if typestr != expected and not (kind.dtype.name == "bfloat16" and typestr in ("<V2", "<f2")):
         raise TypeError("parameter '%s' has element type %s, expected %s (%s)" % (
             name, typestr, expected, kind.dtype.name))
+    if interface.get("mask") is not None:
+        raise ValueError("parameter '%s' is a masked array; pass the data without a mask" % name)
     strides = interface.get("strides")
     if strides is not None:
         itemsize = kind.dtype.bits // 8
@@ -88,10 +114,15 @@ def check_argument(name, kind, arg):
         for extent in reversed(shape):
             compact.insert(0, step)
             step *= extent
-        if tuple(strides) != tuple(compact) and all(e > 1 for e in shape):
+        # A dimension of extent 1 may have any stride.
+        if any(s != c for s, c, e in zip(strides, compact, shape) if e > 1) or \
+                len(strides) != len(shape):
             raise ValueError("parameter '%s' is not contiguous (strides %s bytes, "
                              "expected %s)" % (name, tuple(strides), tuple(compact)))
-    pointer = interface["data"][0]
+    pointer = data[0]
+    if not isinstance(pointer, int) or pointer <= 0:
+        raise ValueError("parameter '%s' has no device memory (data pointer %r)"
+                         % (name, pointer))
     align = kind.align or kind.dtype.bits // 8
     if pointer % align:
         raise ValueError("parameter '%s' is at address 0x%x, not aligned to the declared "

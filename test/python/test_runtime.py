@@ -83,4 +83,5 @@ def test_import_without_library_says_how_to_build(tmp_path):
     assert process.returncode != 0
     last = process.stderr.strip().splitlines()[-1]
     assert last.startswith("tirx._capi.LibraryNotFoundError: libTirXCAPI.so was not found")
-    assert "Build TirX first: run `make`" in last
+    assert "Build TirX first: run `make` in the TirX repository (it builds build/lib/" \
+        "libTirXCAPI.so), or point TIRX_LIBRARY at the library." in last

@@ -67,6 +67,8 @@ int main(void) {
   compile("good.mlir", kGood, "chip=sm_90");
   compile("bad.mlir", kBad, "chip=sm_90");
   compile("options.mlir", kGood, "chip=sm_90 no-such-option=1");
+  compile("chip.mlir", kGood, "chip=sm_100a");
+  compile("empty.mlir", "module {}", "chip=sm_90");
 
   char *error = NULL;
   TirxLayout layout = tirxLayoutParse(
@@ -94,5 +96,14 @@ int main(void) {
       &error);
   printf("region: %s\n", region);
   tirxStringDestroy(region);
+  if (!tirxInferRegionType("f32", sourceOffsets, sizes, 2, &error)) {
+    printf("region of f32: %s\n", error);
+    tirxStringDestroy(error);
+  }
+  if (!tirxInferRegionType("!tirx.tensor<64xf32, global>", sourceOffsets,
+                           sizes, 2, &error)) {
+    printf("region of rank 1: %s\n", error);
+    tirxStringDestroy(error);
+  }
   return 0;
 }
