@@ -85,6 +85,16 @@ static unsigned getMinimumPTXForChip(StringRef chip) {
   }
 }
 
+/// The target features: the option, or by default PTX ISA 8.0 (what the
+/// instruction table is checked against) or the chip's first PTX ISA when
+/// that is newer.
+static std::string getFeatures(const tirx::TirXToPTXOptions &options) {
+  if (!options.features.empty())
+    return options.features;
+  unsigned version = std::max(80u, getMinimumPTXForChip(options.chip));
+  return "+ptx" + std::to_string(version);
+}
+
 llvm::Error
 mlir::tirx::verifyTirXToPTXOptions(const TirXToPTXOptions &options) {
   auto fail = [](const Twine &message) {
@@ -116,8 +126,9 @@ mlir::tirx::verifyTirXToPTXOptions(const TirXToPTXOptions &options) {
                 "chip=sm_90 or chip=sm_90a");
   unsigned chipPTX = getMinimumPTXForChip(chip);
 
+  std::string features = getFeatures(options);
   unsigned ptxVersion = 0;
-  for (StringRef feature : llvm::split(StringRef(options.features), ',')) {
+  for (StringRef feature : llvm::split(features, ',')) {
     StringRef name = feature.trim();
     unsigned version = 0;
     if (name.consume_front("+"))
@@ -126,7 +137,7 @@ mlir::tirx::verifyTirXToPTXOptions(const TirXToPTXOptions &options) {
         subtarget->getAllProcessorFeatures(),
         [&](const llvm::SubtargetFeatureKV &kv) { return name == kv.Key; });
     if (!version || !known)
-      return fail("features '" + options.features + "': '" + feature.trim() +
+      return fail("features '" + features + "': '" + feature.trim() +
                   "' is not a PTX ISA version LLVM knows; write e.g. "
                   "features=+ptx80");
     ptxVersion = std::max(ptxVersion, version);
@@ -134,7 +145,7 @@ mlir::tirx::verifyTirXToPTXOptions(const TirXToPTXOptions &options) {
   if (ptxVersion < chipPTX)
     return fail("chip " + chip + " needs PTX ISA " + Twine(chipPTX / 10) +
                 "." + Twine(chipPTX % 10) + " or newer, but features '" +
-                options.features + "' ask for " + Twine(ptxVersion / 10) +
+                features + "' ask for " + Twine(ptxVersion / 10) +
                 "." + Twine(ptxVersion % 10) + "; write features=+ptx" +
                 Twine(chipPTX));
   if (options.optLevel > 3)
@@ -157,8 +168,9 @@ mlir::tirx::verifyTirXToPTXOptions(const TirXToPTXOptions &options) {
 void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
                                         const TirXToPTXOptions &options) {
   // The PTX version of `features` ("+ptx80" ⇒ 80) checks instruction floors.
+  std::string features = getFeatures(options);
   unsigned ptxVersion = 0;
-  for (StringRef feature : llvm::split(StringRef(options.features), ','))
+  for (StringRef feature : llvm::split(StringRef(features), ','))
     if (feature.consume_front("+ptx"))
       (void)feature.getAsInteger(10, ptxVersion);
   pm.addPass(createTirXToGPU({options.chip, ptxVersion}));
@@ -176,7 +188,7 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
 
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
-  target.features = options.features;
+  target.features = features;
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 

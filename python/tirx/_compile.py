@@ -11,11 +11,9 @@ from ._function import Function, Module
 
 _TARGET_KEYS = ("kind", "arch", "backend_config", "fast_math")
 _NVRTC_FLAGS = ("--use_fast_math",)
-_CHIP = re.compile(r"sm_(\d+)a?")
-# tirx.compile asks for the pipeline's default PTX ISA 8.0 (features=+ptx80),
-# which reaches sm_90a; a newer chip needs a features= option that the
-# Python API does not expose, so it is refused here with the reason.
-_NEWEST_SM = 90
+# sm_NN, sm_NNa, sm_NNf; whether LLVM knows the chip is the compiler's
+# check (the pipeline picks the chip's PTX ISA).
+_CHIP = re.compile(r"sm_(\d+)[af]?")
 
 
 def _target_options(target):
@@ -52,9 +50,6 @@ def _target_options(target):
     if not match:
         raise ValueError("target arch must be a chip name such as 'sm_90' or 'sm_90a', got %r"
                          % (arch,))
-    if int(match.group(1)) > _NEWEST_SM:
-        raise ValueError("target arch %s is not supported: TirX emits PTX ISA 8.0, which "
-                         "reaches sm_%da at most" % (arch, _NEWEST_SM))
     return arch, fast
 
 

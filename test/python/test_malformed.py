@@ -228,10 +228,6 @@ def test_compile_needs_a_kernel():
      "target arch must be a chip name such as 'sm_90' or 'sm_90a', got 'sm_90 fast-math=1'"),
     ({"kind": "cuda", "arch": "compute_90"},
      "target arch must be a chip name such as 'sm_90' or 'sm_90a', got 'compute_90'"),
-    # PTX ISA 8.0 cannot target sm_100 (LLVM aborted the process on it).
-    ({"kind": "cuda", "arch": "sm_100"},
-     "target arch sm_100 is not supported: TirX emits PTX ISA 8.0, which reaches sm_90a "
-     "at most"),
     ({"kind": "cuda", "arch": "sm_90", "backend_config": {"cuda": {"nvrtc": "-O3"}}},
      "backend_config must look like {'cuda': {'nvrtc': ['--use_fast_math']}}, got"),
     ({"kind": "cuda", "arch": "sm_90", "backend_config": {"rocm": {}}},

@@ -89,3 +89,19 @@ def test_target_validation():
         tirx.compile(affine_relu, target={"kind": "rocm"})
     with pytest.raises(TypeError, match="needs a @T.function kernel"):
         tirx.compile(lambda: None, target=TARGET)
+
+
+@pytest.mark.parametrize("arch, version", [("sm_90a", "8.0"), ("sm_100a", "8.6"),
+                                           ("sm_120", "8.7")])
+def test_newer_chips_get_their_ptx_isa(arch, version):
+    from affine_relu import affine_relu
+    compiled = tirx.compile(affine_relu, target={"kind": "cuda", "arch": arch})
+    assert ".version %s\n" % version in compiled.ptx
+    assert ".target %s\n" % arch in compiled.ptx
+
+
+def test_chip_unknown_to_llvm_is_a_compile_error():
+    from affine_relu import affine_relu
+    with pytest.raises(tirx.CompileError,
+                       match="chip 'sm_99' is not an NVIDIA GPU that LLVM knows"):
+        tirx.compile(affine_relu, target={"kind": "cuda", "arch": "sm_99"})

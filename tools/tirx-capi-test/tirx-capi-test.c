@@ -67,7 +67,7 @@ int main(void) {
   compile("good.mlir", kGood, "chip=sm_90");
   compile("bad.mlir", kBad, "chip=sm_90");
   compile("options.mlir", kGood, "chip=sm_90 no-such-option=1");
-  compile("chip.mlir", kGood, "chip=sm_100a");
+  compile("chip.mlir", kGood, "chip=sm_100a features=+ptx80");
   compile("empty.mlir", "module {}", "chip=sm_90");
 
   char *error = NULL;

@@ -23,8 +23,10 @@ struct TirXToPTXOptions : public PassPipelineOptions<TirXToPTXOptions> {
       llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("PTX ISA version as target features, e.g. +ptx80"),
-      llvm::cl::init("+ptx80")};
+      llvm::cl::desc("PTX ISA version as target features, e.g. +ptx86; "
+                     "default: +ptx80, or the chip's first PTX ISA when "
+                     "newer (sm_100a: +ptx86)"),
+      llvm::cl::init("")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
       llvm::cl::init(3)};
