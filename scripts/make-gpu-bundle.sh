@@ -31,6 +31,7 @@ for test in "$root"/test/gpu/*.mlir; do
   "$static/bin/tirx-opt" "$test" --tirx-to-llvm-host -o "$out/tests/$name.llvm.mlir"
   cp "$test" "$out/tests/$name.mlir"
 done
+cp "$root/test/Runtime/gpu.test" "$out/tests/runtime-check.test"
 TIRX_OPT="$static/bin/tirx-opt" bash "$root/test/gpu/run.sh" --build "$out/ptx" > /dev/null
 # The numerics suite: every register form as TirX PTX and as an nvcc
 # inline-asm reference (compiled here with the same CUDA 13 nvcc).
@@ -44,6 +45,6 @@ cp "$root/test/gpu/numerics/run.py" "$out/numerics/"
 mkdir -p "$out/bench"
 cp "$root/bench/gpu/stream.py" "$root/bench/gpu/run.sh" "$out/bench/"
 cp "$root/test/gpu/run.sh" "$root/test/gpu/unpack.py" "$root/test/gpu/filecheck.py" \
-   "$root/test/gpu/run_examples.py" \
+   "$root/test/gpu/run_examples.py" "$root/test/gpu/run_malformed.py" \
    "$root/test/gpu/run_math.py" "$out/"
 du -sh "$out"

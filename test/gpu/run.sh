@@ -45,7 +45,13 @@ if [ -d "$here/tests" ]; then
     fi
   done
   echo "tirx-runner tests: $passed passed, $failed failed"
-  "$here/bin/tirx-runtime-check" "$dir/affine_relu.ptx" || status=1
+  # The runtime's error paths, checked against test/Runtime/gpu.test.
+  if "$here/bin/tirx-runtime-check" "$dir/affine_relu.ptx" > "$here/tests/runtime-check.out" 2>/dev/null &&
+     python3 "$here/filecheck.py" "$here/tests/runtime-check.test" < "$here/tests/runtime-check.out"; then
+    echo "PASS: Runtime/gpu.test (tirx-runtime-check)"
+  else
+    echo "FAIL: Runtime/gpu.test (tirx-runtime-check)"; cat "$here/tests/runtime-check.out"; status=1
+  fi
   # The C++ embedding example: compiles the IR in-process, then runs it.
   "$here/bin/run-affine-relu" "$here/examples/affine_relu.mlir" || status=1
 fi
@@ -68,5 +74,7 @@ if [ -d "$here/python/tirx" ]; then
   for example in "$here"/examples/python/*.py; do
     PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" python3 "$example" || status=1
   done
+  PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
+    python3 "$here/run_malformed.py" "$here/examples/python" || status=1
 fi
 exit $status
