@@ -123,6 +123,17 @@ private:
 
 LogicalResult TensorLowering::run() {
   MLIRContext *context = func.getContext();
+  // Tile ops read tensors as a whole; once tensors are pointers they could
+  // no longer be dispatched (their operands would dangle).
+  WalkResult undispatched = func.walk([](Operation *op) {
+    if (op->getName().getDialectNamespace() != "tile")
+      return WalkResult::advance();
+    op->emitOpError("must be dispatched to per-thread code before "
+                    "tirx-lower-tensors: run tile-dispatch first");
+    return WalkResult::interrupt();
+  });
+  if (undispatched.wasInterrupted())
+    return failure();
   // Global tensor arguments ⇒ !llvm.ptr<1>.
   Block &entry = func.getBody().front();
   SmallVector<Type> argTypes;
