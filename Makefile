@@ -72,7 +72,7 @@ docs: configure
 	bash scripts/build-docs.sh $(BUILD_DIR)
 
 # libFuzzer + ASan/UBSan builds of the fuzzers (fuzz/), then each runs for
-# FUZZ_SECONDS (docs/testing.md).
+# FUZZ_SECONDS (docs/testing.md); FUZZERS="tirx-ir-fuzzer ..." picks some.
 FUZZ_BUILD_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 fuzz: deps
@@ -82,7 +82,7 @@ fuzz: deps
 	  -DLLVM_USE_LINKER=lld -DTIRX_ENABLE_FUZZERS=ON \
 	  "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -g"
 	cmake --build $(FUZZ_BUILD_DIR) --target tirx-layout-fuzzer tirx-ptx-spelling-fuzzer tirx-ir-fuzzer tirx-capi-fuzzer
-	bash scripts/run-fuzzers.sh $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS)
+	bash scripts/run-fuzzers.sh $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS) $(FUZZERS)
 
 clean:
 	rm -rf $(BUILD_DIR) $(STATIC_BUILD_DIR) $(FUZZ_BUILD_DIR) $(SANITIZE_BUILD_DIR)

@@ -4,11 +4,14 @@
 # kept, and prints executions and crashes per fuzzer. Crashing inputs are
 # written to BUILD/fuzz-artifacts; each one found becomes a reproducer in
 # test/fuzz-regressions (see docs/testing.md).
-#   Usage: scripts/run-fuzzers.sh BUILD_DIR SECONDS
+#   Usage: scripts/run-fuzzers.sh BUILD_DIR SECONDS [FUZZER...]
+# (all fuzzers when none is named).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?build directory}
 seconds=${2:?seconds per fuzzer}
+shift 2
+selected=" $* "
 /usr/bin/python3 "$root/fuzz/make-corpus.py" "$build/corpus" > /dev/null
 mkdir -p "$build/fuzz-artifacts" "$build/corpus/ir"
 cp "$root"/test/*/*.mlir "$root"/test/*/*/*.mlir "$root"/examples/*.mlir "$build/corpus/ir/" 2>/dev/null
@@ -21,6 +24,7 @@ status=0
 total=0
 run() {
   local name=$1 corpus=$2; shift 2
+  if [ "$selected" != "  " ] && [[ "$selected" != *" $name "* ]]; then return; fi
   local log=$build/$name.log
   "$build/bin/$name" "$build/corpus/$corpus" -max_total_time="$seconds" \
     -artifact_prefix="$build/fuzz-artifacts/$name-" -print_final_stats=1 -timeout=20 "$@" > "$log" 2>&1

@@ -60,7 +60,32 @@ static void compile(const char *name, const char *ir, const char *options) {
   tirxCompileResultDestroy(result);
 }
 
-int main(void) {
+/* `tirx-capi-test --compile FILE`: FILE is "<options>\n<IR>", the input of
+ * tirx-capi-fuzzer; compiles it and prints the result (replays fuzzer
+ * findings in test/fuzz-regressions). */
+static int compileFile(const char *path) {
+  FILE *file = fopen(path, "rb");
+  if (!file) {
+    fprintf(stderr, "tirx-capi-test: cannot open %s\n", path);
+    return 2;
+  }
+  static char buffer[1 << 20];
+  size_t size = fread(buffer, 1, sizeof buffer - 1, file);
+  fclose(file);
+  buffer[size] = '\0';
+  char *newline = strchr(buffer, '\n');
+  if (!newline) {
+    fprintf(stderr, "tirx-capi-test: %s has no options line\n", path);
+    return 2;
+  }
+  *newline = '\0';
+  compile(path, newline + 1, buffer);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--compile") == 0)
+    return compileFile(argv[2]);
   printf("handles: %d %d\n", mlirGetDialectHandle__tirx__().ptr != NULL,
          mlirGetDialectHandle__tile__().ptr != NULL);
   tirxRegisterAllPasses();
