@@ -9,7 +9,9 @@ raises -- and fails if one of them is not expected by any test.
 
 A message is the text of its string literals; the parts computed at run time
 (values, types, forwarded errors) split it into fragments. It counts as
-tested when some test expectation contains its longest fragment: an
+tested when one test expectation contains all its fragments, in order (a
+message that picks one of several texts, `c ? "a" : "b"`, needs its longest
+fragment): an
 `expected-error {{...}}` / FileCheck line (not -NOT) in test/, a string in
 a Python test, or a string inside an EXPECT_*/ASSERT_* statement of
 unittests/. A call whose text is entirely computed (`emitOpError() <<
@@ -104,6 +106,10 @@ def fragments(statement, language):
             parts.append(unescape(match.group("body")))
             continue
         between = statement[last_end:match.start()]
+        if statement.startswith("[", match.end()):
+            # "xyz"[index]: one character chosen at run time.
+            current, last_end = flush(parts, current, between + "x"), match.end()
+            continue
         current = flush(parts, current, between)
         body = unescape(match.group("body"))
         # %-formats, f-string and formatv fields are run-time text.
@@ -128,10 +134,22 @@ def flush(parts, current, between):
 
 
 def key_of(parts):
-    """The longest fragment, trimmed of punctuation at its ends."""
+    """The fragments with words in them, trimmed of punctuation at their
+    ends, in order; None when there is none."""
     cleaned = [SPACES.sub(" ", p).strip(" '\"`:;,.()#@") for p in parts]
-    cleaned = [c for c in cleaned if sum(ch.isalpha() for ch in c) >= 3]
-    return max(cleaned, key=len) if cleaned else None
+    cleaned = tuple(c for c in cleaned if sum(ch.isalpha() for ch in c) >= 3)
+    return cleaned or None
+
+
+def expects(text, key):
+    """Whether an expectation contains every fragment of `key`, in order."""
+    position = 0
+    for fragment in key:
+        position = text.find(fragment, position)
+        if position < 0:
+            return False
+        position += len(fragment)
+    return True
 
 
 # notifyMatchFailure reasons: listed by count only (not user-visible).
@@ -145,8 +163,20 @@ internal = []
 
 
 class Message:
-    def __init__(self, path, line, key, text):
+    def __init__(self, path, line, key, text, alternatives=False):
         self.path, self.line, self.key, self.text = path, line, key, text
+        # A conditional picks one of several texts: then the longest
+        # fragment is what a test must expect.
+        if alternatives:
+            self.key = (max(key, key=len),)
+
+
+def has_alternatives(statement, language):
+    """Whether a message chooses between texts (`c ? "a" : "b"`)."""
+    code = STRING.sub('""', statement)
+    if language == "c++":
+        return "?" in code
+    return re.search(r"\bif\b[^\n]*\belse\b", code) is not None
 
 
 def line_of(text, offset):
@@ -187,7 +217,8 @@ def cxx_messages(root):
                 messages.append(Message(path.relative_to(root),
                                         line_of(text, match.start()), key,
                                         "".join(p if i == 0 else "<...>" + p
-                                                for i, p in enumerate(parts))))
+                                                for i, p in enumerate(parts)),
+                                        has_alternatives(statement, "c++")))
     return messages, forwarded
 
 
@@ -214,7 +245,8 @@ def python_messages(root):
                     continue
                 messages.append(Message(path.relative_to(root),
                                         line_of(text, match.start()), key,
-                                        "<...>".join(parts)))
+                                        "<...>".join(parts),
+                                        has_alternatives(statement, "python")))
     return messages, forwarded
 
 
@@ -244,18 +276,34 @@ def expectations(root):
                             found.append((normalize(m.group("text")), relative))
                             break
             elif path.suffix == ".py":
-                text = path.read_text()
-                for match in STRING.finditer(text):
-                    body = unescape(match.group("body"))
-                    found.append((normalize(body), relative))
+                for literal in joined_literals(path.read_text(), "python"):
+                    found.append((normalize(literal), relative))
             elif path.suffix == ".cpp":
                 text = path.read_text()
                 for match in re.finditer(r"\b(?:EXPECT|ASSERT)_\w+\s*\(", text):
                     end = statement_end(text, match.end() - 1, "c++")
-                    for literal in STRING.finditer(text[match.end():end]):
-                        if literal.group("quote") == '"':
-                            found.append((normalize(unescape(literal.group("body"))), relative))
+                    for literal in joined_literals(text[match.end():end], "c++"):
+                        found.append((normalize(literal), relative))
     return found
+
+
+def joined_literals(text, language):
+    """The string literals of `text`, adjacent ones ("a" "b") joined."""
+    literals, current, last_end = [], None, 0
+    for match in STRING.finditer(text):
+        if language == "c++" and match.group("quote") == "'":
+            continue
+        body = unescape(match.group("body"))
+        if current is not None and text[last_end:match.start()].strip() == "":
+            current += body
+        else:
+            if current is not None:
+                literals.append(current)
+            current = body
+        last_end = match.end()
+    if current is not None:
+        literals.append(current)
+    return literals
 
 
 def normalize(text):
@@ -284,7 +332,7 @@ def main():
         unique.setdefault(message.key, []).append(message)
     untested = []
     for key, sites in sorted(unique.items()):
-        tests = sorted({str(path) for text, path in expected if key in text})
+        tests = sorted({str(path) for text, path in expected if expects(text, key)})
         if args.list:
             print("%s:%d: %r -> %s" % (sites[0].path, sites[0].line, key,
                                        ", ".join(tests[:3]) or "UNTESTED"))

@@ -48,5 +48,5 @@ def test_errors():
         TileLayout("S[(4, 0) : (1, 1)]")
     with pytest.raises(LayoutError, match="unknown axis"):
         TileLayout("S[4 : 1@lane]")
-    with pytest.raises(LayoutError, match="elements but the layout has"):
+    with pytest.raises(LayoutError, match="the shape has 9 elements but the layout has 32"):
         TileLayout(S[4, 8]).apply(0, 0, shape=(3, 3))

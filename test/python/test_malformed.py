@@ -142,11 +142,12 @@ def test_stride_of_an_extent_one_dimension_is_free_but_others_are_checked():
 
 
 def test_malformed_array_interface(compiled):
-    malformed = "has a malformed __cuda_array_interface__ (it needs shape, typestr and data)"
+    malformed = ("parameter 'A' has a malformed __cuda_array_interface__ (it needs shape, "
+                 "typestr and data)")
     for interface in ({}, {"shape": (2, 32, 4), "typestr": "<f4"}, "not a dict",
                       {"shape": None, "typestr": "<f4", "data": (0x10000, False)},
                       {"shape": (2, 32, 4), "typestr": "<f4", "data": ()}):
-        with raises(TypeError, "parameter 'A' " + malformed):
+        with raises(TypeError, malformed):
             compiled(Interface(interface), FakeCuda())
     with raises(ValueError, "parameter 'A' has no device memory (data pointer None)"):
         compiled(FakeCuda(pointer=None), FakeCuda())

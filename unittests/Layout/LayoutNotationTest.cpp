@@ -245,6 +245,9 @@ TEST(LayoutNotationGet, MissingShardAndCountMismatch) {
   badAxis.offsets.push_back({1, static_cast<Axis>(200)});
   EXPECT_EQ(llvm::toString(TileLayout::get(badAxis).takeError()),
             "offset has an invalid axis");
+  Iter badIter{4, 1, static_cast<Axis>(200)};
+  EXPECT_EQ(llvm::toString(TileLayout::get({badIter}, {}, {}).takeError()),
+            "shard iter 0 has an invalid axis");
   LayoutNotation empty;
   empty.shard.emplace();
   EXPECT_EQ(llvm::toString(TileLayout::get(empty).takeError()),

@@ -60,7 +60,7 @@ tirx.kernel @wrong_shared_space() launch(grid = [1], block = [32]) {
 // -----
 
 tirx.kernel @view_count(%A: !tirx.tensor<8xf32, global>) launch(grid = [1], block = [32]) {
-  // expected-error @+1 {{'tirx.view' op a shape view keeps the element count}}
+  // expected-error @+1 {{'tirx.view' op a shape view keeps the element count: '!tirx.tensor<8xf32, global>' has 8, '!tirx.tensor<2x3xf32, global>' has 6}}
   %v = tirx.view %A : !tirx.tensor<8xf32, global> -> !tirx.tensor<2x3xf32, global>
   tirx.return
 }
@@ -169,7 +169,7 @@ tirx.kernel @region_local_dynamic() launch(grid = [1], block = [32]) {
 
 tirx.kernel @region_dynamic_split(%A: !tirx.tensor<8x4xf32, global, #tirx.layout<S[(2, 4, 4) : (16, 1, 4)]>>) launch(grid = [1], block = [32]) {
   %tx = tirx.thread_idx x
-  // expected-error @+1 {{a dynamic offset needs the dimension to map to one layout iter, but it maps to 2}}
+  // expected-error @+1 {{invalid region: dimension 0: a dynamic offset needs the dimension to map to one layout iter, but it maps to 2}}
   %s = tirx.region %A[%tx, 0] [1, 4] : !tirx.tensor<8x4xf32, global, #tirx.layout<S[(2, 4, 4) : (16, 1, 4)]>>
   tirx.return
 }
@@ -185,7 +185,7 @@ tirx.kernel @region_not_subrange(%A: !tirx.tensor<8x4xf32, global, #tirx.layout<
 // -----
 
 tirx.kernel @region_grouping(%A: !tirx.tensor<6x4xf32, global, #tirx.layout<S[(4, 6) : (6, 1)]>>) launch(grid = [1], block = [32]) {
-  // expected-error @+1 {{the layout cannot be grouped by this shape}}
+  // expected-error @+1 {{invalid region: dimension 1 (extent 4) does not align with layout iter (6, 1@m); the layout cannot be grouped by this shape}}
   %s = tirx.region %A[0, 0] [1, 4] : !tirx.tensor<6x4xf32, global, #tirx.layout<S[(4, 6) : (6, 1)]>>
   tirx.return
 }
@@ -321,4 +321,15 @@ tirx.kernel @unpack_overflow(%A: !tirx.tensor<4xf32, global, #tirx.layout<S[4 : 
   // expected-error @+1 {{'tirx.view' op cannot unpack the layout: unpack by 2 overflows int64 (memory strides or offset)}}
   %v = tirx.view %A : !tirx.tensor<4xf32, global, #tirx.layout<S[4 : 1] + 4611686018427387904>> -> !tirx.tensor<8xf16, global>
   tirx.return
+}
+
+// -----
+
+tirx.kernel @k(%s: f32) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+func.func @host(%a: i64) {
+  // expected-error @+1 {{'tirx.launch' op argument #0 of @k has type 'f32', got 'i64'}}
+  tirx.launch @k(%a) : i64
+  return
 }

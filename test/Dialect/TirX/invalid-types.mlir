@@ -65,17 +65,17 @@ func.func private @replica_on_m(!tirx.tensor<4xf32, local, #tirx.layout<S[4 : 1]
 
 // -----
 
-// expected-error @+1 {{a local layout cannot distribute over block axis bx}}
+// expected-error @+1 {{a local layout cannot distribute over block axis bx; registers belong to threads of one CTA}}
 func.func private @block_axis(!tirx.tensor<4xf32, local, #tirx.layout<S[4 : 1@bx]>>)
 
 // -----
 
-// expected-error @+1 {{is not well formed: disconnected scope chain}}
+// expected-error @+1 {{layout #tirx.layout<S[(32, 4) : (1@laneid, 1@wgid)]> is not well formed: disconnected scope chain: laneid (thread -> warp), wgid (warpgroup -> cta) do not form a single chain from thread outward}}
 func.func private @disconnected(!tirx.tensor<32x4xf32, local, #tirx.layout<S[(32, 4) : (1@laneid, 1@wgid)]>>)
 
 // -----
 
-// expected-error @+1 {{is not well formed: conflicting scopes}}
+// expected-error @+1 {{layout #tirx.layout<S[(32, 32) : (1@laneid, 1@tid_in_wg)]> is not well formed: conflicting scopes: laneid maps thread to warp but tid_in_wg maps it to warpgroup}}
 func.func private @conflicting(!tirx.tensor<32x32xf32, local, #tirx.layout<S[(32, 32) : (1@laneid, 1@tid_in_wg)]>>)
 
 // -----
