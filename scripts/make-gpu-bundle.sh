@@ -46,5 +46,6 @@ mkdir -p "$out/bench"
 cp "$root/bench/gpu/stream.py" "$root/bench/gpu/run.sh" "$out/bench/"
 cp "$root/test/gpu/run.sh" "$root/test/gpu/unpack.py" "$root/test/gpu/filecheck.py" \
    "$root/test/gpu/run_examples.py" "$root/test/gpu/run_malformed.py" \
+   "$root/test/gpu/run_huge.py" \
    "$root/test/gpu/run_math.py" "$out/"
 du -sh "$out"

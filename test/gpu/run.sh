@@ -76,5 +76,6 @@ if [ -d "$here/python/tirx" ]; then
   done
   PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
     python3 "$here/run_malformed.py" "$here/examples/python" || status=1
+  PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" python3 "$here/run_huge.py" || status=1
 fi
 exit $status
