@@ -43,7 +43,7 @@ mkdir -p "$out/numerics"
   "$out/numerics/reference.cu"
 cp "$root/test/gpu/numerics/run.py" "$out/numerics/"
 mkdir -p "$out/bench"
-cp "$root/bench/gpu/stream.py" "$root/bench/gpu/run.sh" "$out/bench/"
+cp "$root/bench/gpu/stream.py" "$root/bench/gpu/launch.py" "$root/bench/gpu/run.sh" "$out/bench/"
 cp "$root/test/gpu/run.sh" "$root/test/gpu/unpack.py" "$root/test/gpu/filecheck.py" \
    "$root/test/gpu/run_examples.py" "$root/test/gpu/run_malformed.py" \
    "$root/test/gpu/run_huge.py" \

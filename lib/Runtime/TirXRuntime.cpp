@@ -6,8 +6,9 @@
 //
 // The C ABI of TirXRuntime.h on the CUDA Runtime. Modules are CUDA
 // libraries (cudaLibraryLoadData), kernels cudaKernel_t; the parameter count
-// comes from the driver's cuKernelGetParamInfo, reached through the runtime's
-// entry-point query so that the library links only the static cudart.
+// comes from the driver's cuKernelGetParamInfo and launches go through the
+// driver's cuLaunchKernel, both reached through the runtime's entry-point
+// query so that the library links only the static cudart.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,8 @@ struct TirxModuleImpl {
 struct TirxKernelImpl {
   cudaKernel_t kernel;
   std::string name;
+  /// Counted once: every launch checks the argument count against it.
+  size_t paramCount;
 };
 
 extern "C" __attribute__((visibility("default"))) const char *tirxGetLastErrorMessage(void) {
@@ -122,23 +125,6 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleUnload(Ti
   return check(error, "cudaLibraryUnload", TIRX_ERROR_CUDA);
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleGetKernel(TirxModule module, const char *name,
-                                          TirxKernel *kernel) {
-  if (!module || !name || !kernel)
-    return fail(TIRX_ERROR_INVALID_ARGUMENT,
-                "tirxModuleGetKernel: module, name or kernel is null");
-  *kernel = nullptr;
-  cudaKernel_t handle;
-  cudaError_t error = cudaLibraryGetKernel(&handle, module->library, name);
-  if (error != cudaSuccess)
-    return fail(TIRX_ERROR_NOT_FOUND, std::string("tirxModuleGetKernel: no "
-                                                  "kernel named '") +
-                                          name + "' in the module (" +
-                                          cudaGetErrorName(error) + ")");
-  *kernel = new TirxKernelImpl{handle, name};
-  return succeed();
-}
-
 /// The driver's cuKernelGetParamInfo, found through the runtime.
 static CUresult getParamInfo(cudaKernel_t kernel, size_t index,
                              size_t *offset, size_t *size) {
@@ -158,15 +144,56 @@ static CUresult getParamInfo(cudaKernel_t kernel, size_t index,
   return fn(reinterpret_cast<CUkernel>(kernel), index, offset, size);
 }
 
+using LaunchFn = CUresult (*)(CUfunction, unsigned, unsigned, unsigned,
+                              unsigned, unsigned, unsigned, unsigned, CUstream,
+                              void **, void **);
+
+/// The driver's cuLaunchKernel, found through the runtime (null if absent).
+static LaunchFn getDriverLaunch() {
+  static LaunchFn fn = [] {
+    void *symbol = nullptr;
+    cudaDriverEntryPointQueryResult result;
+    if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &symbol, 12000,
+                                         cudaEnableDefault,
+                                         &result) != cudaSuccess ||
+        result != cudaDriverEntryPointSuccess)
+      return static_cast<LaunchFn>(nullptr);
+    return reinterpret_cast<LaunchFn>(symbol);
+  }();
+  return fn;
+}
+
+/// The number of parameters of `kernel`, from the driver.
+static size_t countParams(cudaKernel_t kernel) {
+  size_t index = 0, offset, size;
+  while (getParamInfo(kernel, index, &offset, &size) == CUDA_SUCCESS)
+    ++index;
+  return index;
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleGetKernel(TirxModule module, const char *name,
+                                          TirxKernel *kernel) {
+  if (!module || !name || !kernel)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxModuleGetKernel: module, name or kernel is null");
+  *kernel = nullptr;
+  cudaKernel_t handle;
+  cudaError_t error = cudaLibraryGetKernel(&handle, module->library, name);
+  if (error != cudaSuccess)
+    return fail(TIRX_ERROR_NOT_FOUND, std::string("tirxModuleGetKernel: no "
+                                                  "kernel named '") +
+                                          name + "' in the module (" +
+                                          cudaGetErrorName(error) + ")");
+  *kernel = new TirxKernelImpl{handle, name, countParams(handle)};
+  return succeed();
+}
+
 extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelGetParamCount(TirxKernel kernel,
                                               size_t *count) {
   if (!kernel || !count)
     return fail(TIRX_ERROR_INVALID_ARGUMENT,
                 "tirxKernelGetParamCount: kernel or count is null");
-  size_t index = 0, offset, size;
-  while (getParamInfo(kernel->kernel, index, &offset, &size) == CUDA_SUCCESS)
-    ++index;
-  *count = index;
+  *count = kernel->paramCount;
   return succeed();
 }
 
@@ -177,8 +204,7 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelLaunch(Ti
   if (!kernel || !grid || !block || (numArgs && !args))
     return fail(TIRX_ERROR_INVALID_ARGUMENT,
                 "tirxKernelLaunch: kernel, grid, block or args is null");
-  size_t expected = 0;
-  tirxKernelGetParamCount(kernel, &expected);
+  size_t expected = kernel->paramCount;
   if (expected != numArgs)
     return fail(TIRX_ERROR_INVALID_ARGUMENT,
                 "tirxKernelLaunch: kernel '" + kernel->name + "' takes " +
@@ -188,6 +214,15 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelLaunch(Ti
     if (!grid[dim] || !block[dim])
       return fail(TIRX_ERROR_INVALID_ARGUMENT,
                   "tirxKernelLaunch: grid and block extents must be positive");
+  // The driver's cuLaunchKernel takes the library kernel as is and costs
+  // less per call than the runtime's launch; the runtime launches when the
+  // driver declines (e.g. no current context) and names any error.
+  if (LaunchFn launch = getDriverLaunch())
+    if (launch(reinterpret_cast<CUfunction>(kernel->kernel), grid[0], grid[1],
+               grid[2], block[0], block[1], block[2], sharedMemBytes,
+               static_cast<CUstream>(stream), args,
+               nullptr) == CUDA_SUCCESS)
+      return succeed();
   cudaError_t error = cudaLaunchKernel(
       reinterpret_cast<const void *>(kernel->kernel),
       dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]),

@@ -151,16 +151,14 @@ class Compiled:
         self.arch = arch
         self.params = function.params
         self.launch = function.launch
-        self._kernel = None
+        self._launcher = None
 
     def __call__(self, *args):
         from . import runtime
         if len(args) != len(self.params):
             raise TypeError("%s() takes %d argument(s) (%s), got %d" % (
                 self.name, len(self.params), ", ".join(n for n, _ in self.params), len(args)))
-        values = [runtime.check_argument(name, kind, arg)
-                  for (name, kind), arg in zip(self.params, args)]
-        if self._kernel is None:
-            self._kernel = runtime.load(self.ptx, self.name)
-        runtime.launch(self._kernel, self.launch.grid, self.launch.block, values,
-                       runtime.current_stream(args))
+        if self._launcher is None:
+            self._launcher = runtime.Launcher(self.name, self.ptx, self.params,
+                                              self.launch.grid, self.launch.block)
+        self._launcher(args)

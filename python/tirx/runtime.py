@@ -2,6 +2,7 @@
 import ctypes
 import math
 import numbers
+import sys
 
 from . import _capi
 from ._dsl import DTYPES, DType, TensorType
@@ -81,6 +82,8 @@ def check_argument(name, kind, arg):
     """The ctypes value to pass for parameter `name`, after checking it."""
     if isinstance(kind, DType):
         return _check_scalar(name, kind, arg)
+    if getattr(arg, "requires_grad", False) and hasattr(arg, "detach"):
+        arg = arg.detach()  # PyTorch refuses the interface otherwise
     interface = getattr(arg, "__cuda_array_interface__", None)
     if interface is None:
         where = ""
@@ -130,23 +133,72 @@ def check_argument(name, kind, arg):
     return ctypes.c_void_p(pointer)
 
 
+def _tensor_check(name, kind):
+    """check_argument for one tensor parameter, with a fast path for PyTorch
+    tensors that are right (their attributes instead of building
+    __cuda_array_interface__, which costs microseconds); anything else, and
+    every error, goes through check_argument."""
+    align = kind.align or kind.dtype.bits // 8
+    shape = tuple(kind.shape)
+    torch_dtype = []
+
+    def check(arg):
+        torch = sys.modules.get("torch")
+        if torch is not None and isinstance(arg, torch.Tensor):
+            if not torch_dtype:
+                torch_dtype.append(getattr(torch, kind.dtype.name, None))
+            if arg.is_cuda and arg.dtype == torch_dtype[0] and arg.shape == shape \
+                    and arg.is_contiguous():
+                pointer = arg.data_ptr()
+                if pointer and pointer % align == 0:
+                    return ctypes.c_void_p(pointer)
+        return check_argument(name, kind, arg)
+    return check
+
+
+def _argument_check(name, kind):
+    if isinstance(kind, DType):
+        return lambda arg: _check_scalar(name, kind, arg)
+    return _tensor_check(name, kind)
+
+
+def _dim3(extents):
+    return (ctypes.c_uint * 3)(*(tuple(extents) + (1, 1, 1))[:3])
+
+
+class Launcher:
+    """The launch path of one compiled kernel, with what does not change
+    between calls prepared once: a check per parameter, the grid and block,
+    the loaded kernel. A call checks every argument (nothing reaches the GPU
+    when one is wrong), then launches on the caller's current stream."""
+
+    def __init__(self, name, ptx, params, grid, block):
+        self._name, self._ptx = name, ptx
+        self._checks = [_argument_check(n, k) for n, k in params]
+        self._grid, self._block = _dim3(grid), _dim3(block)
+        self._pointers = ctypes.c_void_p * max(len(params), 1)
+        self._kernel = None
+
+    def __call__(self, args):
+        values = [check(arg) for check, arg in zip(self._checks, args)]
+        if self._kernel is None:
+            self._kernel = load(self._ptx, self._name)
+        pointers = self._pointers(*[ctypes.addressof(value) for value in values])
+        _check(_runtime().tirxKernelLaunch(self._kernel, self._grid, self._block, 0,
+                                           current_stream(args), pointers, len(values)))
+
+
 def current_stream(args):
     """The caller's current stream: PyTorch's or CuPy's, else the default."""
     for arg in args:
         module = type(arg).__module__
         if module.startswith("torch"):
-            import torch
+            torch = sys.modules["torch"]
+            raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+            if raw is not None and hasattr(arg, "get_device"):
+                return ctypes.c_void_p(raw(arg.get_device()))
             return ctypes.c_void_p(torch.cuda.current_stream(arg.device).cuda_stream)
         if module.startswith("cupy"):
             import cupy
             return ctypes.c_void_p(cupy.cuda.get_current_stream().ptr)
     return ctypes.c_void_p(0)
-
-
-def launch(kernel, grid, block, values, stream):
-    grid3 = (ctypes.c_uint * 3)(*(tuple(grid) + (1, 1, 1))[:3])
-    block3 = (ctypes.c_uint * 3)(*(tuple(block) + (1, 1, 1))[:3])
-    pointers = (ctypes.c_void_p * max(len(values), 1))(
-        *[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in values])
-    _check(_runtime().tirxKernelLaunch(kernel, grid3, block3, 0, stream, pointers,
-                                       len(values)))

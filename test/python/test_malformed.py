@@ -829,3 +829,15 @@ def test_layouts_copy_and_pickle_by_notation():
         assert twin == layout and twin._handle != layout._handle
         del twin
     assert layout.apply(7, 15, shape=(8, 16))["warpid"] == 6
+
+
+def test_tensor_requiring_grad_is_checked_like_any_other(compiled):
+    # PyTorch refuses __cuda_array_interface__ on such tensors; the check
+    # looks at the data as detach() does, so its own message comes out.
+    class Grad(FakeCuda):
+        requires_grad = True
+
+        def detach(self):
+            return FakeCuda((2, 32, 2))
+    with raises(ValueError, "parameter 'A' has shape (2, 32, 2), expected (2, 32, 4)"):
+        compiled(Grad(), FakeCuda())
