@@ -19,12 +19,13 @@
 // CHECK: %[[OFF:.+]] = arith.addi %[[W]], %[[L]] : index
 // CHECK: %[[OFF64:.+]] = arith.index_cast %[[OFF]] : index to i64
 // CHECK: %[[P:.+]] = llvm.getelementptr %[[A]][%[[OFF64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK: %[[V:.+]] = llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK: %[[W0:.+]] = llvm.extractelement %[[V]]
-// CHECK: %[[F0:.+]] = llvm.bitcast %[[W0]] : i32 to f32
-// CHECK: %[[G0:.+]] = llvm.bitcast %[[F0]] : f32 to i32
-// CHECK: llvm.insertelement %[[G0]]
-// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK: %[[I:.+]] = llvm.ptrtoint %[[P]] : !llvm.ptr<1> to i64
+// CHECK: %[[V:.+]] = llvm.inline_asm has_side_effects "ld.global.v4.b32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l" %[[I]]
+// CHECK: %[[F0:.+]] = llvm.extractvalue %[[V]][0]
+// CHECK: %[[F3:.+]] = llvm.extractvalue %[[V]][3]
+// CHECK: %[[Q:.+]] = llvm.getelementptr %[[B]]
+// CHECK: %[[J:.+]] = llvm.ptrtoint %[[Q]] : !llvm.ptr<1> to i64
+// CHECK: llvm.inline_asm has_side_effects "st.global.v4.b32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f" %[[J]], %[[F0]], %{{.+}}, %{{.+}}, %[[F3]]
 // CHECK-NOT: tirx.
 tirx.kernel @copy(%A: !tirx.tensor<2x32x4xf32, global, align = 16>,
                   %B: !tirx.tensor<2x32x4xf32, global, align = 16>)

@@ -10,8 +10,10 @@
 // CHECK: %[[LANE:.+]] = arith.remui %[[TID]], %[[C32]]
 // CHECK: %[[WARP:.+]] = arith.divui %[[TID]], %[[C32]]
 // CHECK: %[[P:.+]] = tirx.element_ptr %{{.+}}[%[[WARP]], %[[LANE]], %[[C0]]]
-// The native form: one 16-byte vector load, then 4 slot stores.
-// CHECK: %[[V:.+]] = llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// One 16-byte vector load as inline PTX (a memory access: side effects),
+// then 4 slot stores.
+// CHECK: %[[I:.+]] = llvm.ptrtoint %[[P]] : !llvm.ptr<1> to i64
+// CHECK: %[[V:.+]] = llvm.inline_asm has_side_effects "ld.global.v4.b32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l" %[[I]] : (i64) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-COUNT-4: tirx.slot_store
 // CHECK-NOT: tile.apply
 tirx.kernel @load(%A: !tirx.tensor<2x32x4xf32, global, align = 16>)

@@ -4,18 +4,21 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Each repeat of a `tile.apply` becomes exactly one instruction:
-//  - plain ld/st forms the PTX table marks native become llvm.load/llvm.store
-//    of the atom (LLVM prints them with exactly the spelled mnemonic);
-//  - every other form becomes inline PTX carrying the canonical spelling.
-// Register operands are read/written through constant slots, memory
-// operands are addressed through tirx.element_ptr.
+// Each repeat of a `tile.apply` becomes exactly one instruction, inline PTX
+// carrying the canonical spelling. Register operands are read/written
+// through constant slots, memory operands are addressed through
+// tirx.element_ptr; repeats at constant distances from the first share its
+// address register and carry the distance as the address's immediate offset
+// (`[%rd1+4096]`). Memory forms used to be llvm.load/llvm.store, which LLVM
+// prints with the same mnemonic, but its vectorizer then splits and re-merges
+// every access, superlinearly in their number (bench/RESULTS.md, scaling).
 //
 //===----------------------------------------------------------------------===//
 
 #include "DispatchUtils.h"
 #include "TirX/Conversion/Passes.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Layout/LayoutGrouping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -143,10 +146,52 @@ struct OperandPlan {
   const ptx::OperandInfo *info;
   tirx::TensorType tensor;     // null for scalars and immediates
   SmallVector<int64_t> slots;  // register tensors: per (repeat, atom)
+  /// Memory tensors: the byte offset of each repeat's atom from repeat 0's,
+  /// when it is the same for every thread (empty otherwise).
+  SmallVector<int64_t> repeatOffsets;
 };
 
-// tile.apply "op" (dst, srcs...) ⇒ per repeat: slot loads, one instruction
-// (native memory access or inline PTX), slot stores.
+/// The byte offset of every repeat's atom from the first one in a memory
+/// operand of `numGroupDims` leading group dimensions, when it does not
+/// depend on the executing thread: without group dimensions, or when the
+/// layout groups by the tensor's shape (each dimension adds an offset of its
+/// own, so the repeat dimensions' are constants). Empty when that does not
+/// hold or an offset is not a PTX address immediate (32-bit).
+static SmallVector<int64_t> getRepeatByteOffsets(tirx::TensorType tensor,
+                                                 size_t numGroupDims,
+                                                 int64_t repeats) {
+  TileLayout layout = tensor.getLayoutOrDefault();
+  ArrayRef<int64_t> shape = tensor.getShape();
+  if (numGroupDims) {
+    if (auto groups = groupByShape(layout, shape); !groups) {
+      llvm::consumeError(groups.takeError());
+      return {};
+    }
+  }
+  ArrayRef<int64_t> repeatShape = shape.drop_front(numGroupDims).drop_back();
+  // Row-major element index of (0..0, repeat coordinates, 0).
+  int64_t atomExtent = shape.back(), repeatStride = atomExtent;
+  int64_t elementBytes =
+      (getStorageType(tensor.getElementType()).getIntOrFloatBitWidth() + 7) /
+      8;
+  int64_t first = at(layout.apply(0), Axis::m);
+  SmallVector<int64_t> offsets;
+  for (int64_t repeat = 0; repeat < repeats; ++repeat) {
+    SmallVector<int64_t> coords = delinearizeIndex(repeat, repeatShape);
+    int64_t flat = 0;
+    for (auto [coord, extent] : llvm::zip(coords, repeatShape))
+      flat = flat * extent + coord;
+    int64_t bytes =
+        (at(layout.apply(flat * repeatStride), Axis::m) - first) * elementBytes;
+    if (bytes < 0 || bytes > std::numeric_limits<int32_t>::max())
+      return {};
+    offsets.push_back(bytes);
+  }
+  return offsets;
+}
+
+// tile.apply "op" (dst, srcs...) ⇒ per repeat: slot loads, the instruction
+// as inline PTX, slot stores.
 struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -169,7 +214,7 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
     int64_t repeats = 0;
     for (const MixedOperand &operand : *operands) {
       OperandPlan plan{&operand, &instruction.operands[operand.position], {},
-                       {}};
+                       {}, {}};
       plan.tensor = dyn_cast<tirx::TensorType>(operand.getType());
       if (plan.tensor) {
         int64_t perGroup =
@@ -190,16 +235,12 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
     rewriter.setInsertionPoint(op);
     SmallVector<Value> group =
         buildGroupCoordinates(rewriter, loc, op, *domain);
-    bool native = instruction.lowering == ptx::LoweringKind::Native &&
-                  (instruction.family == "ld" || instruction.family == "st") &&
-                  !op.getPred();
-    for (int64_t repeat = 0; repeat < repeats; ++repeat) {
-      if (native)
-        emitNativeMemoryAccess(rewriter, loc, instruction, plans, group,
-                               repeat);
-      else
-        emitInlinePTX(rewriter, loc, op, instruction, plans, group, repeat);
-    }
+    for (OperandPlan &plan : plans)
+      if (plan.tensor && plan.info->isMemory)
+        plan.repeatOffsets =
+            getRepeatByteOffsets(plan.tensor, group.size(), repeats);
+    for (int64_t repeat = 0; repeat < repeats; ++repeat)
+      emitInlinePTX(rewriter, loc, op, instruction, plans, group, repeat);
     rewriter.eraseOp(op);
     return success();
   }
@@ -234,74 +275,6 @@ private:
       ptr = LLVM::AddrSpaceCastOp::create(
           builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), ptr);
     return LLVM::PtrToIntOp::create(builder, loc, builder.getI64Type(), ptr);
-  }
-
-  /// llvm.load / llvm.store of one atom (vector when the atom has several
-  /// elements), aligned to the vector size.
-  static void emitNativeMemoryAccess(PatternRewriter &rewriter, Location loc,
-                                     const ptx::Instruction &instruction,
-                                     ArrayRef<OperandPlan> plans,
-                                     ArrayRef<Value> group, int64_t repeat) {
-    const OperandPlan *memory = nullptr, *registers = nullptr;
-    for (const OperandPlan &plan : plans) {
-      if (plan.info->isMemory)
-        memory = &plan;
-      else if (plan.tensor && !registers)
-        registers = &plan;
-    }
-    unsigned atom = memory->info->atom;
-    Type storageType = getStorageType(registers->tensor.getElementType());
-    unsigned width = storageType.getIntOrFloatBitWidth();
-    Type wordType = rewriter.getIntegerType(width);
-    Type accessType =
-        atom == 1 ? wordType : VectorType::get({atom}, wordType);
-    Value ptr = buildAtomPointer(rewriter, loc, *memory, group, repeat);
-    ArrayRef<int64_t> slots =
-        ArrayRef<int64_t>(registers->slots).slice(repeat * atom, atom);
-    auto toWord = [&](Value value) -> Value {
-      return isa<FloatType>(value.getType())
-                 ? LLVM::BitcastOp::create(rewriter, loc, wordType, value)
-                       .getResult()
-                 : value;
-    };
-    auto fromWord = [&](Value value) -> Value {
-      return isa<FloatType>(storageType)
-                 ? LLVM::BitcastOp::create(rewriter, loc, storageType, value)
-                       .getResult()
-                 : value;
-    };
-
-    if (instruction.family == "ld") {
-      Value loaded = LLVM::LoadOp::create(rewriter, loc, accessType, ptr,
-                                          instruction.vectorBytes);
-      for (auto [lane, slot] : llvm::enumerate(slots)) {
-        Value word = loaded;
-        if (atom > 1)
-          word = LLVM::ExtractElementOp::create(
-              rewriter, loc, loaded,
-              LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                       static_cast<int64_t>(lane)));
-        SlotStoreOp::create(rewriter, loc, fromWord(word),
-                            registers->operand->value, slot);
-      }
-      return;
-    }
-    Value stored = atom == 1 ? Value()
-                             : LLVM::UndefOp::create(rewriter, loc, accessType)
-                                   .getResult();
-    for (auto [lane, slot] : llvm::enumerate(slots)) {
-      Value word = toWord(SlotLoadOp::create(rewriter, loc, storageType,
-                                             registers->operand->value, slot));
-      if (atom == 1) {
-        stored = word;
-        continue;
-      }
-      stored = LLVM::InsertElementOp::create(
-          rewriter, loc, stored, word,
-          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                   static_cast<int64_t>(lane)));
-    }
-    LLVM::StoreOp::create(rewriter, loc, stored, ptr, instruction.vectorBytes);
   }
 
   /// One inline-PTX instruction: outputs ($0..) are the register
@@ -376,9 +349,15 @@ private:
         continue;
       }
       if (plan.info->isMemory) {
-        Value address =
-            buildAsmAddress(rewriter, loc, plan, instruction, group, repeat);
-        os << "[" << addInput(address, 'l') << "]";
+        // Repeats at constant distances share one address register; the
+        // distance is the address's immediate offset.
+        bool shared = !plan.repeatOffsets.empty();
+        Value address = buildAsmAddress(rewriter, loc, plan, instruction,
+                                        group, shared ? 0 : repeat);
+        os << "[" << addInput(address, 'l');
+        if (shared && plan.repeatOffsets[repeat])
+          os << "+" << plan.repeatOffsets[repeat];
+        os << "]";
         continue;
       }
       unsigned atom = plan.info->atom;
