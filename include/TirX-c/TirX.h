@@ -5,8 +5,10 @@
 |* A C API over the TirX compiler and layout library, in the style of MLIR's *|
 |* C API (opaque handles, explicit destroy functions), implemented in        *|
 |* libTirXCAPI.so. It never aborts or prints: every failure is returned as   *|
-|* diagnostics (severity, file, line, column, message). The Python package   *|
-|* loads it with ctypes.                                                     *|
+|* diagnostics (severity, file, line, column, message) or an error string.  *|
+|* NULL handles, NULL arrays and out-of-range indices are answered with     *|
+|* NULL, "", 0, -1 or an error, never a crash (test/CAPI/capi.test). The    *|
+|* Python package loads it with ctypes.                                      *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef TIRX_C_TIRX_H

@@ -24,6 +24,7 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
@@ -190,9 +191,14 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
     return success();
   });
 
+  if (!ir && irSize) {
+    emitError(UnknownLoc::get(&context))
+        << "no IR: the text is NULL but its size is " << irSize;
+    return result;
+  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(ir, irSize),
+      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(ir ? ir : "", irSize),
                                            name ? name : "<tirx>"),
       llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
@@ -256,15 +262,17 @@ TIRX_CAPI int tirxCompileResultSucceeded(TirxCompileResult result) {
   return result && result->succeeded;
 }
 
+// Accessors take NULL results and out-of-range indices: "", 0 or NULL.
+
 TIRX_CAPI const char *tirxCompileResultGetOutput(TirxCompileResult result,
                                                  size_t *size) {
   if (size)
-    *size = result->output.size();
-  return result->output.c_str();
+    *size = result ? result->output.size() : 0;
+  return result ? result->output.c_str() : "";
 }
 
 TIRX_CAPI size_t tirxCompileResultGetNumDiagnostics(TirxCompileResult result) {
-  return result->diagnostics.size();
+  return result ? result->diagnostics.size() : 0;
 }
 
 TIRX_CAPI void tirxCompileResultGetDiagnostic(TirxCompileResult result,
@@ -272,31 +280,48 @@ TIRX_CAPI void tirxCompileResultGetDiagnostic(TirxCompileResult result,
                                               const char **file,
                                               unsigned *line, unsigned *column,
                                               const char **message) {
-  const DiagnosticRecord &entry = result->diagnostics.at(index);
-  *severity = entry.severity;
-  *file = entry.file.c_str();
-  *line = entry.line;
-  *column = entry.column;
-  *message = entry.message.c_str();
+  static const DiagnosticRecord none{TIRX_SEVERITY_ERROR, "", 0, 0, ""};
+  const DiagnosticRecord &entry =
+      result && index < result->diagnostics.size() ? result->diagnostics[index]
+                                                   : none;
+  if (severity)
+    *severity = entry.severity;
+  if (file)
+    *file = entry.file.c_str();
+  if (line)
+    *line = entry.line;
+  if (column)
+    *column = entry.column;
+  if (message)
+    *message = entry.message.c_str();
 }
 
 TIRX_CAPI size_t tirxCompileResultGetNumStages(TirxCompileResult result) {
-  return result->stages.size();
+  return result ? result->stages.size() : 0;
+}
+
+/// The stage `index` of `result`, or null.
+static const StageRecord *getStage(TirxCompileResult result, size_t index) {
+  return result && index < result->stages.size() ? &result->stages[index]
+                                                 : nullptr;
 }
 
 TIRX_CAPI const char *tirxCompileResultGetStageName(TirxCompileResult result,
                                                     size_t index) {
-  return result->stages.at(index).name.c_str();
+  const StageRecord *stage = getStage(result, index);
+  return stage ? stage->name.c_str() : nullptr;
 }
 
 TIRX_CAPI const char *tirxCompileResultGetStageIR(TirxCompileResult result,
                                                   size_t index) {
-  return result->stages.at(index).ir.c_str();
+  const StageRecord *stage = getStage(result, index);
+  return stage ? stage->ir.c_str() : nullptr;
 }
 
 TIRX_CAPI double tirxCompileResultGetStageSeconds(TirxCompileResult result,
                                                   size_t index) {
-  return result->stages.at(index).seconds;
+  const StageRecord *stage = getStage(result, index);
+  return stage ? stage->seconds : 0.0;
 }
 
 TIRX_CAPI void tirxCompileResultDestroy(TirxCompileResult result) {
@@ -307,6 +332,10 @@ TIRX_CAPI char *tirxInferRegionType(const char *sourceType,
                                     const int64_t *offsets,
                                     const int64_t *sizes, size_t rank,
                                     char **error) {
+  if (!sourceType || (rank && (!offsets || !sizes))) {
+    setError(error, "the source type, offsets or sizes are NULL");
+    return nullptr;
+  }
   MLIRContext &context = getContext();
   std::string message;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
@@ -354,6 +383,9 @@ static TirxLayout wrapOrError(llvm::Expected<TileLayout> layout,
   return new TirxLayoutImpl{std::move(*layout)};
 }
 
+// Layout functions take NULL layouts: NULL, -1 or an error.
+static constexpr llvm::StringLiteral kNoLayout = "no layout (NULL)";
+
 TIRX_CAPI TirxLayout tirxLayoutParse(const char *text, char **error) {
   return wrapOrError(TileLayout::parse(text ? text : ""), error);
 }
@@ -361,10 +393,12 @@ TIRX_CAPI TirxLayout tirxLayoutParse(const char *text, char **error) {
 TIRX_CAPI void tirxLayoutDestroy(TirxLayout layout) { delete layout; }
 
 TIRX_CAPI char *tirxLayoutToString(TirxLayout layout) {
-  return copyString(layout->layout.toString());
+  return layout ? copyString(layout->layout.toString()) : nullptr;
 }
 
 TIRX_CAPI int64_t tirxLayoutSize(TirxLayout layout, const char *axis) {
+  if (!layout)
+    return -1;
   if (!axis)
     return layout->layout.size();
   std::optional<Axis> parsed = parseAxisName(axis);
@@ -373,12 +407,17 @@ TIRX_CAPI int64_t tirxLayoutSize(TirxLayout layout, const char *axis) {
 
 TIRX_CAPI int64_t tirxLayoutSpan(TirxLayout layout, const char *axis) {
   std::optional<Axis> parsed = parseAxisName(axis ? axis : "m");
-  return parsed ? layout->layout.span(*parsed) : -1;
+  return layout && parsed ? layout->layout.span(*parsed) : -1;
 }
 
 TIRX_CAPI int tirxLayoutApply(TirxLayout layout, const int64_t *coord,
                               const int64_t *shape, size_t rank,
                               int64_t *physical, char **error) {
+  if (!layout || !physical || (rank && (!coord || !shape))) {
+    setError(error, layout ? "coordinate, shape or output is NULL"
+                           : kNoLayout);
+    return 1;
+  }
   int64_t elements = 1;
   for (size_t dim = 0; dim < rank; ++dim) {
     if (shape[dim] < 1 || coord[dim] < 0 || coord[dim] >= shape[dim]) {
@@ -387,7 +426,10 @@ TIRX_CAPI int tirxLayoutApply(TirxLayout layout, const int64_t *coord,
                           " of extent " + std::to_string(shape[dim]));
       return 1;
     }
-    elements *= shape[dim];
+    if (llvm::MulOverflow(elements, shape[dim], elements)) {
+      setError(error, "the shape's element count overflows int64");
+      return 1;
+    }
   }
   if (elements != layout->layout.size()) {
     setError(error, "the shape has " + std::to_string(elements) +
@@ -402,21 +444,33 @@ TIRX_CAPI int tirxLayoutApply(TirxLayout layout, const int64_t *coord,
 }
 
 TIRX_CAPI TirxLayout tirxLayoutCanonicalize(TirxLayout layout) {
-  return new TirxLayoutImpl{layout->layout.canonicalize()};
+  return layout ? new TirxLayoutImpl{layout->layout.canonicalize()} : nullptr;
 }
 
 TIRX_CAPI TirxLayout tirxLayoutPack(TirxLayout layout, int64_t factor,
                                     char **error) {
+  if (!layout) {
+    setError(error, kNoLayout);
+    return nullptr;
+  }
   return wrapOrError(layout->layout.pack(factor), error);
 }
 
 TIRX_CAPI TirxLayout tirxLayoutUnpack(TirxLayout layout, int64_t factor,
                                       char **error) {
+  if (!layout) {
+    setError(error, kNoLayout);
+    return nullptr;
+  }
   return wrapOrError(layout->layout.unpack(factor), error);
 }
 
 TIRX_CAPI char *tirxLayoutPrintView(TirxLayout layout, const int64_t *shape,
                                     size_t rank, int which, char **error) {
+  if (!layout || (rank && !shape)) {
+    setError(error, layout ? "shape is NULL" : kNoLayout);
+    return nullptr;
+  }
   llvm::ArrayRef<int64_t> dims(shape, rank);
   if (llvm::Error failure = checkViewShape(layout->layout, dims)) {
     setError(error, llvm::toString(std::move(failure)));

@@ -8,6 +8,7 @@
 
 #include "TirX-c/TirX.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,71 @@ static void compile(const char *name, const char *ir, const char *options) {
   printf("  output: %zu bytes, has ld.global.v4.b32: %d\n", size,
          size && strstr(output, "ld.global.v4.b32") != NULL);
   tirxCompileResultDestroy(result);
+}
+
+/* NULL handles, NULL pointers and out-of-range indices: every entry point
+ * answers with NULL, 0, -1 or an error, never a crash. */
+static void printError(const char *what, char *error) {
+  printf("%s: %s\n", what, error ? error : "(no error)");
+  tirxStringDestroy(error);
+}
+
+static void nullArguments(void) {
+  char *error = NULL;
+  int64_t values[2] = {0, 0};
+  int severity = 7;
+  const char *file = "?", *message = "?";
+  unsigned line = 7, column = 7;
+  size_t size = 7;
+  tirxCompileResultGetDiagnostic(NULL, 3, &severity, &file, &line, &column,
+                                 &message);
+  printf("null result: succeeded=%d diagnostics=%zu stages=%zu output=\"%s\" "
+         "size=%zu diagnostic=(%d, \"%s\", %u, %u, \"%s\")\n",
+         tirxCompileResultSucceeded(NULL),
+         tirxCompileResultGetNumDiagnostics(NULL),
+         tirxCompileResultGetNumStages(NULL),
+         tirxCompileResultGetOutput(NULL, &size), size, severity, file, line,
+         column, message);
+  TirxCompileResult result = tirxCompile(kGood, strlen(kGood), "good.mlir",
+                                         "chip=sm_90", /*keepStages=*/1);
+  printf("stage 1000: name=%s ir=%s seconds=%g\n",
+         tirxCompileResultGetStageName(result, 1000) ? "?" : "NULL",
+         tirxCompileResultGetStageIR(result, 1000) ? "?" : "NULL",
+         tirxCompileResultGetStageSeconds(result, 1000));
+  tirxCompileResultDestroy(result);
+  tirxCompileResultDestroy(NULL);
+  result = tirxCompile(NULL, 5, NULL, NULL, 0);
+  tirxCompileResultGetDiagnostic(result, 0, &severity, &file, &line, &column,
+                                 &message);
+  printf("null IR: succeeded=%d: %s\n", tirxCompileResultSucceeded(result),
+         message);
+  tirxCompileResultDestroy(result);
+  printf("null layout: string=%s size=%lld span=%lld canonical=%s\n",
+         tirxLayoutToString(NULL) ? "?" : "NULL",
+         (long long)tirxLayoutSize(NULL, NULL),
+         (long long)tirxLayoutSpan(NULL, "m"),
+         tirxLayoutCanonicalize(NULL) ? "?" : "NULL");
+  if (tirxLayoutApply(NULL, values, values, 2, values, &error))
+    printError("null layout apply", error);
+  if (!tirxLayoutPack(NULL, 2, &error))
+    printError("null layout pack", error);
+  if (!tirxLayoutUnpack(NULL, 2, &error))
+    printError("null layout unpack", error);
+  if (!tirxLayoutPrintView(NULL, values, 2, 0, &error))
+    printError("null layout view", error);
+  TirxLayout layout = tirxLayoutParse("S[4]", NULL);
+  if (tirxLayoutApply(layout, NULL, values, 1, values, &error))
+    printError("null coordinate", error);
+  if (!tirxLayoutPrintView(layout, NULL, 1, 0, &error))
+    printError("null shape", error);
+  int64_t huge[3] = {INT64_MAX, INT64_MAX, 4}, zero[3] = {0, 0, 0};
+  if (tirxLayoutApply(layout, zero, huge, 3, values, &error))
+    printError("overflowing shape", error);
+  tirxLayoutDestroy(layout);
+  tirxLayoutDestroy(NULL);
+  if (!tirxInferRegionType(NULL, values, values, 2, &error))
+    printError("null region type", error);
+  printf("axis 99: %s\n", tirxLayoutAxisName(99) ? "?" : "NULL");
 }
 
 /* `tirx-capi-test --compile FILE`: FILE is "<options>\n<IR>", the input of
@@ -130,5 +196,6 @@ int main(int argc, char **argv) {
     printf("region of rank 1: %s\n", error);
     tirxStringDestroy(error);
   }
+  nullArguments();
   return 0;
 }
