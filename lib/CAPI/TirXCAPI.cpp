@@ -198,8 +198,8 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
   }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(ir ? ir : "", irSize),
-                                           name ? name : "<tirx>"),
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(ir ? ir : "", irSize), name ? name : "<tirx>"),
       llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
@@ -281,9 +281,9 @@ TIRX_CAPI void tirxCompileResultGetDiagnostic(TirxCompileResult result,
                                               unsigned *line, unsigned *column,
                                               const char **message) {
   static const DiagnosticRecord none{TIRX_SEVERITY_ERROR, "", 0, 0, ""};
-  const DiagnosticRecord &entry =
-      result && index < result->diagnostics.size() ? result->diagnostics[index]
-                                                   : none;
+  const DiagnosticRecord &entry = result && index < result->diagnostics.size()
+                                      ? result->diagnostics[index]
+                                      : none;
   if (severity)
     *severity = entry.severity;
   if (file)
@@ -414,8 +414,7 @@ TIRX_CAPI int tirxLayoutApply(TirxLayout layout, const int64_t *coord,
                               const int64_t *shape, size_t rank,
                               int64_t *physical, char **error) {
   if (!layout || !physical || (rank && (!coord || !shape))) {
-    setError(error, layout ? "coordinate, shape or output is NULL"
-                           : kNoLayout);
+    setError(error, layout ? "coordinate, shape or output is NULL" : kNoLayout);
     return 1;
   }
   int64_t elements = 1;

@@ -65,23 +65,51 @@ static unsigned getMinimumPTXForChip(StringRef chip) {
   if (chip == "a" && sm == 90) // other sm_XXa need what sm_XX needs
     return 80;
   switch (sm) {
-  case 20: case 21: case 30: case 35: return 32;
-  case 32: case 50: return 40;
-  case 37: case 52: return 41;
-  case 53: return 42;
-  case 60: case 61: case 62: return 50;
-  case 70: return 60;
-  case 72: return 61;
-  case 75: return 63;
-  case 80: return 70;
-  case 86: return 71;
-  case 87: return 74;
-  case 89: case 90: return 78;
-  case 100: case 101: return 86;
-  case 120: return 87;
-  case 103: case 121: return 88;
-  case 88: case 110: return 90;
-  default: return 0;
+  case 20:
+  case 21:
+  case 30:
+  case 35:
+    return 32;
+  case 32:
+  case 50:
+    return 40;
+  case 37:
+  case 52:
+    return 41;
+  case 53:
+    return 42;
+  case 60:
+  case 61:
+  case 62:
+    return 50;
+  case 70:
+    return 60;
+  case 72:
+    return 61;
+  case 75:
+    return 63;
+  case 80:
+    return 70;
+  case 86:
+    return 71;
+  case 87:
+    return 74;
+  case 89:
+  case 90:
+    return 78;
+  case 100:
+  case 101:
+    return 86;
+  case 120:
+    return 87;
+  case 103:
+  case 121:
+    return 88;
+  case 88:
+  case 110:
+    return 90;
+  default:
+    return 0;
   }
 }
 
@@ -143,10 +171,10 @@ mlir::tirx::verifyTirXToPTXOptions(const TirXToPTXOptions &options) {
     ptxVersion = std::max(ptxVersion, version);
   }
   if (ptxVersion < chipPTX)
-    return fail("chip " + chip + " needs PTX ISA " + Twine(chipPTX / 10) +
-                "." + Twine(chipPTX % 10) + " or newer, but features '" +
-                features + "' ask for " + Twine(ptxVersion / 10) +
-                "." + Twine(ptxVersion % 10) + "; write features=+ptx" +
+    return fail("chip " + chip + " needs PTX ISA " + Twine(chipPTX / 10) + "." +
+                Twine(chipPTX % 10) + " or newer, but features '" + features +
+                "' ask for " + Twine(ptxVersion / 10) + "." +
+                Twine(ptxVersion % 10) + "; write features=+ptx" +
                 Twine(chipPTX));
   if (options.optLevel > 3)
     return fail("opt-level " + Twine(options.optLevel) +

@@ -171,8 +171,8 @@ static size_t countParams(cudaKernel_t kernel) {
   return index;
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleGetKernel(TirxModule module, const char *name,
-                                          TirxKernel *kernel) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxModuleGetKernel(TirxModule module, const char *name, TirxKernel *kernel) {
   if (!module || !name || !kernel)
     return fail(TIRX_ERROR_INVALID_ARGUMENT,
                 "tirxModuleGetKernel: module, name or kernel is null");
@@ -220,8 +220,7 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelLaunch(Ti
   if (LaunchFn launch = getDriverLaunch())
     if (launch(reinterpret_cast<CUfunction>(kernel->kernel), grid[0], grid[1],
                grid[2], block[0], block[1], block[2], sharedMemBytes,
-               static_cast<CUstream>(stream), args,
-               nullptr) == CUDA_SUCCESS)
+               static_cast<CUstream>(stream), args, nullptr) == CUDA_SUCCESS)
       return succeed();
   cudaError_t error = cudaLaunchKernel(
       reinterpret_cast<const void *>(kernel->kernel),

@@ -191,8 +191,8 @@ int main(int argc, char **argv) {
     printf("region of f32: %s\n", error);
     tirxStringDestroy(error);
   }
-  if (!tirxInferRegionType("!tirx.tensor<64xf32, global>", sourceOffsets,
-                           sizes, 2, &error)) {
+  if (!tirxInferRegionType("!tirx.tensor<64xf32, global>", sourceOffsets, sizes,
+                           2, &error)) {
     printf("region of rank 1: %s\n", error);
     tirxStringDestroy(error);
   }

@@ -79,7 +79,8 @@ int main(int argc, char **argv) {
   show("null-image", tirxModuleLoadData(NULL, 0, &module));
   show("null-unload", tirxModuleUnload(NULL));
   show("null-kernel-params", tirxKernelGetParamCount(NULL, NULL));
-  show("null-kernel-launch", tirxKernelLaunch(NULL, one, one, 0, NULL, NULL, 0));
+  show("null-kernel-launch",
+       tirxKernelLaunch(NULL, one, one, 0, NULL, NULL, 0));
   show("null-malloc", tirxMalloc(NULL, 4));
   mgpuModuleGetFunction(NULL, "k");
   showLastError("mgpu-no-module");
@@ -121,8 +122,10 @@ int main(int argc, char **argv) {
   void *args[2] = {&a, &b};
   show("wrong-arg-count", tirxKernelLaunch(kernel, grid, block, 0, NULL, args, 1));
   unsigned emptyGrid[3] = {0, 1, 1}, hugeBlock[3] = {2048, 1, 1};
-  show("empty-grid", tirxKernelLaunch(kernel, emptyGrid, block, 0, NULL, args, 2));
-  show("huge-block", tirxKernelLaunch(kernel, grid, hugeBlock, 0, NULL, args, 2));
+  show("empty-grid",
+       tirxKernelLaunch(kernel, emptyGrid, block, 0, NULL, args, 2));
+  show("huge-block",
+       tirxKernelLaunch(kernel, grid, hugeBlock, 0, NULL, args, 2));
   show("launch", tirxKernelLaunch(kernel, grid, block, 0, NULL, args, 2));
   show("sync", tirxDeviceSynchronize());
   tirxMemcpyDeviceToHost(result, b, sizeof result);

@@ -172,8 +172,7 @@ static SmallVector<int64_t> getRepeatByteOffsets(tirx::TensorType tensor,
   // Row-major element index of (0..0, repeat coordinates, 0).
   int64_t atomExtent = shape.back(), repeatStride = atomExtent;
   int64_t elementBytes =
-      (getStorageType(tensor.getElementType()).getIntOrFloatBitWidth() + 7) /
-      8;
+      (getStorageType(tensor.getElementType()).getIntOrFloatBitWidth() + 7) / 8;
   int64_t first = at(layout.apply(0), Axis::m);
   SmallVector<int64_t> offsets;
   for (int64_t repeat = 0; repeat < repeats; ++repeat) {
@@ -213,8 +212,8 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
     SmallVector<OperandPlan> plans;
     int64_t repeats = 0;
     for (const MixedOperand &operand : *operands) {
-      OperandPlan plan{&operand, &instruction.operands[operand.position], {},
-                       {}, {}};
+      OperandPlan plan{
+          &operand, &instruction.operands[operand.position], {}, {}, {}};
       plan.tensor = dyn_cast<tirx::TensorType>(operand.getType());
       if (plan.tensor) {
         int64_t perGroup =
@@ -352,8 +351,8 @@ private:
         // Repeats at constant distances share one address register; the
         // distance is the address's immediate offset.
         bool shared = !plan.repeatOffsets.empty();
-        Value address = buildAsmAddress(rewriter, loc, plan, instruction,
-                                        group, shared ? 0 : repeat);
+        Value address = buildAsmAddress(rewriter, loc, plan, instruction, group,
+                                        shared ? 0 : repeat);
         os << "[" << addInput(address, 'l');
         if (shared && plan.repeatOffsets[repeat])
           os << "+" << plan.repeatOffsets[repeat];
