@@ -42,9 +42,9 @@ mlir::tirx::groupByShape(const TileLayout &layout, llvm::ArrayRef<int64_t> shape
       if (iter.extent % need != 0)
         return makeError(llvm::formatv(
             "dimension {0} (extent {1}) does not align with layout iter "
-            "({2}, {3}@{4}); the layout cannot be grouped by this shape",
-            dim, shape[dim], iter.extent, iter.stride,
-            getAxisName(iter.axis)));
+            "({2}, {3}); the layout cannot be grouped by this shape",
+            dim, shape[dim], iter.extent,
+            formatStride(iter.stride, iter.axis)));
       // The dimension boundary falls inside this iter: split it.
       group.push_front(Iter{need, iter.stride, iter.axis});
       iters.push_back(

@@ -124,9 +124,7 @@ static llvm::Error checkIters(llvm::ArrayRef<Iter> iters,
                        llvm::Twine(iter.extent) + "; extents must be positive");
     if (iter.stride < 0)
       return makeError(kind + " iter " + llvm::Twine(index) + " has stride " +
-                       llvm::Twine(iter.stride) +
-                       (iter.axis == Axis::m ? "" : "@") +
-                       (iter.axis == Axis::m ? "" : getAxisName(iter.axis)) +
+                       formatStride(iter.stride, iter.axis) +
                        "; strides must be non-negative");
   }
   return llvm::Error::success();
@@ -427,7 +425,7 @@ llvm::Expected<TileLayout> TileLayout::pack(int64_t factor) const {
     return makeError("cannot pack by " + llvm::Twine(factor) +
                      ": the innermost shard iter has extent " +
                      llvm::Twine(inner.extent) + " and stride " +
-                     llvm::Twine(inner.stride) + "@" + getAxisName(inner.axis) +
+                     formatStride(inner.stride, inner.axis) +
                      "; it must be on m with stride 1 and an extent "
                      "divisible by " +
                      llvm::Twine(factor));
@@ -551,10 +549,15 @@ llvm::Expected<std::pair<ExecScope, ExecScope>> TileLayout::getScope() const {
 // Printing and hashing
 //===----------------------------------------------------------------------===//
 
-static void printStride(llvm::raw_ostream &os, int64_t stride, Axis axis) {
-  os << stride;
+std::string mlir::tirx::formatStride(int64_t stride, Axis axis) {
+  std::string text = std::to_string(stride);
   if (axis != Axis::m)
-    os << '@' << getAxisName(axis);
+    text += "@" + getAxisName(axis).str();
+  return text;
+}
+
+static void printStride(llvm::raw_ostream &os, int64_t stride, Axis axis) {
+  os << formatStride(stride, axis);
 }
 
 /// `S[e : s]` for one iter, `S[(e0, e1) : (s0, s1)]` for several.

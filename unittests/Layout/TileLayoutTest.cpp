@@ -466,11 +466,11 @@ TEST(TileLayoutPack, Errors) {
             "it must be on m with stride 1 and an extent divisible by 2");
   EXPECT_EQ(errorOf(parseOk("S[8 : 2]").pack(2)),
             "cannot pack by 2: the innermost shard iter has extent 8 and "
-            "stride 2@m; "
+            "stride 2; "
             "it must be on m with stride 1 and an extent divisible by 2");
   EXPECT_EQ(errorOf(parseOk("S[6 : 1]").pack(4)),
             "cannot pack by 4: the innermost shard iter has extent 6 and "
-            "stride 1@m; "
+            "stride 1; "
             "it must be on m with stride 1 and an extent divisible by 4");
   // The other memory strides must divide by the factor.
   EXPECT_EQ(errorOf(parseOk("S[(4, 8) : (9, 1)]").pack(2)),

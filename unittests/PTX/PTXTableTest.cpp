@@ -573,9 +573,12 @@ TEST(PTXRejections, Generic) {
             "'add.rn f32': invalid character ' ' in instruction spelling");
   EXPECT_EQ(parseError("add.rn.f32;"),
             "'add.rn.f32;': invalid character ';' in instruction spelling");
-  // A character that does not print is shown as '?'.
+  // A character that does not print is shown as '?', and escaped in the
+  // quoted spelling (the message stays one line).
   EXPECT_EQ(parseError("add.rn.f32\t"),
-            "'add.rn.f32\t': invalid character '?' in instruction spelling");
+            "'add.rn.f32\\x09': invalid character '?' in instruction spelling");
+  EXPECT_EQ(parseError("add\n.f32"),
+            "'add\\x0a.f32': invalid character '?' in instruction spelling");
   EXPECT_EQ(parseError("add.rn.f33"), "'add.rn.f33': unknown modifier .f33");
   EXPECT_EQ(parseError("fma.f32"), "'fma.f32': missing required rounding "
                                    "modifier (one of .rn, .rz, .rm, .rp)");

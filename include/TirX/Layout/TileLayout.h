@@ -103,6 +103,8 @@ constexpr unsigned kNumAxes = 10;
 
 llvm::StringRef getAxisName(Axis axis);
 std::optional<Axis> parseAxisName(llvm::StringRef name);
+/// A stride as the notation writes it: `4` on m, `1@laneid` on other axes.
+std::string formatStride(int64_t stride, Axis axis);
 /// All axes but `m`.
 bool isThreadAxis(Axis axis);
 /// bx, by, bz.

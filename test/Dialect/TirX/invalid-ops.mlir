@@ -185,7 +185,7 @@ tirx.kernel @region_not_subrange(%A: !tirx.tensor<8x4xf32, global, #tirx.layout<
 // -----
 
 tirx.kernel @region_grouping(%A: !tirx.tensor<6x4xf32, global, #tirx.layout<S[(4, 6) : (6, 1)]>>) launch(grid = [1], block = [32]) {
-  // expected-error @+1 {{invalid region: dimension 1 (extent 4) does not align with layout iter (6, 1@m); the layout cannot be grouped by this shape}}
+  // expected-error @+1 {{invalid region: dimension 1 (extent 4) does not align with layout iter (6, 1); the layout cannot be grouped by this shape}}
   %s = tirx.region %A[0, 0] [1, 4] : !tirx.tensor<6x4xf32, global, #tirx.layout<S[(4, 6) : (6, 1)]>>
   tirx.return
 }

@@ -1220,9 +1220,16 @@ static std::string explainFailure(StringRef family,
 
 Expected<SmallVector<Instruction, 1>>
 parseInstructionForms(StringRef spelling, std::optional<unsigned> numOperands) {
+  // The spelling is quoted with non-printable characters escaped, so that
+  // every error stays one line.
+  std::string quoted;
+  for (char c : spelling)
+    quoted += isPrint(c) ? std::string(1, c)
+                         : "\\x" + llvm::utohexstr(static_cast<uint8_t>(c),
+                                                    /*LowerCase=*/true, 2);
   auto fail = [&](const Twine &message) {
     return createStringError(inconvertibleErrorCode(),
-                             "'" + spelling + "': " + message);
+                             "'" + quoted + "': " + message);
   };
   if (spelling.empty())
     return fail("empty instruction spelling");
