@@ -1226,7 +1226,7 @@ parseInstructionForms(StringRef spelling, std::optional<unsigned> numOperands) {
   for (char c : spelling)
     quoted += isPrint(c) ? std::string(1, c)
                          : "\\x" + llvm::utohexstr(static_cast<uint8_t>(c),
-                                                    /*LowerCase=*/true, 2);
+                                                   /*LowerCase=*/true, 2);
   auto fail = [&](const Twine &message) {
     return createStringError(inconvertibleErrorCode(),
                              "'" + quoted + "': " + message);
