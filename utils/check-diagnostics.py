@@ -114,11 +114,10 @@ def fragments(statement, language):
         body = unescape(match.group("body"))
         # %-formats, f-string and formatv fields are run-time text.
         pieces = re.split(r"%[-#0-9.]*[sdrxfig]|\{[^}]*\}", body)
-        if True:
-            current += pieces[0]
-            for piece in pieces[1:]:
-                parts.append(current)
-                current = piece
+        current += pieces[0]
+        for piece in pieces[1:]:
+            parts.append(current)
+            current = piece
         last_end = match.end()
     flush(parts, current, "x")
     return [p for p in parts if p]
@@ -152,14 +151,11 @@ def expects(text, key):
     return True
 
 
-# notifyMatchFailure reasons: listed by count only (not user-visible).
-match_failures = 0
 # Guards of invariants no input can break (a comment line
 # `// check-diagnostics: internal, <why>` (`#` in Python) at most 3 lines
-# above the call): listed, not
-# required to have a test; the fuzzers look for inputs that reach them.
+# above the call): listed, not required to have a test; the fuzzers look for
+# inputs that reach them.
 INTERNAL_MARK = "check-diagnostics: internal"
-internal = []
 
 
 class Message:
@@ -183,71 +179,63 @@ def line_of(text, offset):
     return text.count("\n", 0, offset) + 1
 
 
-def cxx_messages(root):
-    global match_failures
-    messages, forwarded = [], 0
-    for directory in CXX_SOURCES:
-        for path in sorted((root / directory).rglob("*")):
-            if path.suffix not in (".cpp", ".h") or ".inc" in path.name:
-                continue
-            text = path.read_text()
-            for match in CXX_DIAGNOSTIC_CALL.finditer(text):
-                line_start = text.rfind("\n", 0, match.start()) + 1
-                prefix = text[line_start:match.end()]
-                if prefix.lstrip().startswith(("//", "*", "///")):
-                    continue
-                if CXX_DEFINITION.search(prefix.rstrip()[:-1].rstrip() + "("):
-                    continue
-                if match.group(1) == "notifyMatchFailure":
-                    # Seen only with -debug, which release LLVM lacks.
-                    match_failures += 1
-                    continue
-                above = text[:line_start].splitlines()[-3:]
-                if any(INTERNAL_MARK in line for line in above):
-                    internal.append("%s:%d" % (path.relative_to(root),
-                                               line_of(text, match.start())))
-                    continue
-                end = statement_end(text, match.end() - 1, "c++")
-                statement = text[match.end() - 1:end]
-                parts = fragments(statement, "c++")
-                key = key_of(parts)
-                if key is None:
-                    forwarded += 1
-                    continue
-                messages.append(Message(path.relative_to(root),
-                                        line_of(text, match.start()), key,
-                                        "".join(p if i == 0 else "<...>" + p
-                                                for i, p in enumerate(parts)),
-                                        has_alternatives(statement, "c++")))
-    return messages, forwarded
+class Catalog:
+    """The messages of the sources, and the calls that are not messages."""
 
+    def __init__(self):
+        self.messages = {"c++": [], "python": []}
+        self.forwarded = 0       # calls whose text is all computed
+        self.internal = []       # "path:line" of internal-invariant guards
+        self.match_failures = 0  # notifyMatchFailure reasons (-debug only)
 
-def python_messages(root):
-    messages, forwarded = [], 0
-    for directory in PY_SOURCES:
-        for path in sorted((root / directory).rglob("*.py")):
-            text = path.read_text()
-            for match in PY_RAISE.finditer(text):
-                line_start = text.rfind("\n", 0, match.start()) + 1
-                above = text[:line_start].splitlines()[-3:]
-                if any(INTERNAL_MARK in line for line in above):
-                    internal.append("%s:%d" % (path.relative_to(root),
-                                               line_of(text, match.start())))
+    def add(self, path, text, start, statement_start, language):
+        """The call at `start`, whose argument list begins at
+        `statement_start`."""
+        line_start = text.rfind("\n", 0, start) + 1
+        site = "%s:%d" % (path, line_of(text, start))
+        if any(INTERNAL_MARK in line for line in text[:line_start].splitlines()[-3:]):
+            self.internal.append(site)
+            return
+        statement = text[statement_start:statement_end(text, statement_start, language)]
+        if language == "python":
+            # `"format" % (values...)`: the values are run-time text.
+            statement = re.split(r"\s%\s", statement, maxsplit=1)[0]
+        parts = fragments(statement, language)
+        key = key_of(parts)
+        if key is None:
+            self.forwarded += 1
+            return
+        self.messages[language].append(Message(
+            path, line_of(text, start), key, "<...>".join(parts),
+            has_alternatives(statement, language)))
+
+    def add_cxx(self, root):
+        for directory in CXX_SOURCES:
+            for path in sorted((root / directory).rglob("*")):
+                if path.suffix not in (".cpp", ".h") or ".inc" in path.name:
                     continue
-                end = statement_end(text, match.end() - 1, "python")
-                statement = text[match.end() - 1:end]
-                # `"format" % (values...)`: the values are run-time text.
-                statement = re.split(r"\s%\s", statement, maxsplit=1)[0]
-                parts = fragments(statement, "python")
-                key = key_of(parts)
-                if key is None:
-                    forwarded += 1
-                    continue
-                messages.append(Message(path.relative_to(root),
-                                        line_of(text, match.start()), key,
-                                        "<...>".join(parts),
-                                        has_alternatives(statement, "python")))
-    return messages, forwarded
+                text = path.read_text()
+                for match in CXX_DIAGNOSTIC_CALL.finditer(text):
+                    line_start = text.rfind("\n", 0, match.start()) + 1
+                    prefix = text[line_start:match.end()]
+                    if prefix.lstrip().startswith(("//", "*", "///")):
+                        continue
+                    if CXX_DEFINITION.search(prefix.rstrip()[:-1].rstrip() + "("):
+                        continue
+                    if match.group(1) == "notifyMatchFailure":
+                        # Seen only with -debug, which release LLVM lacks.
+                        self.match_failures += 1
+                        continue
+                    self.add(path.relative_to(root), text, match.start(),
+                             match.end() - 1, "c++")
+
+    def add_python(self, root):
+        for directory in PY_SOURCES:
+            for path in sorted((root / directory).rglob("*.py")):
+                text = path.read_text()
+                for match in PY_RAISE.finditer(text):
+                    self.add(path.relative_to(root), text, match.start(),
+                             match.end() - 1, "python")
 
 
 # FileCheck directives that expect text (not -NOT, which forbids it).
@@ -322,8 +310,10 @@ def main():
     args = parser.parse_args()
     root = args.root.resolve()
 
-    cxx, cxx_forwarded = cxx_messages(root)
-    python, py_forwarded = python_messages(root)
+    catalog = Catalog()
+    catalog.add_cxx(root)
+    catalog.add_python(root)
+    cxx, python = catalog.messages["c++"], catalog.messages["python"]
     expected = expectations(root)
     test_files = {path for _, path in expected}
 
@@ -341,15 +331,16 @@ def main():
     for message in untested:
         print("%s:%d: error: no test expects this message: %s"
               % (message.path, message.line, message.text), file=sys.stderr)
-    for site in internal:
+    for site in catalog.internal:
         print("%s: note: internal-invariant message, not required to have a "
               "test" % site)
     print("check-diagnostics: %d messages (%d C++ sites, %d Python sites; %d "
           "calls only forward a message; %d internal-invariant guards; %d "
           "match-failure reasons are seen only with -debug), %d expectations "
           "in %d test files: %d messages untested"
-          % (len(unique), len(cxx), len(python), cxx_forwarded + py_forwarded,
-             len(internal), match_failures, len(expected), len(test_files),
+          % (len(unique), len(cxx), len(python), catalog.forwarded,
+             len(catalog.internal), catalog.match_failures, len(expected),
+             len(test_files),
              len({m.key for m in untested})))
     return 1 if untested else 0
 
