@@ -168,20 +168,14 @@ static SmallVector<int64_t> getRepeatByteOffsets(tirx::TensorType tensor,
       return {};
     }
   }
-  ArrayRef<int64_t> repeatShape = shape.drop_front(numGroupDims).drop_back();
-  // Row-major element index of (0..0, repeat coordinates, 0).
-  int64_t atomExtent = shape.back(), repeatStride = atomExtent;
-  int64_t elementBytes =
-      (getStorageType(tensor.getElementType()).getIntOrFloatBitWidth() + 7) / 8;
+  // Repeat r's atom starts at row-major element r * atom (group
+  // coordinates 0).
+  int64_t atomExtent = shape.back();
   int64_t first = at(layout.apply(0), Axis::m);
   SmallVector<int64_t> offsets;
   for (int64_t repeat = 0; repeat < repeats; ++repeat) {
-    SmallVector<int64_t> coords = delinearizeIndex(repeat, repeatShape);
-    int64_t flat = 0;
-    for (auto [coord, extent] : llvm::zip(coords, repeatShape))
-      flat = flat * extent + coord;
-    int64_t bytes =
-        (at(layout.apply(flat * repeatStride), Axis::m) - first) * elementBytes;
+    int64_t bytes = (at(layout.apply(repeat * atomExtent), Axis::m) - first) *
+                    tensor.getElementBytes();
     if (bytes < 0 || bytes > std::numeric_limits<int32_t>::max())
       return {};
     offsets.push_back(bytes);
