@@ -125,41 +125,36 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleUnload(Ti
   return check(error, "cudaLibraryUnload", TIRX_ERROR_CUDA);
 }
 
-/// The driver's cuKernelGetParamInfo, found through the runtime.
+/// A driver function found through the runtime (the library links only the
+/// static cudart), or null when the driver lacks it.
+template <typename Fn>
+static Fn getDriverEntryPoint(const char *name, unsigned cudaVersion) {
+  void *symbol = nullptr;
+  cudaDriverEntryPointQueryResult result;
+  if (cudaGetDriverEntryPointByVersion(name, &symbol, cudaVersion,
+                                       cudaEnableDefault,
+                                       &result) != cudaSuccess ||
+      result != cudaDriverEntryPointSuccess)
+    return nullptr;
+  return reinterpret_cast<Fn>(symbol);
+}
+
+/// The driver's cuKernelGetParamInfo.
 static CUresult getParamInfo(cudaKernel_t kernel, size_t index,
                              size_t *offset, size_t *size) {
-  using Fn = CUresult (*)(CUkernel, size_t, size_t *, size_t *);
-  static Fn fn = [] {
-    void *symbol = nullptr;
-    cudaDriverEntryPointQueryResult result;
-    if (cudaGetDriverEntryPointByVersion("cuKernelGetParamInfo", &symbol,
-                                         12040, cudaEnableDefault,
-                                         &result) != cudaSuccess ||
-        result != cudaDriverEntryPointSuccess)
-      return static_cast<Fn>(nullptr);
-    return reinterpret_cast<Fn>(symbol);
-  }();
+  static auto fn = getDriverEntryPoint<decltype(&cuKernelGetParamInfo)>(
+      "cuKernelGetParamInfo", 12040);
   if (!fn)
     return CUDA_ERROR_NOT_SUPPORTED;
   return fn(reinterpret_cast<CUkernel>(kernel), index, offset, size);
 }
 
-using LaunchFn = CUresult (*)(CUfunction, unsigned, unsigned, unsigned,
-                              unsigned, unsigned, unsigned, unsigned, CUstream,
-                              void **, void **);
+using LaunchFn = decltype(&cuLaunchKernel);
 
-/// The driver's cuLaunchKernel, found through the runtime (null if absent).
+/// The driver's cuLaunchKernel (null if absent).
 static LaunchFn getDriverLaunch() {
-  static LaunchFn fn = [] {
-    void *symbol = nullptr;
-    cudaDriverEntryPointQueryResult result;
-    if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &symbol, 12000,
-                                         cudaEnableDefault,
-                                         &result) != cudaSuccess ||
-        result != cudaDriverEntryPointSuccess)
-      return static_cast<LaunchFn>(nullptr);
-    return reinterpret_cast<LaunchFn>(symbol);
-  }();
+  static LaunchFn fn =
+      getDriverEntryPoint<LaunchFn>("cuLaunchKernel", 12000);
   return fn;
 }
 
