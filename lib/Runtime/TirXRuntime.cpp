@@ -153,8 +153,7 @@ using LaunchFn = decltype(&cuLaunchKernel);
 
 /// The driver's cuLaunchKernel (null if absent).
 static LaunchFn getDriverLaunch() {
-  static LaunchFn fn =
-      getDriverEntryPoint<LaunchFn>("cuLaunchKernel", 12000);
+  static LaunchFn fn = getDriverEntryPoint<LaunchFn>("cuLaunchKernel", 12000);
   return fn;
 }
 
