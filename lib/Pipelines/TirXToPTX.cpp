@@ -143,12 +143,7 @@ mlir::tirx::verifyTirXToPTXOptions(const TirXToPTXOptions &options) {
       target->createMCSubtargetInfo(triple, "", ""));
 
   StringRef chip = options.chip;
-  const llvm::SubtargetSubTypeKV *processor = nullptr;
-  for (const llvm::SubtargetSubTypeKV &candidate :
-       subtarget->getAllProcessorDescriptions())
-    if (chip == candidate.Key)
-      processor = &candidate;
-  if (!processor)
+  if (!subtarget->isCPUStringValid(chip))
     return fail("chip '" + chip +
                 "' is not an NVIDIA GPU that LLVM knows; write e.g. "
                 "chip=sm_90 or chip=sm_90a");
