@@ -15,28 +15,14 @@
 #include "TirX/Layout/LayoutRegion.h"
 #include "TirX/Layout/TileLayout.h"
 
+#include "LayoutTestHelpers.h"
+
 #include "gtest/gtest.h"
 
 using namespace mlir::tirx;
+using namespace mlir::tirx::layouttest;
 
 namespace {
-
-TileLayout parseOk(llvm::StringRef text) {
-  llvm::Expected<TileLayout> layout = TileLayout::parse(text);
-  if (!layout) {
-    ADD_FAILURE() << "parse('" << text.str()
-                  << "') failed: " << llvm::toString(layout.takeError());
-    return *TileLayout::parse("S[1 : 1]");
-  }
-  return *layout;
-}
-
-/// The error message of a failed Expected, or "<success>".
-template <typename T> std::string errorOf(llvm::Expected<T> value) {
-  if (value)
-    return "<success>";
-  return llvm::toString(value.takeError());
-}
 
 //===----------------------------------------------------------------------===//
 // groupByShape

@@ -15,6 +15,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "LayoutTestHelpers.h"
+
 #include "gtest/gtest.h"
 
 #include <algorithm>
@@ -23,31 +25,9 @@
 #include <set>
 
 using namespace mlir::tirx;
+using namespace mlir::tirx::layouttest;
 
 namespace {
-
-TileLayout parseOk(llvm::StringRef text) {
-  llvm::Expected<TileLayout> layout = TileLayout::parse(text);
-  if (!layout) {
-    ADD_FAILURE() << "parse('" << text.str()
-                  << "') failed: " << llvm::toString(layout.takeError());
-    return *TileLayout::parse("S[1 : 1]");
-  }
-  return *layout;
-}
-
-/// The error message of a failed Expected, or "<success>".
-template <typename T> std::string errorOf(llvm::Expected<T> value) {
-  if (value)
-    return "<success>";
-  return llvm::toString(value.takeError());
-}
-
-std::string errorOf(llvm::Error err) {
-  if (!err)
-    return "<success>";
-  return llvm::toString(std::move(err));
-}
 
 PhysicalCoord coordOf(std::initializer_list<std::pair<Axis, int64_t>> items) {
   PhysicalCoord coord{};
