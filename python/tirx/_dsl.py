@@ -197,6 +197,12 @@ class TensorType:
         self.layout = layout  # TileLayout or None
         self.align = align
 
+    @property
+    def alignment_or_default(self):
+        """The declared alignment in bytes, else the element size (as
+        TensorType::getAlignmentOrDefault in C++)."""
+        return self.align or self.dtype.bits // 8
+
     def __str__(self):
         text = "x".join(str(d) for d in self.shape) + "x" + self.dtype.mlir + ", " + self.space
         if self.layout is not None:

@@ -126,7 +126,7 @@ def check_argument(name, kind, arg):
     if not isinstance(pointer, int) or pointer <= 0:
         raise ValueError("parameter '%s' has no device memory (data pointer %r)"
                          % (name, pointer))
-    align = kind.align or kind.dtype.bits // 8
+    align = kind.alignment_or_default
     if pointer % align:
         raise ValueError("parameter '%s' is at address 0x%x, not aligned to the declared "
                          "%d bytes" % (name, pointer, align))
@@ -138,17 +138,14 @@ def _tensor_check(name, kind):
     tensors that are right (their attributes instead of building
     __cuda_array_interface__, which costs microseconds); anything else, and
     every error, goes through check_argument."""
-    align = kind.align or kind.dtype.bits // 8
+    align = kind.alignment_or_default
     shape = tuple(kind.shape)
-    torch_dtype = []
 
     def check(arg):
         torch = sys.modules.get("torch")
         if torch is not None and isinstance(arg, torch.Tensor):
-            if not torch_dtype:
-                torch_dtype.append(getattr(torch, kind.dtype.name, None))
-            if arg.is_cuda and arg.dtype == torch_dtype[0] and arg.shape == shape \
-                    and arg.is_contiguous():
+            if arg.is_cuda and arg.dtype == getattr(torch, kind.dtype.name, None) \
+                    and arg.shape == shape and arg.is_contiguous():
                 pointer = arg.data_ptr()
                 if pointer and pointer % align == 0:
                     return ctypes.c_void_p(pointer)
