@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # Compiler toolchain: LLVM/MLIR 22 (shared + static archives), clang/lld.
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
+  # Sanitizer and libFuzzer runtimes (make check-sanitize, make fuzz).
+  libclang-rt-22-dev
   # Static linking of MLIR needs the compression libraries' archives.
   libzstd-dev zlib1g-dev
   # Build drivers.

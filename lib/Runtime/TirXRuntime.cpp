@@ -6,13 +6,14 @@
 //
 // The C ABI of TirXRuntime.h on the CUDA Runtime. Modules are CUDA
 // libraries (cudaLibraryLoadData), kernels cudaKernel_t; the parameter count
-// comes from the driver's cuKernelGetParamInfo and launches go through the
-// driver's cuLaunchKernel, both reached through the runtime's entry-point
-// query so that the library links only the static cudart.
+// is read from the image (KernelImage.h) and launches go through the
+// driver's cuLaunchKernel, reached through the runtime's entry-point query so
+// that the library links only the static cudart.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Runtime/TirXRuntime.h"
+#include "KernelImage.h"
 #include "RuntimeError.h"
 
 #include <cuda.h>
@@ -26,6 +27,8 @@ using namespace tirx::runtime;
 
 struct TirxModuleImpl {
   cudaLibrary_t library;
+  /// The image it was loaded from: kernels' parameter counts are read there.
+  std::string image;
 };
 
 struct TirxKernelImpl {
@@ -113,7 +116,9 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleLoadData(
     cudaLibraryUnload(library);
     return invalid(error);
   }
-  *module = new TirxModuleImpl{library};
+  *module = new TirxModuleImpl{
+      library, std::string(static_cast<const char *>(image),
+                           isElf ? size : std::strlen(static_cast<const char *>(image)))};
   return succeed();
 }
 
@@ -139,16 +144,6 @@ static Fn getDriverEntryPoint(const char *name, unsigned cudaVersion) {
   return reinterpret_cast<Fn>(symbol);
 }
 
-/// The driver's cuKernelGetParamInfo.
-static CUresult getParamInfo(cudaKernel_t kernel, size_t index,
-                             size_t *offset, size_t *size) {
-  static auto fn = getDriverEntryPoint<decltype(&cuKernelGetParamInfo)>(
-      "cuKernelGetParamInfo", 12040);
-  if (!fn)
-    return CUDA_ERROR_NOT_SUPPORTED;
-  return fn(reinterpret_cast<CUkernel>(kernel), index, offset, size);
-}
-
 using LaunchFn = decltype(&cuLaunchKernel);
 
 /// The driver's cuLaunchKernel (null if absent).
@@ -157,12 +152,46 @@ static LaunchFn getDriverLaunch() {
   return fn;
 }
 
-/// The number of parameters of `kernel`, from the driver.
-static size_t countParams(cudaKernel_t kernel) {
-  size_t index = 0, offset, size;
-  while (getParamInfo(kernel, index, &offset, &size) == CUDA_SUCCESS)
-    ++index;
-  return index;
+/// Whether the calling thread has a current CUDA context, which the driver's
+/// launch needs (a thread that never used the runtime has none).
+static bool hasCurrentContext() {
+  using GetCurrentFn = decltype(&cuCtxGetCurrent);
+  static GetCurrentFn fn =
+      getDriverEntryPoint<GetCurrentFn>("cuCtxGetCurrent", 4000);
+  CUcontext context = nullptr;
+  return fn && fn(&context) == CUDA_SUCCESS && context;
+}
+
+/// The parameter count of `name` in `image`, or a failure whose message
+/// starts with `caller`.
+static TirxStatus readParamCount(const char *caller, std::string_view image,
+                                 const char *name, size_t *count) {
+  KernelParamCount result = getKernelParamCount(image, name);
+  switch (result.kind) {
+  case KernelParamCount::Found:
+    *count = result.count;
+    return succeed();
+  case KernelParamCount::NoSuchKernel:
+    return fail(TIRX_ERROR_NOT_FOUND, std::string(caller) +
+                                          ": no kernel named '" + name +
+                                          "' in the image");
+  case KernelParamCount::Unreadable:
+    break;
+  }
+  return fail(TIRX_ERROR_INVALID_IMAGE,
+              std::string(caller) + ": cannot read the parameters of '" +
+                  name + "': " + result.reason);
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxImageGetKernelParamCount(const void *image, size_t size, const char *name,
+                             size_t *count) {
+  if (!image || !name || !count)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxImageGetKernelParamCount: image, name or count is null");
+  return readParamCount("tirxImageGetKernelParamCount",
+                        std::string_view(static_cast<const char *>(image), size),
+                        name, count);
 }
 
 extern "C" __attribute__((visibility("default"))) TirxStatus
@@ -178,7 +207,11 @@ tirxModuleGetKernel(TirxModule module, const char *name, TirxKernel *kernel) {
                                                   "kernel named '") +
                                           name + "' in the module (" +
                                           cudaGetErrorName(error) + ")");
-  *kernel = new TirxKernelImpl{handle, name, countParams(handle)};
+  size_t paramCount = 0;
+  if (TirxStatus status = readParamCount("tirxModuleGetKernel", module->image,
+                                         name, &paramCount))
+    return status;
+  *kernel = new TirxKernelImpl{handle, name, paramCount};
   return succeed();
 }
 
@@ -209,9 +242,11 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelLaunch(Ti
       return fail(TIRX_ERROR_INVALID_ARGUMENT,
                   "tirxKernelLaunch: grid and block extents must be positive");
   // The driver's cuLaunchKernel takes the library kernel as is and costs
-  // less per call than the runtime's launch; the runtime launches when the
-  // driver declines (e.g. no current context) and names any error.
-  if (LaunchFn launch = getDriverLaunch())
+  // less per call than the runtime's launch. It needs a current context: a
+  // thread without one (and any launch the driver declines) goes through the
+  // runtime, which makes its context current and names any error.
+  LaunchFn launch = getDriverLaunch();
+  if (launch && hasCurrentContext())
     if (launch(reinterpret_cast<CUfunction>(kernel->kernel), grid[0], grid[1],
                grid[2], block[0], block[1], block[2], sharedMemBytes,
                static_cast<CUstream>(stream), args, nullptr) == CUDA_SUCCESS)

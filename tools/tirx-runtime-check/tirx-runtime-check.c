@@ -7,7 +7,8 @@
 |* calls that need no GPU (null arguments; no device where there is none).   *|
 |* With a PTX file of the affine-ReLU example it also loads bad PTX, looks   *|
 |* up a missing kernel, launches with a wrong argument count, and runs the   *|
-|* kernel, checking every result.                                            *|
+|* kernel, checking every result. `--param-count IMAGE KERNEL` prints the    *|
+|* parameter count the runtime reads from a PTX or cubin file (no GPU).     *|
 \*===----------------------------------------------------------------------===*/
 
 #include "TirX/Runtime/TirXRuntime.h"
@@ -68,7 +69,26 @@ static char *readFile(const char *path, size_t *size) {
   return data;
 }
 
+/* `--param-count IMAGE KERNEL`: what the runtime reads from an image. */
+static int printParamCount(const char *path, const char *name) {
+  size_t size = 0, params = 0;
+  char *image = readFile(path, &size);
+  if (!image) {
+    fprintf(stderr, "cannot read %s\n", path);
+    return 2;
+  }
+  TirxStatus status = tirxImageGetKernelParamCount(image, size, name, &params);
+  if (status == TIRX_SUCCESS)
+    printf("%s: %zu parameter(s)\n", name, params);
+  else
+    show("param-count", status);
+  free(image);
+  return status == TIRX_SUCCESS ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 4 && strcmp(argv[1], "--param-count") == 0)
+    return printParamCount(argv[2], argv[3]);
   int count = -1;
   TirxModule module = NULL;
   TirxKernel kernel = NULL;
@@ -79,6 +99,7 @@ int main(int argc, char **argv) {
   show("null-image", tirxModuleLoadData(NULL, 0, &module));
   show("null-unload", tirxModuleUnload(NULL));
   show("null-kernel-params", tirxKernelGetParamCount(NULL, NULL));
+  show("null-image-params", tirxImageGetKernelParamCount(NULL, 0, "k", NULL));
   show("null-kernel-launch",
        tirxKernelLaunch(NULL, one, one, 0, NULL, NULL, 0));
   show("null-malloc", tirxMalloc(NULL, 4));

@@ -49,11 +49,17 @@ TirxStatus tirxGetComputeCapability(int *smVersion);
 TirxStatus tirxModuleLoadData(const void *image, size_t size,
                               TirxModule *module);
 TirxStatus tirxModuleUnload(TirxModule module);
-/// Looks up a kernel (`.entry`) by name.
+/// Looks up a kernel (`.entry`) by name; its parameter count is read from
+/// the module's image (PTX `.entry` signature or cubin attribute table).
 TirxStatus tirxModuleGetKernel(TirxModule module, const char *name,
                                TirxKernel *kernel);
-/// Number of parameters the kernel takes.
+/// Number of parameters the kernel takes, as its image declares them.
 TirxStatus tirxKernelGetParamCount(TirxKernel kernel, size_t *count);
+/// Number of parameters of the kernel `name` in a PTX text or ELF cubin
+/// image, read from the image alone (no GPU needed): TIRX_ERROR_NOT_FOUND
+/// when it has no such kernel, TIRX_ERROR_INVALID_IMAGE when it is neither.
+TirxStatus tirxImageGetKernelParamCount(const void *image, size_t size,
+                                        const char *name, size_t *count);
 
 /// Launches `kernel` on `stream` (NULL: the default stream). `args` holds
 /// `numArgs` pointers to the argument values, as cudaLaunchKernel wants;
