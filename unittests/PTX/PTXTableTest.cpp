@@ -202,7 +202,6 @@ TEST(PTXSeed, LoadStoreOperands) {
   expectOperand(ld, 1, "addr", false, true, false, Kind::Bits, 32, 4);
   EXPECT_EQ(ld.space, MemorySpace::Global);
   EXPECT_EQ(ld.vectorBytes, 16u);
-  EXPECT_EQ(ld.lowering, LoweringKind::Native);
 
   Instruction st = parseOk("st.global.v4.b16");
   ASSERT_EQ(st.operands.size(), 2u);
@@ -260,7 +259,6 @@ TEST(PTXSeed, ArithmeticOperands) {
   expectOperand(half2, 0, "d", true, false, false, Kind::Carrier, 32);
   expectOperand(half2, 1, "a", false, false, true, Kind::Carrier, 32);
   expectOperand(half2, 2, "b", false, false, true, Kind::Carrier, 32);
-  EXPECT_EQ(half2.lowering, LoweringKind::Native);
 }
 
 TEST(PTXSeed, ConversionOperands) {
@@ -270,7 +268,6 @@ TEST(PTXSeed, ConversionOperands) {
   expectOperand(cvt, 0, "d", true, false, false, Kind::Bits, 16);
   EXPECT_TRUE(cvt.operands[0].element.accepts(ScalarKind::u16));
   expectOperand(cvt, 1, "a", false, false, true, Kind::Exact, 32);
-  EXPECT_EQ(cvt.lowering, LoweringKind::Native);
 
   // Packed: b32 carrier, then the f32 of the high half, then the low half.
   Instruction packed = parseOk("cvt.rn.f16x2.f32");
@@ -288,24 +285,6 @@ TEST(PTXSeed, ConversionOperands) {
   Instruction toInt = parseOk("cvt.rzi.s32.f64");
   EXPECT_EQ(toInt.operands[0].element.exact, ScalarKind::s32);
   EXPECT_EQ(toInt.operands[1].element.exact, ScalarKind::f64);
-}
-
-TEST(PTXSeed, Lowering) {
-  for (StringRef native :
-       {"max.f32", "max.NaN.f32", "ex2.approx.ftz.f32", "ex2.approx.f32",
-        "rcp.approx.ftz.f32", "rcp.rn.f32", "cvt.rn.f16.f32",
-        "cvt.rn.f16x2.f32", "add.rn.f32", "add.f32", "add.rn.f16x2",
-        "add.f16x2", "ld.global.b32", "ld.global.v4.b32", "st.global.b32",
-        "st.global.v4.b32", "st.global.v4.b16"})
-    EXPECT_EQ(parseOk(native).lowering, LoweringKind::Native) << native.str();
-  for (StringRef inlineAsm :
-       {"fma.rn.f32", "min.f32", "sub.rn.f32", "mul.rn.f32", "div.rn.f32",
-        "sqrt.rn.f32", "lg2.approx.ftz.f32", "abs.f32", "neg.f32",
-        "max.ftz.f32", "ld.global.v2.b32", "st.global.v2.b32"})
-    EXPECT_EQ(parseOk(inlineAsm).lowering, LoweringKind::InlineAsm)
-        << inlineAsm.str();
-  // Native is per form: the three-input max.f32 is inline PTX.
-  EXPECT_EQ(parseOk("max.f32", 4).lowering, LoweringKind::InlineAsm);
 }
 
 //===----------------------------------------------------------------------===//

@@ -635,16 +635,6 @@ const RawForm rawForms[] = {
 #include "TirX/Dialect/Tile/PTX/PTXTable.def"
 };
 
-struct RawNative {
-  const char *form;
-  const char *spelling;
-};
-
-const RawNative rawNatives[] = {
-#define PTX_NATIVE(NAME, SPELLING, CONSTRUCT) {NAME, SPELLING},
-#include "TirX/Dialect/Tile/PTX/PTXTable.def"
-};
-
 struct Token {
   StringRef text;
   Floor floor;
@@ -702,8 +692,6 @@ struct Table {
   /// Every token any entry of the family lists (tells "unknown" apart from
   /// "not valid here").
   StringMap<StringSet<>> familyTokens;
-  /// "<entry name> <spelling>" of the PTX_NATIVE records.
-  StringSet<> natives;
   std::vector<FormInfo> infos;
 };
 
@@ -874,14 +862,6 @@ static Table buildTable() {
       tableError(raw, "duplicate entry name");
     table.infos.push_back(std::move(info));
     table.forms.push_back(std::move(form));
-  }
-  for (const RawNative &native : rawNatives) {
-    if (llvm::none_of(table.infos, [&](const FormInfo &info) {
-          return info.name == native.form;
-        }))
-      report_fatal_error("PTXTable.def: PTX_NATIVE names unknown entry '" +
-                         Twine(native.form) + "'");
-    table.natives.insert((Twine(native.form) + " " + native.spelling).str());
   }
   return table;
 }
@@ -1164,10 +1144,6 @@ static Expected<Instruction> buildInstruction(const Form &form,
   }
   inst.minSM = attempt.floor.sm;
   inst.minPTX = attempt.floor.ptx;
-  inst.lowering = table.natives.contains(
-                      (Twine(form.raw->name) + " " + inst.spelling).str())
-                      ? LoweringKind::Native
-                      : LoweringKind::InlineAsm;
   return inst;
 }
 

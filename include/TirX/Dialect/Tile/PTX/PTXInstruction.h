@@ -100,14 +100,6 @@ struct OperandInfo {
   unsigned atom = 1;
 };
 
-/// How an instruction reaches PTX (consumed by the lowering).
-enum class LoweringKind : uint8_t {
-  /// An LLVM/NVVM construct known to print exactly this spelling.
-  Native,
-  /// Inline PTX with the canonical spelling.
-  InlineAsm
-};
-
 struct Instruction {
   /// Canonical spelling (tokens in table slot order).
   std::string spelling;
@@ -124,7 +116,6 @@ struct Instruction {
   /// Minimum SM version (e.g. 90 for sm_90) and PTX ISA version (e.g. 78).
   unsigned minSM = 0;
   unsigned minPTX = 0;
-  LoweringKind lowering = LoweringKind::InlineAsm;
 
   bool hasModifier(llvm::StringRef token) const;
 };
