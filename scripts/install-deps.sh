@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Installs, with apt, exactly the Debian packages TirX needs that are missing.
+# Installs, with apt, exactly the Debian packages TirX needs that are missing,
+# for every Makefile target (run, check, check-sanitize, fuzz, static,
+# gpu-bundle, bench, docs). The CUDA toolkit (ptxas, nvcc: /usr/local/cuda)
+# is not a Debian package of the right version; see README.
 # Idempotent: a machine that has everything installs nothing and never runs
 # `apt-get update`.
 set -euo pipefail
@@ -11,8 +14,8 @@ packages=(
   libclang-rt-22-dev
   # Static linking of MLIR needs the compression libraries' archives.
   libzstd-dev zlib1g-dev
-  # Build drivers.
-  cmake ninja-build ccache make
+  # Build drivers; xz packs the GPU bundle (make gpu-bundle).
+  cmake ninja-build ccache make xz-utils
   # Unit tests and Python tests (run with /usr/bin/python3, not pyenv).
   libgtest-dev python3 python3-pytest python3-numpy
   # The documentation site (make docs): Sphinx with MyST Markdown.
