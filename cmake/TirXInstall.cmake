@@ -1,7 +1,8 @@
-# `cmake --install build --prefix P`: headers, libraries, tools and the CMake
-# package lib/cmake/TirX (TirXConfig.cmake, its version file, the exported
-# targets TirX::<library> and the umbrella TirX::TirX), laid out like
-# MLIRConfig.cmake and CIRCTConfig.cmake. A downstream project writes
+# `cmake --install build --prefix P`: headers, libraries, tools, the Python
+# package (P/python_packages/tirx) and the CMake package lib/cmake/TirX
+# (TirXConfig.cmake, its version file, the exported targets TirX::<library>
+# and the umbrella TirX::TirX), laid out like MLIRConfig.cmake and
+# CIRCTConfig.cmake. A downstream project writes
 #   find_package(TirX REQUIRED CONFIG)
 #   target_link_libraries(my-tool PRIVATE TirX::TirX)
 # (test/embedding is one, built against an install by `make check`).
@@ -16,18 +17,34 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/include/TirX
   FILES_MATCHING PATTERN "*.inc"
   PATTERN "CMakeFiles" EXCLUDE)
 
-# Installed tools find libMLIR.so where the LLVM/MLIR package put it.
+# Installed tools and shared libraries find TirX's own libraries next to
+# them and libMLIR.so/libLLVM.so where the LLVM/MLIR package put them: one
+# RUNPATH for all, so nothing needs LD_LIBRARY_PATH.
+set(TIRX_INSTALL_RPATH "\$ORIGIN/../lib${LLVM_LIBDIR_SUFFIX};${LLVM_LIBRARY_DIR}")
 set(TIRX_INSTALLED_TOOLS tirx-opt tirx-layout tirx-lsp-server tirx-reduce)
-set_target_properties(${TIRX_INSTALLED_TOOLS} PROPERTIES
-  INSTALL_RPATH "\$ORIGIN/../lib${LLVM_LIBDIR_SUFFIX};${LLVM_LIBRARY_DIR}")
+set(TIRX_INSTALLED_SHARED_LIBRARIES TirXCAPI)
+if(TIRX_ENABLE_RUNTIME)
+  list(APPEND TIRX_INSTALLED_SHARED_LIBRARIES TirXRuntime)
+endif()
+set_target_properties(${TIRX_INSTALLED_TOOLS} ${TIRX_INSTALLED_SHARED_LIBRARIES}
+  PROPERTIES INSTALL_RPATH "${TIRX_INSTALL_RPATH}")
 install(TARGETS ${TIRX_INSTALLED_TOOLS}
   RUNTIME DESTINATION bin COMPONENT tirx-tools)
-install(TARGETS TirXCAPI LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX}
+install(TARGETS ${TIRX_INSTALLED_SHARED_LIBRARIES}
+  LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX}
   COMPONENT tirx-libraries)
-if(TIRX_ENABLE_RUNTIME)
-  install(TARGETS TirXRuntime LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX}
-    COMPONENT tirx-libraries)
-endif()
+
+# The Python package, laid out as MLIR's (P/python_packages/<package>):
+# with PYTHONPATH=P/python_packages, `import tirx` loads P/lib's
+# libTirXCAPI.so and libTirXRuntime.so, found relative to the package
+# (python/tirx/_capi.py). TIRX_PYTHON_PACKAGES_DIR must stay two levels
+# below the prefix for that.
+set(TIRX_PYTHON_PACKAGES_DIR python_packages)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/tirx
+  DESTINATION ${TIRX_PYTHON_PACKAGES_DIR}
+  COMPONENT tirx-python
+  FILES_MATCHING PATTERN "*.py"
+  PATTERN "__pycache__" EXCLUDE)
 
 # The exported link interfaces name MLIR's targets; the statically linked
 # build (make static) rewrites those to a build-local target, so only the

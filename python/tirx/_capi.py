@@ -1,8 +1,11 @@
 """ctypes bindings of libTirXCAPI.so (include/TirX-c/TirX.h).
 
-The library is found through $TIRX_LIBRARY (the .so or its folder), next to
-this package (tirx/lib/), or in a TirX build tree next to the sources
-(build/lib, build-static/lib).
+The libraries are found, in this order, through $TIRX_LIBRARY (the .so or
+its folder; an override), next to this package (tirx/lib/: the GPU bundle),
+in an installed prefix (P/python_packages/tirx/ loads P/lib/: `cmake
+--install`), or in a TirX build tree next to the sources (build/lib,
+build-static/lib). The installed libraries carry a RUNPATH to libMLIR.so, so
+an install needs neither TIRX_LIBRARY nor LD_LIBRARY_PATH.
 """
 import ctypes
 import os
@@ -21,6 +24,8 @@ def _candidates(name):
         yield env if env.endswith(".so") and os.path.basename(env) == name \
             else os.path.join(env if os.path.isdir(env) else os.path.dirname(env), name)
     yield os.path.join(_HERE, "lib", name)
+    # Installed: <prefix>/python_packages/tirx -> <prefix>/lib.
+    yield os.path.join(_ROOT, "lib", name)
     for build in ("build", "build-static"):
         yield os.path.join(_ROOT, build, "lib", name)
 

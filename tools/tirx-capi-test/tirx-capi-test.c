@@ -149,9 +149,36 @@ static int compileFile(const char *path) {
   return 0;
 }
 
+static const char *kUsage =
+    "OVERVIEW: TirX C API self-test (libTirXCAPI.so, include/TirX-c/TirX.h)\n"
+    "\n"
+    "USAGE: tirx-capi-test [--compile <file>]\n"
+    "\n"
+    "Without arguments: compiles a good and a bad kernel and queries layouts\n"
+    "through the C API, printing what it gets (test/CAPI).\n"
+    "\n"
+    "OPTIONS:\n"
+    "  --compile <file>  Compile <file>: its first line is the --tirx-to-ptx\n"
+    "                    options, the rest the IR (fuzz-regressions replay)\n"
+    "  --help            Print this help\n";
+
+static int isHelp(const char *arg) {
+  return strcmp(arg, "--help") == 0 || strcmp(arg, "-help") == 0 ||
+         strcmp(arg, "-h") == 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 2 && isHelp(argv[1])) {
+    fputs(kUsage, stdout);
+    return 0;
+  }
   if (argc == 3 && strcmp(argv[1], "--compile") == 0)
     return compileFile(argv[2]);
+  if (argc != 1) {
+    fprintf(stderr, "tirx-capi-test: unexpected argument '%s'\n%s", argv[1],
+            kUsage);
+    return 2;
+  }
   printf("handles: %d %d\n", mlirGetDialectHandle__tirx__().ptr != NULL,
          mlirGetDialectHandle__tile__().ptr != NULL);
   tirxRegisterAllPasses();

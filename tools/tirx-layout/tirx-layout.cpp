@@ -29,20 +29,27 @@
 
 using namespace mlir::tirx;
 
+// --help shows these and the generic options only, not the hundreds of
+// backend options every LLVM library registers.
+static llvm::cl::OptionCategory layoutCategory("tirx-layout options");
+
 static llvm::cl::opt<std::string>
     layoutText(llvm::cl::Positional, llvm::cl::Required,
                llvm::cl::desc("<layout, e.g. 'S[(2, 32, 4) : (1@warpid, "
-                              "1@laneid, 1)]'>"));
+                              "1@laneid, 1)]'>"),
+               llvm::cl::cat(layoutCategory));
 
 static llvm::cl::opt<std::string>
     shapeText("shape",
               llvm::cl::desc("Logical shape to view the layout over, e.g. "
                              "2,32,4 (default: the shard extents)"),
-              llvm::cl::value_desc("d0,d1,..."));
+              llvm::cl::value_desc("d0,d1,..."), llvm::cl::cat(layoutCategory));
 
-static llvm::cl::opt<std::string> viewText(
-    "view", llvm::cl::desc("Views to print: tensor, thread, both or none"),
-    llvm::cl::value_desc("tensor|thread|both|none"), llvm::cl::init("both"));
+static llvm::cl::opt<std::string>
+    viewText("view",
+             llvm::cl::desc("Views to print: tensor, thread, both or none"),
+             llvm::cl::value_desc("tensor|thread|both|none"),
+             llvm::cl::init("both"), llvm::cl::cat(layoutCategory));
 
 [[noreturn]] static void fail(const llvm::Twine &message) {
   llvm::errs() << "tirx-layout: error: " << message << '\n';
@@ -82,6 +89,7 @@ static llvm::SmallVector<int64_t> parseShape(llvm::StringRef text) {
 }
 
 int main(int argc, char **argv) {
+  llvm::cl::HideUnrelatedOptions(layoutCategory);
   // Collect llvm::cl diagnostics so that they, too, become one error line.
   std::string clErrors;
   llvm::raw_string_ostream clErrorStream(clErrors);

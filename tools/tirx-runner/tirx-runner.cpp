@@ -11,17 +11,28 @@
 // which provides the mgpu* functions the host code calls and
 // printMemrefF32, so no --shared-libs are needed.
 //
+// --help lists the JIT runner's own options (entry point, -O, --mattr,
+// --shared-libs, object dumps), which JitRunnerMain registers when it runs;
+// every option registered before it (LLVM's backends and passes: hundreds)
+// is hidden from --help and --help-hidden, though it still works.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TirX/InitAll.h"
 
 #include "mlir/ExecutionEngine/JitRunner.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/TargetSelect.h"
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // JitRunnerMain's own options do not exist yet: they are registered, and
+  // stay visible, when it runs. This category is only the marker of what
+  // --help keeps of the options registered so far (the generic ones).
+  static llvm::cl::OptionCategory runnerCategory("tirx-runner options");
+  llvm::cl::HideUnrelatedOptions(runnerCategory);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   mlir::DialectRegistry registry;

@@ -86,9 +86,33 @@ static int printParamCount(const char *path, const char *name) {
   return status == TIRX_SUCCESS ? 0 : 1;
 }
 
+static const char *kUsage =
+    "OVERVIEW: TirX runtime self-test (libTirXRuntime.so, "
+    "TirX/Runtime/TirXRuntime.h)\n"
+    "\n"
+    "USAGE: tirx-runtime-check [<affine_relu.ptx>]\n"
+    "       tirx-runtime-check --param-count <image> <kernel>\n"
+    "\n"
+    "Prints one line per step (\"<step>: <status> <message>\"). Without a\n"
+    "file: the calls that need no GPU. With the affine-ReLU example's PTX and\n"
+    "a GPU: also loads, looks up, launches and checks the kernel.\n"
+    "\n"
+    "OPTIONS:\n"
+    "  --help                          Print this help\n"
+    "  --param-count <image> <kernel>  Print the parameter count the runtime\n"
+    "                                  reads from a PTX or cubin file (no GPU)\n";
+
 int main(int argc, char **argv) {
   if (argc == 4 && strcmp(argv[1], "--param-count") == 0)
     return printParamCount(argv[2], argv[3]);
+  if (argc >= 2 && argv[1][0] == '-') {
+    int help = strcmp(argv[1], "--help") == 0 ||
+               strcmp(argv[1], "-help") == 0 || strcmp(argv[1], "-h") == 0;
+    if (!help)
+      fprintf(stderr, "tirx-runtime-check: unknown option '%s'\n", argv[1]);
+    fputs(kUsage, help ? stdout : stderr);
+    return help ? 0 : 2;
+  }
   int count = -1;
   TirxModule module = NULL;
   TirxKernel kernel = NULL;
