@@ -3,14 +3,24 @@
 
 Each kernel applies one spelling at thread scope over 2 repeats of private
 (memory-only) tiles, so the final PTX must contain exactly two instances of
-the spelled instruction, with no local memory. The test CHECKs the exact
-mnemonic and operand shape of every instance and assembles the PTX with
+the spelled instruction (one when every source is an immediate: the two
+repeats are then the same inline asm, which LLVM merges), with no local
+memory. The test CHECKs every instance operand by operand: registers by
+their class (%rs/%r/%rd), memory as [%rdN] or [%rdN+offset], and each
+immediate by its exact text, computed here from the value independently of
+the compiler (docs/lowering.md: 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX for typed
+f32/f64 operands, 0x hex of the two's complement for 32/64-bit integers and
+untyped .bN operands; 16-bit values and packed carriers are materialized in
+a register, whose `mov.bN %r, <signed decimal>` is checked and whose
+register must be the one the instruction reads). The PTX is assembled by
 ptxas. Regenerate after adding forms:
 
     utils/gen-ptx-form-tests.py > test/Pipeline/ptx-forms.mlir
     utils/gen-ptx-form-tests.py --ptx81 > test/Pipeline/ptx-forms-ptx81.mlir
 """
 
+import re
+import struct
 import sys
 
 # (spelling, operands) — each operand is "kind:dtype[:width]":
@@ -176,6 +186,35 @@ FORMS = [
     ("st.global.L2::cache_hint.b32", ["m:f32", "r:f32", "a:ui64"]),
 ]
 
+# Immediates of every kind, each checked by its exact text: f32 and f64
+# literals (negative, inexact), f16/bf16 bit patterns (materialized), signed
+# and unsigned 16/32/64-bit integers (two's complement, zero padded, high bit
+# set), packed f16x2/bf16x2/s16x2 constants, and float immediates of untyped
+# .bN operands. (The forms above have immediates too: add.rn.f32, mul.rz.f64,
+# sub.rn.f16x2, add.s32, div.rn.f32, max.f32, fma.rn.f32.) Kept apart from
+# FORMS, which test/gpu/numerics/gen.py runs with registers for immediates.
+FORMS_IMMEDIATE = [
+    ("fma.rn.f32", ["r:f32", "r:f32", "i:-0.1:f32", "r:f32"]),
+    ("fma.rn.f64", ["r:f64", "r:f64", "i:-1.5:f64", "i:0.1:f64"]),
+    ("add.rn.f16", ["r:f16", "r:f16", "i:1.5:f16"]),
+    ("fma.rn.f16", ["r:f16", "r:f16", "i:-0.5:f16", "i:65504.0:f16"]),
+    ("mul.rn.bf16", ["r:bf16", "r:bf16", "i:-2.0:bf16"]),
+    ("add.rn.bf16", ["r:bf16", "r:bf16", "i:0.1:bf16"]),
+    ("sub.s32", ["r:i32", "r:i32", "i:-8:i32"]),
+    ("mad.lo.s32", ["r:i32", "r:i32", "i:-1:i32", "i:2147483647:i32"]),
+    ("min.s64", ["r:i64", "r:i64", "i:-2:i64"]),
+    ("min.u32", ["r:ui32", "r:ui32", "i:4000000000:ui32"]),
+    ("add.u64", ["r:ui64", "r:ui64", "i:1099511627776:ui64"]),
+    ("max.u64", ["r:ui64", "r:ui64", "i:9223372036854775809:ui64"]),
+    ("max.u16", ["r:ui16", "r:ui16", "i:65535:ui16"]),
+    ("max.s16", ["r:i16", "r:i16", "i:-3:i16"]),
+    ("mul.rn.bf16x2", ["r:ui32", "r:ui32", "i:1065369472:ui32"]),
+    ("min.s16x2", ["r:ui32", "r:ui32", "i:4294901761:ui32"]),
+    ("mov.b32", ["r:f32", "i:1.5:f32"]),
+    ("mov.b64", ["r:f64", "i:0.25:f64"]),
+    ("mov.b16", ["r:ui16", "i:1.5:f16"]),
+]
+
 # Forms whose floor is PTX ISA 8.1 (compiled with features=+ptx81).
 FORMS_PTX81 = [
     ("cvt.rna.satfinite.tf32.f32", ["r:ui32", "r:f32"]),
@@ -189,6 +228,92 @@ BYTES = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "ui16": 2, "i16": 2,
 
 
 BITS = {dtype: 8 * size for dtype, size in BYTES.items()}
+
+# The PTX register of each width, as LLVM's NVPTX backend names it.
+REGISTER = {16: "%rs[0-9]+", 32: "%r[0-9]+", 64: "%rd[0-9]+"}
+ADDRESS = r"\[%rd[0-9]+(\+[0-9]+)?\]"
+
+
+def immediate_bits(value, dtype):
+    """The bit pattern of an immediate `value : dtype`, as MLIR stores it."""
+    if dtype in ("f32", "f64", "f16"):
+        fmt = {"f32": ">f", "f64": ">d", "f16": ">e"}[dtype]
+        return int.from_bytes(struct.pack(fmt, float(value)), "big")
+    if dtype == "bf16":
+        # Round to nearest even from f32 (exact for the values used here).
+        f32 = int.from_bytes(struct.pack(">f", float(value)), "big")
+        return (f32 + 0x7FFF + ((f32 >> 16) & 1)) >> 16
+    return int(value) % (1 << BITS[dtype])
+
+
+def operand_type(spelling):
+    """The type token of the spelling's source operands (its last token)."""
+    return spelling.split(".")[-1]
+
+
+def inline_literal(spelling, value, dtype):
+    """The PTX literal of an immediate written inline, or None when the
+    lowering materializes it in a register (16-bit values, packed types)."""
+    token = operand_type(spelling)
+    bits = BITS[dtype]
+    if re.fullmatch(r"[a-z0-9]+x[0-9]+", token) or bits < 32:
+        return None
+    pattern = immediate_bits(value, dtype)
+    if dtype in ("f32", "f64") and token in ("f32", "f64"):
+        return ("0f%08X" if bits == 32 else "0d%016X") % pattern
+    return "0x%0*X" % (bits // 4, pattern)
+
+
+def materialized_decimal(value, dtype):
+    """How LLVM prints a materialized immediate: the signed decimal of its
+    bits (`mov.b16 %rs2, -16384;` for -2.0 : bf16)."""
+    bits = BITS[dtype]
+    pattern = immediate_bits(value, dtype)
+    return str(pattern - (1 << bits) if pattern >> (bits - 1) else pattern)
+
+
+def register_pattern(dtype, width):
+    """A register operand: {{%r[0-9]+}} or a vector {{[{]%r.., %r..[}]}}."""
+    register = REGISTER[BITS[dtype]]
+    if width == 1:
+        return "{{%s}}" % register
+    return "{{[{]%s[}]}}" % ", ".join([register] * width)
+
+
+def check_lines(spelling, operands):
+    """The CHECK lines of one form: its materialized immediates, then the
+    instruction itself, every operand exact up to register numbers."""
+    dags, patterns = [], []
+    for position, spec in enumerate(operands):
+        parts = spec.split(":")
+        kind = parts[0]
+        if kind == "i":
+            value, dtype = parts[1], parts[2]
+            literal = inline_literal(spelling, value, dtype)
+            if literal is not None:
+                patterns.append(literal)
+                continue
+            name = "IMM%d" % position
+            dags.append("// CHECK-DAG: mov.b%d [[%s:%s]], %s;" % (
+                BITS[dtype], name, REGISTER[BITS[dtype]],
+                materialized_decimal(value, dtype)))
+            patterns.append("[[%s]]" % name)
+        elif kind == "a":
+            patterns.append("{{%s}}" % REGISTER[BITS[parts[1]]])
+        elif kind == "r":
+            width = int(parts[2]) if len(parts) > 2 else 1
+            patterns.append(register_pattern(parts[1], width))
+        else:
+            patterns.append("{{%s}}" % ADDRESS)
+    # Every source an immediate: both repeats are the same asm, merged.
+    sources = operands[1:] if not spelling.startswith("st") else operands
+    count = 1 if all(o.startswith("i:") for o in sources) else 2
+    escaped = spelling.replace(".", "{{[.]}}")
+    lines = dags
+    lines.append("// CHECK-COUNT-%d: {{^[[:space:]]*}}%s %s;{{$}}"
+                 % (count, escaped, ", ".join(patterns)))
+    lines.append("// CHECK-NOT: {{^[[:space:]]*}}%s " % escaped)
+    return lines
 
 
 def kernel(index, spelling, operands):
@@ -245,9 +370,7 @@ def kernel(index, spelling, operands):
     out.append("// CHECK-LABEL: .entry %s(" % name)
     out.append("// CHECK-NOT: .local")
     # Two repeats, two instructions with exactly the spelled mnemonic.
-    escaped = spelling.replace(".", "{{[.]}}")
-    out.append("// CHECK-COUNT-2: {{^[[:space:]]*}}%s {{.*}};" % escaped)
-    out.append("// CHECK-NOT: {{^[[:space:]]*}}%s " % escaped)
+    out.extend(check_lines(spelling, operands))
     out.append("// CHECK: ret;")
     out.append("tirx.kernel @%s(%s) launch(grid = [1], block = [32]) {"
                % (name, ", ".join(args)))
@@ -262,7 +385,7 @@ def kernel(index, spelling, operands):
 
 def main():
     ptx81 = "--ptx81" in sys.argv
-    forms = FORMS_PTX81 if ptx81 else FORMS
+    forms = FORMS_PTX81 if ptx81 else FORMS + FORMS_IMMEDIATE
     options = "features=+ptx81 " if ptx81 else ""
     print("// Generated by utils/gen-ptx-form-tests.py%s; do not edit by hand."
           % (" --ptx81" if ptx81 else ""))

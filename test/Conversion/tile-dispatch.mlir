@@ -57,10 +57,15 @@ tirx.kernel @gapped() launch(grid = [1], block = [32]) {
   tirx.return
 }
 
-// A predicate gates the instruction inside a scoped PTX block.
+// A predicate gates the instruction inside a scoped PTX block; the
+// destination is tied ("0") to its slot's current value, which it keeps when
+// the predicate is false.
 // CHECK-LABEL: gpu.func @predicated
 // CHECK: %[[P:.+]] = llvm.zext %{{.+}} : i1 to i32
-// CHECK: llvm.inline_asm "{\0A\09.reg .pred %tirx_p;\0A\09setp.ne.b32 %tirx_p, $1, 0;\0A\09@%tirx_p abs.f32 $0, $2;\0A\09}", "=f,r,f" %[[P]], %{{.+}}
+// CHECK: %[[SRC:.+]] = tirx.slot_load %[[R:.+]][0]
+// CHECK: %[[OLD:.+]] = tirx.slot_load %[[R]][0]
+// CHECK: %[[NEW:.+]] = llvm.inline_asm "{\0A\09.reg .pred %tirx_p;\0A\09setp.ne.b32 %tirx_p, $1, 0;\0A\09@%tirx_p abs.f32 $0, $2;\0A\09}", "=f,r,f,0" %[[P]], %[[SRC]], %[[OLD]] : (i32, f32, f32) -> f32
+// CHECK: tirx.slot_store %[[NEW]], %[[R]][0]
 tirx.kernel @predicated(%p: i1) launch(grid = [1], block = [32]) {
   %r = tirx.alloc_local : !tirx.tensor<1xf32, local>
   tile.apply "abs.f32" scope(thread) (%r, %r) pred(%p) : !tirx.tensor<1xf32, local>, !tirx.tensor<1xf32, local>

@@ -9,7 +9,7 @@
 module attributes {tirx.ptx = 81 : i32} {
 // CHECK-LABEL: .entry form_0(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rna{{[.]}}satfinite{{[.]}}tf32{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rna{{[.]}}satfinite{{[.]}}tf32{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rna{{[.]}}satfinite{{[.]}}tf32{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_0(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -27,7 +27,7 @@ tirx.kernel @form_0(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_1(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}satfinite{{[.]}}e4m3x2{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}satfinite{{[.]}}e4m3x2{{[.]}}f32 {{%rs[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}satfinite{{[.]}}e4m3x2{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_1(%io0: !tirx.tensor<2x1xui16, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -49,7 +49,7 @@ tirx.kernel @form_1(%io0: !tirx.tensor<2x1xui16, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_2(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}satfinite{{[.]}}e5m2x2{{[.]}}f16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}satfinite{{[.]}}e5m2x2{{[.]}}f16x2 {{%rs[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}satfinite{{[.]}}e5m2x2{{[.]}}f16x2 
 // CHECK: ret;
 tirx.kernel @form_2(%io0: !tirx.tensor<2x1xui16, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -67,7 +67,7 @@ tirx.kernel @form_2(%io0: !tirx.tensor<2x1xui16, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_3(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f16x2{{[.]}}e4m3x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f16x2{{[.]}}e4m3x2 {{%r[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f16x2{{[.]}}e4m3x2 
 // CHECK: ret;
 tirx.kernel @form_3(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui16, global>) launch(grid = [1], block = [32]) {

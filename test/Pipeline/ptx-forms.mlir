@@ -8,7 +8,7 @@
 
 // CHECK-LABEL: .entry form_0(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_0(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -30,7 +30,7 @@ tirx.kernel @form_0(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1x
 
 // CHECK-LABEL: .entry form_1(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0f3FC00000;{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_1(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -48,7 +48,7 @@ tirx.kernel @form_1(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1x
 
 // CHECK-LABEL: .entry form_2(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rz{{[.]}}ftz{{[.]}}sat{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rz{{[.]}}ftz{{[.]}}sat{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}rz{{[.]}}ftz{{[.]}}sat{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_2(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -70,7 +70,7 @@ tirx.kernel @form_2(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1x
 
 // CHECK-LABEL: .entry form_3(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}sub{{[.]}}rn{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}sub{{[.]}}rn{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}sub{{[.]}}rn{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_3(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -92,7 +92,7 @@ tirx.kernel @form_3(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1x
 
 // CHECK-LABEL: .entry form_4(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}sub{{[.]}}rm{{[.]}}ftz{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}sub{{[.]}}rm{{[.]}}ftz{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}sub{{[.]}}rm{{[.]}}ftz{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_4(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -114,7 +114,7 @@ tirx.kernel @form_4(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1x
 
 // CHECK-LABEL: .entry form_5(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_5(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -136,7 +136,7 @@ tirx.kernel @form_5(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1x
 
 // CHECK-LABEL: .entry form_6(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rp{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rp{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mul{{[.]}}rp{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_6(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -158,7 +158,7 @@ tirx.kernel @form_6(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1x
 
 // CHECK-LABEL: .entry form_7(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_7(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>, %io2: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -180,7 +180,7 @@ tirx.kernel @form_7(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1x
 
 // CHECK-LABEL: .entry form_8(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rz{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rz{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0d3FD0000000000000;{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mul{{[.]}}rz{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_8(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -198,7 +198,7 @@ tirx.kernel @form_8(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1x
 
 // CHECK-LABEL: .entry form_9(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f16 
 // CHECK: ret;
 tirx.kernel @form_9(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1xf16, global>, %io2: !tirx.tensor<2x1xf16, global>) launch(grid = [1], block = [32]) {
@@ -220,7 +220,7 @@ tirx.kernel @form_9(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1x
 
 // CHECK-LABEL: .entry form_10(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}ftz{{[.]}}sat{{[.]}}f16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}ftz{{[.]}}sat{{[.]}}f16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}ftz{{[.]}}sat{{[.]}}f16 
 // CHECK: ret;
 tirx.kernel @form_10(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1xf16, global>, %io2: !tirx.tensor<2x1xf16, global>) launch(grid = [1], block = [32]) {
@@ -242,7 +242,7 @@ tirx.kernel @form_10(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_11(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f16x2 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f16x2 
 // CHECK: ret;
 tirx.kernel @form_11(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>, %io2: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -264,7 +264,8 @@ tirx.kernel @form_11(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_12(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}sub{{[.]}}rn{{[.]}}f16x2 {{.*}};
+// CHECK-DAG: mov.b32 [[IMM2:%r[0-9]+]], 1006648320;
+// CHECK-COUNT-2: {{^[[:space:]]*}}sub{{[.]}}rn{{[.]}}f16x2 {{%r[0-9]+}}, {{%r[0-9]+}}, [[IMM2]];{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}sub{{[.]}}rn{{[.]}}f16x2 
 // CHECK: ret;
 tirx.kernel @form_12(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -282,7 +283,7 @@ tirx.kernel @form_12(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_13(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}ftz{{[.]}}f16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}ftz{{[.]}}f16x2 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}ftz{{[.]}}f16x2 
 // CHECK: ret;
 tirx.kernel @form_13(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>, %io2: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -304,7 +305,7 @@ tirx.kernel @form_13(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_14(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}bf16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}bf16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}bf16 
 // CHECK: ret;
 tirx.kernel @form_14(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x1xbf16, global>, %io2: !tirx.tensor<2x1xbf16, global>) launch(grid = [1], block = [32]) {
@@ -326,7 +327,7 @@ tirx.kernel @form_14(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_15(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}bf16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}bf16x2 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}bf16x2 
 // CHECK: ret;
 tirx.kernel @form_15(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>, %io2: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -348,7 +349,7 @@ tirx.kernel @form_15(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_16(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}s32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0x00000007;{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}s32 
 // CHECK: ret;
 tirx.kernel @form_16(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
@@ -366,7 +367,7 @@ tirx.kernel @form_16(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_17(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}u64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}u64 
 // CHECK: ret;
 tirx.kernel @form_17(%io0: !tirx.tensor<2x1xui64, global>, %io1: !tirx.tensor<2x1xui64, global>, %io2: !tirx.tensor<2x1xui64, global>) launch(grid = [1], block = [32]) {
@@ -388,7 +389,7 @@ tirx.kernel @form_17(%io0: !tirx.tensor<2x1xui64, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_18(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}sub{{[.]}}s32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}sub{{[.]}}s32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}sub{{[.]}}s32 
 // CHECK: ret;
 tirx.kernel @form_18(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1xi32, global>, %io2: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
@@ -410,7 +411,7 @@ tirx.kernel @form_18(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_19(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}lo{{[.]}}s32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}lo{{[.]}}s32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mul{{[.]}}lo{{[.]}}s32 
 // CHECK: ret;
 tirx.kernel @form_19(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1xi32, global>, %io2: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
@@ -432,7 +433,7 @@ tirx.kernel @form_19(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_20(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}hi{{[.]}}u32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}hi{{[.]}}u32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mul{{[.]}}hi{{[.]}}u32 
 // CHECK: ret;
 tirx.kernel @form_20(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>, %io2: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -454,7 +455,7 @@ tirx.kernel @form_20(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_21(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}wide{{[.]}}s32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}wide{{[.]}}s32 {{%rd[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mul{{[.]}}wide{{[.]}}s32 
 // CHECK: ret;
 tirx.kernel @form_21(%io0: !tirx.tensor<2x1xi64, global>, %io1: !tirx.tensor<2x1xi32, global>, %io2: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
@@ -476,7 +477,7 @@ tirx.kernel @form_21(%io0: !tirx.tensor<2x1xi64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_22(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}div{{[.]}}rn{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}div{{[.]}}rn{{[.]}}f32 {{%r[0-9]+}}, 0f3F800000, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}div{{[.]}}rn{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_22(%io0: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -494,7 +495,7 @@ tirx.kernel @form_22(%io0: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_23(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}div{{[.]}}approx{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}div{{[.]}}approx{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}div{{[.]}}approx{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_23(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -516,7 +517,7 @@ tirx.kernel @form_23(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_24(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}div{{[.]}}full{{[.]}}ftz{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}div{{[.]}}full{{[.]}}ftz{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}div{{[.]}}full{{[.]}}ftz{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_24(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -538,7 +539,7 @@ tirx.kernel @form_24(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_25(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}div{{[.]}}rz{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}div{{[.]}}rz{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}div{{[.]}}rz{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_25(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>, %io2: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -560,7 +561,7 @@ tirx.kernel @form_25(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_26(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}rcp{{[.]}}rn{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}rcp{{[.]}}rn{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}rcp{{[.]}}rn{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_26(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -578,7 +579,7 @@ tirx.kernel @form_26(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_27(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}rcp{{[.]}}approx{{[.]}}ftz{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}rcp{{[.]}}approx{{[.]}}ftz{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}rcp{{[.]}}approx{{[.]}}ftz{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_27(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -596,7 +597,7 @@ tirx.kernel @form_27(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_28(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}rcp{{[.]}}rn{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}rcp{{[.]}}rn{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}rcp{{[.]}}rn{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_28(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -614,7 +615,7 @@ tirx.kernel @form_28(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_29(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}rcp{{[.]}}approx{{[.]}}ftz{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}rcp{{[.]}}approx{{[.]}}ftz{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}rcp{{[.]}}approx{{[.]}}ftz{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_29(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -632,7 +633,7 @@ tirx.kernel @form_29(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_30(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}sqrt{{[.]}}rn{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}sqrt{{[.]}}rn{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}sqrt{{[.]}}rn{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_30(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -650,7 +651,7 @@ tirx.kernel @form_30(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_31(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}sqrt{{[.]}}approx{{[.]}}ftz{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}sqrt{{[.]}}approx{{[.]}}ftz{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}sqrt{{[.]}}approx{{[.]}}ftz{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_31(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -668,7 +669,7 @@ tirx.kernel @form_31(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_32(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}sqrt{{[.]}}rn{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}sqrt{{[.]}}rn{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}sqrt{{[.]}}rn{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_32(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -686,7 +687,7 @@ tirx.kernel @form_32(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_33(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}rsqrt{{[.]}}approx{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}rsqrt{{[.]}}approx{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}rsqrt{{[.]}}approx{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_33(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -704,7 +705,7 @@ tirx.kernel @form_33(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_34(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}rsqrt{{[.]}}approx{{[.]}}ftz{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}rsqrt{{[.]}}approx{{[.]}}ftz{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}rsqrt{{[.]}}approx{{[.]}}ftz{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_34(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -722,7 +723,7 @@ tirx.kernel @form_34(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_35(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}rsqrt{{[.]}}approx{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}rsqrt{{[.]}}approx{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}rsqrt{{[.]}}approx{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_35(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -740,7 +741,7 @@ tirx.kernel @form_35(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_36(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}min{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_36(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -762,7 +763,7 @@ tirx.kernel @form_36(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_37(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0f00000000;{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_37(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -780,7 +781,7 @@ tirx.kernel @form_37(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_38(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}NaN{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}NaN{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}NaN{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_38(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -802,7 +803,7 @@ tirx.kernel @form_38(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_39(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}ftz{{[.]}}NaN{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}ftz{{[.]}}NaN{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}min{{[.]}}ftz{{[.]}}NaN{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_39(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -824,7 +825,7 @@ tirx.kernel @form_39(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_40(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}xorsign{{[.]}}abs{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}xorsign{{[.]}}abs{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}xorsign{{[.]}}abs{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_40(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -846,7 +847,7 @@ tirx.kernel @form_40(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_41(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_41(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>, %io2: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -868,7 +869,7 @@ tirx.kernel @form_41(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_42(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}f16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}f16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}min{{[.]}}f16 
 // CHECK: ret;
 tirx.kernel @form_42(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1xf16, global>, %io2: !tirx.tensor<2x1xf16, global>) launch(grid = [1], block = [32]) {
@@ -890,7 +891,7 @@ tirx.kernel @form_42(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_43(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}f16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}f16x2 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}f16x2 
 // CHECK: ret;
 tirx.kernel @form_43(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>, %io2: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -912,7 +913,7 @@ tirx.kernel @form_43(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_44(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}bf16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}bf16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}min{{[.]}}bf16 
 // CHECK: ret;
 tirx.kernel @form_44(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x1xbf16, global>, %io2: !tirx.tensor<2x1xbf16, global>) launch(grid = [1], block = [32]) {
@@ -934,7 +935,7 @@ tirx.kernel @form_44(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_45(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}NaN{{[.]}}bf16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}NaN{{[.]}}bf16x2 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}NaN{{[.]}}bf16x2 
 // CHECK: ret;
 tirx.kernel @form_45(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>, %io2: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -956,7 +957,7 @@ tirx.kernel @form_45(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_46(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}u32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}u32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}min{{[.]}}u32 
 // CHECK: ret;
 tirx.kernel @form_46(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>, %io2: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -978,7 +979,7 @@ tirx.kernel @form_46(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_47(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}s32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}s32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}s32 
 // CHECK: ret;
 tirx.kernel @form_47(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1xi32, global>, %io2: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
@@ -1000,7 +1001,7 @@ tirx.kernel @form_47(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_48(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}relu{{[.]}}s32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}relu{{[.]}}s32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}relu{{[.]}}s32 
 // CHECK: ret;
 tirx.kernel @form_48(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1xi32, global>, %io2: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
@@ -1022,7 +1023,7 @@ tirx.kernel @form_48(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_49(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}s16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}s16x2 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}min{{[.]}}s16x2 
 // CHECK: ret;
 tirx.kernel @form_49(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>, %io2: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -1044,7 +1045,7 @@ tirx.kernel @form_49(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_50(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}u16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}u16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}u16 
 // CHECK: ret;
 tirx.kernel @form_50(%io0: !tirx.tensor<2x1xui16, global>, %io1: !tirx.tensor<2x1xui16, global>, %io2: !tirx.tensor<2x1xui16, global>) launch(grid = [1], block = [32]) {
@@ -1066,7 +1067,7 @@ tirx.kernel @form_50(%io0: !tirx.tensor<2x1xui16, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_51(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}s64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}s64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}min{{[.]}}s64 
 // CHECK: ret;
 tirx.kernel @form_51(%io0: !tirx.tensor<2x1xi64, global>, %io1: !tirx.tensor<2x1xi64, global>, %io2: !tirx.tensor<2x1xi64, global>) launch(grid = [1], block = [32]) {
@@ -1088,7 +1089,7 @@ tirx.kernel @form_51(%io0: !tirx.tensor<2x1xi64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_52(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0f40000000, 0f3F800000;{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_52(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1106,7 +1107,7 @@ tirx.kernel @form_52(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_53(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rz{{[.]}}ftz{{[.]}}sat{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rz{{[.]}}ftz{{[.]}}sat{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}fma{{[.]}}rz{{[.]}}ftz{{[.]}}sat{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_53(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>, %io3: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1132,7 +1133,7 @@ tirx.kernel @form_53(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_54(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_54(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>, %io2: !tirx.tensor<2x1xf64, global>, %io3: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -1158,7 +1159,7 @@ tirx.kernel @form_54(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_55(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f16 
 // CHECK: ret;
 tirx.kernel @form_55(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1xf16, global>, %io2: !tirx.tensor<2x1xf16, global>, %io3: !tirx.tensor<2x1xf16, global>) launch(grid = [1], block = [32]) {
@@ -1184,7 +1185,7 @@ tirx.kernel @form_55(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_56(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f16x2 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f16x2 
 // CHECK: ret;
 tirx.kernel @form_56(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>, %io2: !tirx.tensor<2x1xui32, global>, %io3: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -1210,7 +1211,7 @@ tirx.kernel @form_56(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_57(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}relu{{[.]}}bf16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}relu{{[.]}}bf16x2 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}relu{{[.]}}bf16x2 
 // CHECK: ret;
 tirx.kernel @form_57(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>, %io2: !tirx.tensor<2x1xui32, global>, %io3: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -1236,7 +1237,7 @@ tirx.kernel @form_57(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_58(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}bf16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}bf16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}bf16 
 // CHECK: ret;
 tirx.kernel @form_58(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x1xbf16, global>, %io2: !tirx.tensor<2x1xbf16, global>, %io3: !tirx.tensor<2x1xbf16, global>) launch(grid = [1], block = [32]) {
@@ -1262,7 +1263,7 @@ tirx.kernel @form_58(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_59(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mad{{[.]}}rn{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mad{{[.]}}rn{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mad{{[.]}}rn{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_59(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>, %io3: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1288,7 +1289,7 @@ tirx.kernel @form_59(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_60(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mad{{[.]}}lo{{[.]}}s32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mad{{[.]}}lo{{[.]}}s32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mad{{[.]}}lo{{[.]}}s32 
 // CHECK: ret;
 tirx.kernel @form_60(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1xi32, global>, %io2: !tirx.tensor<2x1xi32, global>, %io3: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
@@ -1314,7 +1315,7 @@ tirx.kernel @form_60(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_61(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f16{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f16{{[.]}}f32 {{%rs[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f16{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_61(%io0: !tirx.tensor<2x1xui16, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1332,7 +1333,7 @@ tirx.kernel @form_61(%io0: !tirx.tensor<2x1xui16, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_62(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}f32{{[.]}}f16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}f32{{[.]}}f16 {{%r[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}f32{{[.]}}f16 
 // CHECK: ret;
 tirx.kernel @form_62(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf16, global>) launch(grid = [1], block = [32]) {
@@ -1350,7 +1351,7 @@ tirx.kernel @form_62(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_63(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}bf16{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}bf16{{[.]}}f32 {{%rs[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}bf16{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_63(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1368,7 +1369,7 @@ tirx.kernel @form_63(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_64(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}f32{{[.]}}bf16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}f32{{[.]}}bf16 {{%r[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}f32{{[.]}}bf16 
 // CHECK: ret;
 tirx.kernel @form_64(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xbf16, global>) launch(grid = [1], block = [32]) {
@@ -1386,7 +1387,7 @@ tirx.kernel @form_64(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_65(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rzi{{[.]}}s32{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rzi{{[.]}}s32{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rzi{{[.]}}s32{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_65(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1404,7 +1405,7 @@ tirx.kernel @form_65(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_66(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rni{{[.]}}u32{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rni{{[.]}}u32{{[.]}}f64 {{%r[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rni{{[.]}}u32{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_66(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -1422,7 +1423,7 @@ tirx.kernel @form_66(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_67(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f32{{[.]}}s32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f32{{[.]}}s32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f32{{[.]}}s32 
 // CHECK: ret;
 tirx.kernel @form_67(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
@@ -1440,7 +1441,7 @@ tirx.kernel @form_67(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_68(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rz{{[.]}}f64{{[.]}}u64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rz{{[.]}}f64{{[.]}}u64 {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rz{{[.]}}f64{{[.]}}u64 
 // CHECK: ret;
 tirx.kernel @form_68(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xui64, global>) launch(grid = [1], block = [32]) {
@@ -1458,7 +1459,7 @@ tirx.kernel @form_68(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_69(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}f64{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}f64{{[.]}}f32 {{%rd[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}f64{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_69(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1476,7 +1477,7 @@ tirx.kernel @form_69(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_70(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f32{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f32{{[.]}}f64 {{%r[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f32{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_70(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -1494,7 +1495,7 @@ tirx.kernel @form_70(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_71(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rni{{[.]}}f32{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rni{{[.]}}f32{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rni{{[.]}}f32{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_71(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1512,7 +1513,7 @@ tirx.kernel @form_71(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_72(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}u32{{[.]}}u16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}u32{{[.]}}u16 {{%r[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}u32{{[.]}}u16 
 // CHECK: ret;
 tirx.kernel @form_72(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui16, global>) launch(grid = [1], block = [32]) {
@@ -1530,7 +1531,7 @@ tirx.kernel @form_72(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_73(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}sat{{[.]}}s16{{[.]}}s32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}sat{{[.]}}s16{{[.]}}s32 {{%rs[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}sat{{[.]}}s16{{[.]}}s32 
 // CHECK: ret;
 tirx.kernel @form_73(%io0: !tirx.tensor<2x1xi16, global>, %io1: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
@@ -1548,7 +1549,7 @@ tirx.kernel @form_73(%io0: !tirx.tensor<2x1xi16, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_74(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f16x2{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f16x2{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}f16x2{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_74(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1570,7 +1571,7 @@ tirx.kernel @form_74(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_75(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}bf16x2{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}bf16x2{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}bf16x2{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_75(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1592,7 +1593,7 @@ tirx.kernel @form_75(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_76(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}relu{{[.]}}f16x2{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}relu{{[.]}}f16x2{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rn{{[.]}}relu{{[.]}}f16x2{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_76(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io2: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1614,7 +1615,7 @@ tirx.kernel @form_76(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_77(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_77(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1632,7 +1633,7 @@ tirx.kernel @form_77(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_78(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}ftz{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}ftz{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}ftz{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_78(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1650,7 +1651,7 @@ tirx.kernel @form_78(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_79(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}f16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}f16 {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}f16 
 // CHECK: ret;
 tirx.kernel @form_79(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1xf16, global>) launch(grid = [1], block = [32]) {
@@ -1668,7 +1669,7 @@ tirx.kernel @form_79(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_80(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}f16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}f16x2 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}f16x2 
 // CHECK: ret;
 tirx.kernel @form_80(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -1686,7 +1687,7 @@ tirx.kernel @form_80(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_81(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}ftz{{[.]}}bf16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}ftz{{[.]}}bf16 {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}ftz{{[.]}}bf16 
 // CHECK: ret;
 tirx.kernel @form_81(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x1xbf16, global>) launch(grid = [1], block = [32]) {
@@ -1704,7 +1705,7 @@ tirx.kernel @form_81(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_82(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}ftz{{[.]}}bf16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}ftz{{[.]}}bf16x2 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ex2{{[.]}}approx{{[.]}}ftz{{[.]}}bf16x2 
 // CHECK: ret;
 tirx.kernel @form_82(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -1722,7 +1723,7 @@ tirx.kernel @form_82(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_83(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}lg2{{[.]}}approx{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}lg2{{[.]}}approx{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}lg2{{[.]}}approx{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_83(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1740,7 +1741,7 @@ tirx.kernel @form_83(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_84(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}lg2{{[.]}}approx{{[.]}}ftz{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}lg2{{[.]}}approx{{[.]}}ftz{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}lg2{{[.]}}approx{{[.]}}ftz{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_84(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1758,7 +1759,7 @@ tirx.kernel @form_84(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_85(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}abs{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_85(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1776,7 +1777,7 @@ tirx.kernel @form_85(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_86(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}ftz{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}ftz{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}abs{{[.]}}ftz{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_86(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1794,7 +1795,7 @@ tirx.kernel @form_86(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_87(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}abs{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_87(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -1812,7 +1813,7 @@ tirx.kernel @form_87(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_88(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}f16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}f16x2 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}abs{{[.]}}f16x2 
 // CHECK: ret;
 tirx.kernel @form_88(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -1830,7 +1831,7 @@ tirx.kernel @form_88(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_89(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}bf16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}bf16 {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}abs{{[.]}}bf16 
 // CHECK: ret;
 tirx.kernel @form_89(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x1xbf16, global>) launch(grid = [1], block = [32]) {
@@ -1848,7 +1849,7 @@ tirx.kernel @form_89(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_90(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}s32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}abs{{[.]}}s32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}abs{{[.]}}s32 
 // CHECK: ret;
 tirx.kernel @form_90(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
@@ -1866,7 +1867,7 @@ tirx.kernel @form_90(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_91(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}neg{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_91(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1884,7 +1885,7 @@ tirx.kernel @form_91(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_92(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}ftz{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}ftz{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}neg{{[.]}}ftz{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_92(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -1902,7 +1903,7 @@ tirx.kernel @form_92(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_93(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}f64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}neg{{[.]}}f64 
 // CHECK: ret;
 tirx.kernel @form_93(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -1920,7 +1921,7 @@ tirx.kernel @form_93(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_94(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}f16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}f16 {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}neg{{[.]}}f16 
 // CHECK: ret;
 tirx.kernel @form_94(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1xf16, global>) launch(grid = [1], block = [32]) {
@@ -1938,7 +1939,7 @@ tirx.kernel @form_94(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_95(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}bf16x2 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}bf16x2 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}neg{{[.]}}bf16x2 
 // CHECK: ret;
 tirx.kernel @form_95(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -1956,7 +1957,7 @@ tirx.kernel @form_95(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_96(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}s64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}neg{{[.]}}s64 {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}neg{{[.]}}s64 
 // CHECK: ret;
 tirx.kernel @form_96(%io0: !tirx.tensor<2x1xi64, global>, %io1: !tirx.tensor<2x1xi64, global>) launch(grid = [1], block = [32]) {
@@ -1974,7 +1975,7 @@ tirx.kernel @form_96(%io0: !tirx.tensor<2x1xi64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_97(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b16 {{%rs[0-9]+}}, {{%rs[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b16 
 // CHECK: ret;
 tirx.kernel @form_97(%io0: !tirx.tensor<2x1xui16, global>, %io1: !tirx.tensor<2x1xui16, global>) launch(grid = [1], block = [32]) {
@@ -1992,7 +1993,7 @@ tirx.kernel @form_97(%io0: !tirx.tensor<2x1xui16, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_98(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_98(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2010,7 +2011,7 @@ tirx.kernel @form_98(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_99(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b64 {{%rd[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b64 
 // CHECK: ret;
 tirx.kernel @form_99(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -2028,7 +2029,7 @@ tirx.kernel @form_99(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_100(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_100(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2046,7 +2047,7 @@ tirx.kernel @form_100(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_101(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}u32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}u32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}u32 
 // CHECK: ret;
 tirx.kernel @form_101(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -2064,7 +2065,7 @@ tirx.kernel @form_101(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2
 
 // CHECK-LABEL: .entry form_102(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b32 {{%r[0-9]+}}, {{[{]%rs[0-9]+, %rs[0-9]+[}]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_102(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<4x1xui16, global>) launch(grid = [1], block = [32]) {
@@ -2082,7 +2083,7 @@ tirx.kernel @form_102(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<4
 
 // CHECK-LABEL: .entry form_103(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b32 {{[{]%rs[0-9]+, %rs[0-9]+[}]}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_103(%io0: !tirx.tensor<4x1xui16, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -2100,7 +2101,7 @@ tirx.kernel @form_103(%io0: !tirx.tensor<4x1xui16, global>, %io1: !tirx.tensor<2
 
 // CHECK-LABEL: .entry form_104(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b64 {{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b64 
 // CHECK: ret;
 tirx.kernel @form_104(%io0: !tirx.tensor<2x1xui64, global>, %io1: !tirx.tensor<4x1xui32, global>) launch(grid = [1], block = [32]) {
@@ -2118,7 +2119,7 @@ tirx.kernel @form_104(%io0: !tirx.tensor<2x1xui64, global>, %io1: !tirx.tensor<4
 
 // CHECK-LABEL: .entry form_105(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}mov{{[.]}}b64 {{[{]%rs[0-9]+, %rs[0-9]+, %rs[0-9]+, %rs[0-9]+[}]}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b64 
 // CHECK: ret;
 tirx.kernel @form_105(%io0: !tirx.tensor<8x1xui16, global>, %io1: !tirx.tensor<2x1xui64, global>) launch(grid = [1], block = [32]) {
@@ -2136,7 +2137,7 @@ tirx.kernel @form_105(%io0: !tirx.tensor<8x1xui16, global>, %io1: !tirx.tensor<2
 
 // CHECK-LABEL: .entry form_106(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rna{{[.]}}tf32{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}cvt{{[.]}}rna{{[.]}}tf32{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}cvt{{[.]}}rna{{[.]}}tf32{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_106(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2154,7 +2155,7 @@ tirx.kernel @form_106(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2
 
 // CHECK-LABEL: .entry form_107(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_107(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
@@ -2169,7 +2170,7 @@ tirx.kernel @form_107(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_108(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v2{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v2{{[.]}}b32 {{[{]%r[0-9]+, %r[0-9]+[}]}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v2{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_108(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2xf32, global, align = 8>) launch(grid = [1], block = [32]) {
@@ -2184,7 +2185,7 @@ tirx.kernel @form_108(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2
 
 // CHECK-LABEL: .entry form_109(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v4{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v4{{[.]}}b32 {{[{]%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+[}]}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v4{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_109(%io0: !tirx.tensor<8x1xf32, global>, %t1: !tirx.tensor<2x4xf32, global, align = 16>) launch(grid = [1], block = [32]) {
@@ -2199,7 +2200,7 @@ tirx.kernel @form_109(%io0: !tirx.tensor<8x1xf32, global>, %t1: !tirx.tensor<2x4
 
 // CHECK-LABEL: .entry form_110(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b64 {{%rd[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b64 
 // CHECK: ret;
 tirx.kernel @form_110(%io0: !tirx.tensor<2x1xf64, global>, %t1: !tirx.tensor<2x1xf64, global, align = 8>) launch(grid = [1], block = [32]) {
@@ -2214,7 +2215,7 @@ tirx.kernel @form_110(%io0: !tirx.tensor<2x1xf64, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_111(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v2{{[.]}}b64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v2{{[.]}}b64 {{[{]%rd[0-9]+, %rd[0-9]+[}]}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v2{{[.]}}b64 
 // CHECK: ret;
 tirx.kernel @form_111(%io0: !tirx.tensor<4x1xi64, global>, %t1: !tirx.tensor<2x2xi64, global, align = 16>) launch(grid = [1], block = [32]) {
@@ -2229,7 +2230,7 @@ tirx.kernel @form_111(%io0: !tirx.tensor<4x1xi64, global>, %t1: !tirx.tensor<2x2
 
 // CHECK-LABEL: .entry form_112(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b16 {{%rs[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}b16 
 // CHECK: ret;
 tirx.kernel @form_112(%io0: !tirx.tensor<2x1xf16, global>, %t1: !tirx.tensor<2x1xf16, global, align = 2>) launch(grid = [1], block = [32]) {
@@ -2244,7 +2245,7 @@ tirx.kernel @form_112(%io0: !tirx.tensor<2x1xf16, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_113(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v4{{[.]}}b16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v4{{[.]}}b16 {{[{]%rs[0-9]+, %rs[0-9]+, %rs[0-9]+, %rs[0-9]+[}]}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}v4{{[.]}}b16 
 // CHECK: ret;
 tirx.kernel @form_113(%io0: !tirx.tensor<8x1xui16, global>, %t1: !tirx.tensor<2x4xui16, global, align = 8>) launch(grid = [1], block = [32]) {
@@ -2259,7 +2260,7 @@ tirx.kernel @form_113(%io0: !tirx.tensor<8x1xui16, global>, %t1: !tirx.tensor<2x
 
 // CHECK-LABEL: .entry form_114(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}f32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}f32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}f32 
 // CHECK: ret;
 tirx.kernel @form_114(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
@@ -2274,7 +2275,7 @@ tirx.kernel @form_114(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_115(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}s32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}s32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}s32 
 // CHECK: ret;
 tirx.kernel @form_115(%io0: !tirx.tensor<2x1xi32, global>, %t1: !tirx.tensor<2x1xi32, global, align = 4>) launch(grid = [1], block = [32]) {
@@ -2289,7 +2290,7 @@ tirx.kernel @form_115(%io0: !tirx.tensor<2x1xi32, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_116(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}nc{{[.]}}v4{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}nc{{[.]}}v4{{[.]}}b32 {{[{]%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+[}]}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}nc{{[.]}}v4{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_116(%io0: !tirx.tensor<8x1xf32, global>, %t1: !tirx.tensor<2x4xf32, global, align = 16>) launch(grid = [1], block = [32]) {
@@ -2304,7 +2305,7 @@ tirx.kernel @form_116(%io0: !tirx.tensor<8x1xf32, global>, %t1: !tirx.tensor<2x4
 
 // CHECK-LABEL: .entry form_117(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}cg{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}cg{{[.]}}b32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}cg{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_117(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
@@ -2319,7 +2320,7 @@ tirx.kernel @form_117(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_118(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}cs{{[.]}}v2{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}cs{{[.]}}v2{{[.]}}b32 {{[{]%r[0-9]+, %r[0-9]+[}]}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}cs{{[.]}}v2{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_118(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2xf32, global, align = 8>) launch(grid = [1], block = [32]) {
@@ -2334,7 +2335,7 @@ tirx.kernel @form_118(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2
 
 // CHECK-LABEL: .entry form_119(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L1::evict_last{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L1::evict_last{{[.]}}b32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L1::evict_last{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_119(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
@@ -2349,7 +2350,7 @@ tirx.kernel @form_119(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_120(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L2::128B{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L2::128B{{[.]}}b32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L2::128B{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_120(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
@@ -2364,7 +2365,7 @@ tirx.kernel @form_120(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_121(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}relaxed{{[.]}}gpu{{[.]}}global{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}relaxed{{[.]}}gpu{{[.]}}global{{[.]}}b32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}relaxed{{[.]}}gpu{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_121(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
@@ -2379,7 +2380,7 @@ tirx.kernel @form_121(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_122(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}acquire{{[.]}}sys{{[.]}}global{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}acquire{{[.]}}sys{{[.]}}global{{[.]}}b32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}acquire{{[.]}}sys{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_122(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
@@ -2394,7 +2395,7 @@ tirx.kernel @form_122(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_123(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}volatile{{[.]}}global{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}volatile{{[.]}}global{{[.]}}b32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}volatile{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_123(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
@@ -2409,7 +2410,7 @@ tirx.kernel @form_123(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_124(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}shared{{[.]}}v4{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}shared{{[.]}}v4{{[.]}}b32 {{[{]%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+[}]}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}shared{{[.]}}v4{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_124(%io0: !tirx.tensor<8x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2425,7 +2426,7 @@ tirx.kernel @form_124(%io0: !tirx.tensor<8x1xf32, global>) launch(grid = [1], bl
 
 // CHECK-LABEL: .entry form_125(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}shared::cta{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}shared::cta{{[.]}}b32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}shared::cta{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_125(%io0: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2441,7 +2442,7 @@ tirx.kernel @form_125(%io0: !tirx.tensor<2x1xf32, global>) launch(grid = [1], bl
 
 // CHECK-LABEL: .entry form_126(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}b32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_126(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>) launch(grid = [1], block = [32]) {
@@ -2456,7 +2457,7 @@ tirx.kernel @form_126(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_127(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L2::cache_hint{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L2::cache_hint{{[.]}}b32 {{%r[0-9]+}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}L2::cache_hint{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_127(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1xf32, global, align = 4>, %s2: ui64) launch(grid = [1], block = [32]) {
@@ -2472,7 +2473,7 @@ tirx.kernel @form_127(%io0: !tirx.tensor<2x1xf32, global>, %t1: !tirx.tensor<2x1
 
 // CHECK-LABEL: .entry form_128(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}nc{{[.]}}L1::no_allocate{{[.]}}v2{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}nc{{[.]}}L1::no_allocate{{[.]}}v2{{[.]}}b32 {{[{]%r[0-9]+, %r[0-9]+[}]}}, {{\[%rd[0-9]+(\+[0-9]+)?\]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}ld{{[.]}}global{{[.]}}nc{{[.]}}L1::no_allocate{{[.]}}v2{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_128(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2xf32, global, align = 8>) launch(grid = [1], block = [32]) {
@@ -2487,7 +2488,7 @@ tirx.kernel @form_128(%io0: !tirx.tensor<4x1xf32, global>, %t1: !tirx.tensor<2x2
 
 // CHECK-LABEL: .entry form_129(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}b32 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_129(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2502,7 +2503,7 @@ tirx.kernel @form_129(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx
 
 // CHECK-LABEL: .entry form_130(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v2{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v2{{[.]}}b32 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{[{]%r[0-9]+, %r[0-9]+[}]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v2{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_130(%t0: !tirx.tensor<2x2xf32, global, align = 8>, %io1: !tirx.tensor<4x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2517,7 +2518,7 @@ tirx.kernel @form_130(%t0: !tirx.tensor<2x2xf32, global, align = 8>, %io1: !tirx
 
 // CHECK-LABEL: .entry form_131(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v4{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v4{{[.]}}b32 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{[{]%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+[}]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v4{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_131(%t0: !tirx.tensor<2x4xf32, global, align = 16>, %io1: !tirx.tensor<8x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2532,7 +2533,7 @@ tirx.kernel @form_131(%t0: !tirx.tensor<2x4xf32, global, align = 16>, %io1: !tir
 
 // CHECK-LABEL: .entry form_132(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v4{{[.]}}b16 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v4{{[.]}}b16 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{[{]%rs[0-9]+, %rs[0-9]+, %rs[0-9]+, %rs[0-9]+[}]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}v4{{[.]}}b16 
 // CHECK: ret;
 tirx.kernel @form_132(%t0: !tirx.tensor<2x4xui16, global, align = 8>, %io1: !tirx.tensor<8x1xui16, global>) launch(grid = [1], block = [32]) {
@@ -2547,7 +2548,7 @@ tirx.kernel @form_132(%t0: !tirx.tensor<2x4xui16, global, align = 8>, %io1: !tir
 
 // CHECK-LABEL: .entry form_133(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}cs{{[.]}}v4{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}cs{{[.]}}v4{{[.]}}b32 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{[{]%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+[}]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}cs{{[.]}}v4{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_133(%t0: !tirx.tensor<2x4xf32, global, align = 16>, %io1: !tirx.tensor<8x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2562,7 +2563,7 @@ tirx.kernel @form_133(%t0: !tirx.tensor<2x4xf32, global, align = 16>, %io1: !tir
 
 // CHECK-LABEL: .entry form_134(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}wt{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}wt{{[.]}}b32 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}wt{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_134(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2577,7 +2578,7 @@ tirx.kernel @form_134(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx
 
 // CHECK-LABEL: .entry form_135(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}release{{[.]}}gpu{{[.]}}global{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}release{{[.]}}gpu{{[.]}}global{{[.]}}b32 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}release{{[.]}}gpu{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_135(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2592,7 +2593,7 @@ tirx.kernel @form_135(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx
 
 // CHECK-LABEL: .entry form_136(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}volatile{{[.]}}global{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}volatile{{[.]}}global{{[.]}}b32 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}volatile{{[.]}}global{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_136(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2607,7 +2608,7 @@ tirx.kernel @form_136(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx
 
 // CHECK-LABEL: .entry form_137(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}b32 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_137(%io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2623,7 +2624,7 @@ tirx.kernel @form_137(%io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], bl
 
 // CHECK-LABEL: .entry form_138(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}v2{{[.]}}b64 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}v2{{[.]}}b64 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{[{]%rd[0-9]+, %rd[0-9]+[}]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}v2{{[.]}}b64 
 // CHECK: ret;
 tirx.kernel @form_138(%io1: !tirx.tensor<4x1xf64, global>) launch(grid = [1], block = [32]) {
@@ -2639,7 +2640,7 @@ tirx.kernel @form_138(%io1: !tirx.tensor<4x1xf64, global>) launch(grid = [1], bl
 
 // CHECK-LABEL: .entry form_139(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}b32 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_139(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
@@ -2654,7 +2655,7 @@ tirx.kernel @form_139(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx
 
 // CHECK-LABEL: .entry form_140(
 // CHECK-NOT: .local
-// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}L2::cache_hint{{[.]}}b32 {{.*}};
+// CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}L2::cache_hint{{[.]}}b32 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{%r[0-9]+}}, {{%rd[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}global{{[.]}}L2::cache_hint{{[.]}}b32 
 // CHECK: ret;
 tirx.kernel @form_140(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx.tensor<2x1xf32, global>, %s2: ui64) launch(grid = [1], block = [32]) {
@@ -2665,6 +2666,350 @@ tirx.kernel @form_140(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx
       : !tirx.tensor<2x1xf32, global, align = 4>,
         !tirx.tensor<2x1xf32, local>,
         ui64
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_141(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0fBDCCCCCD, {{%r[0-9]+}};{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f32 
+// CHECK: ret;
+tirx.kernel @form_141(%io0: !tirx.tensor<2x1xf32, global>, %io1: !tirx.tensor<2x1xf32, global>, %io3: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
+  tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xf32, local>, !tirx.tensor<2x1xf32, global>
+  %t3 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
+  %f3 = tirx.view %t3 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
+  tile.apply "ld.global.b32" scope(thread) (%f3, %io3) : !tirx.tensor<2x1xf32, local>, !tirx.tensor<2x1xf32, global>
+  tile.apply "fma.rn.f32" scope(thread) (%t0, %t1, -0.1 : f32, %t3)
+      : !tirx.tensor<2x1xf32, local>,
+        !tirx.tensor<2x1xf32, local>,
+        !tirx.tensor<2x1xf32, local>
+  tile.apply "st.global.b32" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xf32, global>, !tirx.tensor<2x1xf32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_142(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0dBFF8000000000000, 0d3FB999999999999A;{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f64 
+// CHECK: ret;
+tirx.kernel @form_142(%io0: !tirx.tensor<2x1xf64, global>, %io1: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xf64, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xf64, local> -> !tirx.tensor<2x1xf64, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xf64, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xf64, local> -> !tirx.tensor<2x1xf64, local>
+  tile.apply "ld.global.b64" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xf64, local>, !tirx.tensor<2x1xf64, global>
+  tile.apply "fma.rn.f64" scope(thread) (%t0, %t1, -1.5 : f64, 0.1 : f64)
+      : !tirx.tensor<2x1xf64, local>,
+        !tirx.tensor<2x1xf64, local>
+  tile.apply "st.global.b64" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xf64, global>, !tirx.tensor<2x1xf64, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_143(
+// CHECK-NOT: .local
+// CHECK-DAG: mov.b16 [[IMM2:%rs[0-9]+]], 15872;
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, [[IMM2]];{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}f16 
+// CHECK: ret;
+tirx.kernel @form_143(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1xf16, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xf16, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xf16, local> -> !tirx.tensor<2x1xf16, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xf16, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xf16, local> -> !tirx.tensor<2x1xf16, local>
+  tile.apply "ld.global.b16" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xf16, local>, !tirx.tensor<2x1xf16, global>
+  tile.apply "add.rn.f16" scope(thread) (%t0, %t1, 1.5 : f16)
+      : !tirx.tensor<2x1xf16, local>,
+        !tirx.tensor<2x1xf16, local>
+  tile.apply "st.global.b16" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xf16, global>, !tirx.tensor<2x1xf16, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_144(
+// CHECK-NOT: .local
+// CHECK-DAG: mov.b16 [[IMM2:%rs[0-9]+]], -18432;
+// CHECK-DAG: mov.b16 [[IMM3:%rs[0-9]+]], 31743;
+// CHECK-COUNT-2: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, [[IMM2]], [[IMM3]];{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}fma{{[.]}}rn{{[.]}}f16 
+// CHECK: ret;
+tirx.kernel @form_144(%io0: !tirx.tensor<2x1xf16, global>, %io1: !tirx.tensor<2x1xf16, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xf16, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xf16, local> -> !tirx.tensor<2x1xf16, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xf16, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xf16, local> -> !tirx.tensor<2x1xf16, local>
+  tile.apply "ld.global.b16" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xf16, local>, !tirx.tensor<2x1xf16, global>
+  tile.apply "fma.rn.f16" scope(thread) (%t0, %t1, -0.5 : f16, 65504.0 : f16)
+      : !tirx.tensor<2x1xf16, local>,
+        !tirx.tensor<2x1xf16, local>
+  tile.apply "st.global.b16" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xf16, global>, !tirx.tensor<2x1xf16, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_145(
+// CHECK-NOT: .local
+// CHECK-DAG: mov.b16 [[IMM2:%rs[0-9]+]], -16384;
+// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}bf16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, [[IMM2]];{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}bf16 
+// CHECK: ret;
+tirx.kernel @form_145(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x1xbf16, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xbf16, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xbf16, local> -> !tirx.tensor<2x1xbf16, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xbf16, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xbf16, local> -> !tirx.tensor<2x1xbf16, local>
+  tile.apply "ld.global.b16" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xbf16, local>, !tirx.tensor<2x1xbf16, global>
+  tile.apply "mul.rn.bf16" scope(thread) (%t0, %t1, -2.0 : bf16)
+      : !tirx.tensor<2x1xbf16, local>,
+        !tirx.tensor<2x1xbf16, local>
+  tile.apply "st.global.b16" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xbf16, global>, !tirx.tensor<2x1xbf16, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_146(
+// CHECK-NOT: .local
+// CHECK-DAG: mov.b16 [[IMM2:%rs[0-9]+]], 15821;
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}bf16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, [[IMM2]];{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}rn{{[.]}}bf16 
+// CHECK: ret;
+tirx.kernel @form_146(%io0: !tirx.tensor<2x1xbf16, global>, %io1: !tirx.tensor<2x1xbf16, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xbf16, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xbf16, local> -> !tirx.tensor<2x1xbf16, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xbf16, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xbf16, local> -> !tirx.tensor<2x1xbf16, local>
+  tile.apply "ld.global.b16" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xbf16, local>, !tirx.tensor<2x1xbf16, global>
+  tile.apply "add.rn.bf16" scope(thread) (%t0, %t1, 0.1 : bf16)
+      : !tirx.tensor<2x1xbf16, local>,
+        !tirx.tensor<2x1xbf16, local>
+  tile.apply "st.global.b16" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xbf16, global>, !tirx.tensor<2x1xbf16, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_147(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}sub{{[.]}}s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0xFFFFFFF8;{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}sub{{[.]}}s32 
+// CHECK: ret;
+tirx.kernel @form_147(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xi32, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xi32, local> -> !tirx.tensor<2x1xi32, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xi32, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xi32, local> -> !tirx.tensor<2x1xi32, local>
+  tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xi32, local>, !tirx.tensor<2x1xi32, global>
+  tile.apply "sub.s32" scope(thread) (%t0, %t1, -8 : i32)
+      : !tirx.tensor<2x1xi32, local>,
+        !tirx.tensor<2x1xi32, local>
+  tile.apply "st.global.b32" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xi32, global>, !tirx.tensor<2x1xi32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_148(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}mad{{[.]}}lo{{[.]}}s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0xFFFFFFFF, 0x7FFFFFFF;{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}mad{{[.]}}lo{{[.]}}s32 
+// CHECK: ret;
+tirx.kernel @form_148(%io0: !tirx.tensor<2x1xi32, global>, %io1: !tirx.tensor<2x1xi32, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xi32, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xi32, local> -> !tirx.tensor<2x1xi32, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xi32, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xi32, local> -> !tirx.tensor<2x1xi32, local>
+  tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xi32, local>, !tirx.tensor<2x1xi32, global>
+  tile.apply "mad.lo.s32" scope(thread) (%t0, %t1, -1 : i32, 2147483647 : i32)
+      : !tirx.tensor<2x1xi32, local>,
+        !tirx.tensor<2x1xi32, local>
+  tile.apply "st.global.b32" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xi32, global>, !tirx.tensor<2x1xi32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_149(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}s64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0xFFFFFFFFFFFFFFFE;{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}min{{[.]}}s64 
+// CHECK: ret;
+tirx.kernel @form_149(%io0: !tirx.tensor<2x1xi64, global>, %io1: !tirx.tensor<2x1xi64, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xi64, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xi64, local> -> !tirx.tensor<2x1xi64, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xi64, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xi64, local> -> !tirx.tensor<2x1xi64, local>
+  tile.apply "ld.global.b64" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xi64, local>, !tirx.tensor<2x1xi64, global>
+  tile.apply "min.s64" scope(thread) (%t0, %t1, -2 : i64)
+      : !tirx.tensor<2x1xi64, local>,
+        !tirx.tensor<2x1xi64, local>
+  tile.apply "st.global.b64" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xi64, global>, !tirx.tensor<2x1xi64, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_150(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}u32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0xEE6B2800;{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}min{{[.]}}u32 
+// CHECK: ret;
+tirx.kernel @form_150(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xui32, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xui32, local> -> !tirx.tensor<2x1xui32, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xui32, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xui32, local> -> !tirx.tensor<2x1xui32, local>
+  tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xui32, local>, !tirx.tensor<2x1xui32, global>
+  tile.apply "min.u32" scope(thread) (%t0, %t1, 4000000000 : ui32)
+      : !tirx.tensor<2x1xui32, local>,
+        !tirx.tensor<2x1xui32, local>
+  tile.apply "st.global.b32" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xui32, global>, !tirx.tensor<2x1xui32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_151(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}add{{[.]}}u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0x0000010000000000;{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}add{{[.]}}u64 
+// CHECK: ret;
+tirx.kernel @form_151(%io0: !tirx.tensor<2x1xui64, global>, %io1: !tirx.tensor<2x1xui64, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xui64, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xui64, local> -> !tirx.tensor<2x1xui64, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xui64, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xui64, local> -> !tirx.tensor<2x1xui64, local>
+  tile.apply "ld.global.b64" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xui64, local>, !tirx.tensor<2x1xui64, global>
+  tile.apply "add.u64" scope(thread) (%t0, %t1, 1099511627776 : ui64)
+      : !tirx.tensor<2x1xui64, local>,
+        !tirx.tensor<2x1xui64, local>
+  tile.apply "st.global.b64" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xui64, global>, !tirx.tensor<2x1xui64, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_152(
+// CHECK-NOT: .local
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0x8000000000000001;{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}u64 
+// CHECK: ret;
+tirx.kernel @form_152(%io0: !tirx.tensor<2x1xui64, global>, %io1: !tirx.tensor<2x1xui64, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xui64, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xui64, local> -> !tirx.tensor<2x1xui64, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xui64, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xui64, local> -> !tirx.tensor<2x1xui64, local>
+  tile.apply "ld.global.b64" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xui64, local>, !tirx.tensor<2x1xui64, global>
+  tile.apply "max.u64" scope(thread) (%t0, %t1, 9223372036854775809 : ui64)
+      : !tirx.tensor<2x1xui64, local>,
+        !tirx.tensor<2x1xui64, local>
+  tile.apply "st.global.b64" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xui64, global>, !tirx.tensor<2x1xui64, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_153(
+// CHECK-NOT: .local
+// CHECK-DAG: mov.b16 [[IMM2:%rs[0-9]+]], -1;
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}u16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, [[IMM2]];{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}u16 
+// CHECK: ret;
+tirx.kernel @form_153(%io0: !tirx.tensor<2x1xui16, global>, %io1: !tirx.tensor<2x1xui16, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xui16, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xui16, local> -> !tirx.tensor<2x1xui16, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xui16, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xui16, local> -> !tirx.tensor<2x1xui16, local>
+  tile.apply "ld.global.b16" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xui16, local>, !tirx.tensor<2x1xui16, global>
+  tile.apply "max.u16" scope(thread) (%t0, %t1, 65535 : ui16)
+      : !tirx.tensor<2x1xui16, local>,
+        !tirx.tensor<2x1xui16, local>
+  tile.apply "st.global.b16" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xui16, global>, !tirx.tensor<2x1xui16, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_154(
+// CHECK-NOT: .local
+// CHECK-DAG: mov.b16 [[IMM2:%rs[0-9]+]], -3;
+// CHECK-COUNT-2: {{^[[:space:]]*}}max{{[.]}}s16 {{%rs[0-9]+}}, {{%rs[0-9]+}}, [[IMM2]];{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}max{{[.]}}s16 
+// CHECK: ret;
+tirx.kernel @form_154(%io0: !tirx.tensor<2x1xi16, global>, %io1: !tirx.tensor<2x1xi16, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xi16, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xi16, local> -> !tirx.tensor<2x1xi16, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xi16, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xi16, local> -> !tirx.tensor<2x1xi16, local>
+  tile.apply "ld.global.b16" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xi16, local>, !tirx.tensor<2x1xi16, global>
+  tile.apply "max.s16" scope(thread) (%t0, %t1, -3 : i16)
+      : !tirx.tensor<2x1xi16, local>,
+        !tirx.tensor<2x1xi16, local>
+  tile.apply "st.global.b16" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xi16, global>, !tirx.tensor<2x1xi16, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_155(
+// CHECK-NOT: .local
+// CHECK-DAG: mov.b32 [[IMM2:%r[0-9]+]], 1065369472;
+// CHECK-COUNT-2: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}bf16x2 {{%r[0-9]+}}, {{%r[0-9]+}}, [[IMM2]];{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}mul{{[.]}}rn{{[.]}}bf16x2 
+// CHECK: ret;
+tirx.kernel @form_155(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xui32, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xui32, local> -> !tirx.tensor<2x1xui32, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xui32, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xui32, local> -> !tirx.tensor<2x1xui32, local>
+  tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xui32, local>, !tirx.tensor<2x1xui32, global>
+  tile.apply "mul.rn.bf16x2" scope(thread) (%t0, %t1, 1065369472 : ui32)
+      : !tirx.tensor<2x1xui32, local>,
+        !tirx.tensor<2x1xui32, local>
+  tile.apply "st.global.b32" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xui32, global>, !tirx.tensor<2x1xui32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_156(
+// CHECK-NOT: .local
+// CHECK-DAG: mov.b32 [[IMM2:%r[0-9]+]], -65535;
+// CHECK-COUNT-2: {{^[[:space:]]*}}min{{[.]}}s16x2 {{%r[0-9]+}}, {{%r[0-9]+}}, [[IMM2]];{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}min{{[.]}}s16x2 
+// CHECK: ret;
+tirx.kernel @form_156(%io0: !tirx.tensor<2x1xui32, global>, %io1: !tirx.tensor<2x1xui32, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xui32, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xui32, local> -> !tirx.tensor<2x1xui32, local>
+  %t1 = tirx.alloc_local : !tirx.tensor<2x1xui32, local>
+  %f1 = tirx.view %t1 : !tirx.tensor<2x1xui32, local> -> !tirx.tensor<2x1xui32, local>
+  tile.apply "ld.global.b32" scope(thread) (%f1, %io1) : !tirx.tensor<2x1xui32, local>, !tirx.tensor<2x1xui32, global>
+  tile.apply "min.s16x2" scope(thread) (%t0, %t1, 4294901761 : ui32)
+      : !tirx.tensor<2x1xui32, local>,
+        !tirx.tensor<2x1xui32, local>
+  tile.apply "st.global.b32" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xui32, global>, !tirx.tensor<2x1xui32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_157(
+// CHECK-NOT: .local
+// CHECK-COUNT-1: {{^[[:space:]]*}}mov{{[.]}}b32 {{%r[0-9]+}}, 0x3FC00000;{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b32 
+// CHECK: ret;
+tirx.kernel @form_157(%io0: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
+  tile.apply "mov.b32" scope(thread) (%t0, 1.5 : f32)
+      : !tirx.tensor<2x1xf32, local>
+  tile.apply "st.global.b32" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xf32, global>, !tirx.tensor<2x1xf32, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_158(
+// CHECK-NOT: .local
+// CHECK-COUNT-1: {{^[[:space:]]*}}mov{{[.]}}b64 {{%rd[0-9]+}}, 0x3FD0000000000000;{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b64 
+// CHECK: ret;
+tirx.kernel @form_158(%io0: !tirx.tensor<2x1xf64, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xf64, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xf64, local> -> !tirx.tensor<2x1xf64, local>
+  tile.apply "mov.b64" scope(thread) (%t0, 0.25 : f64)
+      : !tirx.tensor<2x1xf64, local>
+  tile.apply "st.global.b64" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xf64, global>, !tirx.tensor<2x1xf64, local>
+  tirx.return
+}
+
+// CHECK-LABEL: .entry form_159(
+// CHECK-NOT: .local
+// CHECK-DAG: mov.b16 [[IMM1:%rs[0-9]+]], 15872;
+// CHECK-COUNT-1: {{^[[:space:]]*}}mov{{[.]}}b16 {{%rs[0-9]+}}, [[IMM1]];{{$}}
+// CHECK-NOT: {{^[[:space:]]*}}mov{{[.]}}b16 
+// CHECK: ret;
+tirx.kernel @form_159(%io0: !tirx.tensor<2x1xui16, global>) launch(grid = [1], block = [32]) {
+  %t0 = tirx.alloc_local : !tirx.tensor<2x1xui16, local>
+  %f0 = tirx.view %t0 : !tirx.tensor<2x1xui16, local> -> !tirx.tensor<2x1xui16, local>
+  tile.apply "mov.b16" scope(thread) (%t0, 1.5 : f16)
+      : !tirx.tensor<2x1xui16, local>
+  tile.apply "st.global.b16" scope(thread) (%io0, %f0) : !tirx.tensor<2x1xui16, global>, !tirx.tensor<2x1xui16, local>
   tirx.return
 }
 

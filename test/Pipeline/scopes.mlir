@@ -34,8 +34,9 @@ tirx.kernel @warp_scope(%A: !tirx.tensor<32x4xf32, global, align = 16>)
 // + tid % 32 = tid % 128.
 // CHECK-LABEL: .entry warpgroup_scope(
 // CHECK-NOT: .local
-// CHECK: %tid.x
-// CHECK: 127
+// CHECK: mov.u32 [[TID:%r[0-9]+]], %tid.x;
+// CHECK-NEXT: and.b32 [[OFF:%r[0-9]+]], [[TID]], 127;
+// CHECK-NEXT: mul.wide.u32 {{%rd[0-9]+}}, [[OFF]], 4;
 // CHECK-COUNT-1: ld.global.b32
 // CHECK-COUNT-1: ex2.approx.ftz.f32
 // CHECK-COUNT-1: st.global.b32

@@ -374,8 +374,19 @@ private:
         os << "}";
     }
     os << ";";
-    if (op.getPred())
+    if (op.getPred()) {
       os << "\n\t}";
+      // A predicated-off instruction writes nothing: each register
+      // destination is tied to an input carrying the slot's current value,
+      // so the slot keeps it (an output-only operand would be undefined).
+      for (auto [index, output] : llvm::enumerate(outputs)) {
+        Value current = SlotLoadOp::create(rewriter, loc, output.storageType,
+                                           output.tile, output.slot);
+        inputConstraints += (inputConstraints.empty() ? "" : ",");
+        inputConstraints += std::to_string(index);
+        inputs.push_back(toAsmRegister(rewriter, loc, current));
+      }
+    }
 
     std::string constraints = outputConstraints;
     if (!constraints.empty() && !inputConstraints.empty())

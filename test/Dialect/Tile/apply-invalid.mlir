@@ -17,7 +17,7 @@ tirx.kernel @unknown_family() launch(grid = [1], block = [64]) {
 !scalars = !tirx.tensor<2x32x4x1xf32, local, #reg>
 tirx.kernel @missing_rounding() launch(grid = [1], block = [64]) {
   %r = tirx.alloc_local : !scalars
-  // expected-error @+1 {{'fma.f32'}}
+  // expected-error @+1 {{'fma.f32': missing required rounding modifier (one of .rn, .rz, .rm, .rp)}}
   tile.apply "fma.f32" scope(cta) (%r, %r, %r, %r) : !scalars, !scalars, !scalars, !scalars
   tirx.return
 }

@@ -5,32 +5,32 @@ func.func private @unknown_axis() attributes {l = #tirx.layout<S[32 : 1@lane]>}
 
 // -----
 
-// expected-error @+1 {{invalid layout:}}
+// expected-error @+1 {{invalid layout: shard iter 1 has extent 0; extents must be positive}}
 func.func private @zero_extent() attributes {l = #tirx.layout<S[(4, 0) : (1, 1)]>}
 
 // -----
 
-// expected-error @+1 {{invalid layout:}}
+// expected-error @+1 {{invalid layout: shard iter 0 has extent -4; extents must be positive}}
 func.func private @negative_extent() attributes {l = #tirx.layout<S[-4]>}
 
 // -----
 
-// expected-error @+1 {{invalid layout:}}
+// expected-error @+1 {{invalid layout: shard term S[...] has 2 extents but 1 strides; give one stride per extent}}
 func.func private @stride_count() attributes {l = #tirx.layout<S[(4, 8) : (1)]>}
 
 // -----
 
-// expected-error @+1 {{invalid layout:}}
+// expected-error @+1 {{invalid layout: layout size overflows int64 (product of the shard extents)}}
 func.func private @size_overflow() attributes {l = #tirx.layout<S[(4611686018427387904, 4)]>}
 
 // -----
 
-// expected-error @+1 {{invalid layout:}}
+// expected-error @+1 {{invalid layout: span on axis m overflows int64}}
 func.func private @span_overflow() attributes {l = #tirx.layout<S[(4, 4) : (4611686018427387904, 1)]>}
 
 // -----
 
-// expected-error @+1 {{invalid layout:}}
+// expected-error @+1 {{invalid layout: shard iter 0 has stride -1; strides must be non-negative}}
 func.func private @negative_stride() attributes {l = #tirx.layout<S[4 : -1]>}
 
 // -----
