@@ -33,18 +33,22 @@ for test in "$root"/test/gpu/*.mlir; do
 done
 cp "$root/test/Runtime/gpu.test" "$out/tests/runtime-check.test"
 TIRX_OPT="$static/bin/tirx-opt" bash "$root/test/gpu/run.sh" --build "$out/ptx" > /dev/null
-# The numerics suite: every register form as TirX PTX and as an nvcc
-# inline-asm reference (compiled here with the same CUDA 13 nvcc).
+# The numerics suite: every register form, and the immediate forms, as TirX
+# PTX and as an nvcc inline-asm reference (compiled here with the same CUDA
+# 13 nvcc).
 mkdir -p "$out/numerics"
 /usr/bin/python3 "$root/test/gpu/numerics/gen.py" "$out/numerics" > /dev/null
-"$static/bin/tirx-opt" "$out/numerics/numerics.mlir" \
-  --tirx-to-ptx="features=+ptx81 ptx-output=$out/numerics/numerics.ptx" -o /dev/null
+for suite in numerics immediates; do
+  "$static/bin/tirx-opt" "$out/numerics/$suite.mlir" \
+    --tirx-to-ptx="features=+ptx81 ptx-output=$out/numerics/$suite.ptx" -o /dev/null
+done
 /usr/local/cuda/bin/nvcc -arch=sm_90 -cubin -o "$out/numerics/reference.cubin" \
   "$out/numerics/reference.cu"
 cp "$root/test/gpu/numerics/run.py" "$out/numerics/"
 mkdir -p "$out/bench"
 cp "$root/bench/gpu/stream.py" "$root/bench/gpu/launch.py" "$root/bench/gpu/run.sh" "$out/bench/"
 cp "$root/test/gpu/run.sh" "$root/test/gpu/unpack.py" "$root/test/gpu/filecheck.py" \
+   "$root/test/gpu/sanitizer_summary.py" \
    "$root/test/gpu/run_examples.py" "$root/test/gpu/run_malformed.py" \
    "$root/test/gpu/run_huge.py" \
    "$root/test/gpu/run_math.py" "$out/"

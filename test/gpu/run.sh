@@ -6,8 +6,18 @@
 # `make gpu-bundle` packs this script with a static tirx-runner and the
 # runtime; in the bundle, `bash run.sh` runs everything.
 # (cupy + numpy; run_math.py also torch)
+# Every check prints a line starting with PASS: or FAIL:; the last line is
+# "gpu checks: N passed, N failed" and the exit status is 1 on any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+passed=0; failed=0
+pass() { echo "PASS: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+# check NAME COMMAND...: runs COMMAND, PASS/FAIL by its exit status.
+check() {
+  local name=$1; shift
+  if "$@"; then pass "$name"; else fail "$name"; fi
+}
 if [ "${1:-}" = "--build" ]; then
   out=${2:?output directory}
   tirx_opt=${TIRX_OPT:-$here/../../build/bin/tirx-opt}
@@ -29,35 +39,34 @@ fi
 # In a bundle made by scripts/make-gpu-bundle.sh, this folder also holds the
 # runner, the runtime and the lowered host programs of test/gpu.
 dir=${1:-$here/ptx}
-status=0
+runner_test() {  # a test/gpu host program: tirx-runner, then its CHECK lines
+  local name=$1
+  "$here/bin/tirx-runner" "$here/tests/$name.llvm.mlir" --e main --entry-point-result=void \
+    > "$here/tests/$name.out" 2>&1 &&
+  python3 "$here/filecheck.py" "$here/tests/$name.mlir" < "$here/tests/$name.out" ||
+  { cat "$here/tests/$name.out"; return 1; }
+}
 if [ -d "$here/tests" ]; then
   python3 "$here/unpack.py" "$here/bin" "$here/lib"
-  passed=0; failed=0
   for test in "$here"/tests/*.llvm.mlir; do
     name=$(basename "$test" .llvm.mlir)
-    if "$here/bin/tirx-runner" "$test" --e main --entry-point-result=void \
-         > "$here/tests/$name.out" 2>&1 &&
-       python3 "$here/filecheck.py" "$here/tests/$name.mlir" < "$here/tests/$name.out"; then
-      echo "PASS: gpu/$name.mlir (tirx-runner)"; passed=$((passed + 1))
-    else
-      echo "FAIL: gpu/$name.mlir (tirx-runner)"; cat "$here/tests/$name.out"
-      failed=$((failed + 1)); status=1
-    fi
+    check "gpu/$name.mlir (tirx-runner)" runner_test "$name"
   done
-  echo "tirx-runner tests: $passed passed, $failed failed"
   # The runtime's error paths, checked against test/Runtime/gpu.test.
-  if "$here/bin/tirx-runtime-check" "$dir/affine_relu.ptx" > "$here/tests/runtime-check.out" 2>/dev/null &&
-     python3 "$here/filecheck.py" "$here/tests/runtime-check.test" < "$here/tests/runtime-check.out"; then
-    echo "PASS: Runtime/gpu.test (tirx-runtime-check)"
-  else
-    echo "FAIL: Runtime/gpu.test (tirx-runtime-check)"; cat "$here/tests/runtime-check.out"; status=1
-  fi
+  runtime_check() {
+    "$here/bin/tirx-runtime-check" "$dir/affine_relu.ptx" > "$here/tests/runtime-check.out" 2>/dev/null &&
+    python3 "$here/filecheck.py" "$here/tests/runtime-check.test" < "$here/tests/runtime-check.out" ||
+    { cat "$here/tests/runtime-check.out"; return 1; }
+  }
+  check "Runtime/gpu.test (tirx-runtime-check)" runtime_check
   # The C++ embedding example: compiles the IR in-process, then runs it.
-  "$here/bin/run-affine-relu" "$here/examples/affine_relu.mlir" || status=1
+  check "run-affine-relu (C++ embedding example)" \
+    "$here/bin/run-affine-relu" "$here/examples/affine_relu.mlir"
 fi
-python3 "$here/run_examples.py" "$dir" || status=1
-python3 "$here/run_math.py" "$dir" || status=1
-# The numerics suite: every register form against nvcc's inline asm, bit for bit.
+check "run_examples.py" python3 "$here/run_examples.py" "$dir"
+check "run_math.py" python3 "$here/run_math.py" "$dir"
+# The numerics suite: every register form against nvcc's inline asm, bit for
+# bit, and the immediate forms.
 if [ -d "$here/numerics" ]; then
   # The reference is rebuilt by this machine's nvcc when it has one (the
   # bundle's cubin comes from the build machine's CUDA 13 nvcc otherwise).
@@ -66,16 +75,63 @@ if [ -d "$here/numerics" ]; then
     "$nvcc" -arch=sm_90 -cubin -o "$here/numerics/reference.cubin" "$here/numerics/reference.cu" \
       && echo "numerics: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
   fi
-  python3 "$here/numerics/run.py" "$here/numerics" "${NUMERICS_RESULTS:-$here/numerics/RESULTS.md}" \
-    || status=1
+  check "numerics/run.py" python3 "$here/numerics/run.py" "$here/numerics" \
+    "${NUMERICS_RESULTS:-$here/numerics/RESULTS.md}"
 fi
 # The seed's examples, verbatim but for the imports, through the Python package.
+with_tirx() { PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" "$@"; }
 if [ -d "$here/python/tirx" ]; then
   for example in "$here"/examples/python/*.py; do
-    PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" python3 "$example" || status=1
+    check "examples/python/$(basename "$example")" with_tirx python3 "$example"
   done
-  PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
-    python3 "$here/run_malformed.py" "$here/examples/python" || status=1
-  PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" python3 "$here/run_huge.py" || status=1
+  check "run_malformed.py" with_tirx python3 "$here/run_malformed.py" "$here/examples/python"
+  check "run_huge.py" with_tirx python3 "$here/run_huge.py"
 fi
-exit $status
+
+# compute-sanitizer over the examples: each tool must report 0 errors (its
+# summary line is printed) and the program must still pass. racecheck's
+# summary is "RACECHECK SUMMARY: ... (N errors, ...)", the others' "ERROR
+# SUMMARY: N errors" (sanitizer_summary.py reads both).
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+sanitize() {  # sanitize TOOL NAME COMMAND...
+  local tool=$1 name=$2; shift 2
+  local log
+  log=$here/sanitizer-$tool-$(printf '%s' "$name" | tr -c 'A-Za-z0-9_.-' _).log
+  local rc=0 ok=1 summary
+  "$sanitizer" --tool "$tool" --error-exitcode 86 "$@" > "$log" 2>&1 || rc=$?
+  summary=$(python3 "$here/sanitizer_summary.py" "$log") || ok=0
+  if [ "$rc" -eq 86 ]; then
+    ok=0; summary="$summary (exit status 86: the tool found errors)"
+  elif [ "$rc" -ne 0 ]; then
+    ok=0; summary="$summary (exit status $rc: the program failed)"
+  fi
+  if [ "$ok" -eq 1 ]; then
+    pass "sanitizer $tool $name: $summary"
+  else
+    fail "sanitizer $tool $name: $summary (log: $log)"; tail -40 "$log"
+  fi
+}
+if [ ! -x "$sanitizer" ]; then
+  fail "compute-sanitizer not found (looked on PATH and in /usr/local/cuda/bin): no sanitizer pass"
+else
+  echo "sanitizer: $("$sanitizer" --version | tail -1)"
+  for tool in memcheck racecheck synccheck initcheck; do
+    if [ -d "$here/tests" ]; then
+      for test in "$here"/tests/*.llvm.mlir; do
+        name=$(basename "$test" .llvm.mlir)
+        sanitize $tool "gpu/$name.mlir" "$here/bin/tirx-runner" "$test" \
+          --e main --entry-point-result=void
+      done
+      sanitize $tool run-affine-relu "$here/bin/run-affine-relu" "$here/examples/affine_relu.mlir"
+    fi
+    if [ -d "$here/python/tirx" ]; then
+      for example in "$here"/examples/python/*.py; do
+        sanitize $tool "examples/python/$(basename "$example")" \
+          env PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" python3 "$example"
+      done
+    fi
+  done
+fi
+
+echo "gpu checks: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

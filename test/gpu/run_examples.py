@@ -24,7 +24,7 @@ def kernel(ptx_dir, name, entry=None):
 def report(name, ok, detail):
     global failures
     failures += 0 if ok else 1
-    print("%-22s %s  %s" % (name, "PASS" if ok else "FAIL", detail))
+    print("%s: example %-18s %s" % ("PASS" if ok else "FAIL", name, detail))
 
 
 def ulp_distance(x, y):

@@ -9,14 +9,22 @@ largest subnormals and normals, values around the float16 limits, a dense
 sweep of [-30, 30], and random bit patterns. Results are compared with
 torch's float32 functions on the GPU, in units in the last place (NaN
 matches NaN; a NaN or infinity where torch has none counts as a mismatch).
-Precise math must stay within 2 ulp; fast math reports its maximum.
+Precise math must stay within 2 ulp; fast math within FAST_ATOL + FAST_RTOL
+* |torch| of torch (docs/math.md: the documented bound is 1e-5 absolute, the
+worst measured 5.36e-06), and in both modes every NaN and infinity must
+agree with torch's (same sign for infinities).
 """
 import os
 import sys
 
-import cupy as cp
 import numpy as np
-import torch
+
+# Fast math's bound: docs/math.md documents |fast - torch| <= 1e-5 over all
+# finite inputs (worst measured on the H200: 5.36e-06, GELU). The relative
+# term (2^-20, 8 ulp) only matters for large outputs, where the absolute
+# bound would otherwise demand bit-exact results.
+FAST_ATOL = 1e-5
+FAST_RTOL = 2.0 ** -20
 
 CHUNK = 256  # elements per launch: the examples are one 64-thread CTA x 4
 
@@ -58,7 +66,24 @@ def ulp_error(result, reference, normal_only=False):
             int(mismatched.sum()))
 
 
+def fast_check(result, reference):
+    """Fast math against the reference: (max abs error, number of finite
+    entries beyond FAST_ATOL + FAST_RTOL * |reference|, NaN/inf mismatches,
+    ok). An entry where only one side is NaN or infinite is a mismatch."""
+    _, mismatched = ulp_error(result, reference)
+    finite = np.isfinite(result) & np.isfinite(reference)
+    r = result[finite].astype(np.float64)
+    f = reference[finite].astype(np.float64)
+    error = np.abs(r - f)
+    beyond = int((error > FAST_ATOL + FAST_RTOL * np.abs(f)).sum())
+    abs_error = float(error.max()) if error.size else 0.0
+    return abs_error, beyond, mismatched, beyond == 0 and mismatched == 0
+
+
 def main(ptx_dir):
+    import cupy as cp
+    import torch
+
     x = inputs()
     print("inputs: %d float32 values" % x.size)
     device_x = cp.asarray(x)
@@ -74,21 +99,25 @@ def main(ptx_dir):
         for mode in ("precise", "fast"):
             module = cp.RawModule(path=os.path.join(ptx_dir, "%s.%s.ptx" % (name, mode)))
             kernel = module.get_function(name + "_kernel")
-            out = cp.empty_like(device_x)
+            # Poisoned (a NaN), so an element the kernel never writes is a mismatch.
+            out = cp.full(x.size, 0xFFFFFFFF, dtype=cp.uint32).view(cp.float32)
             for offset in range(0, x.size, CHUNK):
                 kernel((1,), (64,), (device_x[offset:], out[offset:]))
             result = cp.asnumpy(out)
             ulps, mismatched = ulp_error(result, expected)
             normal_ulps, _ = ulp_error(result, expected, normal_only=True)
-            finite = np.isfinite(result) & np.isfinite(expected)
-            abs_error = float(np.abs(result[finite].astype(np.float64) -
-                                     expected[finite].astype(np.float64)).max())
-            ok = mode == "fast" or (ulps <= 2 and mismatched == 0)
+            abs_error, beyond, _, fast_ok = fast_check(result, expected)
+            if mode == "fast":
+                ok = fast_ok
+                bound = "%d beyond %g + 2^-20 |torch|" % (beyond, FAST_ATOL)
+            else:
+                ok = ulps <= 2 and mismatched == 0
+                bound = "bound 2 ulp"
             failures += 0 if ok else 1
-            print("%-9s %-8s max %9d ulp (%9d ulp where torch's result is "
-                  "normal), max abs error %.3g, %d NaN/inf mismatches  %s" % (
-                      name, mode, ulps, normal_ulps, abs_error, mismatched,
-                      "PASS" if ok else "FAIL"))
+            print("%s: math %-9s %-8s max %9d ulp (%9d ulp where torch's result is "
+                  "normal), max abs error %.3g (%s), %d NaN/inf mismatches" % (
+                      "PASS" if ok else "FAIL", name, mode, ulps, normal_ulps,
+                      abs_error, bound, mismatched))
     print("%d passed, %d failed" % (6 - failures, failures))
     return 1 if failures else 0
 

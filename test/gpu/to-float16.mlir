@@ -1,4 +1,6 @@
-// The seed's to-float16: round-to-nearest-even conversion on the GPU.
+// The seed's to-float16: round-to-nearest-even conversion on the GPU; every
+// element, bit for bit, against the host's conversion, negative inputs
+// included; the output starts as NaN poison.
 // REQUIRES: cuda-gpu, tirx-runner
 // RUN: tirx-opt %s --tirx-to-llvm-host | tirx-runner --e main --entry-point-result=void | FileCheck %s
 
@@ -30,6 +32,7 @@ tirx.kernel @to_float16(%A: !tirx.tensor<2x32x4xf32, global, align = 16>,
 }
 
 func.func private @printMemrefF32(memref<*xf32>) attributes {llvm.emit_c_interface}
+func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}
 
 func.func @main() {
   %c0 = arith.constant 0 : index
@@ -48,9 +51,18 @@ func.func @main() {
     %v = arith.mulf %v0, %scale : f32
     memref.store %v, %host[%i] : memref<256xf32>
   }
+  // B starts as poison (a float16 NaN with a payload), so an element the
+  // kernel never writes cannot pass for a result.
+  %poison_bits = arith.constant 32346 : i16  // 0x7E5A
+  %poison = arith.bitcast %poison_bits : i16 to f16
+  %poisoned = memref.alloc() : memref<256xf16>
+  scf.for %i = %c0 to %cn step %c1 {
+    memref.store %poison, %poisoned[%i] : memref<256xf16>
+  }
   %a = gpu.alloc () : memref<256xf32>
   %b = gpu.alloc () : memref<256xf16>
   gpu.memcpy %a, %host : memref<256xf32>, memref<256xf32>
+  gpu.memcpy %b, %poisoned : memref<256xf16>, memref<256xf16>
   tirx.launch @to_float16(%a, %b) : memref<256xf32>, memref<256xf16>
   %result = memref.alloc() : memref<256xf16>
   gpu.memcpy %result, %b : memref<256xf16>, memref<256xf16>
@@ -68,7 +80,41 @@ func.func @main() {
   // CHECK: rank = 1 offset = 0 sizes = [8] strides = [1] data =
   // CHECK-NEXT: [-0.0515747, -0.0257874, 0, 0.0257874, 0.0515747, 0.0773315, 0.103149, 0.128906]
   call @printMemrefF32(%unranked) : (memref<*xf32>) -> ()
+  // Every element against the host's round-to-nearest-even conversion
+  // (arith.truncf), bit for bit: [mismatches, negative results]. Inputs
+  // below 0 (i < 128) give negative halves: 128.
+  %counts = memref.alloc() : memref<2xi32>
+  %zero = arith.constant 0 : i32
+  %sign = arith.constant 0 : i16
+  memref.store %zero, %counts[%c0] : memref<2xi32>
+  memref.store %zero, %counts[%c1] : memref<2xi32>
+  scf.for %i = %c0 to %cn step %c1 {
+    %x = memref.load %host[%i] : memref<256xf32>
+    %got = memref.load %result[%i] : memref<256xf16>
+    %want = arith.truncf %x : f32 to f16
+    %got_bits = arith.bitcast %got : f16 to i16
+    %want_bits = arith.bitcast %want : f16 to i16
+    %bad = arith.cmpi ne, %got_bits, %want_bits : i16
+    %badi = arith.extui %bad : i1 to i32
+    %old = memref.load %counts[%c0] : memref<2xi32>
+    %new = arith.addi %old, %badi : i32
+    memref.store %new, %counts[%c0] : memref<2xi32>
+    %negative = arith.cmpi slt, %got_bits, %sign : i16
+    %negi = arith.extui %negative : i1 to i32
+    %oldn = memref.load %counts[%c1] : memref<2xi32>
+    %newn = arith.addi %oldn, %negi : i32
+    memref.store %newn, %counts[%c1] : memref<2xi32>
+  }
+  %ucounts = memref.cast %counts : memref<2xi32> to memref<*xi32>
+  // CHECK: rank = 1 offset = 0 sizes = [2] strides = [1] data =
+  // CHECK-NEXT: [0, 128]
+  call @printMemrefI32(%ucounts) : (memref<*xi32>) -> ()
   gpu.dealloc %a : memref<256xf32>
   gpu.dealloc %b : memref<256xf16>
+  memref.dealloc %host : memref<256xf32>
+  memref.dealloc %result : memref<256xf16>
+  memref.dealloc %copy : memref<8xf32>
+  memref.dealloc %poisoned : memref<256xf16>
+  memref.dealloc %counts : memref<2xi32>
   return
 }

@@ -1,0 +1,363 @@
+"""CPU tests of the GPU checks' own comparison code (test/gpu/checkers.test
+runs them in `make check`; no GPU, cupy or torch needed): filecheck.py
+passes and fails where LLVM's FileCheck does, run_math.py's fast-math bound
+and run.py's numerics comparisons fail on injected errors, and the
+sanitizer summary parser of run.sh counts errors."""
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+filecheck = load("filecheck", "filecheck.py")
+run_math = load("run_math", "run_math.py")
+numerics = load("numerics_run", "numerics/run.py")
+
+#===----------------------------------------------------------------------===#
+# filecheck.py
+#===----------------------------------------------------------------------===#
+
+OUTPUT = """\
+.visible .entry form_1(
+  add.rn.f32 %r1, %r2, %r3;
+  st.global.b32 [%rd1], %r1;
+  ret;
+}
+.visible .entry form_2(
+  mul.rn.f32   %r4,\t%r5, 0f3FC00000;
+  mul.rn.f32 %r6, %r7, 0f3FC00000;
+
+  ret;
+}
+rank = 1 offset = 0 sizes = [1] strides = [1] data =
+[0]
+"""
+
+# (directives, whether LLVM's FileCheck accepts OUTPUT with them)
+CASES = [
+    ("CHECK: add.rn.f32", True),
+    ("CHECK: add.rn.f64", False),
+    ("CHECK: st.global\nCHECK: add.rn.f32", False),  # order
+    ("CHECK: add.rn.f32 %r{{[0-9]+}}, %r2", True),
+    ("CHECK: add.rn.f32 %r{{[4-9]}}", False),
+    ("CHECK: mul.rn.f32 %r4, %r5, 0f3FC00000", True),  # whitespace runs
+    ("CHECK: data =\nCHECK-NEXT: [0]", True),
+    ("CHECK: data =\nCHECK-NEXT: [1]", False),
+    ("CHECK: add.rn.f32\nCHECK-NEXT: ret;", False),
+    ("CHECK: add.rn.f32\nCHECK-SAME: %r3;", True),
+    ("CHECK: add.rn.f32\nCHECK-SAME: st.global", False),
+    ("CHECK: add.rn.f32 %r1,\nCHECK-SAME: %r1", False),  # SAME is after the match
+    ("CHECK: form_1\nCHECK-NOT: mul.rn\nCHECK: ret;", True),
+    ("CHECK: form_1\nCHECK-NOT: st.global\nCHECK: ret;", False),
+    ("CHECK: form_2\nCHECK-NOT: add.rn", True),  # NOT to the end
+    ("CHECK: form_1\nCHECK-NOT: mul.rn", False),
+    ("CHECK-LABEL: form_1(\nCHECK: add.rn\nCHECK-LABEL: form_2(\nCHECK: mul.rn", True),
+    # A CHECK after a label cannot match past the next label.
+    ("CHECK-LABEL: form_1(\nCHECK: mul.rn\nCHECK-LABEL: form_2(", False),
+    ("CHECK-LABEL: form_2(\nCHECK-NOT: add.rn\nCHECK: ret;", True),
+    ("CHECK-LABEL: form_1(\nCHECK-NOT: mul.rn\nCHECK-LABEL: form_2(", True),
+    ("CHECK-DAG: st.global\nCHECK-DAG: add.rn.f32\nCHECK: ret;", True),
+    ("CHECK-DAG: st.global\nCHECK-DAG: mul.rn.f64", False),
+    ("CHECK: add.rn.f32 [[D:%r[0-9]+]],\nCHECK: st.global.b32 [%rd1], [[D]];", True),
+    ("CHECK: add.rn.f32 [[D:%r[0-9]+]], [[A:%r[0-9]+]]\nCHECK: st.global.b32 [%rd1], [[A]];",
+     False),
+    ("CHECK: mul.rn.f32 {{.*}}, [[C:0f[0-9A-F]+]];\nCHECK-NEXT: mul.rn.f32 {{.*}}, [[C]];", True),
+    ("CHECK-COUNT-2: mul.rn.f32", True),
+    ("CHECK-COUNT-3: mul.rn.f32", False),
+    ("CHECK: %r7, 0f3FC00000;\nCHECK-EMPTY:", True),
+    ("CHECK: %r5, 0f3FC00000;\nCHECK-EMPTY:", False),
+]
+
+# Files FileCheck itself rejects, or that would check nothing.
+MALFORMED = [
+    "// no directives at all",
+    "CHECK-NXET: add.rn.f32",       # misspelled suffix
+    "CHECK:",                       # empty pattern
+    "CHECK: [[#N+1]]",              # numeric expressions: unsupported here
+    "CHECK: [[UNDEFINED]]",
+]
+
+
+def run_filecheck(tmp_path, directives, text, prefix=None):
+    test = tmp_path / "test.txt"
+    test.write_text(directives + "\n")
+    argv = ([("--check-prefix=" + prefix)] if prefix else []) + [str(test)]
+    old_stdin = sys.stdin
+    sys.stdin = io.StringIO(text)
+    try:
+        return filecheck.main(argv) == 0
+    finally:
+        sys.stdin = old_stdin
+
+
+@pytest.mark.parametrize("directives,expected", CASES)
+def test_filecheck_cases(tmp_path, directives, expected):
+    assert run_filecheck(tmp_path, directives, OUTPUT) == expected
+
+
+@pytest.mark.parametrize("directives", MALFORMED)
+def test_filecheck_rejects(tmp_path, directives):
+    assert not run_filecheck(tmp_path, directives, OUTPUT)
+
+
+def llvm_filecheck():
+    for path in (shutil.which("FileCheck"), "/usr/lib/llvm-22/bin/FileCheck"):
+        if path and os.path.exists(path):
+            return path
+    return None
+
+
+@pytest.mark.skipif(llvm_filecheck() is None, reason="no LLVM FileCheck to compare with")
+@pytest.mark.parametrize("directives,expected", CASES)
+def test_filecheck_agrees_with_llvm(tmp_path, directives, expected):
+    test = tmp_path / "test.txt"
+    test.write_text(directives + "\n")
+    result = subprocess.run([llvm_filecheck(), "--enable-var-scope", str(test)],
+                            input=OUTPUT, text=True, capture_output=True)
+    assert (result.returncode == 0) == expected, result.stderr
+
+
+def test_filecheck_prefix(tmp_path):
+    assert run_filecheck(tmp_path, "PTX: add.rn.f32", OUTPUT, prefix="PTX")
+    assert not run_filecheck(tmp_path, "PTX: add.rn.f64", OUTPUT, prefix="PTX")
+    # Directives of another prefix are not this prefix's.
+    assert not run_filecheck(tmp_path, "PTX: add.rn.f32", OUTPUT)
+
+
+def test_filecheck_gpu_tests_parse():
+    """Every file filecheck.py reads in the bundle has directives it knows."""
+    tests = [os.path.join(HERE, name) for name in sorted(os.listdir(HERE))
+             if name.endswith(".mlir")]
+    tests.append(os.path.join(HERE, "..", "Runtime", "gpu.test"))
+    for path in tests:
+        with open(path) as f:
+            directives = filecheck.parse(f.read().splitlines(), "CHECK")
+        assert directives, path
+
+#===----------------------------------------------------------------------===#
+# run_math.py: fast math's bound
+#===----------------------------------------------------------------------===#
+
+
+def math_reference():
+    x = run_math.inputs()
+    with np.errstate(all="ignore"):
+        x64 = x.astype(np.float64)
+        silu = (x64 / (1.0 + np.exp(-x64))).astype(np.float32)
+    return silu
+
+
+def fast_like(reference, seed=1):
+    """A stand-in for a fast-math result: the reference plus up to 5e-6 of
+    absolute error (about the worst measured) on every finite entry."""
+    rng = np.random.default_rng(seed)
+    noisy = reference.astype(np.float64) + rng.uniform(-5e-6, 5e-6, reference.size)
+    with np.errstate(all="ignore"):
+        result = noisy.astype(np.float32)
+    return np.where(np.isfinite(reference), result, reference)
+
+
+def old_fast_ok(result, reference):
+    # What run_math.py did before: fast mode always passed.
+    return True
+
+
+def test_fast_math_within_bound_passes():
+    reference = math_reference()
+    assert run_math.fast_check(fast_like(reference), reference)[3]
+    assert run_math.fast_check(reference.copy(), reference)[3]
+
+
+@pytest.mark.parametrize("mutation", ["offset", "nan", "inf", "inf_sign", "garbage", "poison"])
+def test_fast_math_mutations_fail(mutation):
+    reference = math_reference()
+    result = fast_like(reference)
+    finite = np.flatnonzero(np.isfinite(reference) & (np.abs(reference) < 10))
+    i = finite[len(finite) // 2]
+    if mutation == "offset":     # one element 1e-4 off
+        result[i] += np.float32(1e-4)
+    elif mutation == "nan":      # one NaN where torch is finite
+        result[i] = np.nan
+    elif mutation == "inf":      # one infinity where torch is finite
+        result[i] = np.inf
+    elif mutation == "inf_sign":  # an infinity of the wrong sign
+        j = np.flatnonzero(np.isposinf(reference))[0]
+        result[j] = -np.inf
+    elif mutation == "garbage":  # everything wrong
+        result = np.random.default_rng(2).standard_normal(result.size).astype(np.float32)
+    else:                        # one CHUNK the kernel never wrote (poison bits)
+        result[256:512] = np.uint32(0xFFFFFFFF).view(np.float32)
+    assert not run_math.fast_check(result, reference)[3]
+    assert old_fast_ok(result, reference)  # the old check let it through
+
+#===----------------------------------------------------------------------===#
+# numerics/run.py: comparisons
+#===----------------------------------------------------------------------===#
+
+
+def test_numerics_compare_sees_a_flipped_bit():
+    rng = np.random.default_rng(3)
+    reference = rng.integers(0, 1 << 32, 1 << 12, dtype=np.uint64).astype(np.uint32)
+    assert numerics.mismatches(reference.copy(), reference) == 0
+    for bit in (0, 22, 31):
+        mutated = numerics.flip_bit(reference, 17, bit)
+        assert numerics.mismatches(mutated, reference) == 1
+        assert reference[17] != mutated[17]
+
+
+def fake_launch(poisoned, skip=()):
+    """A kernel writing i * 3 into every element but those in skip."""
+    out = poisoned.copy()
+    keep = np.ones(out.size, dtype=bool)
+    keep[list(skip)] = False
+    out[keep] = (np.arange(out.size, dtype=np.uint64) * 3).astype(out.dtype)[keep]
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.uint32, np.uint64])
+def test_numerics_poison_is_seen(dtype):
+    """An element a kernel never writes keeps each launch's poison, so two
+    launches with different poison differ there, even where the other
+    kernel (or zero-initialized memory) happens to hold the same bits."""
+    n = 1024
+    for pattern in (numerics.POISON, numerics.POISON2):
+        assert numerics.poison(n, dtype, pattern).dtype == dtype
+        assert (numerics.poison(n, dtype, pattern) == pattern[dtype]).all()
+    assert numerics.POISON[dtype] != numerics.POISON2[dtype]
+    good = [fake_launch(numerics.poison(n, dtype, p)) for p in (numerics.POISON, numerics.POISON2)]
+    assert numerics.unwritten(*good) == 0
+    bad = [fake_launch(numerics.poison(n, dtype, p), skip=(5, 700))
+           for p in (numerics.POISON, numerics.POISON2)]
+    assert numerics.unwritten(*bad) == 2
+    # Both implementations skip element 5: equal to each other in one launch
+    # (what zero-filled outputs hid), but still seen as unwritten.
+    assert numerics.mismatches(fake_launch(numerics.poison(n, dtype), skip=(5,)),
+                               fake_launch(numerics.poison(n, dtype), skip=(5,))) == 0
+    assert not numerics.row_ok(0, "", numerics.unwritten(*bad))
+
+
+def test_numerics_exact_reference_counts():
+    a = np.array([1.0, 2.0, np.nan, 3.0], dtype=np.float32).view(np.uint32)
+    b = np.array([1.0, 0.5, 1.0, np.inf], dtype=np.float32).view(np.uint32)
+    exact = numerics.exact_reference("add.rn.f32", [a, b])
+    good = exact.view(np.uint32).copy()
+    assert numerics.same(good, exact) == 0
+    bad = good.copy()
+    bad[1] ^= 1
+    assert numerics.same(bad, exact) == 1
+    # A NaN with another payload is still a NaN: equal.
+    nan = good.copy()
+    nan[2] = 0x7FC00123
+    assert numerics.same(nan, exact) == 0
+
+
+def test_numerics_row_verdicts():
+    # A row fails on a TirX/nvcc mismatch, on an nvcc/numpy mismatch of an
+    # exact form, or on an unwritten element.
+    assert numerics.row_ok(0, "", 0)
+    assert numerics.row_ok(0, "0", 0)
+    assert not numerics.row_ok(1, "0", 0)
+    assert not numerics.row_ok(0, "3", 0)
+    assert not numerics.row_ok(0, "0", 1)
+
+
+def test_numerics_immediate_text():
+    ptx = """
+.visible .entry imm_0(
+\t// begin inline asm
+\tmul.rz.f64 %fd2, %fd1, 0d3FD0000000000000;
+\t// end inline asm
+\tret;
+}
+.visible .entry imm_1(
+\tadd.s32 %r2, %r1, 0x00000007;
+\tret;
+}
+"""
+    good = [{"name": "imm_0", "patterns": [r"^\s*mul\.rz\.f64\s.*[ ,]0d3FD0000000000000[,;]"]},
+            {"name": "imm_1", "patterns": [r"^\s*add\.s32\s.*[ ,]0x00000007[,;]"]}]
+    assert numerics.missing_literals(ptx, good) == []
+    mutated = ptx.replace("0d3FD0000000000000", "0d3FE0000000000000")
+    assert numerics.missing_literals(mutated, good) == ["imm_0"]
+    mutated = ptx.replace("0x00000007", "0x00000008")
+    assert numerics.missing_literals(mutated, good) == ["imm_1"]
+    # A literal moved into a register instead is missing too.
+    mutated = ptx.replace("%r1, 0x00000007", "%r1, %r3")
+    assert numerics.missing_literals(mutated, good) == ["imm_1"]
+
+
+def test_numerics_generated_immediate_text(tmp_path):
+    """gen.py's expected text for every immediate form against the PTX that
+    this machine's tirx-opt emits (when there is one), and the exact
+    reference of the immediate forms numpy can compute."""
+    gen = load("numerics_gen", "numerics/gen.py")
+    with contextlib.redirect_stdout(io.StringIO()):
+        gen.main(str(tmp_path))
+    forms = json.load(open(tmp_path / "immediates.json"))
+    kinds = {m["dtype"] for f in forms for m in f["immediates"].values()}
+    assert kinds >= {"f32", "f64", "f16", "bf16", "i32", "ui32", "i64", "ui64", "ui16"}
+    fma = next(f for f in forms if f["spelling"] == "fma.rn.f32")
+    assert [m["literal"] for _, m in sorted(fma["immediates"].items())] == \
+        ["0f40000000", "0f3F800000"]
+    tirx_opt = os.environ.get("TIRX_OPT") or shutil.which("tirx-opt")
+    if tirx_opt is None:
+        pytest.skip("no tirx-opt")
+    ptx = tmp_path / "immediates.ptx"
+    subprocess.run([tirx_opt, str(tmp_path / "immediates.mlir"),
+                    "--tirx-to-ptx=features=+ptx81 ptx-output=%s" % ptx, "-o", os.devnull],
+                   check=True)
+    text = ptx.read_text()
+    assert numerics.missing_literals(text, forms) == []
+    # The issue's mutations of the emitted text are seen.
+    mul = next(f for f in forms if f["spelling"] == "mul.rz.f64")
+    assert numerics.missing_literals(
+        text.replace("0d3FD0000000000000", "0d3FE0000000000000"), forms) == [mul["name"]]
+    add = next(f for f in forms if f["spelling"] == "add.s32"
+               and f["immediates"]["2"]["bits"] == 7)
+    assert numerics.missing_literals(
+        text.replace("0x00000007", "0x00000008"), forms) == [add["name"]]
+
+#===----------------------------------------------------------------------===#
+# run.sh: compute-sanitizer summaries
+#===----------------------------------------------------------------------===#
+
+
+@pytest.mark.parametrize("log,expected", [
+    ("========= ERROR SUMMARY: 0 errors\n", 0),
+    ("========= ERROR SUMMARY: 5 errors\n", 5),
+    ("========= ERROR SUMMARY: 1 error\n", 1),
+    ("x\n========= ERROR SUMMARY: 0 errors\ny\n========= ERROR SUMMARY: 2 errors\n", 2),
+    # racecheck has no ERROR SUMMARY line (H200, compute-sanitizer 2025.3.1).
+    ("========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n", 0),
+    ("========= RACECHECK SUMMARY: 3 hazards displayed (2 errors, 1 warning)\n", 2),
+    ("========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n", 1),
+    ("no summary at all\n", None),
+])
+def test_sanitizer_summary(tmp_path, log, expected):
+    path = tmp_path / "log"
+    path.write_text(log)
+    result = subprocess.run([sys.executable, os.path.join(HERE, "sanitizer_summary.py"),
+                             str(path)], capture_output=True, text=True)
+    if expected is None:
+        assert result.returncode != 0
+    else:
+        assert result.returncode == (0 if expected == 0 else 1), result.stdout
+        assert "SUMMARY" in result.stdout
+        assert re.search(r"\b%d errors?\b" % expected, result.stdout), result.stdout
