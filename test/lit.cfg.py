@@ -109,7 +109,10 @@ if os.path.exists(cache) and re.search(r"^LLVM_USE_SANITIZER:.*Address",
 # Before "%python", which would otherwise replace its prefix.
 config.substitutions.insert(0, ("%python_capi", python_capi))
 
-# lit itself, for the test of this configuration (test/Tools/lit-ptxas.test).
+# The features above, for utils/check-diagnostics.py (which counts no
+# expectation of a test that does not run here), and lit itself, for the
+# test of this configuration (test/Tools/lit-ptxas.test).
+config.substitutions.append(("%lit_features", ",".join(sorted(config.available_features))))
 config.substitutions.append(("%lit", sys.executable + " " + (
     os.path.join(config.llvm_tools_dir, "lit")
     if os.path.exists(os.path.join(config.llvm_tools_dir, "lit"))
