@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Runs every TirX test suite against an existing build and prints, last, one
-# line "N passed, N failed" (lit's counts plus the GoogleTest cases).
+# line "N passed, N failed, N skipped" (lit, GoogleTest and pytest together;
+# skipped = lit UNSUPPORTED + GoogleTest skipped + pytest skipped). Just
+# above it: every test that was skipped and why, then every suite that
+# failed to run.
+# A suite that runs no test, or cannot run (no lit, no GoogleTest binary, no
+# pytest, no libTirXCAPI.so), counts as a failure: nothing passes unseen.
 # Exit code: non-zero if anything failed.
 set -uo pipefail
 
@@ -8,6 +13,7 @@ build_dir=${1:-build}
 lit=/usr/lib/llvm-22/bin/lit
 python=/usr/bin/python3
 python_env=()
+source_dir=$(cd "$(dirname "$0")/.." && pwd)
 
 # A sanitizer build (make check-sanitize): every error is fatal and reported
 # with its stack. Debian's libMLIR.so is not instrumented; LLVM's
@@ -26,53 +32,142 @@ fi
 
 passed=0
 failed=0
-status=0
+skipped=0
+skip_list=()    # "suite: test: why", printed above the last line
+broken_list=()  # suites that failed to run or ran nothing
 
-# lit: every test counts once; UNSUPPORTED tests count as neither.
-lit_log=$(mktemp)
-"$lit" -sv "$build_dir/test" 2>&1 | tee "$lit_log"
-lit_status=${PIPESTATUS[0]}
-count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$lit_log" | head -n1; }
-lit_passed=$(( $(count Passed || true) + 0 ))
-lit_xfail=$(( $(count "Expectedly Failed" || true) + 0 ))
-lit_failed=$(( $(count Failed || true) + $(count "Unexpectedly Passed" || true) + $(count Unresolved || true) + $(count "Timed Out" || true) + 0 ))
-if [ "$lit_status" -ne 0 ] && [ "$lit_failed" -eq 0 ]; then lit_failed=1; fi
-passed=$((passed + lit_passed + lit_xfail))
-failed=$((failed + lit_failed))
-rm -f "$lit_log"
+# A suite that could not run or ran nothing: one failure, and why.
+suite_broken() {
+  broken_list+=("$1")
+  failed=$((failed + 1))
+}
 
-# GoogleTest: one binary per library.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+#===--- lit ------------------------------------------------------------===#
+# Counted from lit's JSON results: PASS and XFAIL pass; FAIL, XPASS,
+# UNRESOLVED and TIMEOUT fail; UNSUPPORTED is skipped, with lit's reason
+# (a missing feature such as cuda-gpu, or `%if ptxas` lines that could not
+# run: test/lit.cfg.py).
+if [ -x "$lit" ]; then
+  "$lit" -sv -o "$tmp/lit.json" "$build_dir/test" 2>&1 | tee "$tmp/lit.log"
+  lit_status=${PIPESTATUS[0]}
+  if [ -s "$tmp/lit.json" ]; then
+    eval "$("$python" - "$tmp/lit.json" <<'EOF'
+import json, shlex, sys
+tests = json.load(open(sys.argv[1]))["tests"]
+count = {"passed": 0, "failed": 0, "skipped": 0}
+why = []
+for test in sorted(tests, key=lambda t: t["name"]):
+    code = test["code"]
+    if code in ("PASS", "XFAIL"):
+        count["passed"] += 1
+    elif code == "UNSUPPORTED":
+        count["skipped"] += 1
+        reason = (test.get("output") or "").strip().splitlines()
+        why.append("lit: %s: %s" % (test["name"].split(" :: ", 1)[-1],
+                                    reason[0] if reason else "unsupported"))
+    elif code in ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT"):
+        count["failed"] += 1
+for key, value in count.items():
+    print("lit_%s=%d" % (key, value))
+print("lit_why=(%s)" % " ".join(shlex.quote(w) for w in why))
+EOF
+)"
+    passed=$((passed + lit_passed))
+    failed=$((failed + lit_failed))
+    skipped=$((skipped + lit_skipped))
+    skip_list+=("${lit_why[@]}")
+    echo "lit: $lit_passed passed, $lit_failed failed, $lit_skipped skipped"
+    if [ "$lit_status" -ne 0 ] && [ "$lit_failed" -eq 0 ]; then
+      suite_broken "lit: exited with status $lit_status and no failed test (see its output above)"
+    elif [ $((lit_passed + lit_failed)) -eq 0 ]; then
+      suite_broken "lit: ran no test"
+    fi
+  elif [ "$lit_status" -eq 0 ]; then
+    suite_broken "lit: ran no test"
+  else
+    fatal=$(grep -m1 -o 'fatal: .*' "$tmp/lit.log")
+    suite_broken "lit: wrote no results (exit status $lit_status)${fatal:+: $fatal}"
+  fi
+else
+  suite_broken "lit: $lit not found (apt install llvm-22-tools)"
+fi
+
+#===--- GoogleTest: one binary per library ---------------------------------===#
+gtest_binaries=0
 for test_binary in "$build_dir"/unittests/*Tests; do
   [ -x "$test_binary" ] || continue
-  log=$(mktemp)
+  gtest_binaries=$((gtest_binaries + 1))
+  name=$(basename "$test_binary")
+  log="$tmp/$name.log"
   "$test_binary" --gtest_brief=1 2>&1 | tee "$log"
   bin_status=${PIPESTATUS[0]}
   p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | head -n1)
   f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | head -n1)
-  p=${p:-0}; f=${f:-0}
-  if [ "$bin_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-  echo "$(basename "$test_binary"): $p passed, $f failed"
+  s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | head -n1)
+  p=${p:-0}; f=${f:-0}; s=${s:-0}
+  echo "$name: $p passed, $f failed, $s skipped"
   passed=$((passed + p))
   failed=$((failed + f))
-  rm -f "$log"
+  skipped=$((skipped + s))
+  # The names of the skipped tests (GTEST_SKIP()), from gtest's summary.
+  while read -r skipped_test; do
+    skip_list+=("gtest: $name: $skipped_test: GTEST_SKIP")
+  done < <(sed -n 's/^\[  SKIPPED \] \([A-Za-z_][A-Za-z0-9_./]*\)$/\1/p' "$log" | sort -u)
+  if [ "$bin_status" -ne 0 ] && [ "$f" -eq 0 ]; then
+    suite_broken "gtest: $name exited with status $bin_status and no failed test"
+  elif [ $((p + f)) -eq 0 ]; then
+    suite_broken "gtest: $name ran no test"
+  fi
 done
-
-# pytest: the Python package against this build's libraries (CPU only).
-if [ -f "$build_dir/lib/libTirXCAPI.so" ] && "$python" -c "import pytest" 2>/dev/null; then
-  log=$(mktemp)
-  TIRX_LIBRARY="$build_dir/lib" "${python_env[@]}" "$python" -m pytest -q -p no:cacheprovider \
-    "$(dirname "$0")/../test/python" 2>&1 | tee "$log"
-  py_status=${PIPESTATUS[0]}
-  p=$(grep -oE '[0-9]+ passed' "$log" | tail -n1 | cut -d' ' -f1)
-  f=$(grep -oE '[0-9]+ (failed|error)' "$log" | awk '{s+=$1} END {print s+0}')
-  p=${p:-0}; f=${f:-0}
-  if [ "$py_status" -ne 0 ] && [ "$py_status" -ne 5 ] && [ "$f" -eq 0 ]; then f=1; fi
-  echo "pytest: $p passed, $f failed"
-  passed=$((passed + p))
-  failed=$((failed + f))
-  rm -f "$log"
+if [ "$gtest_binaries" -eq 0 ]; then
+  suite_broken "gtest: no GoogleTest binary in $build_dir/unittests (build the TirXUnitTests target)"
 fi
 
-[ "$failed" -eq 0 ] || status=1
-echo "$passed passed, $failed failed"
+#===--- pytest: the Python package against this build's libraries ----------===#
+if [ ! -f "$build_dir/lib/libTirXCAPI.so" ]; then
+  suite_broken "pytest: $build_dir/lib/libTirXCAPI.so not found (build the TirXCAPI target)"
+elif ! "$python" -c "import pytest" 2>/dev/null; then
+  suite_broken "pytest: $python cannot import pytest (apt install python3-pytest)"
+else
+  log="$tmp/pytest.log"
+  TIRX_LIBRARY="$build_dir/lib" "${python_env[@]}" "$python" -m pytest -q -rs -p no:cacheprovider \
+    "$source_dir/test/python" 2>&1 | tee "$log"
+  py_status=${PIPESTATUS[0]}
+  summary=$(grep -E '^(=+ )?[0-9]+ [a-z]+.* in [0-9.]+s' "$log" | tail -n1)
+  p=$(grep -oE '[0-9]+ (passed|xfailed)' <<<"$summary" | awk '{s+=$1} END {print s+0}')
+  f=$(grep -oE '[0-9]+ (failed|errors?|xpassed)' <<<"$summary" | awk '{s+=$1} END {print s+0}')
+  s=$(grep -oE '[0-9]+ skipped' <<<"$summary" | awk '{s+=$1} END {print s+0}')
+  echo "pytest: $p passed, $f failed, $s skipped"
+  passed=$((passed + p))
+  failed=$((failed + f))
+  skipped=$((skipped + s))
+  # -rs: "SKIPPED [N] file:line: reason" (N tests skipped there for it)
+  while read -r n line; do
+    [ "$n" -gt 1 ] && line="$line ($n tests)"
+    skip_list+=("pytest: $line")
+  done < <(sed -n 's/^SKIPPED \[\([0-9]*\)\] /\1 /p' "$log")
+  if [ "$py_status" -eq 5 ]; then
+    suite_broken "pytest: ran no test (exit status 5: none collected or all deselected)"
+  elif [ "$py_status" -ne 0 ] && [ "$f" -eq 0 ]; then
+    suite_broken "pytest: exited with status $py_status and no failed test"
+  elif [ $((p + f)) -eq 0 ]; then
+    suite_broken "pytest: ran no test"
+  fi
+fi
+
+#===--- Summary -------------------------------------------------------------===#
+echo
+if [ "${#skip_list[@]}" -gt 0 ]; then
+  echo "Skipped:"
+  printf '  %s\n' "${skip_list[@]}"
+fi
+if [ "${#broken_list[@]}" -gt 0 ]; then
+  echo "Suites that did not run or ran nothing (each counts as a failure):"
+  printf '  %s\n' "${broken_list[@]}"
+fi
+[ "$failed" -eq 0 ] && status=0 || status=1
+echo "$passed passed, $failed failed, $skipped skipped"
 exit $status

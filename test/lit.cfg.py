@@ -1,13 +1,13 @@
 # -*- Python -*-
 import os
-import sys
+import re
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
 
 config.name = "TIRX"
-config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tirx_obj_root, "test")
@@ -52,18 +52,68 @@ try:
 except (OSError, subprocess.TimeoutExpired):
     pass
 
-# CUDA toolkit tools, on PATH or in /usr/local/cuda: ptxas assembles every
-# PTX the suite produces, nvcc compiles the numerics suite's references.
+# CUDA toolkit tools: ptxas assembles every PTX the suite produces, nvcc
+# compiles the numerics suite's references. Looked for on PATH, then in
+# $TIRX_CUDA_PATH/bin (default /usr/local/cuda/bin), then in $CUDA_PATH/bin.
+cuda_dirs = [os.environ.get("TIRX_CUDA_PATH") or "/usr/local/cuda"]
+if os.environ.get("CUDA_PATH"):
+    cuda_dirs.append(os.environ["CUDA_PATH"])
+missing_cuda_tools = []
 for cuda_tool in ("ptxas", "nvcc"):
-    path = shutil.which(cuda_tool) or (
-        "/usr/local/cuda/bin/" + cuda_tool
-        if os.path.exists("/usr/local/cuda/bin/" + cuda_tool) else None)
+    path = shutil.which(cuda_tool) or next(
+        (os.path.join(d, "bin", cuda_tool) for d in cuda_dirs
+         if os.access(os.path.join(d, "bin", cuda_tool), os.X_OK)), None)
     if path:
         config.available_features.add(cuda_tool)
         config.substitutions.append(("%" + cuda_tool, path))
+    else:
+        missing_cuda_tools.append(cuda_tool)
+
+# `make check` assembles the PTX it checks: without ptxas the `%if ptxas`
+# lines would silently do nothing, so the suite refuses to run unless the
+# user opts out (docs/testing.md, "ptxas").
+if "ptxas" in missing_cuda_tools and os.environ.get("TIRX_ALLOW_NO_PTXAS") != "1":
+    lit_config.fatal(
+        "ptxas not found (looked on PATH, in %s): the tests assemble the PTX "
+        "they check with it. Install NVIDIA's CUDA toolkit, 12.1 or newer "
+        "(its ptxas assembles PTX ISA 8.1 for sm_90), and put its bin/ on "
+        "PATH or set CUDA_PATH to it; or set TIRX_ALLOW_NO_PTXAS=1 "
+        "to run without it (the tests with `%%if ptxas` lines are then "
+        "reported as UNSUPPORTED)"
+        % ", ".join(os.path.join(d, "bin") for d in cuda_dirs))
+
+
+# A test whose `%if ptxas` lines did not run is reported UNSUPPORTED, not
+# passed (test/tirx_lit_format.py).
+sys.path.insert(0, os.path.dirname(__file__))
+from tirx_lit_format import TirXShTest
+config.test_format = TirXShTest(not llvm_config.use_lit_shell, missing_cuda_tools)
 
 
 # Sphinx + MyST (Debian's python3-sphinx, python3-myst-parser) build the docs site.
 if subprocess.run(["/usr/bin/python3", "-c", "import sphinx, myst_parser"],
                   capture_output=True).returncode == 0:
     config.available_features.add("sphinx")
+
+# Python with the build's libTirXCAPI.so loaded through ctypes: in a sanitizer
+# build the ASan runtime must come first (as scripts/check.sh does for pytest).
+python_capi = sys.executable
+cache = os.path.join(config.tirx_obj_root, "CMakeCache.txt")
+if os.path.exists(cache) and re.search(r"^LLVM_USE_SANITIZER:.*Address",
+                                       open(cache).read(), re.M):
+    runtime = subprocess.run(["clang-22", "-print-file-name=libclang_rt.asan-x86_64.so"],
+                             capture_output=True, text=True).stdout.strip()
+    python_capi = "env LD_PRELOAD=%s ASAN_OPTIONS=%s:detect_leaks=0 %s" % (
+        runtime, os.environ.get("ASAN_OPTIONS", "allow_user_poisoning=0"),
+        sys.executable)
+# Before "%python", which would otherwise replace its prefix.
+config.substitutions.insert(0, ("%python_capi", python_capi))
+
+# The features above, for utils/check-diagnostics.py (which counts no
+# expectation of a test that does not run here), and lit itself, for the
+# test of this configuration (test/Tools/lit-ptxas.test).
+config.substitutions.append(("%lit_features", ",".join(sorted(config.available_features))))
+config.substitutions.append(("%lit", sys.executable + " " + (
+    os.path.join(config.llvm_tools_dir, "lit")
+    if os.path.exists(os.path.join(config.llvm_tools_dir, "lit"))
+    else os.path.abspath(sys.argv[0]))))

@@ -8,3 +8,15 @@ LogicalResult FooOp::verify() {
   // check-diagnostics: internal, the parser never builds it
   return emitOpError("unreachable by construction");
 }
+
+LogicalResult BarOp::verify() {
+  if (getHeight() % 2)
+    return emitOpError("height must be even");
+  if (getDepth() % 2 == 0)
+    return emitOpError("depth must be odd");
+  if (getDepth() > 9)
+    return emitOpError("depth exceeds nine");
+  if (getWide())
+    return emitWarning("wide tiles are slow");
+  return emitOpError("bar is never valid");
+}

@@ -1,4 +1,8 @@
 def check(width):
     if width < 1:
         raise ValueError("width must be at least one bit, got %d" % width)
+    if width > 8:
+        raise ValueError("width %d is not a byte multiple" % width)
+    if width == 3:
+        raise ValueError("width three is reserved")
     raise TypeError(f"parameter '{width}' has no annotation")
