@@ -322,7 +322,7 @@ def main(results=None):
                 print("%-16s %d GiB %-22s %8.3f ms %7.0f GB/s" % (label, gib, who, ms, gbps))
         del a, b, h, cp_a, cp_b, cp_h, flat, out, hflat, variants, references
         torch.cuda.empty_cache()
-    lines = ["| kernel | input | implementation | median ms | GB/s | % of copy | "
+    lines = ["| kernel | input | implementation | median ms | GB/s | %% of copy | "
              "this ms / %s ms | output checked |" % TIRX_BASE,
              "|---|---:|---|---:|---:|---:|---:|---|"]
 
