@@ -500,3 +500,24 @@ def test_typed_slice_bound():
     with raises(line_of("MARK-typed") + "a slice bound must be an int or an index value, "
                 "got a value of type int32"):
         compile_kernel(k)
+
+
+def test_column_sums_example():
+    # examples/python/column_sums.py (the GPU check runs it bit for bit).
+    from column_sums import column_sums
+    ptx = compile_kernel(column_sums).ptx
+    loop = ptx[ptx.index('.pragma "nounroll";'):]
+    loop = loop[:loop.index("bra")]
+    assert ptx.count('.pragma "nounroll";') == 1
+    assert loop.count("ld.global.v4.b32") == 4 and loop.count("add.rn.f32") == 16
+    # The four loads come before the first add (they are in flight together).
+    assert loop.rindex("ld.global.v4.b32") < loop.index("add.rn.f32")
+    assert ".local" not in ptx
+
+
+def test_sequential_reference():
+    import numpy
+    from column_sums import sequential_column_sums
+    a = numpy.array([[1e8, 1.0], [1.0, 2.0], [-1e8, 3.0]], dtype=numpy.float32)
+    # Row order matters: (1e8 + 1) - 1e8 is 0 in float32.
+    assert sequential_column_sums(a).tolist() == [0.0, 6.0]
