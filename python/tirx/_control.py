@@ -89,10 +89,20 @@ class _SerialLoop(_Frame):
         b.emit_close("} %s %s" % (_KEEP_LOOP, location_text(self.position)))
 
 
+def _kernel_builder(what):
+    """The builder of the kernel being traced; a scalar function's body
+    computes one value per element and has no loops or branches."""
+    b = builder()
+    if getattr(b, "launch", False) is False:
+        raise _error("%s is for kernels; a scalar function computes one value (use "
+                     "T.if_then_else, or a Python loop that unrolls)" % what)
+    return b
+
+
 def serial(start, stop=None, step=None, **options):
     """`for i in T.serial(n)`, `T.serial(start, stop)`, `T.serial(start, stop,
     step)` (or `step=`): a loop kept as a loop, with static int bounds."""
-    builder()
+    _kernel_builder("T.serial")
     _no_options("T.serial", options)
     start, stop, step = _bounds("T.serial", start, stop, step,
                                 "; runtime loop bounds are not supported yet")
@@ -120,7 +130,7 @@ class If(_Frame):
     what = "T.If block"
 
     def __init__(self, condition):
-        b = builder()
+        b = _kernel_builder("T.If")
         if not isinstance(condition, ScalarValue) or condition.dtype is not _BOOL:
             raise _error("T.If needs a traced comparison (an i1 value) as its condition, "
                          "got %r; decide a Python value with a plain `if`" % (condition,))

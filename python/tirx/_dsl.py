@@ -497,7 +497,8 @@ class ScalarValue:
         other = self._coerce(other)
         lhs, rhs = (other, self) if reverse else (self, other)
         is_float = self.dtype is not None and self.dtype.is_float
-        unsigned = self.dtype is None or self.dtype.kind == "u"
+        # An index is signed (64-bit): `i - 1 >= 0` is false for i = 0.
+        unsigned = self.dtype is not None and self.dtype.kind == "u"
         name = {"add": "addf" if is_float else "addi", "sub": "subf" if is_float else "subi",
                 "mul": "mulf" if is_float else "muli",
                 "div": "divf" if is_float else ("divui" if unsigned else "divsi"),
@@ -537,7 +538,8 @@ class ScalarValue:
             b.emit("%s = arith.cmpf %s, %s, %s : %s" % (
                 result, _CMP[predicate][0], self.ssa, other.ssa, self.mlir))
         else:
-            pred = _CMP[predicate][2 if (self.dtype is None or self.dtype.kind == "u") else 1]
+            pred = _CMP[predicate][2 if (self.dtype is not None and self.dtype.kind == "u")
+                                   else 1]
             b.emit("%s = arith.cmpi %s, %s, %s : %s" % (result, pred, self.ssa, other.ssa, self.mlir))
         return ScalarValue(result, _BOOL)
 

@@ -183,7 +183,21 @@ def test_indices_in_regions_arithmetic_and_predicates():
     assert re.search(r"tirx.region %A\[%s\d+, 0, 0, 0\] \[2, 2, 32, 4\]", ir)
     assert re.search(r"arith.cmpi eq, %cmp\d+, %cmp\d+ : i1", ir)
     assert re.search(r"arith.cmpi ne, %i\d+, %c\d+ : index", ir)
-    assert re.search(r"arith.remui %s\d+, %c\d+ : index", ir)
+    assert re.search(r"arith.remsi %s\d+, %c\d+ : index", ir)
+    assert not ptx_loops(compiled.ptx)[1]
+
+
+def test_index_arithmetic_is_signed():
+    # An index is a signed 64-bit value: for i = 0, i - 1 >= 0 is false.
+    def body(A, B, regs):
+        for i in T.serial(4):
+            copy_row(A, B, regs, i)
+            T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B.sub[(i - 1) // 2, :, :, :], regs,
+                              scope="cta", pred=i - 1 >= 0)
+    compiled = compile_kernel(small_kernel(body))
+    ir = kernel_ir(compiled)
+    assert re.search(r"arith.cmpi sge, %s\d+, %c\d+ : index", ir)
+    assert re.search(r"arith.divsi %s\d+, %c\d+ : index", ir)
     assert not ptx_loops(compiled.ptx)[1]
 
 
@@ -521,3 +535,39 @@ def test_sequential_reference():
     a = numpy.array([[1e8, 1.0], [1.0, 2.0], [-1e8, 3.0]], dtype=numpy.float32)
     # Row order matters: (1e8 + 1) - 1e8 is 0 in float32.
     assert sequential_column_sums(a).tolist() == [0.0, 6.0]
+
+
+def test_not_in_a_scalar_function():
+    @T.function(private=True)
+    def looped(x: T.float32) -> T.float32:
+        for i in T.serial(2):  # MARK-scalar-serial
+            x = x + x
+        return x
+
+    @T.function(private=True)
+    def branched(x: T.float32) -> T.float32:
+        with T.If(x > T.float32(0)):  # MARK-scalar-if
+            with T.Then():
+                x = -x
+        return x
+
+    @T.function(private=True)
+    def unrolled(x: T.float32) -> T.float32:
+        for i in T.unroll(2):
+            x = x + x
+        return x
+
+    def kernel(f):
+        @T.function
+        def k(A: T.Tensor((2, 32, 4), "float32", align=16)):
+            T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=64))
+            regs = T.alloc_local((2, 32, 4, 1), "float32", layout=SMALL)
+            T.cuda.tile.ewise(f, regs, regs, scope="cta")
+        return k
+    tail = (" is for kernels; a scalar function computes one value (use T.if_then_else, or "
+            "a Python loop that unrolls)")
+    with raises(line_of("MARK-scalar-serial") + "T.serial" + tail):
+        compile_kernel(kernel(looped))
+    with raises(line_of("MARK-scalar-if") + "T.If" + tail):
+        compile_kernel(kernel(branched))
+    assert compile_kernel(kernel(unrolled)).source_ir.count("arith.addf") == 2
