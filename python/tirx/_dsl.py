@@ -3,6 +3,7 @@ records TirX IR, with the user's file:line on every operation, so compiler
 diagnostics point at the Python source."""
 import ctypes
 import inspect
+import linecache
 import numbers
 import os
 import struct
@@ -599,7 +600,6 @@ class ScalarValue:
 
 def _user_statement():
     """The source line running now in the user's code, stripped."""
-    import linecache
     frame = _user_frame()
     if frame is None:
         return ""
