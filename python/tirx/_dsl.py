@@ -3,6 +3,7 @@ records TirX IR, with the user's file:line on every operation, so compiler
 diagnostics point at the Python source."""
 import ctypes
 import inspect
+import linecache
 import numbers
 import os
 import struct
@@ -164,13 +165,27 @@ class Builder:
         self.lines = []
         self.counter = 0
         self.functions = {}  # name → scalar function IR text
+        self.frames = []  # open T.serial / T.If / T.Then / T.Else frames (_control.py)
 
     def fresh(self, hint="v"):
         self.counter += 1
         return "%%%s%d" % (hint, self.counter)
 
+    def _indent(self):
+        return "    " + "  " * sum(frame.kind != "T.If" for frame in self.frames)
+
     def emit(self, text):
-        self.lines.append("    %s %s" % (text, _location()))
+        if self.frames:
+            self.frames[-1].check_emit()
+        self.lines.append("%s%s %s" % (self._indent(), text, _location()))
+
+    def emit_open(self, text):
+        """The first line of a region op (`scf.for ... {`); its location
+        goes on the closing line."""
+        self.lines.append(self._indent() + text)
+
+    def emit_close(self, text):
+        self.lines.append(self._indent() + text)
 
     def __enter__(self):
         self.previous, Builder.current = Builder.current, self
@@ -262,9 +277,28 @@ def _check_bound(value):
     return int(value)
 
 
+def _frames_now():
+    """The loop/branch frames open while a value is traced."""
+    b = Builder.current
+    return tuple(b.frames) if b is not None else ()
+
+
+def _live_ssa(value):
+    """The SSA name of `value`, or a DSLError when the loop or branch it was
+    traced in has ended (its name is out of scope there)."""
+    for frame in value._frames:
+        if frame.closed:
+            raise _error("a value traced inside the %s at line %d is used after it "
+                         "ended; compute or allocate it before" % (frame.what, frame.position[1]))
+    return value._ssa
+
+
 class TensorValue:
     def __init__(self, ssa, type):
-        self.ssa, self.type = ssa, type
+        self._ssa, self.type = ssa, type
+        self._frames = _frames_now()
+
+    ssa = property(_live_ssa)
 
     @property
     def shape(self):
@@ -344,7 +378,20 @@ class TensorValue:
                 start = 0 if item.start is None else item.start
                 stop = extent if item.stop is None else item.stop
                 if isinstance(start, ScalarValue) or isinstance(stop, ScalarValue):
-                    raise _error("slice bounds must be constants; index with a value instead")
+                    # A[i*4:(i+1)*4]: a traced offset, a size known while tracing.
+                    size = _static_difference(stop, start)
+                    if size is None:
+                        raise _error("a slice with a traced bound needs a static size: "
+                                     "stop - start must be a constant, as in "
+                                     "A[i*4:(i+1)*4]")
+                    if isinstance(start, ScalarValue):
+                        offsets.append(None)
+                        dynamic.append(start._as_index())
+                    else:
+                        offsets.append(_check_bound(start))
+                    sizes.append(size)
+                    kept.append(size)
+                    continue
                 _check_bound(start)
                 _check_bound(stop)
                 offsets.append(int(start))
@@ -406,8 +453,17 @@ _CMP = {"lt": ("olt", "slt", "ult"), "le": ("ole", "sle", "ule"),
 class ScalarValue:
     """A traced scalar: an index (thread/block ids) or a value of a dtype."""
 
-    def __init__(self, ssa, dtype):
-        self.ssa, self.dtype = ssa, dtype  # dtype None means `index`
+    def __init__(self, ssa, dtype, affine=None):
+        self._ssa, self.dtype = ssa, dtype  # dtype None means `index`
+        self._frames = _frames_now()
+        # For an index: (((ssa, coefficient), ...), constant), the value as a
+        # linear form of opaque index values, so that a slice's size
+        # (i+1)*4 - i*4 is known while tracing.
+        if dtype is None and affine is None:
+            affine = (((ssa, 1),), 0)
+        self.affine = affine if dtype is None else None
+
+    ssa = property(_live_ssa)
 
     @property
     def mlir(self):
@@ -434,14 +490,16 @@ class ScalarValue:
             result = b.fresh("c")
             literal = str(int(other)) if self.dtype is None else _literal(other, self.dtype)
             b.emit("%s = arith.constant %s : %s" % (result, literal, self.mlir))
-            return ScalarValue(result, self.dtype)
+            return ScalarValue(result, self.dtype,
+                               ((), int(other)) if self.dtype is None else None)
         raise _error("unsupported operand %r" % (other,))
 
     def _binary(self, other, op, reverse=False):
         other = self._coerce(other)
         lhs, rhs = (other, self) if reverse else (self, other)
         is_float = self.dtype is not None and self.dtype.is_float
-        unsigned = self.dtype is None or self.dtype.kind == "u"
+        # An index is signed (64-bit): `i - 1 >= 0` is false for i = 0.
+        unsigned = self.dtype is not None and self.dtype.kind == "u"
         name = {"add": "addf" if is_float else "addi", "sub": "subf" if is_float else "subi",
                 "mul": "mulf" if is_float else "muli",
                 "div": "divf" if is_float else ("divui" if unsigned else "divsi"),
@@ -449,7 +507,10 @@ class ScalarValue:
         b = builder()
         result = b.fresh("s")
         b.emit("%s = arith.%s %s, %s : %s" % (result, name, lhs.ssa, rhs.ssa, self.mlir))
-        return ScalarValue(result, self.dtype)
+        affine = None
+        if self.dtype is None:
+            affine = _affine_combine(op, lhs.affine, rhs.affine)
+        return ScalarValue(result, self.dtype, affine)
 
     __add__ = lambda s, o: s._binary(o, "add")
     __radd__ = lambda s, o: s._binary(o, "add", True)
@@ -478,7 +539,8 @@ class ScalarValue:
             b.emit("%s = arith.cmpf %s, %s, %s : %s" % (
                 result, _CMP[predicate][0], self.ssa, other.ssa, self.mlir))
         else:
-            pred = _CMP[predicate][2 if (self.dtype is None or self.dtype.kind == "u") else 1]
+            pred = _CMP[predicate][2 if (self.dtype is not None and self.dtype.kind == "u")
+                                   else 1]
             b.emit("%s = arith.cmpi %s, %s, %s : %s" % (result, pred, self.ssa, other.ssa, self.mlir))
         return ScalarValue(result, _BOOL)
 
@@ -486,9 +548,33 @@ class ScalarValue:
     __le__ = lambda s, o: s._compare(o, "le")
     __gt__ = lambda s, o: s._compare(o, "gt")
     __ge__ = lambda s, o: s._compare(o, "ge")
+    # `i == 0` is a traced comparison, never Python's identity test (which
+    # would fold `if i == 0:` to a constant branch).
+    __eq__ = lambda s, o: s._compare(o, "eq")
+    __ne__ = lambda s, o: s._compare(o, "ne")
+    __hash__ = object.__hash__
 
     def __bool__(self):
-        raise _error("a traced value has no Python truth value; use T.if_then_else")
+        b = Builder.current
+        if b is None or getattr(b, "launch", False) is False:
+            # A scalar function's body: one value per element, no branches.
+            raise _error("a traced value has no Python truth value; use T.if_then_else")
+        statement = _user_statement()
+        if statement.startswith("while"):
+            raise _error("a Python `while` on a traced value cannot be decided while "
+                         "tracing; loop with `for i in T.serial(start, stop, step)`")
+        if statement.startswith(("if", "elif")):
+            raise _error("a Python `if` on a traced value cannot be decided while tracing; "
+                         "branch with `with T.If(cond):` and `with T.Then():` / "
+                         "`with T.Else():` blocks (or T.if_then_else for a value, pred= "
+                         "for one instruction)")
+        raise _error("a traced value has no Python truth value (bool(), and, or, not); "
+                     "branch with `with T.If(cond):` and `with T.Then():` / "
+                     "`with T.Else():` blocks, or use T.if_then_else for a value")
+
+    def __index__(self):
+        raise _error("a traced value is not a Python int (range(), indexing a list); "
+                     "loop over a traced count with `for i in T.serial(...)`")
 
     def _cast(self, dtype):
         b = builder()
@@ -510,6 +596,47 @@ class ScalarValue:
             op = "arith.trunci"
         b.emit("%s = %s %s : %s to %s" % (result, op, self.ssa, src.mlir, dtype.mlir))
         return ScalarValue(result, dtype)
+
+
+def _user_statement():
+    """The source line running now in the user's code, stripped."""
+    frame = _user_frame()
+    if frame is None:
+        return ""
+    return linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+
+
+def _affine_combine(op, lhs, rhs):
+    """The linear form of `lhs op rhs`, or a fresh opaque one (None) when it
+    is not linear."""
+    if lhs is None or rhs is None:
+        return None
+    (lterms, lconst), (rterms, rconst) = lhs, rhs
+    if op in ("add", "sub"):
+        sign = 1 if op == "add" else -1
+        terms = dict(lterms)
+        for ssa, coefficient in rterms:
+            terms[ssa] = terms.get(ssa, 0) + sign * coefficient
+        return (tuple(sorted((k, v) for k, v in terms.items() if v)),
+                lconst + sign * rconst)
+    if op == "mul" and (not lterms or not rterms):
+        (terms, const), factor = (rhs, lconst) if not lterms else (lhs, rconst)
+        return (tuple((k, v * factor) for k, v in terms if v * factor), const * factor)
+    return None
+
+
+def _static_difference(stop, start):
+    """`stop - start` when it is known while tracing (ints, or index values
+    whose linear forms differ by a constant), else None."""
+    def form(value):
+        if isinstance(value, ScalarValue):
+            if value.dtype is not None:
+                raise _error("a slice bound must be an int or an index value, got a value "
+                             "of type %s" % value.dtype.name)
+            return value.affine or (((value.ssa, 1),), 0)
+        return ((), _check_bound(value))
+    (sterms, sconst), (tterms, tconst) = form(stop), form(start)
+    return sconst - tconst if sterms == tterms else None
 
 
 class _Bool(DType):

@@ -1,7 +1,7 @@
 """@T.function: kernels and private scalar functions, traced to TirX IR."""
 import inspect
 
-from . import _dsl
+from . import _control, _dsl
 from ._dsl import (DTYPES, Builder, Constant, DType, ScalarValue, Tensor, TensorValue,
                    TensorType, _error, _user_position, as_dtype, builder,
                    check_align, check_shape, is_int, location_text)
@@ -132,6 +132,7 @@ class Function:
                 else:
                     args.append(ScalarValue("%" + name, kind))
             self.fn(*args)
+            _control.check_closed(b)
         if b.launch is None:
             raise _error("@%s never calls T.device_entry(launch=T.cuda.LaunchConfig(...))"
                          % self.name, self.position)

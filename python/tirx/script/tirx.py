@@ -1,6 +1,7 @@
 """The T namespace: `from tirx.script import tirx as T`."""
 import types as _types
 
+from .._control import Else, If, Then, serial, unroll
 from .._dsl import (DTYPES as _DTYPES, Tensor, if_then_else, math_op as _math)
 from .._function import (LaunchConfig, alloc_local, alloc_shared, apply as _apply,
                          block_idx as _block_idx, cta_sync as _cta_sync,

@@ -1,0 +1,233 @@
+"""Loops and branches in a kernel: `for i in T.serial(...)` (an scf.for kept
+as a loop), `for i in T.unroll(...)` (unrolled while tracing) and
+`with T.If(cond):` / `with T.Then():` / `with T.Else():` (an scf.if).
+
+A traced loop or branch is a *frame* on the builder: while it is open, the
+operations the body traces go inside its region. The spellings are TIRx's
+(`tvm_tirx.script.serial`, `unroll`, and the IR builder's `If`/`Then`/`Else`
+frames, which is how TVMScript itself builds an `if` it does not decide in
+Python)."""
+from ._dsl import (ScalarValue, _BOOL, _error, _user_position, builder, is_int,
+                   location_text)
+
+# A T.serial loop stays a loop down to PTX: the backend must not unroll it
+# (`.pragma "nounroll"`); unroll with T.unroll, or a T.unroll nested inside.
+_KEEP_LOOP = "{loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}"
+
+
+class _Frame:
+    kind = "frame"
+    closed = False  # its values are out of scope once it has ended
+
+    def check_emit(self):
+        pass
+
+
+def _bounds(what, start, stop, step, hint):
+    """(start, stop, step) as ints, or a DSLError at the user's line."""
+    if stop is None:
+        start, stop = 0, start
+    step = 1 if step is None else step
+    for name, value in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(value, ScalarValue):
+            raise _error("%s needs static int bounds, got a traced value as its %s%s"
+                         % (what, name, hint))
+        if not is_int(value):
+            raise _error("%s needs int bounds, got %r as its %s" % (what, value, name))
+        if not -(1 << 62) < value < 1 << 62:
+            raise _error("%s: %s %d is out of range" % (what, name, value))
+    if step <= 0:
+        raise _error("%s needs a positive step, got %d" % (what, step))
+    return int(start), int(stop), int(step)
+
+
+def _no_options(what, options):
+    if options:
+        raise _error("%s options not supported yet: %s" % (what, ", ".join(sorted(options))))
+
+
+class _SerialLoop(_Frame):
+    """`for i in T.serial(...)`: the body is traced once, inside an scf.for
+    whose induction variable `i` is an index value."""
+    kind = "T.serial"
+    what = "T.serial loop"
+
+    def __init__(self, start, stop, step):
+        self.start, self.stop, self.step = start, stop, step
+        self.position = _user_position()
+        self.state = "new"
+
+    def __iter__(self):
+        if self.state != "new":
+            raise _error("a T.serial(...) loop can be iterated once")
+        return self
+
+    def __next__(self):
+        b = builder()
+        if self.state == "new":
+            self.state = "open"
+            constants = []
+            for value in (self.start, self.stop, self.step):
+                name = b.fresh("c")
+                b.emit("%s = arith.constant %d : index" % (name, value))
+                constants.append(name)
+            index = b.fresh("i")
+            b.emit_open("scf.for %s = %s to %s step %s {" % ((index,) + tuple(constants)))
+            b.frames.append(self)
+            self.builder = b
+            return ScalarValue(index, None)
+        if self.state == "open":
+            self.close()
+        raise StopIteration
+
+    def close(self):
+        b = self.builder
+        _check_top(b, self)
+        b.frames.pop()
+        self.state = "closed"
+        self.closed = True
+        b.emit_close("} %s %s" % (_KEEP_LOOP, location_text(self.position)))
+
+
+def _kernel_builder(what):
+    """The builder of the kernel being traced; a scalar function's body
+    computes one value per element and has no loops or branches."""
+    b = builder()
+    if getattr(b, "launch", False) is False:
+        raise _error("%s is for kernels; a scalar function computes one value (use "
+                     "T.if_then_else, or a Python loop that unrolls)" % what)
+    return b
+
+
+def serial(start, stop=None, step=None, **options):
+    """`for i in T.serial(n)`, `T.serial(start, stop)`, `T.serial(start, stop,
+    step)` (or `step=`): a loop kept as a loop, with static int bounds."""
+    _kernel_builder("T.serial")
+    _no_options("T.serial", options)
+    start, stop, step = _bounds("T.serial", start, stop, step,
+                                "; runtime loop bounds are not supported yet")
+    return _SerialLoop(start, stop, step)
+
+
+def unroll(start, stop=None, step=None, **options):
+    """`for i in T.unroll(n)`: the body is traced once per iteration, with
+    `i` a Python int (static bounds only)."""
+    builder()
+    _no_options("T.unroll", options)
+    start, stop, step = _bounds("T.unroll", start, stop, step,
+                                "; use T.serial for a loop kept on the GPU")
+    return iter(range(start, stop, step))
+
+
+#===------------------------------------------------------------------------===#
+# T.If / T.Then / T.Else
+#===------------------------------------------------------------------------===#
+
+class If(_Frame):
+    """`with T.If(cond):` holding a `with T.Then():` block and optionally a
+    `with T.Else():` block after it: an scf.if on a traced comparison."""
+    kind = "T.If"
+    what = "T.If block"
+
+    def __init__(self, condition):
+        b = _kernel_builder("T.If")
+        if not isinstance(condition, ScalarValue) or condition.dtype is not _BOOL:
+            raise _error("T.If needs a traced comparison (an i1 value) as its condition, "
+                         "got %r; decide a Python value with a plain `if`" % (condition,))
+        self.condition, self.builder = condition, b
+        self.position = _user_position()
+        self.state = "new"  # → "entered" → "then" → "then-done" → "else" → "else-done"
+
+    def check_emit(self):
+        raise _error("inside `with T.If(...)`, statements go in a `with T.Then():` or "
+                     "`with T.Else():` block")
+
+    def __enter__(self):
+        if self.state != "new":
+            raise _error("a T.If(...) frame can be entered once")
+        self.state = "entered"
+        self.builder.frames.append(self)
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        b = self.builder
+        if kind is not None:
+            return False  # the body's own error is the one to report
+        _check_top(b, self)
+        if self.state == "entered":
+            raise _error("`with T.If(...)` needs a `with T.Then():` block inside it",
+                         self.position)
+        b.frames.pop()
+        self.closed = True
+        b.emit_close("} %s" % location_text(self.position))
+        return False
+
+
+class _Branch(_Frame):
+    def __init__(self, kind):
+        self.kind = kind
+        self.what = kind + " block"
+        self.builder = builder()
+        self.position = _user_position()
+
+    def __enter__(self):
+        b = self.builder
+        frame = b.frames[-1] if b.frames else None
+        if not isinstance(frame, If):
+            raise _error("`with %s():` must be directly inside `with T.If(...)`" % self.kind)
+        if self.kind == "T.Then":
+            if frame.state != "entered":
+                raise _error("a T.If has one `with T.Then():` block, before its "
+                             "`with T.Else():`")
+            b.frames.pop()
+            b.emit_open("scf.if %s {" % frame.condition.ssa)
+            frame.state = "then"
+        else:
+            if frame.state != "then-done":
+                raise _error("`with T.Else():` must follow the `with T.Then():` block "
+                             "of its T.If, once")
+            b.frames.pop()
+            b.emit_close("} else {")
+            frame.state = "else"
+        b.frames.append(frame)
+        b.frames.append(self)
+        self.frame = frame
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        if kind is not None:
+            return False
+        b = self.builder
+        _check_top(b, self)
+        b.frames.pop()
+        self.closed = True
+        self.frame.state += "-done"
+        return False
+
+
+def Then():
+    return _Branch("T.Then")
+
+
+def Else():
+    return _Branch("T.Else")
+
+
+def _left_early(loop):
+    return _error("the T.serial loop was left early (break or return), but it runs every "
+                  "iteration on the GPU; guard the body with T.If or pred= instead",
+                  loop.position)
+
+
+def _check_top(b, frame):
+    """`frame` is the innermost open one. Only a T.serial loop can be left
+    open inside it (by `break` or `return`); T.If/T.Then/T.Else are `with`
+    blocks and always close."""
+    if b.frames[-1] is not frame:
+        raise _left_early(b.frames[-1])
+
+
+def check_closed(b):
+    """At the end of a kernel's trace, no T.serial loop is left open."""
+    if b.frames:
+        raise _left_early(b.frames[-1])
