@@ -1,7 +1,8 @@
 # TirX — two commands do everything on a fresh Debian 12 machine:
 #   make run     build, then show what the compiler does with the seed's
 #                affine-ReLU kernel: the layout views of its register tile, then its PTX
-#   make check   build, then run every suite; the last line is "N passed, N failed"
+#   make check   build, then run every suite; the last line is
+#                "N passed, N failed, N skipped"
 
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release

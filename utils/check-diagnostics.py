@@ -547,6 +547,12 @@ class PytestFile:
                 for name in ast.walk(node.target):
                     if isinstance(name, ast.Name):
                         bound.setdefault(name.id, []).append(node.iter)
+            elif (isinstance(node, ast.Call)
+                  and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in ("append", "extend", "insert")
+                  and isinstance(node.func.value, ast.Name)):
+                # cases.append((kernel, "message")): a list built by calls.
+                bound.setdefault(node.func.value.id, []).extend(node.args)
         return bound
 
     def tests(self):
@@ -584,8 +590,11 @@ class PytestFile:
                 elif isinstance(node, ast.Call):
                     callee = node.func.attr if isinstance(node.func, ast.Attribute) \
                         else getattr(node.func, "id", "")
+                    # pytest.raises(Error, match=...) and a test's own
+                    # raises(message) helper alike: exception classes name
+                    # no strings, so every argument is searched.
                     if callee.endswith("raises"):
-                        contexts.extend(node.args[1:])
+                        contexts.extend(node.args)
                     contexts.extend(k.value for k in node.keywords if k.arg == "match")
                 for context in contexts:
                     for text in self.strings(context, env, set()):
@@ -604,8 +613,11 @@ class PytestFile:
             right = self.strings(node.right, env, seen) or [UNKNOWN]
             return [a + b for a in left for b in right][:64]
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            # "%s:%d: %s" % (path, line, message): the format with its
+            # fields unknown, and the texts that fill them, each expected.
             return [re.sub(r"%[-#0-9.]*[sdrxfig]", UNKNOWN, s)
-                    for s in self.strings(node.left, env, seen)]
+                    for s in self.strings(node.left, env, seen)] + \
+                self.strings(node.right, env, seen)
         if isinstance(node, ast.Name):
             if node.id in seen:
                 return []

@@ -6,3 +6,10 @@ def check(width):
     if width == 3:
         raise ValueError("width three is reserved")
     raise TypeError(f"parameter '{width}' has no annotation")
+
+
+def shape(depth, gap):
+    if depth & (depth - 1):
+        raise ValueError("depth must be a power of two")
+    if gap < 1:
+        raise ValueError("gap must be positive")
