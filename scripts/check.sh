@@ -41,6 +41,13 @@ suite_broken() {
   broken_list+=("$1")
   failed=$((failed + 1))
 }
+# One suite's counts, printed and added to the totals: tally NAME P F S.
+tally() {
+  echo "$1: $2 passed, $3 failed, $4 skipped"
+  passed=$((passed + $2))
+  failed=$((failed + $3))
+  skipped=$((skipped + $4))
+}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -75,11 +82,8 @@ for key, value in count.items():
 print("lit_why=(%s)" % " ".join(shlex.quote(w) for w in why))
 EOF
 )"
-    passed=$((passed + lit_passed))
-    failed=$((failed + lit_failed))
-    skipped=$((skipped + lit_skipped))
+    tally lit "$lit_passed" "$lit_failed" "$lit_skipped"
     skip_list+=("${lit_why[@]}")
-    echo "lit: $lit_passed passed, $lit_failed failed, $lit_skipped skipped"
     if [ "$lit_status" -ne 0 ] && [ "$lit_failed" -eq 0 ]; then
       suite_broken "lit: exited with status $lit_status and no failed test (see its output above)"
     elif [ $((lit_passed + lit_failed)) -eq 0 ]; then
@@ -108,10 +112,7 @@ for test_binary in "$build_dir"/unittests/*Tests; do
   f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | head -n1)
   s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | head -n1)
   p=${p:-0}; f=${f:-0}; s=${s:-0}
-  echo "$name: $p passed, $f failed, $s skipped"
-  passed=$((passed + p))
-  failed=$((failed + f))
-  skipped=$((skipped + s))
+  tally "$name" "$p" "$f" "$s"
   # The names of the skipped tests (GTEST_SKIP()), from gtest's summary.
   while read -r skipped_test; do
     skip_list+=("gtest: $name: $skipped_test: GTEST_SKIP")
@@ -140,10 +141,7 @@ else
   p=$(grep -oE '[0-9]+ (passed|xfailed)' <<<"$summary" | awk '{s+=$1} END {print s+0}')
   f=$(grep -oE '[0-9]+ (failed|errors?|xpassed)' <<<"$summary" | awk '{s+=$1} END {print s+0}')
   s=$(grep -oE '[0-9]+ skipped' <<<"$summary" | awk '{s+=$1} END {print s+0}')
-  echo "pytest: $p passed, $f failed, $s skipped"
-  passed=$((passed + p))
-  failed=$((failed + f))
-  skipped=$((skipped + s))
+  tally pytest "$p" "$f" "$s"
   # -rs: "SKIPPED [N] file:line: reason" (N tests skipped there for it)
   while read -r n line; do
     [ "$n" -gt 1 ] && line="$line ($n tests)"

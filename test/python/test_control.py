@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+import helpers
+
 import tirx
 from tirx.script import tirx as T
 from tirx.layout import S, TileLayout
@@ -24,10 +26,7 @@ def raises(message):
 
 def line_of(marker):
     """'test_control.py:N: ' for the line of this file holding `marker`."""
-    for number, text in enumerate(open(__file__), 1):
-        if marker in text and "line_of(" not in text:
-            return "%s:%d: " % (HERE, number)
-    raise AssertionError(marker)
+    return helpers.line_of(__file__, marker)
 
 
 def compile_kernel(kernel):

@@ -9,6 +9,8 @@ import re
 import numpy
 import pytest
 
+import helpers
+
 import tirx
 from tirx import runtime
 from tirx.script import tirx as T
@@ -28,10 +30,7 @@ def raises(exception, message):
 
 def line_of(marker):
     """'test_malformed.py:N: ' for the line of this file holding `marker`."""
-    for number, text in enumerate(open(__file__), 1):
-        if marker in text and "line_of(" not in text:
-            return "%s:%d: " % (HERE, number)
-    raise AssertionError(marker)
+    return helpers.line_of(__file__, marker)
 
 
 def compile_kernel(kernel):
