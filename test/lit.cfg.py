@@ -97,14 +97,19 @@ if subprocess.run(["/usr/bin/python3", "-c", "import sphinx, myst_parser"],
 
 # Python with the build's libTirXCAPI.so loaded through ctypes: in a sanitizer
 # build the ASan runtime must come first (as scripts/check.sh does for pytest).
+# config.asan_runtime is that runtime in a sanitizer build, else None (also
+# used by test/embedding). The build's own compiler names it: tests re-run
+# lit with a PATH that has no clang.
 python_capi = sys.executable
+config.asan_runtime = None
 cache = os.path.join(config.tirx_obj_root, "CMakeCache.txt")
 if os.path.exists(cache) and re.search(r"^LLVM_USE_SANITIZER:.*Address",
                                        open(cache).read(), re.M):
-    runtime = subprocess.run(["clang-22", "-print-file-name=libclang_rt.asan-x86_64.so"],
-                             capture_output=True, text=True).stdout.strip()
+    config.asan_runtime = subprocess.run(
+        [config.cxx_compiler, "-print-file-name=libclang_rt.asan-x86_64.so"],
+        capture_output=True, text=True).stdout.strip()
     python_capi = "env LD_PRELOAD=%s ASAN_OPTIONS=%s:detect_leaks=0 %s" % (
-        runtime, os.environ.get("ASAN_OPTIONS", "allow_user_poisoning=0"),
+        config.asan_runtime, os.environ.get("ASAN_OPTIONS", "allow_user_poisoning=0"),
         sys.executable)
 # Before "%python", which would otherwise replace its prefix.
 config.substitutions.insert(0, ("%python_capi", python_capi))
