@@ -8,6 +8,7 @@
 #define TIRX_DIALECT_TIRX_IR_TIRXOPS_TD
 
 include "TirX/Dialect/TirX/IR/TirXTypes.td"
+include "TirX/Dialect/TirX/IR/TirXInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
@@ -50,6 +51,7 @@ def TirX_KernelOp : TirX_Op<"kernel", [
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     // FunctionOpInterface.
     ::mlir::Region *getCallableRegion() { return &getBody(); }
