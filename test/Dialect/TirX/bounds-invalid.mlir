@@ -232,3 +232,47 @@ tirx.kernel @index_argument(%A: !tirx.tensor<64x4xf32, global, align = 16>, %n: 
       : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
   tirx.return
 }
+
+// -----
+
+// A loop-carried index (an iter_arg) is not modelled; nor is an unsigned
+// loop.
+tirx.kernel @carried_index(%A: !tirx.tensor<64x4xf32, global, align = 16>)
+    launch(grid = [1], block = [1]) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %row = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  %last = scf.for %i = %c0 to %c8 step %c1 iter_args(%k = %c0) -> (index) {
+    // expected-note @+1 {{the region is here}}
+    %src = tirx.region %A[%k, 0] [1, 4] : !tirx.tensor<64x4xf32, global, align = 16>
+    %src_row = tirx.view %src : !tirx.tensor<1x4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+                             -> !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+    // expected-error @+1 {{is not affine in the indices: the block argument #1 of 'scf.for' is not an index the proof knows}}
+    tile.apply "ld.global.v4.b32" scope(thread) (%row, %src_row)
+        : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+    %next = arith.addi %k, %c1 : index
+    scf.yield %next : index
+  }
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @unsigned_loop(%A: !tirx.tensor<64x4xf32, global, align = 16>)
+    launch(grid = [1], block = [1]) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %row = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  scf.for unsigned %i = %c0 to %c8 step %c1 {
+    // expected-note @+1 {{the region is here}}
+    %src = tirx.region %A[%i, 0] [1, 4] : !tirx.tensor<64x4xf32, global, align = 16>
+    %src_row = tirx.view %src : !tirx.tensor<1x4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+                             -> !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+    // expected-error @+1 {{is not affine in the indices: the unsigned loop of loop #0's index is not supported}}
+    tile.apply "ld.global.v4.b32" scope(thread) (%row, %src_row)
+        : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+  }
+  tirx.return
+}

@@ -134,3 +134,23 @@ tirx.kernel @loops(%A: !A) launch(grid = [1], block = [256]) {
   }
   tirx.return
 }
+
+// -----
+
+// A kernel's index argument, guarded into range: 0 ≤ n < 64.
+// CHECK-LABEL: tirx.kernel @guarded_argument
+tirx.kernel @guarded_argument(%A: !tirx.tensor<64x4xf32, global, align = 16>, %n: index)
+    launch(grid = [1], block = [1]) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %lo = arith.cmpi sge, %n, %c0 : index
+  %hi = arith.cmpi slt, %n, %c64 : index
+  %in = arith.andi %lo, %hi : i1
+  %row = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  %src = tirx.region %A[%n, 0] [1, 4] : !tirx.tensor<64x4xf32, global, align = 16>
+  %src_row = tirx.view %src : !tirx.tensor<1x4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+                           -> !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+  tile.apply "ld.global.v4.b32" scope(thread) (%row, %src_row) pred(%in)
+      : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+  tirx.return
+}

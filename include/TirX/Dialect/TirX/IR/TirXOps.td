@@ -173,8 +173,8 @@ def TirX_RegionOp : TirX_Op<"region", [Pure,
     can be proven for the base after dynamic offsets. Dynamic offsets need
     the dimension to map to a single layout iter and are not allowed on
     local tensors (register slots are constants). Out-of-range static
-    regions are rejected; dynamic offsets must keep the region in bounds at
-    run time.
+    regions are rejected; dynamic offsets are proven in bounds by the
+    enclosing kernel for every access through the region (docs/bounds.md).
   }];
   let arguments = (ins TirX_AnyTensor:$source,
                        Variadic<Index>:$offsets,
