@@ -276,3 +276,24 @@ tirx.kernel @unsigned_loop(%A: !tirx.tensor<64x4xf32, global, align = 16>)
   }
   tirx.return
 }
+
+// -----
+
+// Coefficients beyond 64 bits.
+tirx.kernel @overflow(%A: !tirx.tensor<64x4xf32, global, align = 16>)
+    launch(grid = [1], block = [2]) {
+  %tx = tirx.thread_idx x
+  %big = arith.constant 4611686018427387904 : index
+  %c4 = arith.constant 4 : index
+  %a = arith.muli %tx, %big : index
+  %b = arith.muli %a, %c4 : index
+  %row = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  // expected-note @+1 {{the region is here}}
+  %src = tirx.region %A[%b, 0] [1, 4] : !tirx.tensor<64x4xf32, global, align = 16>
+  %src_row = tirx.view %src : !tirx.tensor<1x4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+                           -> !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+  // expected-error @+1 {{is not affine in the indices: the integer arithmetic overflows 64 bits}}
+  tile.apply "ld.global.v4.b32" scope(thread) (%row, %src_row)
+      : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
+  tirx.return
+}

@@ -88,6 +88,9 @@ private:
     reason = why.str();
     return failure();
   }
+  FailureOr<Linear> overflow() {
+    return fail("the integer arithmetic overflows 64 bits");
+  }
   FailureOr<Linear> translateInductionVar(scf::ForOp loop);
   FailureOr<Linear> translateOp(Operation *op);
 
@@ -250,7 +253,7 @@ FailureOr<Linear> AccessProof::translateInductionVar(scf::ForOp loop) {
   FailureOr<Linear> aboveLower = combine(iv, -1, *lower);
   FailureOr<Linear> belowUpper = combine(*upper, -1, iv);
   if (failed(aboveLower) || failed(belowUpper))
-    return fail("the integer arithmetic overflows 64 bits");
+    return overflow();
   addInequality(*aboveLower);
   addInequality(*combine(*belowUpper, 1, constant(-1)));
   // iv = lb + step·k, k ≥ 0, for a constant step > 1.
@@ -263,7 +266,7 @@ FailureOr<Linear> AccessProof::translateInductionVar(scf::ForOp loop) {
     addInequality(k);
     FailureOr<Linear> offset = combine(*aboveLower, -*stride, k);
     if (failed(offset))
-      return fail("the integer arithmetic overflows 64 bits");
+      return overflow();
     addEquality(*offset);
   }
   return iv;
@@ -273,7 +276,6 @@ FailureOr<Linear> AccessProof::translateOp(Operation *op) {
   if (auto constantOp = dyn_cast<arith::ConstantOp>(op)) {
     if (auto value = dyn_cast<IntegerAttr>(constantOp.getValue()))
       return constant(value.getValue().getSExtValue());
-    return fail("'arith.constant' is not an integer");
   }
   if (auto index = dyn_cast<BlockIdxOp>(op)) {
     ArrayRef<int64_t> grid = kernel.getLaunch().getGrid();
@@ -321,7 +323,7 @@ FailureOr<Linear> AccessProof::translateOp(Operation *op) {
     return failure();
   auto checked = [&](FailureOr<Linear> result) -> FailureOr<Linear> {
     if (failed(result))
-      return fail("the integer arithmetic overflows 64 bits");
+      return overflow();
     return result;
   };
   if (isa<arith::AddIOp>(op))
@@ -350,11 +352,11 @@ FailureOr<Linear> AccessProof::translateOp(Operation *op) {
   Linear q = variable(addVar(name.str() + " quotient", false));
   FailureOr<Linear> scaled = combine(constant(0), *divisor, q);
   if (failed(scaled))
-    return fail("the integer arithmetic overflows 64 bits");
+    return overflow();
   // remainder = x − c·q, in [0, c) (floor) or (−c, 0] (ceiling).
   FailureOr<Linear> remainder = combine(*lhs, -1, *scaled);
   if (failed(remainder))
-    return fail("the integer arithmetic overflows 64 bits");
+    return overflow();
   if (ceiling) {
     addInequality(*combine(constant(0), -1, *remainder));
     addInequality(*combine(*remainder, 1, constant(*divisor - 1)));
