@@ -181,6 +181,30 @@ void ApplyOp::getEffects(
   }
 }
 
+Value ApplyOp::getAccessGuard() { return getPred(); }
+
+std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
+  // Operand indices of `args` start at 0 (the segment comes first).
+  unsigned argIndex = operandIndex, nextArg = 0, position = 0;
+  for (auto [index, kind] : llvm::enumerate(getOperandKinds())) {
+    if (!isa<UnitAttr>(kind))
+      continue;
+    if (nextArg++ == argIndex) {
+      position = index;
+      break;
+    }
+  }
+  std::string text = "operand #" + std::to_string(position);
+  llvm::Expected<ptx::Instruction> instruction =
+      ptx::parseInstruction(getInstruction(), getOperandKinds().size());
+  if (!instruction) {
+    llvm::consumeError(instruction.takeError());
+  } else if (position < instruction->operands.size()) {
+    text += " (" + instruction->operands[position].name + ")";
+  }
+  return text + " of '" + getInstruction().str() + "'";
+}
+
 LogicalResult ApplyOp::verify() {
   FailureOr<SmallVector<MixedOperand>> operands =
       getMixedOperands(*this, getArgs(), getOperandKinds());

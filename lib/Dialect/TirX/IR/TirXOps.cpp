@@ -18,6 +18,8 @@
 using namespace mlir;
 using namespace mlir::tirx;
 
+#include "TirX/Dialect/TirX/IR/TirXInterfaces.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "TirX/Dialect/TirX/IR/TirXOps.cpp.inc"
 
@@ -176,6 +178,9 @@ LogicalResult KernelOp::verify() {
   }
   return success();
 }
+
+// After every nested op verified: the bounds of every memory access.
+LogicalResult KernelOp::verifyRegions() { return verifyAccessBounds(*this); }
 
 //===----------------------------------------------------------------------===//
 // LaunchOp

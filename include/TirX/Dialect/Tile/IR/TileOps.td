@@ -11,6 +11,7 @@ include "TirX/Dialect/Tile/IR/TileDialect.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "TirX/Dialect/TirX/IR/TirXInterfaces.td"
 
 def Tile_Scope : I32EnumAttr<"Scope", "the threads that execute a tile operation together", [
       I32EnumAttrCase<"thread", 0>,
@@ -30,7 +31,8 @@ defvar Tile_MixedOperands = (ins
     ArrayAttr:$operand_kinds);
 
 def Tile_ApplyOp : Tile_Op<"apply", [AttrSizedOperandSegments,
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TirX_TensorAccessOpInterface>]> {
   let summary = "Repeats one named PTX instruction over a tile";
   let description = [{
     ```mlir
@@ -55,7 +57,8 @@ def Tile_ApplyOp : Tile_Op<"apply", [AttrSizedOperandSegments,
     extents equal the active threads, equal group × repeat shapes, every
     register element owned by the issuing thread, destinations distinct
     across repeats, and every memory atom contiguous and aligned to the
-    vector size.
+    vector size. The enclosing kernel proves every memory operand inside its
+    tensor wherever `pred` holds (docs/bounds.md).
   }];
   let arguments = !con((ins StrAttr:$instruction, Tile_Scope:$scope),
                        Tile_MixedOperands, (ins Optional<I1>:$pred));

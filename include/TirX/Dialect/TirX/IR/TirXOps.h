@@ -20,6 +20,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+#include "TirX/Dialect/TirX/IR/TirXInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "TirX/Dialect/TirX/IR/TirXOps.h.inc"
 
@@ -46,6 +48,13 @@ inferRegionType(function_ref<InFlightDiagnostic()> emitError,
 /// `tirx.kernel`, or the `known_block_size` of a `gpu.func` kernel (what
 /// `tirx-to-gpu` makes of it). std::nullopt outside kernels.
 std::optional<int64_t> getEnclosingBlockThreads(Operation *op);
+
+/// The bounds proof (docs/bounds.md): proves that every global or shared
+/// tensor operand of every `TensorAccessOpInterface` op in `kernel` lies
+/// inside its tensor for all values of the block, thread and loop indices
+/// where the op's guard holds. Fails with a located diagnostic naming the
+/// operand, the dimension and a witness otherwise.
+LogicalResult verifyAccessBounds(KernelOp kernel);
 } // namespace mlir::tirx
 
 #endif // TIRX_DIALECT_TIRX_IR_TIRXOPS_H

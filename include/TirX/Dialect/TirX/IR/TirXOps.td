@@ -8,6 +8,7 @@
 #define TIRX_DIALECT_TIRX_IR_TIRXOPS_TD
 
 include "TirX/Dialect/TirX/IR/TirXTypes.td"
+include "TirX/Dialect/TirX/IR/TirXInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
@@ -50,6 +51,7 @@ def TirX_KernelOp : TirX_Op<"kernel", [
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     // FunctionOpInterface.
     ::mlir::Region *getCallableRegion() { return &getBody(); }
@@ -171,8 +173,8 @@ def TirX_RegionOp : TirX_Op<"region", [Pure,
     can be proven for the base after dynamic offsets. Dynamic offsets need
     the dimension to map to a single layout iter and are not allowed on
     local tensors (register slots are constants). Out-of-range static
-    regions are rejected; dynamic offsets must keep the region in bounds at
-    run time.
+    regions are rejected; dynamic offsets are proven in bounds by the
+    enclosing kernel for every access through the region (docs/bounds.md).
   }];
   let arguments = (ins TirX_AnyTensor:$source,
                        Variadic<Index>:$offsets,

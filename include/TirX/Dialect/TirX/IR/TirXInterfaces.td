@@ -1,0 +1,31 @@
+//===- TirXInterfaces.td - tirx op interfaces --------------*- tablegen -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_DIALECT_TIRX_IR_TIRXINTERFACES_TD
+#define TIRX_DIALECT_TIRX_IR_TIRXINTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def TirX_TensorAccessOpInterface : OpInterface<"TensorAccessOpInterface"> {
+  let cppNamespace = "::mlir::tirx";
+  let description = [{
+    An op that reads or writes global or shared tensors given as operands
+    (which of them, and how, it says through `MemoryEffectOpInterface`).
+    The kernel's bounds proof (docs/bounds.md) proves every element of each
+    such operand inside its tensor wherever the op's guard holds.
+  }];
+  let methods = [
+    InterfaceMethod<
+      "The i1 value under which the op executes (null: always).",
+      "::mlir::Value", "getAccessGuard">,
+    InterfaceMethod<
+      "How diagnostics name the operand with this index, e.g. "
+      "\"operand #1 (addr) of 'ld.global.v4.b32'\".",
+      "std::string", "describeAccessOperand", (ins "unsigned":$operandIndex)>,
+  ];
+}
+
+#endif // TIRX_DIALECT_TIRX_IR_TIRXINTERFACES_TD

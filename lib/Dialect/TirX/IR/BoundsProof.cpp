@@ -1,0 +1,560 @@
+//===- BoundsProof.cpp - every memory access inside its tensor ------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The static bounds proof of docs/bounds.md. A global or shared operand of a
+// tile op is a chain of `tirx.region`s and `tirx.view`s over a kernel
+// argument or an allocation. Views keep the element set; static region
+// offsets are checked when the region is built. What is left are the
+// dynamic region offsets: for each one, the proof builds an integer
+// polyhedron (MLIR's Presburger library) over the index variables the
+// offset depends on —
+//
+//   block_idx.d ∈ [0, grid_d), thread_idx.d ∈ [0, block_d),
+//   loop iv = lb + step·k, k ≥ 0, iv < ub (scf.for, affine lb/ub, constant
+//   step), kernel index arguments (unbounded),
+//   q with c·q ≤ x ≤ c·q + c − 1 for x floordiv c (and x mod c = x − c·q),
+//
+// adds the op's guard (a conjunction of affine comparisons), and asks
+// whether `offset < 0` or `offset + size > extent` has an integer point.
+// An empty set is the proof; a point is the witness in the diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Dialect/TirX/IR/TirXOps.h"
+
+#include "mlir/Analysis/Presburger/IntegerRelation.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tirx;
+using presburger::IntegerPolyhedron;
+using presburger::PresburgerSpace;
+using presburger::VarKind;
+
+namespace {
+
+/// c + Σ coeffs[i]·var_i; `coeffs` may be shorter than the variable list.
+struct Linear {
+  SmallVector<int64_t> coeffs;
+  int64_t constant = 0;
+};
+
+/// Why an index value has no affine form (the tail of the "unprovable"
+/// diagnostic).
+struct Unprovable {
+  std::string reason;
+};
+
+/// One proof per access op: the variables and constraints of its indices.
+class AccessProof {
+public:
+  explicit AccessProof(KernelOp kernel)
+      : kernel(kernel), poly(PresburgerSpace::getSetSpace(0)) {}
+
+  /// The affine form of an `index` (or integer) value, adding the variables
+  /// and constraints it needs.
+  FailureOr<Linear> translate(Value value);
+
+  /// Adds the guard `pred` as constraints. The parts that are not affine
+  /// comparisons are left out (the proof is then of a weaker guard) and
+  /// returned, for the diagnostic.
+  void addGuard(Value pred, SmallVectorImpl<Operation *> &unused);
+
+  /// An integer point of the variables where `form` ≥ 0 (with every
+  /// constraint so far), or nothing when there is none.
+  std::optional<SmallVector<int64_t>> sampleWhere(const Linear &form);
+
+  /// Evaluates `form` at `point`.
+  static int64_t evaluate(const Linear &form, ArrayRef<int64_t> point);
+
+  /// "block_idx.x = 8191, thread_idx.x = 0" for the shown variables.
+  std::string describe(ArrayRef<int64_t> point) const;
+
+  std::string reason;
+
+private:
+  unsigned addVar(std::string name, bool shown);
+  SmallVector<int64_t> row(const Linear &form) const;
+  void addInequality(const Linear &form) { poly.addInequality(row(form)); }
+  void addEquality(const Linear &form) { poly.addEquality(row(form)); }
+  bool provenNonNegative(const Linear &form);
+  FailureOr<Linear> fail(const Twine &why) {
+    reason = why.str();
+    return failure();
+  }
+  FailureOr<Linear> overflow() {
+    return fail("the integer arithmetic overflows 64 bits");
+  }
+  FailureOr<Linear> translateInductionVar(scf::ForOp loop);
+  FailureOr<Linear> translateOp(Operation *op);
+
+  KernelOp kernel;
+  IntegerPolyhedron poly;
+  struct Var {
+    std::string name;
+    bool shown;
+  };
+  SmallVector<Var> vars;
+  DenseMap<Value, Linear> cache;
+};
+
+Linear variable(unsigned index) {
+  Linear form;
+  form.coeffs.assign(index + 1, 0);
+  form.coeffs[index] = 1;
+  return form;
+}
+
+Linear constant(int64_t value) {
+  Linear form;
+  form.constant = value;
+  return form;
+}
+
+/// a + factor·b, or failure on overflow.
+FailureOr<Linear> combine(const Linear &a, int64_t factor, const Linear &b) {
+  Linear result = a;
+  if (result.coeffs.size() < b.coeffs.size())
+    result.coeffs.resize(b.coeffs.size(), 0);
+  auto addScaled = [&](int64_t &into, int64_t value) {
+    std::optional<int64_t> product = llvm::checkedMul(factor, value);
+    std::optional<int64_t> sum =
+        product ? llvm::checkedAdd(into, *product) : std::nullopt;
+    if (!sum)
+      return false;
+    into = *sum;
+    return true;
+  };
+  for (auto [index, coeff] : llvm::enumerate(b.coeffs))
+    if (!addScaled(result.coeffs[index], coeff))
+      return failure();
+  if (!addScaled(result.constant, b.constant))
+    return failure();
+  return result;
+}
+
+std::optional<int64_t> getConstant(const Linear &form) {
+  if (llvm::any_of(form.coeffs, [](int64_t c) { return c != 0; }))
+    return std::nullopt;
+  return form.constant;
+}
+
+} // namespace
+
+unsigned AccessProof::addVar(std::string name, bool shown) {
+  unsigned position = poly.appendVar(VarKind::SetDim);
+  vars.push_back({std::move(name), shown});
+  return position;
+}
+
+SmallVector<int64_t> AccessProof::row(const Linear &form) const {
+  SmallVector<int64_t> result(vars.size() + 1, 0);
+  for (auto [index, coeff] : llvm::enumerate(form.coeffs))
+    result[index] = coeff;
+  result.back() = form.constant;
+  return result;
+}
+
+std::optional<SmallVector<int64_t>>
+AccessProof::sampleWhere(const Linear &form) {
+  IntegerPolyhedron violation = poly;
+  violation.addInequality(row(form));
+  std::optional<SmallVector<llvm::DynamicAPInt, 8>> sample =
+      violation.findIntegerSample();
+  if (!sample)
+    return std::nullopt;
+  return llvm::map_to_vector(*sample,
+                             [](const llvm::DynamicAPInt &v) {
+                               return static_cast<int64_t>(v);
+                             });
+}
+
+int64_t AccessProof::evaluate(const Linear &form, ArrayRef<int64_t> point) {
+  int64_t value = form.constant;
+  for (auto [index, coeff] : llvm::enumerate(form.coeffs))
+    value += coeff * point[index];
+  return value;
+}
+
+std::string AccessProof::describe(ArrayRef<int64_t> point) const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::ListSeparator separator;
+  for (auto [index, var] : llvm::enumerate(vars))
+    if (var.shown)
+      os << separator << var.name << " = " << point[index];
+  return text;
+}
+
+bool AccessProof::provenNonNegative(const Linear &form) {
+  // form ≤ −1, i.e. −form − 1 ≥ 0, has no point.
+  FailureOr<Linear> negated = combine(constant(-1), -1, form);
+  return succeeded(negated) && !sampleWhere(*negated);
+}
+
+FailureOr<Linear> AccessProof::translate(Value value) {
+  auto cached = cache.find(value);
+  if (cached != cache.end())
+    return cached->second;
+  FailureOr<Linear> form = failure();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(owner);
+        loop && arg == loop.getInductionVar()) {
+      form = translateInductionVar(loop);
+    } else if (owner == kernel.getOperation()) {
+      // A kernel's scalar argument: any value of its type.
+      unsigned position =
+          addVar("argument #" + std::to_string(arg.getArgNumber()), true);
+      form = variable(position);
+      unsigned width = value.getType().isIndex()
+                           ? 64
+                           : value.getType().getIntOrFloatBitWidth();
+      if (width < 64) {
+        addInequality(*combine(constant(llvm::maxIntN(width)), -1, *form));
+        addInequality(*combine(constant(-llvm::minIntN(width)), 1, *form));
+      }
+    } else {
+      return fail("the block argument #" + Twine(arg.getArgNumber()) +
+                  " of '" + owner->getName().getStringRef() +
+                  "' is not an index the proof knows");
+    }
+  } else {
+    form = translateOp(value.getDefiningOp());
+  }
+  if (failed(form))
+    return failure();
+  cache[value] = *form;
+  return form;
+}
+
+FailureOr<Linear> AccessProof::translateInductionVar(scf::ForOp loop) {
+  unsigned depth = 0;
+  for (Operation *parent = loop->getParentOp(); parent && parent != kernel;
+       parent = parent->getParentOp())
+    depth += isa<scf::ForOp>(parent);
+  std::string name = "loop #" + std::to_string(depth) + "'s index";
+  if (loop.getUnsignedCmp())
+    return fail("the unsigned loop of " + name + " is not supported");
+  FailureOr<Linear> lower = translate(loop.getLowerBound());
+  if (failed(lower))
+    return failure();
+  FailureOr<Linear> upper = translate(loop.getUpperBound());
+  if (failed(upper))
+    return failure();
+  Linear iv = variable(addVar(name, true));
+  // lb ≤ iv ≤ ub − 1.
+  FailureOr<Linear> aboveLower = combine(iv, -1, *lower);
+  FailureOr<Linear> belowUpper = combine(*upper, -1, iv);
+  if (failed(aboveLower) || failed(belowUpper))
+    return overflow();
+  addInequality(*aboveLower);
+  addInequality(*combine(*belowUpper, 1, constant(-1)));
+  // iv = lb + step·k, k ≥ 0, for a constant step > 1.
+  FailureOr<Linear> step = translate(loop.getStep());
+  if (failed(step))
+    return failure();
+  std::optional<int64_t> stride = getConstant(*step);
+  if (stride && *stride > 1) {
+    Linear k = variable(addVar(name + "'s step count", false));
+    addInequality(k);
+    FailureOr<Linear> offset = combine(*aboveLower, -*stride, k);
+    if (failed(offset))
+      return overflow();
+    addEquality(*offset);
+  }
+  return iv;
+}
+
+FailureOr<Linear> AccessProof::translateOp(Operation *op) {
+  if (auto constantOp = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto value = dyn_cast<IntegerAttr>(constantOp.getValue()))
+      return constant(value.getValue().getSExtValue());
+  }
+  if (auto index = dyn_cast<BlockIdxOp>(op)) {
+    ArrayRef<int64_t> grid = kernel.getLaunch().getGrid();
+    unsigned dim = static_cast<unsigned>(index.getDim());
+    int64_t extent = dim < grid.size() ? grid[dim] : 1;
+    Linear v = variable(
+        addVar("block_idx." + stringifyDim(index.getDim()).str(), true));
+    addInequality(v);
+    addInequality(*combine(constant(extent - 1), -1, v));
+    return v;
+  }
+  if (auto index = dyn_cast<ThreadIdxOp>(op)) {
+    ArrayRef<int64_t> block = kernel.getLaunch().getBlock();
+    unsigned dim = static_cast<unsigned>(index.getDim());
+    int64_t extent = dim < block.size() ? block[dim] : 1;
+    Linear v = variable(
+        addVar("thread_idx." + stringifyDim(index.getDim()).str(), true));
+    addInequality(v);
+    addInequality(*combine(constant(extent - 1), -1, v));
+    return v;
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(op)) {
+    FailureOr<Linear> source = translate(op->getOperand(0));
+    if (failed(source))
+      return failure();
+    // Zero extension keeps the value only where it is non-negative.
+    if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op) &&
+        !provenNonNegative(*source))
+      return fail("'" + op->getName().getStringRef() +
+                  "' of a value that may be negative");
+    return source;
+  }
+  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
+           arith::DivUIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
+           arith::RemSIOp, arith::RemUIOp>(op))
+    return fail("'" + op->getName().getStringRef() +
+                "' is not an affine operation on indices");
+  StringRef name = op->getName().getStringRef();
+  FailureOr<Linear> lhs = translate(op->getOperand(0));
+  if (failed(lhs))
+    return failure();
+  FailureOr<Linear> rhs = translate(op->getOperand(1));
+  if (failed(rhs))
+    return failure();
+  auto checked = [&](FailureOr<Linear> result) -> FailureOr<Linear> {
+    if (failed(result))
+      return overflow();
+    return result;
+  };
+  if (isa<arith::AddIOp>(op))
+    return checked(combine(*lhs, 1, *rhs));
+  if (isa<arith::SubIOp>(op))
+    return checked(combine(*lhs, -1, *rhs));
+  if (isa<arith::MulIOp>(op)) {
+    if (std::optional<int64_t> c = getConstant(*rhs))
+      return checked(combine(constant(0), *c, *lhs));
+    if (std::optional<int64_t> c = getConstant(*lhs))
+      return checked(combine(constant(0), *c, *rhs));
+    return fail("'arith.muli' of two non-constant values");
+  }
+  // Division and remainder by a positive constant c: the quotient q is a new
+  // variable with c·q ≤ x ≤ c·q + c − 1 (floor) or c·q − c + 1 ≤ x ≤ c·q
+  // (ceiling). Truncating and unsigned division are floors of a value that
+  // is proven non-negative.
+  std::optional<int64_t> divisor = getConstant(*rhs);
+  if (!divisor || *divisor <= 0)
+    return fail("'" + name + "' by a divisor that is not a positive constant");
+  bool truncates = isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+                       arith::RemUIOp>(op);
+  if (truncates && !provenNonNegative(*lhs))
+    return fail("'" + name + "' of a value that may be negative");
+  bool ceiling = isa<arith::CeilDivSIOp>(op);
+  Linear q = variable(addVar(name.str() + " quotient", false));
+  FailureOr<Linear> scaled = combine(constant(0), *divisor, q);
+  if (failed(scaled))
+    return overflow();
+  // remainder = x − c·q, in [0, c) (floor) or (−c, 0] (ceiling).
+  FailureOr<Linear> remainder = combine(*lhs, -1, *scaled);
+  if (failed(remainder))
+    return overflow();
+  if (ceiling) {
+    addInequality(*combine(constant(0), -1, *remainder));
+    addInequality(*combine(*remainder, 1, constant(*divisor - 1)));
+  } else {
+    addInequality(*remainder);
+    addInequality(*combine(constant(*divisor - 1), -1, *remainder));
+  }
+  if (isa<arith::RemSIOp, arith::RemUIOp>(op))
+    return *remainder;
+  return q;
+}
+
+void AccessProof::addGuard(Value pred, SmallVectorImpl<Operation *> &unused) {
+  Operation *op = pred.getDefiningOp();
+  if (auto conjunction = dyn_cast_if_present<arith::AndIOp>(op)) {
+    addGuard(conjunction.getLhs(), unused);
+    addGuard(conjunction.getRhs(), unused);
+    return;
+  }
+  if (auto constantOp = dyn_cast_if_present<arith::ConstantOp>(op)) {
+    if (auto value = dyn_cast<IntegerAttr>(constantOp.getValue());
+        value && value.getValue().isZero())
+      addInequality(constant(-1)); // never executes
+    return;
+  }
+  auto compare = dyn_cast_if_present<arith::CmpIOp>(op);
+  if (!compare) {
+    if (op)
+      unused.push_back(op);
+    return;
+  }
+  std::string savedReason = reason;
+  FailureOr<Linear> lhs = translate(compare.getLhs());
+  FailureOr<Linear> rhs =
+      succeeded(lhs) ? translate(compare.getRhs()) : FailureOr<Linear>();
+  reason = savedReason;
+  if (failed(lhs) || failed(rhs)) {
+    unused.push_back(op);
+    return;
+  }
+  using P = arith::CmpIPredicate;
+  P predicate = compare.getPredicate();
+  bool isUnsigned = predicate == P::ult || predicate == P::ule ||
+                    predicate == P::ugt || predicate == P::uge;
+  // Unsigned order is the signed one between non-negative values.
+  if (isUnsigned &&
+      !(provenNonNegative(*lhs) && provenNonNegative(*rhs))) {
+    unused.push_back(op);
+    return;
+  }
+  // difference ≥ 0 (or = 0).
+  FailureOr<Linear> difference = failure();
+  switch (predicate) {
+  case P::slt:
+  case P::ult: // rhs − lhs − 1 ≥ 0
+    difference = combine(*rhs, -1, *lhs);
+    if (succeeded(difference))
+      difference = combine(*difference, 1, constant(-1));
+    break;
+  case P::sle:
+  case P::ule:
+    difference = combine(*rhs, -1, *lhs);
+    break;
+  case P::sgt:
+  case P::ugt:
+    difference = combine(*lhs, -1, *rhs);
+    if (succeeded(difference))
+      difference = combine(*difference, 1, constant(-1));
+    break;
+  case P::sge:
+  case P::uge:
+  case P::eq:
+    difference = combine(*lhs, -1, *rhs);
+    break;
+  case P::ne:
+    break;
+  }
+  if (failed(difference)) {
+    unused.push_back(op);
+    return;
+  }
+  if (predicate == P::eq)
+    addEquality(*difference);
+  else
+    addInequality(*difference);
+}
+
+/// How the diagnostic names a region's source tensor.
+static std::string describeSource(Value source) {
+  if (auto arg = dyn_cast<BlockArgument>(source))
+    return "kernel argument #" + std::to_string(arg.getArgNumber());
+  return "the '" + source.getDefiningOp()->getName().getStringRef().str() +
+         "' result";
+}
+
+/// Proves one global/shared operand of `op` in bounds.
+static LogicalResult verifyOperand(KernelOp kernel,
+                                   TensorAccessOpInterface op,
+                                   OpOperand &operand, StringRef verb) {
+  // The regions on the chain that have dynamic offsets.
+  SmallVector<RegionOp> regions;
+  for (Value current = operand.get(); Operation *def = current.getDefiningOp();) {
+    if (auto region = dyn_cast<RegionOp>(def)) {
+      if (!region.getOffsets().empty())
+        regions.push_back(region);
+      current = region.getSource();
+    } else if (auto view = dyn_cast<ViewOp>(def)) {
+      current = view.getSource();
+    } else {
+      break;
+    }
+  }
+  if (regions.empty())
+    return success();
+
+  AccessProof proof(kernel);
+  SmallVector<Operation *> unusedGuards;
+  if (Value guard = op.getAccessGuard())
+    proof.addGuard(guard, unusedGuards);
+  auto describeOperand = [&]() {
+    return op.describeAccessOperand(operand.getOperandNumber());
+  };
+
+  for (RegionOp region : regions) {
+    ArrayRef<int64_t> shape = region.getSource().getType().getShape();
+    ArrayRef<int64_t> sizes = region.getStaticSizes();
+    std::string source = describeSource(region.getSource());
+    unsigned nextDynamic = 0;
+    for (auto [dim, staticOffset] :
+         llvm::enumerate(region.getStaticOffsets())) {
+      if (!ShapedType::isDynamic(staticOffset))
+        continue;
+      Value offsetValue = region.getOffsets()[nextDynamic++];
+      FailureOr<Linear> offset = proof.translate(offsetValue);
+      if (failed(offset)) {
+        InFlightDiagnostic diag = op->emitOpError()
+               << describeOperand() << ": cannot prove the access in bounds: "
+               << "the offset of dimension " << dim << " into " << source
+               << " is not affine in the indices: " << proof.reason;
+        diag.attachNote(region.getLoc()) << "the region is here";
+        return diag;
+      }
+      // offset ≤ −1, or offset + size − 1 ≥ extent.
+      Linear below = *combine(constant(-1), -1, *offset);
+      Linear above = *combine(*offset, 1, constant(sizes[dim] - 1 - shape[dim]));
+      for (bool upper : {false, true}) {
+        std::optional<SmallVector<int64_t>> point =
+            proof.sampleWhere(upper ? above : below);
+        if (!point)
+          continue;
+        int64_t first = AccessProof::evaluate(*offset, *point);
+        int64_t index = upper ? std::max(first, shape[dim]) : first;
+        InFlightDiagnostic diag =
+            op->emitOpError()
+            << describeOperand() << " may " << verb << " index " << index
+            << " of dimension " << dim << " of " << source << " (extent "
+            << shape[dim] << ")";
+        std::string witness = proof.describe(*point);
+        if (!witness.empty())
+          diag << ": with " << witness;
+        diag.attachNote(region.getLoc()) << "the region is here";
+        for (Operation *unused : unusedGuards)
+          diag.attachNote(unused->getLoc())
+              << "this part of the guard was not used: only conjunctions "
+                 "(arith.andi) of affine comparisons (arith.cmpi other than "
+                 "ne; unsigned ones of non-negative values) are";
+        return diag;
+      }
+    }
+  }
+  return success();
+}
+
+LogicalResult mlir::tirx::verifyAccessBounds(KernelOp kernel) {
+  WalkResult result = kernel.walk([&](TensorAccessOpInterface op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op.getOperation());
+    if (!effects)
+      return WalkResult::advance();
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto tensor = dyn_cast<tirx::TensorType>(operand.get().getType());
+      if (!tensor || tensor.isLocal())
+        continue;
+      bool reads = false, writes = false;
+      for (const MemoryEffects::EffectInstance &instance : instances) {
+        if (instance.getEffectValue<OpOperand *>() != &operand)
+          continue;
+        reads |= isa<MemoryEffects::Read>(instance.getEffect());
+        writes |= isa<MemoryEffects::Write>(instance.getEffect());
+      }
+      if (!reads && !writes)
+        continue;
+      StringRef verb = reads && writes ? "access" : writes ? "write" : "read";
+      if (failed(verifyOperand(kernel, op, operand, verb)))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}

@@ -1,0 +1,61 @@
+"""The bounds proof from Python (docs/bounds.md): the two out-of-bounds
+programs of issue 15 are CompileErrors at the user's line, with the witness;
+their in-bounds versions compile."""
+import re
+
+import pytest
+
+import tirx
+from tirx.script import tirx as T
+from tirx.layout import S, TileLayout
+from tirx.cuda.axis import laneid, warpid
+
+TARGET = {"kind": "cuda", "arch": "sm_90"}
+HERE = "test_bounds.py"
+LAYOUT = TileLayout(S[(2, 32, 4) : (1 @ warpid, 1 @ laneid, 1)])
+N = 4096
+
+
+def raises(message):
+    """pytest.raises(CompileError) expecting `message` verbatim."""
+    return pytest.raises(tirx.CompileError, match=re.escape(message))
+
+
+def line_of(marker):
+    """'test_bounds.py:N: ' for the line of this file holding `marker`."""
+    for number, text in enumerate(open(__file__), 1):
+        if marker in text and "line_of(" not in text:
+            return "%s:%d: " % (HERE, number)
+    raise AssertionError(marker)
+
+
+def copy_kernel(grid, offset):
+    """B.sub[bx + offset] = A.sub[bx + offset] over (N, 2, 32, 4) floats."""
+    @T.function
+    def k(A: T.Tensor((N, 2, 32, 4), "float32", align=16),
+          B: T.Tensor((N, 2, 32, 4), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=64))
+        bx = T.cuda.block_idx("x")
+        row = bx + offset if offset else bx
+        regs = T.alloc_local((2, 32, 4), "float32", layout=LAYOUT)
+        T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], regs, A.sub[row, :, :, :], scope="cta")  # MARK-load
+        T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B.sub[row, :, :, :], regs, scope="cta")
+    return k
+
+
+def test_in_bounds_copy_compiles():
+    assert "ld.global.v4.b32" in tirx.compile(copy_kernel(N, 0), target=TARGET).ptx
+
+
+def test_grid_twice_the_rows():
+    with raises(line_of("MARK-load") + "error: 'tile.apply' op operand #1 (addr) of "
+                "'ld.global.v4.b32' may read index 8191 of dimension 0 of kernel "
+                "argument #0 (extent 4096): with block_idx.x = 8191"):
+        tirx.compile(copy_kernel(2 * N, 0), target=TARGET)
+
+
+def test_row_after_the_block():
+    with raises(line_of("MARK-load") + "error: 'tile.apply' op operand #1 (addr) of "
+                "'ld.global.v4.b32' may read index 4096 of dimension 0 of kernel "
+                "argument #0 (extent 4096): with block_idx.x = 4095"):
+        tirx.compile(copy_kernel(N, 1), target=TARGET)
