@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
+#include "TirX/Dialect/TirX/IR/RegisterBudget.h"
 #include "TirX/Layout/LayoutRegion.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -176,6 +177,9 @@ LogicalResult KernelOp::verify() {
   }
   return success();
 }
+
+/// After the body verifies: the register tiles fit (RegisterBudget.h).
+LogicalResult KernelOp::verifyRegions() { return verifyRegisterBudget(*this); }
 
 //===----------------------------------------------------------------------===//
 // LaunchOp
