@@ -29,22 +29,11 @@ int64_t mlir::tirx::getRegistersPerThreadLimit(int64_t threads) {
 }
 
 namespace {
-/// The budget of one kernel and why.
+/// The budget of one kernel.
 struct Budget {
   int64_t threads;
   int64_t perThread; // before the margin
   int64_t tiles;     // for register tiles
-
-  void explain(InFlightDiagnostic &diag) const {
-    if (perThread == kMaxRegistersPerThread)
-      diag << kMaxRegistersPerThread << " registers per thread";
-    else
-      diag << "the register file's " << kRegisterFileSize
-           << " registers over a block of " << threads << " threads leave "
-           << perThread << " per thread";
-    diag << ", less " << kRegisterMargin
-         << " kept for addresses and indices";
-  }
 };
 } // namespace
 
@@ -56,15 +45,22 @@ static LogicalResult checkBlock(Block &block, int64_t live,
     if (auto alloc = dyn_cast<AllocLocalOp>(op)) {
       int64_t regs = getRegisterFootprint(alloc.getResult().getType());
       live += regs;
-      if (live > budget.tiles) {
-        InFlightDiagnostic diag = alloc.emitOpError();
-        diag << "register tiles need " << live
-             << " 32-bit registers per thread here (this tile " << regs
-             << "), over the budget of " << budget.tiles << ": ";
-        budget.explain(diag);
-        return diag;
-      }
-      continue;
+      if (live <= budget.tiles)
+        continue;
+      // Which limit binds: the per-thread maximum, or the register file.
+      if (budget.perThread == kMaxRegistersPerThread)
+        return alloc.emitOpError("register tiles need ")
+               << live << " 32-bit registers per thread here (this tile "
+               << regs << "), over the budget of " << budget.tiles << ": "
+               << kMaxRegistersPerThread << " registers per thread, less "
+               << kRegisterMargin << " kept for addresses and indices";
+      return alloc.emitOpError("register tiles need ")
+             << live << " 32-bit registers per thread here (this tile "
+             << regs << "), over the budget of " << budget.tiles
+             << ": the register file's " << kRegisterFileSize
+             << " registers over a block of " << budget.threads
+             << " threads leave " << budget.perThread << " per thread, less "
+             << kRegisterMargin << " kept for addresses and indices";
     }
     for (Region &region : op.getRegions())
       for (Block &inner : region)
