@@ -46,6 +46,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)tirxCompileResultGetStageIR(result, i);
     (void)tirxCompileResultGetStageSeconds(result, i);
   }
+  for (size_t i = 0, e = tirxCompileResultGetNumKernelReports(result); i < e;
+       ++i) {
+    const char *name;
+    int64_t registers, spillStores, spillLoads, stackFrame;
+    (void)tirxCompileResultGetKernelReport(result, i, &name, &registers,
+                                           &spillStores, &spillLoads,
+                                           &stackFrame);
+  }
   tirxCompileResultDestroy(result);
   return 0;
 }

@@ -73,6 +73,15 @@ const char *tirxCompileResultGetStageIR(TirxCompileResult result,
 /// Wall time of a stage's pass in seconds (0 for "input").
 double tirxCompileResultGetStageSeconds(TirxCompileResult result,
                                         size_t index);
+/// ptxas's report, one entry per kernel, when ptxas ran (format=bin, or
+/// ptxas-report=1 with ptxas found; docs/registers.md): registers per
+/// thread, bytes of spill stores and loads and of stack frame per thread.
+size_t tirxCompileResultGetNumKernelReports(TirxCompileResult result);
+/// 0 on success; 1 (nothing written) for a NULL result or a bad index.
+int tirxCompileResultGetKernelReport(TirxCompileResult result, size_t index,
+                                     const char **name, int64_t *registers,
+                                     int64_t *spillStores, int64_t *spillLoads,
+                                     int64_t *stackFrame);
 void tirxCompileResultDestroy(TirxCompileResult result);
 
 /// The result type of `tirx.region` on a tensor of type `sourceType`

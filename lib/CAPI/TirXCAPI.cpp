@@ -46,6 +46,11 @@ struct DiagnosticRecord {
   std::string message;
 };
 
+struct KernelReport {
+  std::string name;
+  int64_t registers = -1, spillStores = 0, spillLoads = 0, stackFrame = 0;
+};
+
 struct StageRecord {
   std::string name;
   std::string ir;
@@ -58,6 +63,7 @@ struct TirxCompileResultImpl {
   std::string output;
   std::vector<DiagnosticRecord> diagnostics;
   std::vector<StageRecord> stages;
+  std::vector<KernelReport> kernels;
 };
 
 struct TirxLayoutImpl {
@@ -209,7 +215,8 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
   // LLVM's option parser prints its complaints; check the names first so
   // that every problem comes back as a diagnostic.
   static constexpr llvm::StringLiteral kOptionNames[] = {
-      "chip", "features", "opt-level", "format", "fast-math", "cuda-path",
+      "chip",      "features",     "opt-level",     "format",
+      "fast-math", "cuda-path",    "ptxas-report",  "max-registers",
       "ptx-output"};
   llvm::SmallVector<llvm::StringRef> words;
   llvm::StringRef(options ? options : "").split(words, ' ', -1, false);
@@ -220,7 +227,7 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
           << "invalid compile options '" << (options ? options : "")
           << "': unknown option '" << key
           << "' (known: chip, features, opt-level, format, fast-math, "
-             "cuda-path, ptx-output)";
+             "cuda-path, ptxas-report, max-registers, ptx-output)";
       return result;
     }
   }
@@ -248,9 +255,31 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
   if (failed(pm.run(*module)))
     return result;
   module->walk([&](gpu::BinaryOp binary) {
-    for (Attribute object : binary.getObjects())
-      if (auto gpuObject = dyn_cast<gpu::ObjectAttr>(object))
-        result->output += gpuObject.getObject().getValue().str();
+    for (Attribute object : binary.getObjects()) {
+      auto gpuObject = dyn_cast<gpu::ObjectAttr>(object);
+      if (!gpuObject)
+        continue;
+      result->output += gpuObject.getObject().getValue().str();
+      // ptxas's report (tirx-module-to-binary, docs/registers.md).
+      DictionaryAttr properties = gpuObject.getProperties();
+      auto reports = properties ? properties.getAs<DictionaryAttr>("tirx.ptxas")
+                                : DictionaryAttr();
+      for (NamedAttribute kernel : reports ? reports.getValue()
+                                           : ArrayRef<NamedAttribute>()) {
+        auto fields = dyn_cast<DictionaryAttr>(kernel.getValue());
+        if (!fields)
+          continue;
+        auto get = [&](StringRef key, int64_t otherwise) {
+          auto value = fields.getAs<IntegerAttr>(key);
+          return value ? value.getInt() : otherwise;
+        };
+        result->kernels.push_back({kernel.getName().str(),
+                                   get("registers", -1),
+                                   get("spill_stores", 0),
+                                   get("spill_loads", 0),
+                                   get("stack_frame", 0)});
+      }
+    }
   });
   result->succeeded = !result->output.empty();
   if (!result->succeeded)
@@ -322,6 +351,31 @@ TIRX_CAPI double tirxCompileResultGetStageSeconds(TirxCompileResult result,
                                                   size_t index) {
   const StageRecord *stage = getStage(result, index);
   return stage ? stage->seconds : 0.0;
+}
+
+TIRX_CAPI size_t
+tirxCompileResultGetNumKernelReports(TirxCompileResult result) {
+  return result ? result->kernels.size() : 0;
+}
+
+TIRX_CAPI int tirxCompileResultGetKernelReport(
+    TirxCompileResult result, size_t index, const char **name,
+    int64_t *registers, int64_t *spillStores, int64_t *spillLoads,
+    int64_t *stackFrame) {
+  if (!result || index >= result->kernels.size())
+    return 1;
+  const KernelReport &report = result->kernels[index];
+  if (name)
+    *name = report.name.c_str();
+  if (registers)
+    *registers = report.registers;
+  if (spillStores)
+    *spillStores = report.spillStores;
+  if (spillLoads)
+    *spillLoads = report.spillLoads;
+  if (stackFrame)
+    *stackFrame = report.stackFrame;
+  return 0;
 }
 
 TIRX_CAPI void tirxCompileResultDestroy(TirxCompileResult result) {

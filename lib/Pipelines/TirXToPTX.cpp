@@ -181,6 +181,9 @@ mlir::tirx::verifyTirXToPTXOptions(const TirXToPTXOptions &options) {
     return fail("format '" + format +
                 "' is not an output of gpu-module-to-binary; write isa (PTX "
                 "text), bin (cubin) or fatbin");
+  if (options.maxRegisters > 255)
+    return fail("max-registers " + Twine(options.maxRegisters) +
+                " is more than the 255 registers a thread can have");
   if (!options.cudaPath.empty() &&
       !llvm::sys::fs::is_directory(options.cudaPath.getValue()))
     return fail("cuda-path '" + options.cudaPath +
@@ -215,10 +218,23 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = options.format;
-  binary.toolkitPath = findCUDAToolkit(options.cudaPath);
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  // PTX and cubins through tirx-module-to-binary, which keeps ptxas's
+  // register and spill report (docs/registers.md); fatbins upstream.
+  StringRef format = options.format;
+  bool isBinary = format == "bin" || format == "binary";
+  bool isISA = format == "isa" || format == "assembly";
+  if (isBinary || (isISA && (options.ptxasReport || options.maxRegisters))) {
+    tirx::TirXModuleToBinaryOptions binary;
+    binary.format = isBinary ? "bin" : "isa";
+    binary.toolkit = findCUDAToolkit(options.cudaPath);
+    binary.maxRegisters = options.maxRegisters;
+    pm.addPass(tirx::createTirXModuleToBinary(binary));
+  } else {
+    GpuModuleToBinaryPassOptions binary;
+    binary.compilationTarget = options.format;
+    binary.toolkitPath = findCUDAToolkit(options.cudaPath);
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+  }
 
   if (!options.ptxOutput.empty())
     pm.addPass(createTirXExtractPTX({options.ptxOutput}));

@@ -4,7 +4,7 @@
     compiled = tirx.compile(kernel, target={"kind": "cuda", "arch": "sm_90"})
 """
 from ._capi import LibraryNotFoundError
-from ._compile import CompileError, Compiled, compile
+from ._compile import CompileError, Compiled, SpillWarning, compile
 from .runtime import GPUError
 
-__all__ = ["compile", "CompileError", "Compiled", "GPUError", "LibraryNotFoundError"]
+__all__ = ["compile", "CompileError", "Compiled", "GPUError", "SpillWarning", "LibraryNotFoundError"]

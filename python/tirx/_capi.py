@@ -63,6 +63,10 @@ lib.tirxCompileResultGetStageIR.restype = _c.c_char_p
 lib.tirxCompileResultGetStageIR.argtypes = [_c.c_void_p, _c.c_size_t]
 lib.tirxCompileResultGetStageSeconds.restype = _c.c_double
 lib.tirxCompileResultGetStageSeconds.argtypes = [_c.c_void_p, _c.c_size_t]
+lib.tirxCompileResultGetNumKernelReports.restype = _c.c_size_t
+lib.tirxCompileResultGetNumKernelReports.argtypes = [_c.c_void_p]
+lib.tirxCompileResultGetKernelReport.argtypes = [
+    _c.c_void_p, _c.c_size_t, _c.POINTER(_c.c_char_p)] + [_c.POINTER(_c.c_int64)] * 4
 lib.tirxCompileResultDestroy.argtypes = [_c.c_void_p]
 lib.tirxInferRegionType.restype = _c.c_void_p
 lib.tirxInferRegionType.argtypes = [_c.c_char_p, _c.POINTER(_c.c_int64),

@@ -3,13 +3,14 @@ runtime library."""
 import ctypes
 import os
 import re
+import warnings
 
 from . import _capi
 from ._dsl import CompileError, DSLError
 from ._function import Function, Module
 
 
-_TARGET_KEYS = ("kind", "arch", "backend_config", "fast_math")
+_TARGET_KEYS = ("kind", "arch", "backend_config", "fast_math", "max_registers")
 _NVRTC_FLAGS = ("--use_fast_math",)
 # sm_NN, sm_NNa, sm_NNf; whether LLVM knows the chip is the compiler's
 # check (the pipeline picks the chip's PTX ISA).
@@ -38,8 +39,12 @@ def _target_options(target):
                 raise ValueError("unsupported nvrtc flag %r in backend_config (supported: %s)"
                                  % (flag, ", ".join(_NVRTC_FLAGS)))
         fast = fast or "--use_fast_math" in flags
+        max_registers = target.get("max_registers", 0)
+        if type(max_registers) is not int or not 0 <= max_registers <= 255:
+            raise ValueError("target max_registers must be an int from 1 to 255 (0 or "
+                             "absent: ptxas's choice), got %r" % (max_registers,))
     elif target in (None, "cuda"):
-        arch, fast = None, False
+        arch, fast, max_registers = None, False, 0
     else:
         raise ValueError("target must be 'cuda' or {'kind': 'cuda', 'arch': 'sm_90'}, got %r"
                          % (target,))
@@ -50,7 +55,7 @@ def _target_options(target):
     if not match:
         raise ValueError("target arch must be a chip name such as 'sm_90' or 'sm_90a', got %r"
                          % (arch,))
-    return arch, fast
+    return arch, fast, max_registers
 
 
 # Diagnostics the parser reports inside the generated IR text (type errors
@@ -95,13 +100,17 @@ def compile(f, target=None, pipeline="default"):
             "a private scalar function" if isinstance(f, Function) else repr(f)))
     if pipeline != "default":
         raise ValueError("pipeline must be 'default', got %r" % (pipeline,))
-    arch, fast = _target_options(target)
+    arch, fast, max_registers = _target_options(target)
     module = Module(f.name)
     kernel_text = f.trace_kernel(module)
     body = [t for t in module.scalar_functions.values() if t] + [kernel_text]
     ir = 'module attributes {tirx.chip = "%s"} {\n%s\n}\n' % (arch, "\n".join(body))
     header_line = ir.splitlines().index(kernel_text.splitlines()[0]) + 1
-    options = "chip=%s%s" % (arch, " fast-math=1" if fast else "")
+    # ptxas-report: ptxas -v runs on the PTX when a toolkit is found, for
+    # .registers and .spill_bytes (docs/registers.md).
+    options = "chip=%s%s ptxas-report=1%s" % (
+        arch, " fast-math=1" if fast else "",
+        " max-registers=%d" % max_registers if max_registers else "")
     data = ir.encode()
     result = _capi.lib.tirxCompile(data, len(data), _IR_BUFFER.encode(),
                                    options.encode(), 1)
@@ -132,16 +141,34 @@ def compile(f, target=None, pipeline="default"):
         size = ctypes.c_size_t()
         output = _capi.lib.tirxCompileResultGetOutput(result, ctypes.byref(size))
         ptx = ctypes.string_at(output, size.value).decode()
+        reports = {}
+        for i in range(_capi.lib.tirxCompileResultGetNumKernelReports(result)):
+            name = ctypes.c_char_p()
+            fields = [ctypes.c_int64() for _ in range(4)]
+            _capi.lib.tirxCompileResultGetKernelReport(
+                result, i, ctypes.byref(name), *[ctypes.byref(x) for x in fields])
+            reports[name.value.decode()] = dict(zip(
+                ("registers", "spill_stores", "spill_loads", "stack_frame"),
+                (x.value for x in fields)))
     finally:
         _capi.lib.tirxCompileResultDestroy(result)
-    return Compiled(f, ptx, ir, stages, times, arch)
+    # Warnings of a successful compile (ptxas's spills) at the kernel's line.
+    for severity, file, line, column, message in diagnostics:
+        if severity == 1:
+            warnings.warn_explicit(message, SpillWarning, file or "<unknown>", line)
+    return Compiled(f, ptx, ir, stages, times, arch, reports.get(f.name))
+
+
+class SpillWarning(UserWarning):
+    """ptxas spilled registers of a kernel to local memory."""
 
 
 class Compiled:
     """A compiled kernel: .ptx, .mlir (the IR of each stage), .stage_times,
-    and callable on objects with __cuda_array_interface__ (PyTorch, CuPy)."""
+    .registers and .spill_bytes (ptxas's report, None without ptxas), and
+    callable on objects with __cuda_array_interface__ (PyTorch, CuPy)."""
 
-    def __init__(self, function, ptx, ir, stages, times, arch):
+    def __init__(self, function, ptx, ir, stages, times, arch, report=None):
         self.function = function
         self.name = function.name
         self.ptx = ptx
@@ -149,6 +176,10 @@ class Compiled:
         self.mlir = stages
         self.stage_times = times
         self.arch = arch
+        # ptxas -v's report (docs/registers.md); None without ptxas.
+        self.ptxas_report = report
+        self.registers = report["registers"] if report else None
+        self.spill_bytes = report["spill_stores"] if report else None
         self.params = function.params
         self.launch = function.launch
         self._launcher = None

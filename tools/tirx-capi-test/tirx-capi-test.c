@@ -90,6 +90,18 @@ static void nullArguments(void) {
          tirxCompileResultGetStageName(result, 1000) ? "?" : "NULL",
          tirxCompileResultGetStageIR(result, 1000) ? "?" : "NULL",
          tirxCompileResultGetStageSeconds(result, 1000));
+  /* No ptxas ran (format=isa without ptxas-report): no kernel report. */
+  const char *kernel = "unchanged";
+  int64_t registers = 7;
+  printf("kernel reports: isa=%zu null=%zu index 0=%d null result=%d "
+         "name=%s registers=%lld\n",
+         tirxCompileResultGetNumKernelReports(result),
+         tirxCompileResultGetNumKernelReports(NULL),
+         tirxCompileResultGetKernelReport(result, 0, &kernel, &registers, NULL,
+                                          NULL, NULL),
+         tirxCompileResultGetKernelReport(NULL, 0, &kernel, &registers, NULL,
+                                          NULL, NULL),
+         kernel, (long long)registers);
   tirxCompileResultDestroy(result);
   tirxCompileResultDestroy(NULL);
   result = tirxCompile(NULL, 5, NULL, NULL, 0);

@@ -89,6 +89,29 @@ def TirXFastMath : Pass<"tirx-fast-math"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TirXModuleToBinary : Pass<"tirx-module-to-binary", "::mlir::ModuleOp"> {
+  let summary = "Serialize gpu.modules to PTX, assemble them with ptxas -v and "
+                "report each kernel's registers and spills";
+  let description = [{
+    Does what `gpu-module-to-binary` does for `format=isa` and `format=bin`,
+    and surfaces ptxas's report (docs/registers.md): every `gpu.module` is
+    serialized to PTX by its NVVM target, then assembled by ptxas (found in
+    `toolkit`/bin, then on PATH) with `-v`. With `format=bin` the object
+    becomes the cubin; with `format=isa` it keeps the PTX, and ptxas only
+    runs when found. The object's properties get `tirx.ptxas = {kernel =
+    {registers, spill_stores, spill_loads, stack_frame}}`, and a kernel that
+    spills is a warning at the kernel.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"bin\"",
+           "bin (cubin) or isa (PTX, with the report when ptxas is found)">,
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit holding bin/ptxas (and libdevice)">,
+    Option<"maxRegisters", "max-registers", "unsigned", /*default=*/"0",
+           "a .maxnreg on every kernel (0: none; ptxas's own choice)">,
+  ];
+}
+
 def TirXExtractPTX : Pass<"tirx-extract-ptx", "::mlir::ModuleOp"> {
   let summary = "Write the PTX/cubin of every gpu.binary to a file or stdout";
   let options = [

@@ -45,6 +45,17 @@ struct TirXToPTXOptions : public PassPipelineOptions<TirXToPTXOptions> {
       llvm::cl::desc("CUDA toolkit (libdevice, ptxas); default: $CUDA_HOME, "
                      "$CUDA_PATH, $CUDA_ROOT, then /usr/local/cuda"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> ptxasReport{
+      *this, "ptxas-report",
+      llvm::cl::desc("With format=isa, also run ptxas -v (when found) for "
+                     "its register and spill report (docs/registers.md); "
+                     "format=bin always reports"),
+      llvm::cl::init(false)};
+  PassOptions::Option<unsigned> maxRegisters{
+      *this, "max-registers",
+      llvm::cl::desc("Registers per thread a kernel may use (.maxnreg; "
+                     "0: ptxas's choice), e.g. to see ptxas spill"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> ptxOutput{
       *this, "ptx-output",
       llvm::cl::desc("Also write the bare PTX (or cubin) to this file; '-' "

@@ -148,9 +148,9 @@ func.func private @id(%x: f32) -> f32 {
   return %x : f32
 }
 tirx.kernel @global_operand(%A: !tirx.tensor<2x32x4xf32, global>) launch(grid = [1], block = [64]) {
-  %r = tirx.alloc_local : !tirx.tensor<2x32x4xf32, local>
+  %r = tirx.alloc_local : !tirx.tensor<2x32x4xf32, local, #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>>
   // expected-error @+1 {{operand #1 must be a local tensor, got a global tensor}}
-  tile.ewise @id scope(cta) (%r, %A) : !tirx.tensor<2x32x4xf32, local>, !tirx.tensor<2x32x4xf32, global>
+  tile.ewise @id scope(cta) (%r, %A) : !tirx.tensor<2x32x4xf32, local, #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>>, !tirx.tensor<2x32x4xf32, global>
   tirx.return
 }
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
+#include "TirX/Dialect/TirX/IR/RegisterBudget.h"
 #include "TirX/Layout/LayoutRegion.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -179,8 +180,13 @@ LogicalResult KernelOp::verify() {
   return success();
 }
 
-// After every nested op verified: the bounds of every memory access.
-LogicalResult KernelOp::verifyRegions() { return verifyAccessBounds(*this); }
+// After every nested op verified: the register tiles fit (RegisterBudget.h),
+// and every memory access is inside its tensor (BoundsProof.h).
+LogicalResult KernelOp::verifyRegions() {
+  if (failed(verifyRegisterBudget(*this)))
+    return failure();
+  return verifyAccessBounds(*this);
+}
 
 //===----------------------------------------------------------------------===//
 // LaunchOp

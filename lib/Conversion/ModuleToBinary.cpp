@@ -1,0 +1,265 @@
+//===- ModuleToBinary.cpp - PTX/cubin with ptxas's register report --------===//
+//
+// Part of the TirX project.
+//
+// gpu.module ⇒ gpu.binary through the NVVM target (PTX), then ptxas -v: the
+// cubin (format=bin) and, for every kernel, ptxas's registers and spills
+// (docs/registers.md). Upstream gpu-module-to-binary runs ptxas too, but
+// drops its report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::tirx {
+#define GEN_PASS_DEF_TIRXMODULETOBINARY
+#include "TirX/Conversion/Passes.h.inc"
+} // namespace mlir::tirx
+
+using namespace mlir;
+
+namespace {
+/// ptxas -v's lines about one function.
+struct PtxasReport {
+  int64_t registers = -1;
+  int64_t stackFrame = 0, spillStores = 0, spillLoads = 0;
+};
+} // namespace
+
+/// The number before `unit` in `line` ("0 bytes spill stores" ⇒ 0), or -1.
+static int64_t numberBefore(StringRef line, StringRef unit) {
+  size_t at = line.find(unit);
+  if (at == StringRef::npos)
+    return -1;
+  StringRef head = line.take_front(at).rtrim();
+  StringRef digits = head.substr(head.find_last_not_of("0123456789") + 1);
+  int64_t value = -1;
+  if (digits.getAsInteger(10, value))
+    return -1;
+  return value;
+}
+
+/// Parses ptxas -v's log:
+///   ptxas info    : Function properties for NAME
+///       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+///   ptxas info    : Used 18 registers, used 0 barriers
+/// ("Used" follows the entry function's properties.)
+static llvm::StringMap<PtxasReport> parsePtxasLog(StringRef log) {
+  llvm::StringMap<PtxasReport> reports;
+  std::string current;
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    if (size_t at = line.find("Function properties for ");
+        at != StringRef::npos) {
+      current = line.substr(at + strlen("Function properties for ")).trim();
+      reports[current];
+      continue;
+    }
+    if (current.empty())
+      continue;
+    PtxasReport &report = reports[current];
+    if (line.contains("bytes stack frame")) {
+      report.stackFrame = numberBefore(line, " bytes stack frame");
+      report.spillStores = numberBefore(line, " bytes spill stores");
+      report.spillLoads = numberBefore(line, " bytes spill loads");
+    } else if (line.contains(": Used ")) {
+      report.registers = numberBefore(line, " registers");
+    }
+  }
+  return reports;
+}
+
+/// ptxas in `toolkit`/bin, then on PATH; empty when there is none.
+static std::string findPtxas(StringRef toolkit) {
+  if (!toolkit.empty()) {
+    SmallString<256> path(toolkit);
+    llvm::sys::path::append(path, "bin", "ptxas");
+    if (llvm::sys::fs::can_execute(path))
+      return path.str().str();
+  }
+  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas"))
+    return *found;
+  return "";
+}
+
+namespace {
+struct ModuleToBinaryPass
+    : public tirx::impl::TirXModuleToBinaryBase<ModuleToBinaryPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+  /// Runs ptxas on `ptx`; the log in `log`, the cubin in `cubin`.
+  LogicalResult assemble(Location loc, StringRef ptxas, StringRef chip,
+                         unsigned opt, StringRef ptx, std::string &log,
+                         std::string &cubin);
+};
+} // namespace
+
+LogicalResult ModuleToBinaryPass::assemble(Location loc, StringRef ptxas,
+                                           StringRef chip, unsigned opt,
+                                           StringRef ptx, std::string &log,
+                                           std::string &cubin) {
+  SmallString<128> ptxPath, cubinPath, logPath;
+  int fd = -1;
+  if (llvm::sys::fs::createTemporaryFile("tirx", "ptx", fd, ptxPath))
+    return emitError(loc) << "ptxas: cannot create a temporary file";
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  auto removeFiles = llvm::make_scope_exit([&] {
+    for (StringRef path : {ptxPath.str(), cubinPath.str(), logPath.str()})
+      if (!path.empty())
+        llvm::sys::fs::remove(path);
+  });
+  if (llvm::sys::fs::createTemporaryFile("tirx", "cubin", cubinPath) ||
+      llvm::sys::fs::createTemporaryFile("tirx", "log", logPath))
+    return emitError(loc) << "ptxas: cannot create a temporary file";
+  std::string arch = "-arch=" + chip.str();
+  std::string level = "--opt-level=" + std::to_string(std::min(opt, 3u));
+  SmallVector<StringRef> args = {ptxas, arch, level, "-v", ptxPath.str(),
+                                 "-o", cubinPath.str()};
+  std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
+                                          logPath.str()};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
+                                         0, 0, &message);
+  if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
+    log = (*buffer)->getBuffer().str();
+  if (status != 0)
+    return emitError(loc) << "ptxas (" << ptxas << ") failed"
+                          << (message.empty() ? "" : ": ") << message << "\n"
+                          << StringRef(log).trim();
+  auto buffer = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    // check-diagnostics: internal, ptxas succeeded, so it wrote the file
+    return emitError(loc) << "ptxas wrote no cubin";
+  cubin = (*buffer)->getBuffer().str();
+  return success();
+}
+
+void ModuleToBinaryPass::runOnOperation() {
+  ModuleOp top = getOperation();
+  MLIRContext *context = &getContext();
+  bool binary = format == "bin" || format == "binary";
+  if (!binary && format != "isa" && format != "assembly") {
+    top.emitError("tirx-module-to-binary: format '")
+        << format << "' is not bin or isa";
+    return signalPassFailure();
+  }
+
+  // The kernels' locations, before their modules become binaries; with
+  // max-registers, a .maxnreg on each (ptxas ignores -maxrregcount for a
+  // kernel with .maxntid, which every TirX kernel has).
+  llvm::StringMap<llvm::StringMap<Location>> kernels;
+  for (auto module : top.getOps<gpu::GPUModuleOp>())
+    module.walk([&](Operation *op) {
+      auto symbol = dyn_cast<SymbolOpInterface>(op);
+      if (!symbol || op == module ||
+          !(isa<gpu::GPUFuncOp>(op) ||
+            op->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()) ||
+            op->hasAttr(gpu::GPUDialect::getKernelFuncAttrName())))
+        return;
+      kernels[module.getName()].try_emplace(symbol.getName(), op->getLoc());
+      if (maxRegisters)
+        op->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    Builder(context).getI32IntegerAttr(maxRegisters));
+    });
+
+  std::unique_ptr<SymbolTable> table;
+  auto getTable = [&]() -> SymbolTable * {
+    if (!table)
+      table = std::make_unique<SymbolTable>(top);
+    return table.get();
+  };
+  gpu::TargetOptions options(toolkit, {}, "", "",
+                             gpu::CompilationTarget::Assembly, getTable);
+  if (failed(gpu::transformGpuModulesToBinaries(top, nullptr, options)))
+    return signalPassFailure();
+
+  std::string ptxas = findPtxas(toolkit);
+  if (ptxas.empty() && binary) {
+    top.emitError("cannot assemble a cubin: no ptxas in ")
+        << (toolkit.empty() ? StringRef("(no toolkit)") : StringRef(toolkit))
+        << "/bin or on PATH; set cuda-path or install the CUDA toolkit";
+    return signalPassFailure();
+  }
+  if (ptxas.empty())
+    return; // format=isa without ptxas: the PTX, no report.
+
+  for (auto op : llvm::make_early_inc_range(top.getOps<gpu::BinaryOp>())) {
+    SmallVector<Attribute> objects;
+    for (Attribute attr : op.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(attr);
+      auto target = object ? dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget())
+                           : NVVM::NVVMTargetAttr();
+      if (!target || object.getFormat() != gpu::CompilationTarget::Assembly) {
+        objects.push_back(attr);
+        continue;
+      }
+      std::string log, cubin;
+      if (failed(assemble(op.getLoc(), ptxas, target.getChip(), target.getO(),
+                          object.getObject().getValue(), log, cubin)))
+        return signalPassFailure();
+
+      const llvm::StringMap<Location> &locations = kernels[op.getName()];
+      NamedAttrList report;
+      for (auto &[name, entry] : parsePtxasLog(log)) {
+        auto location = locations.find(name);
+        if (location == locations.end())
+          continue; // a device function, not a kernel
+        Builder builder(context);
+        report.append(name, builder.getDictionaryAttr({
+                                builder.getNamedAttr(
+                                    "registers",
+                                    builder.getI64IntegerAttr(entry.registers)),
+                                builder.getNamedAttr(
+                                    "spill_loads",
+                                    builder.getI64IntegerAttr(entry.spillLoads)),
+                                builder.getNamedAttr(
+                                    "spill_stores",
+                                    builder.getI64IntegerAttr(entry.spillStores)),
+                                builder.getNamedAttr(
+                                    "stack_frame",
+                                    builder.getI64IntegerAttr(entry.stackFrame)),
+                            }));
+        if (entry.spillStores > 0 || entry.spillLoads > 0)
+          emitWarning(location->second)
+              << "ptxas spills registers of kernel '" << name
+              << "' to local memory: " << entry.spillStores
+              << " bytes of spill stores and " << entry.spillLoads
+              << " bytes of spill loads per thread, with " << entry.registers
+              << " registers";
+      }
+      NamedAttrList properties(object.getProperties()
+                                   ? object.getProperties()
+                                   : DictionaryAttr::get(context));
+      properties.set("tirx.ptxas", report.getDictionary(context));
+      DictionaryAttr dict = properties.getDictionary(context);
+      objects.push_back(
+          binary ? gpu::ObjectAttr::get(context, target,
+                                        gpu::CompilationTarget::Binary,
+                                        StringAttr::get(context, cubin), dict,
+                                        object.getKernels())
+                 : gpu::ObjectAttr::get(context, target, object.getFormat(),
+                                        object.getObject(), dict,
+                                        object.getKernels()));
+    }
+    op.setObjectsAttr(ArrayAttr::get(context, objects));
+  }
+}
