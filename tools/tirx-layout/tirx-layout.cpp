@@ -5,14 +5,18 @@
 //===----------------------------------------------------------------------===//
 //
 //   tirx-layout '<layout>' [--shape=2,32,4] [--view=tensor|thread|both|none]
+//               [--format=text|svg|html]
 //
 // Prints a summary (the layout as written, its canonical form, size, span
-// per used axis, scope pair) followed by the requested views. Everything is
+// per used axis, scope pair) followed by the requested views; with
+// --format=svg, the picture of both views instead (LayoutPicture.h), and
+// with --format=html, an HTML page that embeds it. Everything is
 // checked before anything is printed: any error is one line
 // `tirx-layout: error: <message>` on stderr and exit code 1.
 //
 //===----------------------------------------------------------------------===//
 
+#include "TirX/Layout/LayoutPicture.h"
 #include "TirX/Layout/LayoutViews.h"
 #include "TirX/Layout/TileLayout.h"
 
@@ -50,6 +54,14 @@ static llvm::cl::opt<std::string>
              llvm::cl::desc("Views to print: tensor, thread, both or none"),
              llvm::cl::value_desc("tensor|thread|both|none"),
              llvm::cl::init("both"), llvm::cl::cat(layoutCategory));
+
+static llvm::cl::opt<std::string>
+    formatText("format",
+               llvm::cl::desc("Output: text (summary and views), svg (a "
+                              "picture of both views) or html (a page "
+                              "embedding the picture)"),
+               llvm::cl::value_desc("text|svg|html"), llvm::cl::init("text"),
+               llvm::cl::cat(layoutCategory));
 
 [[noreturn]] static void fail(const llvm::Twine &message) {
   llvm::errs() << "tirx-layout: error: " << message << '\n';
@@ -111,6 +123,13 @@ int main(int argc, char **argv) {
          "'; expected tensor, thread, both or "
          "none");
 
+  llvm::StringRef format = formatText;
+  if (format != "text" && format != "svg" && format != "html")
+    fail("invalid --format '" + format + "'; expected text, svg or html");
+  if (format != "text" && viewText.getNumOccurrences())
+    fail("--view applies to --format=text only; a picture always shows "
+         "both views");
+
   llvm::Expected<TileLayout> parsed = TileLayout::parse(layoutText);
   if (!parsed)
     fail(llvm::toString(parsed.takeError()));
@@ -126,6 +145,14 @@ int main(int argc, char **argv) {
   else
     for (const Iter &iter : layout.getShard())
       shape.push_back(iter.extent);
+  if (format != "text") {
+    failOn(checkPictureDrawable(layout, shape));
+    if (format == "svg")
+      printLayoutSvg(llvm::outs(), layout, shape);
+    else
+      printLayoutHtml(llvm::outs(), layout, shape);
+    return 0;
+  }
   if (view == "none")
     failOn(checkViewShape(layout, shape));
   else
