@@ -120,6 +120,13 @@ TirxLayout tirxLayoutUnpack(TirxLayout layout, int64_t factor, char **error);
 /// view. NULL with `*error` when the shape does not fit.
 char *tirxLayoutPrintView(TirxLayout layout, const int64_t *shape, size_t rank,
                           int which, char **error);
+/// The layout's picture over `shape` (TirX/Layout/LayoutPicture.h): an SVG
+/// document (html = 0) or an HTML page embedding it (html = 1). `shape` NULL
+/// (rank ignored) views the layout over its shard extents, as tirx-layout
+/// does without --shape. NULL with `*error` when the shape does not fit or
+/// the picture would have more than 16384 element copies.
+char *tirxLayoutDrawPicture(TirxLayout layout, const int64_t *shape,
+                            size_t rank, int html, char **error);
 /// The axis names of tirxLayoutApply's output, in order.
 const char *tirxLayoutAxisName(size_t index);
 

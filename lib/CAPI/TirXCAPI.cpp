@@ -9,6 +9,7 @@
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 #include "TirX/InitAll.h"
+#include "TirX/Layout/LayoutPicture.h"
 #include "TirX/Layout/LayoutViews.h"
 #include "TirX/Layout/TileLayout.h"
 #include "TirX/Pipelines/Pipelines.h"
@@ -539,6 +540,31 @@ TIRX_CAPI char *tirxLayoutPrintView(TirxLayout layout, const int64_t *shape,
     printTensorView(os, layout->layout, dims);
   else
     printThreadView(os, layout->layout, dims);
+  return copyString(text);
+}
+
+TIRX_CAPI char *tirxLayoutDrawPicture(TirxLayout layout, const int64_t *shape,
+                                      size_t rank, int html, char **error) {
+  if (!layout) {
+    setError(error, kNoLayout);
+    return nullptr;
+  }
+  llvm::SmallVector<int64_t> dims;
+  if (shape)
+    dims.assign(shape, shape + rank);
+  else
+    for (const Iter &iter : layout->layout.getShard())
+      dims.push_back(iter.extent);
+  if (llvm::Error failure = checkPictureDrawable(layout->layout, dims)) {
+    setError(error, llvm::toString(std::move(failure)));
+    return nullptr;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (html)
+    printLayoutHtml(os, layout->layout, dims);
+  else
+    printLayoutSvg(os, layout->layout, dims);
   return copyString(text);
 }
 

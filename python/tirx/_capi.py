@@ -93,6 +93,9 @@ for _name in ("tirxLayoutPack", "tirxLayoutUnpack"):
 lib.tirxLayoutPrintView.restype = _c.c_void_p
 lib.tirxLayoutPrintView.argtypes = [_c.c_void_p, _c.POINTER(_c.c_int64),
                                     _c.c_size_t, _c.c_int, _c.POINTER(_c.c_void_p)]
+lib.tirxLayoutDrawPicture.restype = _c.c_void_p
+lib.tirxLayoutDrawPicture.argtypes = [_c.c_void_p, _c.POINTER(_c.c_int64),
+                                      _c.c_size_t, _c.c_int, _c.POINTER(_c.c_void_p)]
 lib.tirxLayoutAxisName.restype = _c.c_char_p
 lib.tirxLayoutAxisName.argtypes = [_c.c_size_t]
 lib.tirxStringDestroy.argtypes = [_c.c_void_p]

@@ -234,5 +234,31 @@ class TileLayout:
         """Each thread → its elements by slot (the layout printer)."""
         return self._view(shape, 1)
 
+    def to_svg(self, shape=None, html=False):
+        """The layout's picture (the C++ LayoutPicture, as `tirx-layout
+        --format=svg` draws it): the tensor view as a grid of cells labelled
+        thread:slot beside the thread view, replicated elements hatched. An
+        SVG document, or with html=True an HTML page embedding it. `shape`
+        defaults to the shard extents (as `tirx-layout` without --shape)."""
+        error = ctypes.c_void_p()
+        if shape is None:
+            dims, rank = None, 0
+        else:
+            shape = [_int(d, "a shape dimension") for d in _as_tuple(shape)]
+            dims, rank = _capi.int64_array(shape), len(shape)
+        text = _capi.lib.tirxLayoutDrawPicture(self._handle, dims, rank, int(bool(html)),
+                                               ctypes.byref(error))
+        if not text:
+            raise LayoutError(_capi.take_string(error))
+        return _capi.take_string(text)
+
+    def _repr_svg_(self):
+        """Jupyter shows a layout as its picture over the shard extents (None,
+        so that the text repr is used, when it is too large to draw)."""
+        try:
+            return self.to_svg()
+        except LayoutError:
+            return None
+
 
 __all__ = ["S", "R", "TileLayout", "Axis", "LayoutError", "m"]

@@ -123,6 +123,8 @@ static void nullArguments(void) {
     printError("null layout unpack", error);
   if (!tirxLayoutPrintView(NULL, values, 2, 0, &error))
     printError("null layout view", error);
+  if (!tirxLayoutDrawPicture(NULL, values, 2, 0, &error))
+    printError("null layout picture", error);
   TirxLayout layout = tirxLayoutParse("S[4]", NULL);
   if (tirxLayoutApply(layout, NULL, values, 1, values, &error))
     printError("null coordinate", error);
