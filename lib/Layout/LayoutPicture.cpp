@@ -22,6 +22,10 @@
 
 using namespace mlir::tirx;
 
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
 llvm::Error mlir::tirx::checkPictureDrawable(const TileLayout &layout,
                                              llvm::ArrayRef<int64_t> shape) {
   if (llvm::Error err = checkViewShape(layout, shape))
@@ -29,11 +33,10 @@ llvm::Error mlir::tirx::checkPictureDrawable(const TileLayout &layout,
   int64_t copies;
   if (llvm::MulOverflow(layout.size(), layout.getNumReplicas(), copies) ||
       copies > kMaxPictureEntries)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "too many element copies to draw (" + llvm::Twine(layout.size()) +
-            " elements x " + llvm::Twine(layout.getNumReplicas()) +
-            " replicas > " + llvm::Twine(kMaxPictureEntries) + ")");
+    return makeError("too many element copies to draw (" +
+                     llvm::Twine(layout.size()) + " elements x " +
+                     llvm::Twine(layout.getNumReplicas()) + " replicas > " +
+                     llvm::Twine(kMaxPictureEntries) + ")");
   return llvm::Error::success();
 }
 
