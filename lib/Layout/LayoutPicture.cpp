@@ -161,9 +161,8 @@ static std::string threadNameLegend(llvm::ArrayRef<Axis> axes) {
                           {"", Axis::tx},
                           {"", Axis::laneid}});
   else if (uses(axes, kWarpLevel))
-    text += formula('W', {{"4*", Axis::wgid},
-                          {"", Axis::warpid},
-                          {"", Axis::wid_in_wg}});
+    text += formula(
+        'W', {{"4*", Axis::wgid}, {"", Axis::warpid}, {"", Axis::wid_in_wg}});
   else if (uses(axes, {Axis::wgid}))
     text += "G = wgid";
   else if (axes.empty())
@@ -221,11 +220,20 @@ static std::string escape(llvm::StringRef text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    default:
+      out += c;
     }
   }
   return out;
@@ -240,12 +248,24 @@ static std::string threadColour(int64_t row) {
   double x = chroma * (1 - std::fabs(std::fmod(hue, 2.0) - 1));
   double r = 0, g = 0, b = 0;
   switch (static_cast<int>(hue)) {
-  case 0: r = chroma, g = x; break;
-  case 1: r = x, g = chroma; break;
-  case 2: g = chroma, b = x; break;
-  case 3: g = x, b = chroma; break;
-  case 4: r = x, b = chroma; break;
-  default: r = chroma, b = x; break;
+  case 0:
+    r = chroma, g = x;
+    break;
+  case 1:
+    r = x, g = chroma;
+    break;
+  case 2:
+    g = chroma, b = x;
+    break;
+  case 3:
+    g = x, b = chroma;
+    break;
+  case 4:
+    r = x, b = chroma;
+    break;
+  default:
+    r = chroma, b = x;
+    break;
   }
   double base = lightness - chroma / 2;
   std::string text;
@@ -269,8 +289,8 @@ struct SvgWriter {
   void line(int64_t x1, int64_t y1, int64_t x2, int64_t y2,
             int64_t weight = 2) {
     os << "<line class=\"sep\" x1=\"" << x1 << "\" y1=\"" << y1 << "\" x2=\""
-       << x2 << "\" y2=\"" << y2
-       << "\" stroke=\"#222\" stroke-width=\"" << weight << "\"/>\n";
+       << x2 << "\" y2=\"" << y2 << "\" stroke=\"#222\" stroke-width=\""
+       << weight << "\"/>\n";
   }
   /// One cell: a <g> with a tooltip, the fill, the hatch when replicated and
   /// the centred label.
@@ -307,7 +327,9 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
   auto rowOf = [&](const PhysicalCoord &coord) {
     return data.threadRows.at(data.threadKey(coord));
   };
-  auto nameOf = [&](const PhysicalCoord &coord) { return threadName(axes, coord); };
+  auto nameOf = [&](const PhysicalCoord &coord) {
+    return threadName(axes, coord);
+  };
 
   // The tensor grid: rows × columns, the shape folded CuTe-style.
   size_t rank = shape.size();
@@ -334,8 +356,7 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
   auto rowHeader = [&](int64_t row) {
     if (rank == 0)
       return std::string("[]");
-    llvm::SmallVector<int64_t, 4> lead =
-        unflatten(row, shape.drop_back());
+    llvm::SmallVector<int64_t, 4> lead = unflatten(row, shape.drop_back());
     std::string text = "[";
     for (int64_t value : lead)
       text += std::to_string(value) + ", ";
@@ -362,9 +383,9 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
       header += " (";
       llvm::ListSeparator sep(" ");
       for (auto [axis, value] : llvm::zip(axes, key))
-        header += (llvm::Twine(sep) + getAxisName(axis) + "=" +
-                   llvm::Twine(value))
-                      .str();
+        header +=
+            (llvm::Twine(sep) + getAxisName(axis) + "=" + llvm::Twine(value))
+                .str();
       header += ")";
     }
     threadHeaders[row] = std::move(header);
@@ -398,8 +419,8 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
       "tensor view: " + std::to_string(layout.size()) +
       (axes.empty() ? " elements, offset" : " elements, owner:slot");
   // What a row of the thread view is: a thread, or a warp, ... (the header).
-  const char *unit = uses(axes, kThreadLevel) ? "thread"
-                     : uses(axes, kWarpLevel) ? "warp"
+  const char *unit = uses(axes, kThreadLevel)   ? "thread"
+                     : uses(axes, kWarpLevel)   ? "warp"
                      : uses(axes, {Axis::wgid}) ? "warpgroup"
                      : uses(axes, kBlockAxes)   ? "CTA"
                                                 : "thread";
@@ -411,8 +432,8 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
   legend.push_back(threadNameLegend(axes));
   legend.push_back("colour: the owning thread; hover a cell for its owners");
   if (numReplicated)
-    legend.push_back("replicated: " + std::to_string(numReplicated) +
-                     " of " + std::to_string(layout.size()) +
+    legend.push_back("replicated: " + std::to_string(numReplicated) + " of " +
+                     std::to_string(layout.size()) +
                      " elements have several owners (label: first owner, "
                      "+N others)");
 
@@ -422,16 +443,17 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
   int64_t tensorX = kMargin;
   int64_t tensorGridX = tensorX + tensorHeaderWidth;
   int64_t tensorWidth = tensorHeaderWidth + columns * tensorCellWidth;
-  int64_t threadX = tensorX + std::max<int64_t>(
-                                  tensorWidth, textWidth(tensorHeading.size())) +
-                    kPanelGap;
+  int64_t threadX =
+      tensorX +
+      std::max<int64_t>(tensorWidth, textWidth(tensorHeading.size())) +
+      kPanelGap;
   int64_t threadGridX = threadX + threadHeaderWidth;
   int64_t threadWidth = threadHeaderWidth + numSlots * slotCellWidth;
   int64_t gridBottom = gridY + std::max(rows, numThreads) * kRowHeight;
   int64_t legendY = gridBottom + 24;
   int64_t width = std::max<int64_t>(
-      {threadX + std::max<int64_t>(threadWidth,
-                                   textWidth(threadHeading.size())),
+      {threadX +
+           std::max<int64_t>(threadWidth, textWidth(threadHeading.size())),
        kMargin + textWidth(title.size() + 2),
        kMargin + textWidth(legend.back().size() + 4) + 20});
   width += kMargin;
@@ -441,8 +463,9 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
     os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
      << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << ' '
-     << height << "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, "
-                  "monospace\" font-size=\""
+     << height
+     << "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, "
+        "monospace\" font-size=\""
      << kFontSize << "\">\n";
   os << "<defs><pattern id=\"tirx-hatch\" width=\"6\" height=\"6\" "
         "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
@@ -542,8 +565,7 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
   os << "</svg>\n";
 }
 
-void mlir::tirx::printLayoutSvg(llvm::raw_ostream &os,
-                                const TileLayout &layout,
+void mlir::tirx::printLayoutSvg(llvm::raw_ostream &os, const TileLayout &layout,
                                 llvm::ArrayRef<int64_t> shape) {
   writeSvg(os, layout, shape, /*standalone=*/true);
 }
