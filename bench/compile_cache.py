@@ -18,7 +18,9 @@ Usage: TIRX_LIBRARY=build/lib bench/compile_cache.py [--runs N]. Markdown to
 stdout. Standard library only.
 """
 import argparse
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -45,6 +47,7 @@ def main():
     parser.add_argument("--runs", type=int, default=21)
     runs = parser.parse_args().runs
     os.environ["TIRX_CACHE_DIR"] = tempfile.mkdtemp(prefix="tirx-bench-cache-")
+    atexit.register(shutil.rmtree, os.environ["TIRX_CACHE_DIR"], True)
     import tirx
     from tirx import _capi
     import affine_relu
