@@ -31,6 +31,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -159,8 +160,16 @@ private:
 };
 } // namespace
 
+/// The context of the type helpers (tirxInferRegionType), shared by every
+/// thread: its callers hold getContextMutex(), since a diagnostic handler is
+/// the context's, not the thread's. tirxCompile makes its own context per
+/// call and takes no lock (docs/python.md, "Threads").
+static std::mutex &getContextMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 static MLIRContext &getContext() {
-  // One context for layout/type helpers (thread-compatible like MLIR's).
   static MLIRContext *context = [] {
     DialectRegistry registry;
     registerAllTirXDialects(registry);
@@ -391,6 +400,7 @@ TIRX_CAPI char *tirxInferRegionType(const char *sourceType,
     setError(error, "the source type, offsets or sizes are NULL");
     return nullptr;
   }
+  std::lock_guard<std::mutex> lock(getContextMutex());
   MLIRContext &context = getContext();
   std::string message;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
@@ -571,9 +581,13 @@ TIRX_CAPI char *tirxLayoutDrawPicture(TirxLayout layout, const int64_t *shape,
 TIRX_CAPI const char *tirxLayoutAxisName(size_t index) {
   if (index >= kNumAxes)
     return nullptr;
-  static std::string names[kNumAxes];
-  if (names[index].empty())
-    names[index] = getAxisName(static_cast<Axis>(index)).str();
+  // Filled once (a thread-safe static), read by any thread.
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (size_t axis = 0; axis < kNumAxes; ++axis)
+      all.push_back(getAxisName(static_cast<Axis>(axis)).str());
+    return all;
+  }();
   return names[index].c_str();
 }
 

@@ -130,8 +130,14 @@ mlir::tirx::verifyTirXToPTXOptions(const TirXToPTXOptions &options) {
   };
   // LLVM's NVPTX backend knows the chips and PTX versions; asking it keeps
   // this check in step with the LLVM TirX is built against.
-  LLVMInitializeNVPTXTargetInfo();
-  LLVMInitializeNVPTXTargetMC();
+  // Once per process (a thread-safe static): LLVM's target registration is
+  // not thread-safe, and compiles may run in several threads at once.
+  static const bool initialized = [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTargetMC();
+    return true;
+  }();
+  (void)initialized;
   llvm::Triple triple("nvptx64-nvidia-cuda");
   std::string lookupError;
   const llvm::Target *target =

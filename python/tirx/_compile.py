@@ -1,11 +1,12 @@
 """tirx.compile: trace, compile through the C API, launch through the
 runtime library."""
 import ctypes
+import json
 import os
 import re
 import warnings
 
-from . import _capi
+from . import _cache, _capi
 from ._dsl import CompileError, DSLError
 from ._function import Function, Module
 
@@ -94,23 +95,52 @@ def _user_location(ir, diagnostic, header_line=None, spans=()):
 
 
 def compile(f, target=None, pipeline="default"):
-    """Compiles a @T.function kernel; the result is callable on tensors."""
+    """Compiles a @T.function kernel; the result is callable on tensors.
+    Results are cached in memory and on disk (docs/python.md)."""
     if not isinstance(f, Function) or f.private:
         raise TypeError("tirx.compile needs a @T.function kernel, got %s" % (
             "a private scalar function" if isinstance(f, Function) else repr(f)))
     if pipeline != "default":
         raise ValueError("pipeline must be 'default', got %r" % (pipeline,))
     arch, fast, max_registers = _target_options(target)
+    caching = _cache.enabled()
+    memory_key = (arch, fast, max_registers, _cache.environment())
+    if caching:
+        hit = f.compiled.get(memory_key)
+        if hit is not None:
+            return hit
     module = Module(f.name)
-    kernel_text = f.trace_kernel(module)
-    body = [t for t in module.scalar_functions.values() if t] + [kernel_text]
+    trace = f.trace_kernel(module)
+    body = [t for t in module.scalar_functions.values() if t] + [trace.text]
     ir = 'module attributes {tirx.chip = "%s"} {\n%s\n}\n' % (arch, "\n".join(body))
-    header_line = ir.splitlines().index(kernel_text.splitlines()[0]) + 1
     # ptxas-report: ptxas -v runs on the PTX when a toolkit is found, for
     # .registers and .spill_bytes (docs/registers.md).
     options = "chip=%s%s ptxas-report=1%s" % (
         arch, " fast-math=1" if fast else "",
         " max-registers=%d" % max_registers if max_registers else "")
+    disk_key = _cache.key(ir, options) if caching else None
+    entry = _cache.load(disk_key) if caching else None
+    source = "disk"
+    if entry is None:
+        entry = _compile_ir(f, trace, ir, options)
+        source = "compiled"
+        if caching:
+            _cache.store(disk_key, entry)
+    # Warnings of a successful compile (ptxas's spills) at the kernel's line.
+    for file, line, message in entry["warnings"]:
+        warnings.warn_explicit(message, SpillWarning, file or "<unknown>", line)
+    compiled = Compiled(f, trace, entry["ptx"], ir, entry["stages"], entry["times"], arch,
+                        entry["report"], source, disk_key)
+    if not caching:
+        return compiled
+    # Threads compiling the same kernel at once all get the first one stored.
+    with _cache.lock:
+        return f.compiled.setdefault(memory_key, compiled)
+
+
+def _compile_ir(f, trace, ir, options):
+    """Compiles the IR through the C API: what a cache entry holds."""
+    header_line = ir.splitlines().index(trace.text.splitlines()[0]) + 1
     data = ir.encode()
     result = _capi.lib.tirxCompile(data, len(data), _IR_BUFFER.encode(),
                                    options.encode(), 1)
@@ -124,7 +154,7 @@ def compile(f, target=None, pipeline="default"):
                 ctypes.byref(column), ctypes.byref(message))
             diagnostics.append(_user_location(
                 ir, (severity.value, file.value.decode(), line.value, column.value,
-                     message.value.decode()), header_line, f.header_spans))
+                     message.value.decode()), header_line, trace.spans))
         stages = {}
         times = {}
         for i in range(_capi.lib.tirxCompileResultGetNumStages(result)):
@@ -152,11 +182,9 @@ def compile(f, target=None, pipeline="default"):
                 (x.value for x in fields)))
     finally:
         _capi.lib.tirxCompileResultDestroy(result)
-    # Warnings of a successful compile (ptxas's spills) at the kernel's line.
-    for severity, file, line, column, message in diagnostics:
-        if severity == 1:
-            warnings.warn_explicit(message, SpillWarning, file or "<unknown>", line)
-    return Compiled(f, ptx, ir, stages, times, arch, reports.get(f.name))
+    return {"ptx": ptx, "stages": stages, "times": times, "report": reports.get(f.name),
+            "warnings": [[file, line, message] for severity, file, line, column, message
+                         in diagnostics if severity == 1]}
 
 
 class SpillWarning(UserWarning):
@@ -165,24 +193,35 @@ class SpillWarning(UserWarning):
 
 class Compiled:
     """A compiled kernel: .ptx, .mlir (the IR of each stage), .stage_times,
-    .registers and .spill_bytes (ptxas's report, None without ptxas), and
+    .registers and .spill_bytes (ptxas's report, None without ptxas),
+    .cache ("compiled" or "disk": where it came from) and .cache_key, and
     callable on objects with __cuda_array_interface__ (PyTorch, CuPy)."""
 
-    def __init__(self, function, ptx, ir, stages, times, arch, report=None):
+    def __init__(self, function, trace, ptx, ir, stages, times, arch, report=None,
+                 cache="compiled", cache_key=None):
         self.function = function
+        self.cache = cache
+        self.cache_key = cache_key
         self.name = function.name
         self.ptx = ptx
         self.source_ir = ir
-        self.mlir = stages
+        self._stages = stages  # a dict, or a cache entry's JSON (decoded on use)
         self.stage_times = times
         self.arch = arch
         # ptxas -v's report (docs/registers.md); None without ptxas.
         self.ptxas_report = report
         self.registers = report["registers"] if report else None
         self.spill_bytes = report["spill_stores"] if report else None
-        self.params = function.params
-        self.launch = function.launch
+        self.params = trace.params
+        self.launch = trace.launch
         self._launcher = None
+
+    @property
+    def mlir(self):
+        """The IR after each stage, "input" first."""
+        if isinstance(self._stages, bytes):
+            self._stages = json.loads(self._stages)
+        return self._stages
 
     def __call__(self, *args):
         from . import runtime

@@ -2,11 +2,14 @@
 records TirX IR, with the user's file:line on every operation, so compiler
 diagnostics point at the Python source."""
 import ctypes
+import functools
 import inspect
 import linecache
 import numbers
 import os
+import re
 import struct
+import threading
 
 from . import _capi
 from .layout import TileLayout
@@ -26,9 +29,20 @@ class DSLError(CompileError):
     """A misuse of the DSL, reported at the user's line."""
 
 
+@functools.lru_cache(maxsize=1024)
+def _in_package(filename):
+    return os.path.abspath(filename).startswith(_PACKAGE_DIR)
+
+
+@functools.lru_cache(maxsize=1024)
+def _code_positions(code):
+    """(line, end line, column, end column) of each instruction of `code`."""
+    return tuple(code.co_positions())
+
+
 def _user_frame():
     frame = inspect.currentframe()
-    while frame and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+    while frame and _in_package(frame.f_code.co_filename):
         frame = frame.f_back
     return frame
 
@@ -38,20 +52,24 @@ def _user_position():
     frame = _user_frame()
     if frame is None:
         return None
-    info = inspect.getframeinfo(frame, context=0)
+    # What inspect.getframeinfo(frame, context=0) gives, without its
+    # per-call file system checks (a trace makes hundreds of these).
     column = 1
-    positions = getattr(info, "positions", None)
-    if positions is not None and positions.col_offset is not None:
-        column = positions.col_offset + 1
-    return info.filename, info.lineno, column
+    if frame.f_lasti >= 0 and hasattr(frame.f_code, "co_positions"):
+        positions = _code_positions(frame.f_code)
+        index = frame.f_lasti // 2
+        if index < len(positions) and positions[index][2] is not None:
+            column = positions[index][2] + 1
+    return frame.f_code.co_filename, frame.f_lineno, column
 
 
 def mlir_string(text):
     """`text` as an MLIR string literal (quotes, backslashes and control
     characters escaped as \\XX)."""
-    return '"%s"' % "".join(
-        "\\%02X" % ord(c) if c in '"\\' or ord(c) < 0x20 or ord(c) == 0x7F else c
-        for c in text)
+    return '"%s"' % _ESCAPED.sub(lambda m: "\\%02X" % ord(m.group()), text)
+
+
+_ESCAPED = re.compile('["\\\\\x00-\x1f\x7f]')
 
 
 def location_text(position):
@@ -158,9 +176,21 @@ class Constant:
 # The builder
 #===------------------------------------------------------------------------===#
 
-class Builder:
-    current = None
+class _TracerState(threading.local):
+    """The tracer's state, one per thread: tirx.compile may run in several
+    threads at once, each tracing its own kernel."""
+    builder = None
 
+
+_state = _TracerState()
+
+
+def current_builder():
+    """The Builder of the function this thread is tracing, or None."""
+    return _state.builder
+
+
+class Builder:
     def __init__(self):
         self.lines = []
         self.counter = 0
@@ -188,17 +218,18 @@ class Builder:
         self.lines.append(self._indent() + text)
 
     def __enter__(self):
-        self.previous, Builder.current = Builder.current, self
+        self.previous, _state.builder = _state.builder, self
         return self
 
     def __exit__(self, *exc):
-        Builder.current = self.previous
+        _state.builder = self.previous
 
 
 def builder():
-    if Builder.current is None:
+    b = _state.builder
+    if b is None:
         raise _error("this must be called inside a @T.function being compiled")
-    return Builder.current
+    return b
 
 
 #===------------------------------------------------------------------------===#
@@ -279,7 +310,7 @@ def _check_bound(value):
 
 def _frames_now():
     """The loop/branch frames open while a value is traced."""
-    b = Builder.current
+    b = _state.builder
     return tuple(b.frames) if b is not None else ()
 
 
@@ -555,7 +586,7 @@ class ScalarValue:
     __hash__ = object.__hash__
 
     def __bool__(self):
-        b = Builder.current
+        b = _state.builder
         if b is None or getattr(b, "launch", False) is False:
             # A scalar function's body: one value per element, no branches.
             raise _error("a traced value has no Python truth value; use T.if_then_else")

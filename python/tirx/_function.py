@@ -41,6 +41,9 @@ class Function:
         self.name = fn.__name__
         self.signature = inspect.signature(fn)
         self.source_file = inspect.getsourcefile(fn) or "<tirx>"
+        # tirx.compile's in-memory cache: (arch, fast math, max registers,
+        # CUDA environment) -> Compiled (_cache.py).
+        self.compiled = {}
 
     @property
     def position(self):
@@ -157,10 +160,18 @@ class Function:
         spans.append((len(header), len(header) + len(text),
                        b.launch.position or self.position, ""))
         header += text + " {"
-        self.params = params
-        self.launch = b.launch
-        self.header_spans = spans
-        return "\n".join([header] + b.lines + ["    tirx.return", "  } " + _function_location(self.fn)])
+        text = "\n".join([header] + b.lines + ["    tirx.return",
+                                                "  } " + _function_location(self.fn)])
+        # Returned, not stored on the Function: threads may trace it at once.
+        return KernelTrace(text, params, b.launch, spans)
+
+
+class KernelTrace:
+    """One trace of a kernel: its IR text, parameters (name, type), launch
+    configuration, and the header spans that map diagnostics back."""
+
+    def __init__(self, text, params, launch, spans):
+        self.text, self.params, self.launch, self.spans = text, params, launch, spans
 
 
 def _function_location(fn):
