@@ -224,20 +224,14 @@ void ModuleToBinaryPass::runOnOperation() {
         if (location == locations.end())
           continue; // a device function, not a kernel
         Builder builder(context);
-        report.append(name, builder.getDictionaryAttr({
-                                builder.getNamedAttr(
-                                    "registers",
-                                    builder.getI64IntegerAttr(entry.registers)),
-                                builder.getNamedAttr(
-                                    "spill_loads",
-                                    builder.getI64IntegerAttr(entry.spillLoads)),
-                                builder.getNamedAttr(
-                                    "spill_stores",
-                                    builder.getI64IntegerAttr(entry.spillStores)),
-                                builder.getNamedAttr(
-                                    "stack_frame",
-                                    builder.getI64IntegerAttr(entry.stackFrame)),
-                            }));
+        auto field = [&](StringRef key, int64_t value) {
+          return builder.getNamedAttr(key, builder.getI64IntegerAttr(value));
+        };
+        report.append(name, builder.getDictionaryAttr(
+                                {field("registers", entry.registers),
+                                 field("spill_loads", entry.spillLoads),
+                                 field("spill_stores", entry.spillStores),
+                                 field("stack_frame", entry.stackFrame)}));
         if (entry.spillStores > 0 || entry.spillLoads > 0)
           emitWarning(location->second)
               << "ptxas spills registers of kernel '" << name
