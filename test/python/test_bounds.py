@@ -5,6 +5,8 @@ import re
 
 import pytest
 
+import helpers
+
 import tirx
 from tirx.script import tirx as T
 from tirx.layout import S, TileLayout
@@ -23,10 +25,7 @@ def raises(message):
 
 def line_of(marker):
     """'test_bounds.py:N: ' for the line of this file holding `marker`."""
-    for number, text in enumerate(open(__file__), 1):
-        if marker in text and "line_of(" not in text:
-            return "%s:%d: " % (HERE, number)
-    raise AssertionError(marker)
+    return helpers.line_of(__file__, marker)
 
 
 def copy_kernel(grid, offset):
@@ -59,3 +58,33 @@ def test_row_after_the_block():
                 "'ld.global.v4.b32' may read index 4096 of dimension 0 of kernel "
                 "argument #0 (extent 4096): with block_idx.x = 4095"):
         tirx.compile(copy_kernel(N, 1), target=TARGET)
+
+
+def guarded_copy_kernel(in_then):
+    """A grid of 2N blocks copying row bx where bx < N: in the T.Then block
+    (proven) or, wrongly, in the T.Else block (refuted)."""
+    @T.function
+    def k(A: T.Tensor((N, 2, 32, 4), "float32", align=16),
+          B: T.Tensor((N, 2, 32, 4), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=2 * N, block=64))
+        bx = T.cuda.block_idx("x")
+        regs = T.alloc_local((2, 32, 4), "float32", layout=LAYOUT)
+
+        def copy():
+            T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], regs, A.sub[bx, :, :, :], scope="cta")  # MARK-guarded
+            T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B.sub[bx, :, :, :], regs, scope="cta")
+        with T.If(bx < N):
+            with T.Then():
+                if in_then:
+                    copy()
+            with T.Else():
+                if not in_then:
+                    copy()
+    return k
+
+
+def test_t_if_is_a_guard():
+    assert "ld.global.v4.b32" in tirx.compile(guarded_copy_kernel(True), target=TARGET).ptx
+    with raises(line_of("MARK-guarded") + "error: 'tile.apply' op operand #1 (addr) of "
+                "'ld.global.v4.b32' may read index"):
+        tirx.compile(guarded_copy_kernel(False), target=TARGET)

@@ -297,3 +297,56 @@ tirx.kernel @overflow(%A: !tirx.tensor<64x4xf32, global, align = 16>)
       : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
   tirx.return
 }
+
+// -----
+
+// The else branch holds where the condition does not: an access that needs
+// the condition is refuted there.
+#reg = #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>
+!A = !tirx.tensor<4096x2x32x4xf32, global, align = 16>
+!T = !tirx.tensor<1x2x32x4xf32, global, #tirx.layout<S[(1, 2, 32, 4) : (256, 128, 4, 1)]>, align = 16>
+!V = !tirx.tensor<2x32x4xf32, global, #tirx.layout<S[(1, 2, 32, 4) : (256, 128, 4, 1)]>, align = 16>
+!R = !tirx.tensor<2x32x4xf32, local, #reg>
+tirx.kernel @else_branch(%A: !A) launch(grid = [8192], block = [64]) {
+  %bx = tirx.block_idx x
+  %c4096 = arith.constant 4096 : index
+  %r = tirx.alloc_local : !R
+  %inside = arith.cmpi slt, %bx, %c4096 : index
+  scf.if %inside {
+  } else {
+    // expected-note @+1 {{the region is here}}
+    %t = tirx.region %A[%bx, 0, 0, 0] [1, 2, 32, 4] : !A
+    %v = tirx.view %t : !T -> !V
+    // expected-error @+1 {{operand #1 (addr) of 'ld.global.v4.b32' may read index 8191 of dimension 0 of kernel argument #0 (extent 4096): with block_idx.x = 8191}}
+    tile.apply "ld.global.v4.b32" scope(cta) (%r, %v) : !R, !V
+  }
+  tirx.return
+}
+
+// -----
+
+// The else branch of a conjunction is a disjunction: not used, and named.
+#reg = #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>
+!A = !tirx.tensor<4096x2x32x4xf32, global, align = 16>
+!T = !tirx.tensor<1x2x32x4xf32, global, #tirx.layout<S[(1, 2, 32, 4) : (256, 128, 4, 1)]>, align = 16>
+!V = !tirx.tensor<2x32x4xf32, global, #tirx.layout<S[(1, 2, 32, 4) : (256, 128, 4, 1)]>, align = 16>
+!R = !tirx.tensor<2x32x4xf32, local, #reg>
+tirx.kernel @else_of_conjunction(%A: !A) launch(grid = [8192], block = [64]) {
+  %bx = tirx.block_idx x
+  %c0 = arith.constant 0 : index
+  %c4096 = arith.constant 4096 : index
+  %r = tirx.alloc_local : !R
+  %low = arith.cmpi slt, %bx, %c0 : index
+  %high = arith.cmpi sge, %bx, %c4096 : index
+  // expected-note @+1 {{this part of the guard was not used: only conjunctions (arith.andi) of affine comparisons (arith.cmpi other than ne; unsigned ones of non-negative values) are}}
+  %outside = arith.andi %low, %high : i1
+  scf.if %outside {
+  } else {
+    // expected-note @+1 {{the region is here}}
+    %t = tirx.region %A[%bx, 0, 0, 0] [1, 2, 32, 4] : !A
+    %v = tirx.view %t : !T -> !V
+    // expected-error @+1 {{operand #1 (addr) of 'ld.global.v4.b32' may read index 8191 of dimension 0 of kernel argument #0 (extent 4096): with block_idx.x = 8191}}
+    tile.apply "ld.global.v4.b32" scope(cta) (%r, %v) : !R, !V
+  }
+  tirx.return
+}

@@ -154,3 +154,37 @@ tirx.kernel @guarded_argument(%A: !tirx.tensor<64x4xf32, global, align = 16>, %n
       : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
   tirx.return
 }
+
+// -----
+
+// Under scf.if (T.If in Python): the then-branch access holds where the
+// condition does, the else-branch one where its negation does.
+#reg = #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>
+!A = !tirx.tensor<4096x2x32x4xf32, global, align = 16>
+!T = !tirx.tensor<1x2x32x4xf32, global, #tirx.layout<S[(1, 2, 32, 4) : (256, 128, 4, 1)]>, align = 16>
+!V = !tirx.tensor<2x32x4xf32, global, #tirx.layout<S[(1, 2, 32, 4) : (256, 128, 4, 1)]>, align = 16>
+!R = !tirx.tensor<2x32x4xf32, local, #reg>
+tirx.kernel @if_branches(%A: !A) launch(grid = [8192], block = [64]) {
+  %bx = tirx.block_idx x
+  %c4096 = arith.constant 4096 : index
+  %r = tirx.alloc_local : !R
+  %inside = arith.cmpi slt, %bx, %c4096 : index
+  scf.if %inside {
+    %t = tirx.region %A[%bx, 0, 0, 0] [1, 2, 32, 4] : !A
+    %v = tirx.view %t : !T -> !V
+    tile.apply "ld.global.v4.b32" scope(cta) (%r, %v) : !R, !V
+  }
+  %outside = arith.cmpi sge, %bx, %c4096 : index
+  scf.if %outside {
+  } else {
+    // Nested: a second, redundant condition.
+    %c0 = arith.constant 0 : index
+    %ok = arith.cmpi sge, %bx, %c0 : index
+    scf.if %ok {
+      %t = tirx.region %A[%bx, 0, 0, 0] [1, 2, 32, 4] : !A
+      %v = tirx.view %t : !T -> !V
+      tile.apply "st.global.v4.b32" scope(cta) (%v, %r) : !V, !R
+    }
+  }
+  tirx.return
+}

@@ -17,7 +17,8 @@
 //   step), kernel index arguments (unbounded),
 //   q with c·q ≤ x ≤ c·q + c − 1 for x floordiv c (and x mod c = x − c·q),
 //
-// adds the op's guard (a conjunction of affine comparisons), and asks
+// adds the op's guard (a conjunction of affine comparisons) and the
+// conditions of the scf.ifs around it (negated in an else branch), and asks
 // whether `offset < 0` or `offset + size > extent` has an integer point.
 // An empty set is the proof; a point is the witness in the diagnostic.
 //
@@ -61,10 +62,10 @@ public:
   /// and constraints it needs.
   FailureOr<Linear> translate(Value value);
 
-  /// Adds the guard `pred` as constraints. The parts that are not affine
-  /// comparisons are left out (the proof is then of a weaker guard) and
-  /// returned, for the diagnostic.
-  void addGuard(Value pred, SmallVectorImpl<Operation *> &unused);
+  /// Adds the guard `pred` (its negation when `negated`: an else branch) as
+  /// constraints. The parts that are not affine comparisons are left out
+  /// (the proof is then of a weaker guard) and returned, for the diagnostic.
+  void addGuard(Value pred, bool negated, SmallVectorImpl<Operation *> &unused);
 
   /// An integer point of the variables where `form` ≥ 0 (with every
   /// constraint so far), or nothing when there is none.
@@ -369,16 +370,22 @@ FailureOr<Linear> AccessProof::translateOp(Operation *op) {
   return q;
 }
 
-void AccessProof::addGuard(Value pred, SmallVectorImpl<Operation *> &unused) {
+void AccessProof::addGuard(Value pred, bool negated,
+                           SmallVectorImpl<Operation *> &unused) {
   Operation *op = pred.getDefiningOp();
   if (auto conjunction = dyn_cast_if_present<arith::AndIOp>(op)) {
-    addGuard(conjunction.getLhs(), unused);
-    addGuard(conjunction.getRhs(), unused);
+    // The negation of a conjunction is a disjunction: not a polyhedron.
+    if (negated) {
+      unused.push_back(op);
+      return;
+    }
+    addGuard(conjunction.getLhs(), negated, unused);
+    addGuard(conjunction.getRhs(), negated, unused);
     return;
   }
   if (auto constantOp = dyn_cast_if_present<arith::ConstantOp>(op)) {
     if (auto value = dyn_cast<IntegerAttr>(constantOp.getValue());
-        value && value.getValue().isZero())
+        value && value.getValue().isZero() != negated)
       addInequality(constant(-1)); // never executes
     return;
   }
@@ -399,6 +406,8 @@ void AccessProof::addGuard(Value pred, SmallVectorImpl<Operation *> &unused) {
   }
   using P = arith::CmpIPredicate;
   P predicate = compare.getPredicate();
+  if (negated)
+    predicate = arith::invertPredicate(predicate);
   bool isUnsigned = predicate == P::ult || predicate == P::ule ||
                     predicate == P::ugt || predicate == P::uge;
   // Unsigned order is the signed one between non-negative values.
@@ -475,7 +484,15 @@ static LogicalResult verifyOperand(KernelOp kernel,
   AccessProof proof(kernel);
   SmallVector<Operation *> unusedGuards;
   if (Value guard = op.getAccessGuard())
-    proof.addGuard(guard, unusedGuards);
+    proof.addGuard(guard, /*negated=*/false, unusedGuards);
+  // The conditions of the scf.ifs the op runs under (T.If in Python).
+  for (Operation *inner = op.getOperation(), *parent = inner->getParentOp();
+       parent && parent != kernel.getOperation();
+       inner = parent, parent = parent->getParentOp())
+    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
+      proof.addGuard(ifOp.getCondition(),
+                     /*negated=*/inner->getParentRegion() == &ifOp.getElseRegion(),
+                     unusedGuards);
   auto describeOperand = [&]() {
     return op.describeAccessOperand(operand.getOperandNumber());
   };
