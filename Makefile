@@ -10,7 +10,7 @@ CMAKE_FLAGS ?=
 
 STATIC_BUILD_DIR ?= build-static
 
-.PHONY: all deps configure build run check check-sanitize docs static gpu-bundle bench fuzz clean
+.PHONY: all deps configure build run check check-sanitize docs static gpu-bundle wheel bench fuzz clean
 
 all: build
 
@@ -63,6 +63,12 @@ static: deps
 # with only an NVIDIA driver and Python: `bash run.sh` there.
 gpu-bundle: static
 	bash scripts/make-gpu-bundle.sh $(STATIC_BUILD_DIR)
+
+# dist/tirx-<version>-py3-none-manylinux_X_Y_x86_64.whl: the Python package
+# with the static build's libraries (tirx/lib/); test/wheel/check-wheel.sh
+# installs and tries it (docs/python.md).
+wheel: static
+	bash scripts/make-wheel.sh $(STATIC_BUILD_DIR) dist
 
 # Compile-time and code-quality benchmarks (bench/RESULTS.md), static tools.
 bench: static
