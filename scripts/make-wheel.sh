@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Builds dist/tirx-<version>-py3-none-manylinux_X_Y_x86_64.whl from a static
 # build (`make static`): python/tirx plus its stripped libTirXCAPI.so and
-# libTirXRuntime.so as tirx/lib/. usage: scripts/make-wheel.sh [STATIC_DIR [OUT_DIR]]
+# libTirXRuntime.so as tirx/lib/.
+# usage: scripts/make-wheel.sh [--stored] [STATIC_DIR [OUT_DIR]]
 # The wheel's path is the last line printed. Test: test/wheel/check-wheel.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+stored=()
+if [ "${1:-}" = "--stored" ]; then stored=(--stored); shift; fi
 static=${1:-$root/build-static}
 out=${2:-$root/dist}
-exec /usr/bin/python3 "$root/utils/make_wheel.py" "$static" "$out"
+exec /usr/bin/python3 "$root/utils/make_wheel.py" "${stored[@]}" "$static" "$out"

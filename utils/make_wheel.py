@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes dist/tirx-<version>-py3-none-manylinux_X_Y_x86_64.whl.
 
-usage: make_wheel.py STATIC_BUILD_DIR OUT_DIR
+usage: make_wheel.py [--stored] STATIC_BUILD_DIR OUT_DIR
+
+--stored writes the files uncompressed (a valid wheel, ~4x bigger): the GPU
+bundle xz-compresses it whole, which is smaller than xz over deflate.
 
 The wheel holds python/tirx and the static build's libTirXCAPI.so and
 libTirXRuntime.so, stripped, as tirx/lib/ (where tirx/_capi.py looks next to
@@ -69,9 +72,13 @@ def record_hash(data):
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    stored = "--stored" in args
+    args = [a for a in args if a != "--stored"]
+    if len(args) != 2:
         sys.exit(__doc__)
-    static, out_dir = sys.argv[1], sys.argv[2]
+    static, out_dir = args
+    method = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
     ver = version()
     work = tempfile.mkdtemp(prefix="tirx-wheel-")
     try:
@@ -125,17 +132,17 @@ def main():
         whl = os.path.join(out_dir, "tirx-%s-%s.whl" % (ver, tag))
         tmp = whl + ".tmp"
         record = []
-        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+        with zipfile.ZipFile(tmp, "w", method) as zf:
             for arc, src, executable in files:
                 data = src if isinstance(src, bytes) else open(src, "rb").read()
                 info = zipfile.ZipInfo(arc, DATE)
-                info.compress_type = zipfile.ZIP_DEFLATED
+                info.compress_type = method
                 info.external_attr = ((0o755 if executable else 0o644) | 0o100000) << 16
                 zf.writestr(info, data)
                 record.append("%s,%s,%d" % (arc, record_hash(data), len(data)))
             record.append(dist_info + "/RECORD,,")
             info = zipfile.ZipInfo(dist_info + "/RECORD", DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = method
             info.external_attr = (0o644 | 0o100000) << 16
             zf.writestr(info, "\n".join(record) + "\n")
         os.replace(tmp, whl)
