@@ -4,7 +4,7 @@
 # tirx-runner (gzip'ed), libTirXRuntime.so, tirx-runtime-check, the host
 # programs of test/gpu lowered to the LLVM dialect with their CHECK lines,
 # the examples' PTX and the Python checks, libTirXCAPI.so with the Python
-# package and the seed's examples. Big files are xz-compressed (run.sh
+# package and the seed's examples, the pip wheel. Big files are xz-compressed (run.sh
 # unpacks them). Run there: `bash run.sh`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,6 +45,11 @@ done
 /usr/local/cuda/bin/nvcc -arch=sm_90 -cubin -o "$out/numerics/reference.cubin" \
   "$out/numerics/reference.cu"
 cp "$root/test/gpu/numerics/run.py" "$out/numerics/"
+# The pip wheel (`make wheel`), built here from the same static folder,
+# uncompressed inside and xz'ed whole (run.sh unpacks it, then pip-installs it).
+mkdir -p "$out/wheel"
+bash "$root/scripts/make-wheel.sh" --stored "$static" "$out/wheel" > /dev/null
+xz -9 -T2 "$out"/wheel/tirx-*.whl
 mkdir -p "$out/bench"
 cp "$root/bench/gpu/stream.py" "$root/bench/gpu/launch.py" "$root/bench/gpu/run.sh" "$out/bench/"
 cp "$root/test/gpu/run.sh" "$root/test/gpu/unpack.py" "$root/test/gpu/filecheck.py" \
