@@ -87,6 +87,19 @@ if [ -d "$here/python/tirx" ]; then
   check "run_malformed.py" with_tirx python3 "$here/run_malformed.py" "$here/examples/python"
   check "run_huge.py" with_tirx python3 "$here/run_huge.py"
 fi
+# The wheel: pip install --no-deps --target into a clean folder, then the
+# seed's example with only that folder on PYTHONPATH (no TIRX_LIBRARY).
+if [ -d "$here/wheel" ]; then
+  python3 "$here/unpack.py" "$here/wheel"
+  wheel_example() {
+    rm -rf /tmp/tirx-wheel
+    python3 -m pip install --no-deps --no-index --target /tmp/tirx-wheel "$here"/wheel/tirx-*.whl \
+      > "$here/wheel/pip.log" 2>&1 || { cat "$here/wheel/pip.log"; return 1; }
+    (cd / && env -u TIRX_LIBRARY PYTHONPATH=/tmp/tirx-wheel \
+      python3 "$here/examples/python/affine_relu.py")
+  }
+  check "wheel: pip install --target /tmp/tirx-wheel $(cd "$here/wheel" && ls tirx-*.whl), examples/python/affine_relu.py" wheel_example
+fi
 
 # compute-sanitizer over the examples: each tool must report 0 errors (its
 # summary line is printed) and the program must still pass. racecheck's
