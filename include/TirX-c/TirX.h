@@ -130,6 +130,14 @@ char *tirxLayoutDrawPicture(TirxLayout layout, const int64_t *shape,
 /// The axis names of tirxLayoutApply's output, in order.
 const char *tirxLayoutAxisName(size_t index);
 
+/// The CUDA toolkit a compile without cuda-path uses ($CUDA_HOME, $CUDA_PATH,
+/// $CUDA_ROOT, /usr/local/cuda with libdevice) and the ptxas it runs (the
+/// toolkit's, else PATH's), each "" when there is none: what decides
+/// precise math and the register report (Python's compile cache keys on it).
+/// Free both with tirxStringDestroy.
+char *tirxFindCUDAToolkit(void);
+char *tirxFindPtxas(void);
+
 void tirxStringDestroy(char *string);
 
 #ifdef __cplusplus

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX-c/TirX.h"
+#include "TirX/Conversion/CUDAToolkit.h"
 #include "TirX/Dialect/Tile/IR/TileDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
@@ -589,6 +590,14 @@ TIRX_CAPI const char *tirxLayoutAxisName(size_t index) {
     return all;
   }();
   return names[index].c_str();
+}
+
+TIRX_CAPI char *tirxFindCUDAToolkit(void) {
+  return copyString(mlir::tirx::findCUDAToolkit(""));
+}
+
+TIRX_CAPI char *tirxFindPtxas(void) {
+  return copyString(mlir::tirx::findPtxas(mlir::tirx::findCUDAToolkit("")));
 }
 
 TIRX_CAPI void tirxStringDestroy(char *string) { std::free(string); }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TirX/Conversion/CUDAToolkit.h"
 #include "TirX/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -80,19 +81,6 @@ static llvm::StringMap<PtxasReport> parsePtxasLog(StringRef log) {
     }
   }
   return reports;
-}
-
-/// ptxas in `toolkit`/bin, then on PATH; empty when there is none.
-static std::string findPtxas(StringRef toolkit) {
-  if (!toolkit.empty()) {
-    SmallString<256> path(toolkit);
-    llvm::sys::path::append(path, "bin", "ptxas");
-    if (llvm::sys::fs::can_execute(path))
-      return path.str().str();
-  }
-  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas"))
-    return *found;
-  return "";
 }
 
 namespace {
@@ -192,7 +180,7 @@ void ModuleToBinaryPass::runOnOperation() {
   if (failed(gpu::transformGpuModulesToBinaries(top, nullptr, options)))
     return signalPassFailure();
 
-  std::string ptxas = findPtxas(toolkit);
+  std::string ptxas = tirx::findPtxas(toolkit);
   if (ptxas.empty() && binary) {
     top.emitError("cannot assemble a cubin: no ptxas in ")
         << (toolkit.empty() ? StringRef("(no toolkit)") : StringRef(toolkit))

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TirX/Conversion/CUDAToolkit.h"
 #include "TirX/Conversion/Passes.h"
 #include "TirX/Pipelines/Pipelines.h"
 
@@ -30,19 +31,6 @@
 #include <cstdlib>
 
 using namespace mlir;
-
-/// The CUDA toolkit whose libdevice precise math links and whose ptxas makes
-/// cubins: the option, the usual environment variables, /usr/local/cuda.
-static std::string findCUDAToolkit(StringRef option) {
-  if (!option.empty())
-    return option.str();
-  for (const char *variable : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
-    if (const char *value = std::getenv(variable); value && *value)
-      return value;
-  if (llvm::sys::fs::exists("/usr/local/cuda/nvvm/libdevice"))
-    return "/usr/local/cuda";
-  return "";
-}
 
 /// The PTX ISA version of a `ptxNN` feature name, or 0.
 static unsigned getPTXFeatureVersion(StringRef feature) {
@@ -232,13 +220,13 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
   if (isBinary || (isISA && (options.ptxasReport || options.maxRegisters))) {
     tirx::TirXModuleToBinaryOptions binary;
     binary.format = isBinary ? "bin" : "isa";
-    binary.toolkit = findCUDAToolkit(options.cudaPath);
+    binary.toolkit = tirx::findCUDAToolkit(options.cudaPath);
     binary.maxRegisters = options.maxRegisters;
     pm.addPass(tirx::createTirXModuleToBinary(binary));
   } else {
     GpuModuleToBinaryPassOptions binary;
     binary.compilationTarget = options.format;
-    binary.toolkitPath = findCUDAToolkit(options.cudaPath);
+    binary.toolkitPath = tirx::findCUDAToolkit(options.cudaPath);
     pm.addPass(createGpuModuleToBinaryPass(binary));
   }
 

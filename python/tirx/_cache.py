@@ -20,7 +20,6 @@ check and is compiled again and rewritten, never loaded.
 import hashlib
 import json
 import os
-import shutil
 import tempfile
 import threading
 
@@ -58,16 +57,11 @@ def _file_identity(path):
 
 
 def _toolkit_identity():
-    """The toolkit, ptxas and libdevice a compile would use now, each as
-    (path, size, mtime): libdevice decides precise math, ptxas the
-    registers report."""
-    toolkit = next((os.environ[name] for name in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT")
-                    if os.environ.get(name)), "")
-    if not toolkit and os.path.exists(os.path.join("/usr/local/cuda", "nvvm", "libdevice")):
-        toolkit = "/usr/local/cuda"
-    ptxas = os.path.join(toolkit, "bin", "ptxas") if toolkit else ""
-    if not (ptxas and os.access(ptxas, os.X_OK)):
-        ptxas = shutil.which("ptxas") or ""
+    """The toolkit, ptxas and libdevice a compile would use now, found by
+    the pipeline's own search (through the C API), each as (path, size,
+    mtime): libdevice decides precise math, ptxas the registers report."""
+    toolkit = _capi.take_string(_capi.lib.tirxFindCUDAToolkit())
+    ptxas = _capi.take_string(_capi.lib.tirxFindPtxas())
     return [toolkit, ptxas and _file_identity(ptxas),
             toolkit and _file_identity(os.path.join(toolkit, _LIBDEVICE))]
 

@@ -98,6 +98,10 @@ lib.tirxLayoutDrawPicture.argtypes = [_c.c_void_p, _c.POINTER(_c.c_int64),
                                       _c.c_size_t, _c.c_int, _c.POINTER(_c.c_void_p)]
 lib.tirxLayoutAxisName.restype = _c.c_char_p
 lib.tirxLayoutAxisName.argtypes = [_c.c_size_t]
+lib.tirxFindCUDAToolkit.restype = _c.c_void_p
+lib.tirxFindCUDAToolkit.argtypes = []
+lib.tirxFindPtxas.restype = _c.c_void_p
+lib.tirxFindPtxas.argtypes = []
 lib.tirxStringDestroy.argtypes = [_c.c_void_p]
 
 AXES = [lib.tirxLayoutAxisName(i).decode() for i in range(10)]
