@@ -69,6 +69,17 @@ for cuda_tool in ("ptxas", "nvcc"):
     else:
         missing_cuda_tools.append(cuda_tool)
 
+# The toolkit's nvvm/ (libdevice), for tests that build a toolkit folder of
+# their own: beside the real ptxas, else in the toolkit folders above (the
+# ptxas on PATH may be a wrapper script outside any toolkit).
+cuda_nvvm = None
+if "ptxas" not in missing_cuda_tools:
+    ptxas_root = os.path.dirname(os.path.dirname(os.path.realpath(
+        dict(config.substitutions)["%ptxas"])))
+    cuda_nvvm = next((os.path.join(d, "nvvm") for d in [ptxas_root] + cuda_dirs
+                      if os.path.isdir(os.path.join(d, "nvvm", "libdevice"))), None)
+config.substitutions.append(("%cuda_nvvm", cuda_nvvm or "none"))
+
 # `make check` assembles the PTX it checks: without ptxas the `%if ptxas`
 # lines would silently do nothing, so the suite refuses to run unless the
 # user opts out (docs/testing.md, "ptxas").

@@ -1,12 +1,10 @@
-"""link-toolkit.py PTXAS DIR: DIR/bin/ptxas -> PTXAS, and DIR/nvvm -> the
-nvvm/ (libdevice) of PTXAS's toolkit when it has one."""
+"""link-toolkit.py PTXAS NVVM DIR: DIR/bin/ptxas -> PTXAS, and DIR/nvvm -> NVVM
+(the toolkit's libdevice folder) unless NVVM is "none"."""
 import os
 import sys
 
-ptxas = os.path.realpath(sys.argv[1])
-target = sys.argv[2]
+ptxas, nvvm, target = sys.argv[1:4]
 os.makedirs(os.path.join(target, "bin"), exist_ok=True)
-os.symlink(ptxas, os.path.join(target, "bin", "ptxas"))
-nvvm = os.path.join(os.path.dirname(os.path.dirname(ptxas)), "nvvm")
-if os.path.isdir(nvvm):
+os.symlink(os.path.realpath(ptxas), os.path.join(target, "bin", "ptxas"))
+if nvvm != "none":
     os.symlink(nvvm, os.path.join(target, "nvvm"))
