@@ -22,7 +22,11 @@ def TirXToGPU : Pass<"tirx-to-gpu", "::mlir::ModuleOp"> {
     For embedders, each kernel gets a host function `@<kernel>_launch` with
     the same arguments that launches it through `gpu.launch_func` with its
     grid and block, and host-side `tirx.launch` ops become
-    `gpu.launch_func`.
+    `gpu.launch_func`. A kernel with size variables (docs/sizes.md) is
+    launched with the grid its expressions give; `tirx.launch` takes each
+    size from the first memref whose type names it and asserts
+    (`cf.assert`) that it is at least 1, that it is a multiple of its
+    declared divisor, and that every other memref extent it names agrees.
 
     With `chip` (and `ptx`), the module is marked `tirx.chip = <chip>`
     (`tirx.ptx = <version>`) so that every instruction is checked against
@@ -37,6 +41,7 @@ def TirXToGPU : Pass<"tirx-to-gpu", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect"];

@@ -281,22 +281,58 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     return success();
   }
   // region ⇒ base + Σ dynamic offset · stride (static offsets live in the
-  // result's layout).
+  // result's layout). Of a runtime-sized source: base + Σ offset · stride,
+  // with the row-major strides built from the size variables.
   if (auto region = dyn_cast<RegionOp>(op)) {
     roots[region.getResult()] = roots.lookup(region.getSource());
     Value base = lookup(region.getSource());
-    SmallVector<int64_t> strides = region.getDynamicOffsetStrides();
-    Value offset = arith::ConstantIndexOp::create(builder, loc, 0);
-    for (auto [value, stride] : llvm::zip(region.getOffsets(), strides))
-      offset = builder.createOrFold<arith::AddIOp>(
-          loc, offset,
-          builder.createOrFold<arith::MulIOp>(
-              loc, value, arith::ConstantIndexOp::create(builder, loc, stride)));
+    tirx::TensorType sourceType = region.getSource().getType();
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, value);
+    };
+    Value offset = constant(0);
+    bool moves = !region.getOffsets().empty();
+    if (sourceType.hasStaticShape()) {
+      SmallVector<int64_t> strides = region.getDynamicOffsetStrides();
+      for (auto [value, stride] : llvm::zip(region.getOffsets(), strides))
+        offset = builder.createOrFold<arith::AddIOp>(
+            loc, offset,
+            builder.createOrFold<arith::MulIOp>(loc, value, constant(stride)));
+    } else {
+      ArrayRef<int64_t> shape = sourceType.getShape();
+      ArrayRef<int64_t> staticOffsets = region.getStaticOffsets();
+      Value stride = constant(1);
+      unsigned nextDynamic = region.getOffsets().size();
+      for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
+        Value dimOffset;
+        if (ShapedType::isDynamic(staticOffsets[dim]))
+          dimOffset = region.getOffsets()[--nextDynamic];
+        else if (staticOffsets[dim] != 0)
+          dimOffset = constant(staticOffsets[dim]);
+        if (dimOffset) {
+          moves = true;
+          offset = builder.createOrFold<arith::AddIOp>(
+              loc, offset,
+              builder.createOrFold<arith::MulIOp>(loc, dimOffset, stride));
+        }
+        Value extent;
+        if (StringAttr name = sourceType.getSizeName(dim)) {
+          extent = getSizeArgument(func, name);
+          if (!extent)
+            return region.emitOpError("no argument of the kernel declares "
+                                      "size variable '")
+                   << name.getValue() << "'";
+        } else {
+          extent = constant(shape[dim]);
+        }
+        if (dim > 0)
+          stride = builder.createOrFold<arith::MulIOp>(loc, stride, extent);
+      }
+    }
     pointers[region.getResult()] =
-        region.getOffsets().empty()
-            ? base
-            : buildGEP(builder, loc, base,
-                       region.getSource().getType().getStorageElementType(), offset);
+        moves ? buildGEP(builder, loc, base, sourceType.getStorageElementType(),
+                         offset)
+              : base;
     toErase.push_back(op);
     return success();
   }

@@ -9,6 +9,7 @@
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -82,6 +83,46 @@ static void convertBodyOps(Region &body) {
   });
 }
 
+/// The value of an affine expression whose symbols are `args` (a grid
+/// extent over the kernel's size variables), as index arithmetic.
+static Value buildAffine(OpBuilder &builder, Location loc, AffineExpr expr,
+                         ValueRange args,
+                         function_ref<Value(int64_t)> constant) {
+  if (auto value = dyn_cast<AffineConstantExpr>(expr))
+    return constant(value.getValue());
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return args[symbol.getPosition()];
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  Value lhs = buildAffine(builder, loc, binary.getLHS(), args, constant);
+  Value rhs = buildAffine(builder, loc, binary.getRHS(), args, constant);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return builder.createOrFold<arith::AddIOp>(loc, lhs, rhs);
+  case AffineExprKind::Mul:
+    return builder.createOrFold<arith::MulIOp>(loc, lhs, rhs);
+  case AffineExprKind::FloorDiv:
+    return builder.createOrFold<arith::FloorDivSIOp>(loc, lhs, rhs);
+  case AffineExprKind::CeilDiv:
+    return builder.createOrFold<arith::CeilDivSIOp>(loc, lhs, rhs);
+  default:
+    return builder.createOrFold<arith::RemSIOp>(loc, lhs, rhs);
+  }
+}
+
+/// The grid of `launch` as three index values, from the kernel's arguments
+/// (`args`, one per kernel parameter) where it depends on size variables.
+static gpu::KernelDim3 buildGrid(OpBuilder &builder, Location loc,
+                                 LaunchConfigAttr launch, ValueRange args,
+                                 function_ref<Value(int64_t)> constant) {
+  SmallVector<Value, 3> extents;
+  for (unsigned dim = 0; dim < 3; ++dim)
+    extents.push_back(dim < launch.getGrid().size()
+                          ? buildAffine(builder, loc, launch.getGridExpr(dim),
+                                        args, constant)
+                          : constant(1));
+  return {extents[0], extents[1], extents[2]};
+}
+
 /// For embedders: `func.func @<kernel>_launch(args)` that launches the
 /// kernel with its launch configuration through gpu.launch_func.
 static void buildHostLauncher(SymbolTable &moduleSymbols, KernelOp kernel,
@@ -107,27 +148,79 @@ static void buildHostLauncher(SymbolTable &moduleSymbols, KernelOp kernel,
                            constant(padded[2])};
   };
   LaunchConfigAttr launch = kernel.getLaunch();
-  gpu::LaunchFuncOp::create(builder, loc, func, extents(launch.getGrid()),
-                            extents(launch.getBlock()),
-                            /*dynamicSharedMemorySize=*/Value(),
-                            entry->getArguments());
+  gpu::LaunchFuncOp::create(
+      builder, loc, func,
+      buildGrid(builder, loc, launch, entry->getArguments(), constant),
+      extents(launch.getBlock()),
+      /*dynamicSharedMemorySize=*/Value(), entry->getArguments());
   func::ReturnOp::create(builder, loc);
 }
 
 /// tirx.launch @k(args) ⇒ gpu.launch_func with k's grid and block. Tensor
 /// arguments (memrefs or !llvm.ptr<1>) become pointers, cast to the kernel's
 /// tensor types until tirx-lower-tensors gives the kernel pointer arguments.
+/// Size variables, which tirx.launch does not take, are the extents of the
+/// first memref argument that names them (LaunchOp's verifier checked there
+/// is one).
 static void convertLaunch(LaunchOp launch, gpu::GPUFuncOp func,
                           LaunchConfigAttr config) {
   OpBuilder builder(launch);
   Location loc = launch.getLoc();
   MLIRContext *context = launch.getContext();
   SmallVector<Value> operands;
-  for (auto [arg, param] :
-       llvm::zip(launch.getArgs(), func.getArgumentTypes())) {
-    Value value = arg;
-    if (isa<tirx::TensorType>(param)) {
+  auto args = launch.getArgs().begin();
+  llvm::StringMap<Value> sizeValues;
+  std::string kernelName = launch.getKernel().str();
+  auto assertTrue = [&](Value condition, const Twine &message) {
+    cf::AssertOp::create(builder, loc, condition,
+                         ("tirx.launch @" + kernelName + ": " + message).str());
+  };
+  for (auto [index, param] : llvm::enumerate(func.getArgumentTypes())) {
+    if (func.getArgAttr(index, TirXDialect::kSizeAttrName)) {
+      operands.push_back(Value()); // filled in below
+      continue;
+    }
+    Value value = *args++;
+    if (auto tensor = dyn_cast<tirx::TensorType>(param)) {
       if (isa<MemRefType>(value.getType())) {
+        for (unsigned dim = 0, rank = tensor.getShape().size(); dim < rank;
+             ++dim)
+          if (StringAttr name = tensor.getSizeName(dim)) {
+            Value extent = memref::DimOp::create(builder, loc, value, dim);
+            std::string where = "argument #" + std::to_string(index) +
+                                " dimension " + std::to_string(dim);
+            auto [it, first] = sizeValues.try_emplace(name.getValue(), extent);
+            if (!first) {
+              assertTrue(arith::CmpIOp::create(builder, loc,
+                                               arith::CmpIPredicate::eq,
+                                               extent, it->second),
+                         where + " disagrees with size variable " +
+                             name.getValue());
+              continue;
+            }
+            Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+            assertTrue(arith::CmpIOp::create(builder, loc,
+                                             arith::CmpIPredicate::sge,
+                                             extent, one),
+                       "size variable " + name.getValue() + " (" + where +
+                           ") must be at least 1");
+            BlockArgument sizeArg = getSizeArgument(func, name);
+            int64_t multiple =
+                sizeArg ? getSizeMultiple(func, sizeArg.getArgNumber()) : 1;
+            if (multiple > 1) {
+              Value divisor =
+                  arith::ConstantIndexOp::create(builder, loc, multiple);
+              Value rest =
+                  arith::RemSIOp::create(builder, loc, extent, divisor);
+              Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+              assertTrue(arith::CmpIOp::create(builder, loc,
+                                               arith::CmpIPredicate::eq, rest,
+                                               zero),
+                         "size variable " + name.getValue() + " (" + where +
+                             ") must be a multiple of " +
+                             std::to_string(multiple));
+            }
+          }
         Value address = memref::ExtractAlignedPointerAsIndexOp::create(
             builder, loc, value);
         Value address64 = arith::IndexCastOp::create(
@@ -140,14 +233,21 @@ static void convertLaunch(LaunchOp launch, gpu::GPUFuncOp func,
     }
     operands.push_back(value);
   }
+  for (auto [index, operand] : llvm::enumerate(operands))
+    if (!operand)
+      operand = sizeValues.lookup(
+          cast<StringAttr>(func.getArgAttr(index, TirXDialect::kSizeAttrName))
+              .getValue());
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
   auto extents = [&](ArrayRef<int64_t> values) {
     SmallVector<int32_t, 3> padded = getExtents3(values);
-    return gpu::KernelDim3{
-        arith::ConstantIndexOp::create(builder, loc, padded[0]),
-        arith::ConstantIndexOp::create(builder, loc, padded[1]),
-        arith::ConstantIndexOp::create(builder, loc, padded[2])};
+    return gpu::KernelDim3{constant(padded[0]), constant(padded[1]),
+                           constant(padded[2])};
   };
-  gpu::LaunchFuncOp::create(builder, loc, func, extents(config.getGrid()),
+  gpu::LaunchFuncOp::create(builder, loc, func,
+                            buildGrid(builder, loc, config, operands, constant),
                             extents(config.getBlock()),
                             /*dynamicSharedMemorySize=*/Value(), operands);
   launch.erase();
@@ -240,8 +340,9 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
                     builder.getUnitAttr());
       func.setKnownBlockSizeAttr(
           builder.getDenseI32ArrayAttr(getExtents3(launch.getBlock())));
-      func.setKnownGridSizeAttr(
-          builder.getDenseI32ArrayAttr(getExtents3(launch.getGrid())));
+      if (launch.hasStaticGrid())
+        func.setKnownGridSizeAttr(
+            builder.getDenseI32ArrayAttr(getExtents3(launch.getGrid())));
       if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())
         func.setArgAttrsAttr(argAttrs);
 

@@ -29,8 +29,13 @@ mlir::tirx::tile::getMixedOperands(Operation *op, ValueRange args,
       if (nextArg >= args.size())
         return op->emitOpError("operand_kinds names more SSA operands than "
                                "the op has");
-      operands.push_back(
-          {static_cast<unsigned>(position), args[nextArg++], TypedAttr()});
+      Value arg = args[nextArg++];
+      auto tensor = dyn_cast<tirx::TensorType>(arg.getType());
+      if (tensor && !tensor.hasStaticShape())
+        return op->emitOpError("operand #")
+               << position << " has runtime extents (" << tensor
+               << "); select a tile of static size with tirx.region";
+      operands.push_back({static_cast<unsigned>(position), arg, TypedAttr()});
       continue;
     }
     auto immediate = dyn_cast<TypedAttr>(kind);

@@ -62,6 +62,19 @@ public:
   /// and constraints it needs.
   FailureOr<Linear> translate(Value value);
 
+  /// The extent of dimension `dim` of a tensor: a constant, or its size
+  /// variable.
+  FailureOr<Linear> translateExtent(tirx::TensorType type, unsigned dim);
+
+  /// An integer point where `form` is not a multiple of `divisor` (with
+  /// every constraint so far), or nothing when it always is.
+  std::optional<SmallVector<int64_t>> sampleNotMultiple(const Linear &form,
+                                                        int64_t divisor);
+
+  /// Adds the conditions of the scf.ifs around `op` (negated in an else
+  /// branch).
+  void addEnclosingGuards(Operation *op, SmallVectorImpl<Operation *> &unused);
+
   /// Adds the guard `pred` (its negation when `negated`: an else branch) as
   /// constraints. The parts that are not affine comparisons are left out
   /// (the proof is then of a weaker guard) and returned, for the diagnostic.
@@ -94,6 +107,12 @@ private:
   }
   FailureOr<Linear> translateInductionVar(scf::ForOp loop);
   FailureOr<Linear> translateOp(Operation *op);
+  FailureOr<Linear> translateAffine(AffineExpr expr);
+  FailureOr<Linear> translateSizeVariable(BlockArgument arg, StringRef name);
+  /// x floordiv c, x ceildiv c or x mod c for a constant c > 0, through a
+  /// new quotient variable.
+  FailureOr<Linear> divide(const Linear &x, int64_t divisor, bool ceiling,
+                           bool remainder, StringRef what);
 
   KernelOp kernel;
   IntegerPolyhedron poly;
@@ -209,6 +228,11 @@ FailureOr<Linear> AccessProof::translate(Value value) {
     if (auto loop = dyn_cast<scf::ForOp>(owner);
         loop && arg == loop.getInductionVar()) {
       form = translateInductionVar(loop);
+    } else if (auto name = dyn_cast_if_present<StringAttr>(
+                   kernel.getArgAttr(arg.getArgNumber(),
+                                     TirXDialect::kSizeAttrName));
+               owner == kernel.getOperation() && name) {
+      form = translateSizeVariable(arg, name.getValue());
     } else if (owner == kernel.getOperation()) {
       // A kernel's scalar argument: any value of its type.
       unsigned position =
@@ -233,6 +257,125 @@ FailureOr<Linear> AccessProof::translate(Value value) {
     return failure();
   cache[value] = *form;
   return form;
+}
+
+FailureOr<Linear> AccessProof::translateSizeVariable(BlockArgument arg,
+                                                     StringRef name) {
+  // n ≥ 1, and n = m·k for its declared multiple m.
+  Linear n = variable(addVar(name.str(), true));
+  addInequality(*combine(n, 1, constant(-1)));
+  int64_t multiple = getSizeMultiple(kernel, arg.getArgNumber());
+  if (multiple > 1) {
+    Linear k = variable(addVar(name.str() + "'s multiple count", false));
+    addEquality(*combine(n, -multiple, k));
+  }
+  return n;
+}
+
+FailureOr<Linear> AccessProof::translateExtent(tirx::TensorType type,
+                                               unsigned dim) {
+  StringAttr name = type.getSizeName(dim);
+  if (!name)
+    return constant(type.getShape()[dim]);
+  BlockArgument arg = getSizeArgument(kernel, name);
+  if (!arg)
+    return fail("no argument declares size variable '" + name.getValue() +
+                "'");
+  return translate(arg);
+}
+
+FailureOr<Linear> AccessProof::translateAffine(AffineExpr expr) {
+  if (auto value = dyn_cast<AffineConstantExpr>(expr))
+    return constant(value.getValue());
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return translate(kernel.getArgument(symbol.getPosition()));
+  // Grid maps have no dimensions (LaunchConfigAttr's verifier).
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  FailureOr<Linear> lhs = translateAffine(binary.getLHS());
+  if (failed(lhs))
+    return failure();
+  FailureOr<Linear> rhs = translateAffine(binary.getRHS());
+  if (failed(rhs))
+    return failure();
+  switch (expr.getKind()) {
+  case AffineExprKind::Add: {
+    FailureOr<Linear> sum = combine(*lhs, 1, *rhs);
+    return failed(sum) ? overflow() : sum;
+  }
+  case AffineExprKind::Mul: {
+    std::optional<int64_t> c = getConstant(*rhs);
+    const Linear *other = &*lhs;
+    if (!c) {
+      c = getConstant(*lhs);
+      other = &*rhs;
+    }
+    if (!c)
+      return fail("a grid extent multiplies two size variables");
+    FailureOr<Linear> product = combine(constant(0), *c, *other);
+    return failed(product) ? overflow() : product;
+  }
+  default: {
+    std::optional<int64_t> divisor = getConstant(*rhs);
+    if (!divisor || *divisor <= 0)
+      return fail("a grid extent divides by a non-constant");
+    return divide(*lhs, *divisor, expr.getKind() == AffineExprKind::CeilDiv,
+                  expr.getKind() == AffineExprKind::Mod, "grid extent");
+  }
+  }
+}
+
+FailureOr<Linear> AccessProof::divide(const Linear &x, int64_t divisor,
+                                      bool ceiling, bool remainder,
+                                      StringRef what) {
+  Linear q = variable(addVar(what.str() + " quotient", false));
+  FailureOr<Linear> scaled = combine(constant(0), divisor, q);
+  if (failed(scaled))
+    return overflow();
+  // rest = x − c·q, in [0, c) (floor) or (−c, 0] (ceiling).
+  FailureOr<Linear> rest = combine(x, -1, *scaled);
+  if (failed(rest))
+    return overflow();
+  if (ceiling) {
+    addInequality(*combine(constant(0), -1, *rest));
+    addInequality(*combine(*rest, 1, constant(divisor - 1)));
+  } else {
+    addInequality(*rest);
+    addInequality(*combine(constant(divisor - 1), -1, *rest));
+  }
+  return remainder ? *rest : q;
+}
+
+std::optional<SmallVector<int64_t>>
+AccessProof::sampleNotMultiple(const Linear &form, int64_t divisor) {
+  // form = divisor·q + r with 1 ≤ r ≤ divisor − 1, on a copy of the set.
+  IntegerPolyhedron saved = poly;
+  size_t savedVars = vars.size();
+  Linear q = variable(addVar("quotient", false));
+  Linear r = variable(addVar("remainder", false));
+  std::optional<SmallVector<int64_t>> point;
+  FailureOr<Linear> scaled = combine(r, divisor, q);
+  FailureOr<Linear> equation =
+      succeeded(scaled) ? combine(form, -1, *scaled) : FailureOr<Linear>(failure());
+  if (succeeded(equation)) {
+    addEquality(*equation);
+    addInequality(*combine(r, 1, constant(-1)));
+    addInequality(*combine(constant(divisor - 1), -1, r));
+    point = sampleWhere(constant(0));
+  }
+  poly = saved;
+  vars.truncate(savedVars);
+  return point;
+}
+
+void AccessProof::addEnclosingGuards(Operation *op,
+                                     SmallVectorImpl<Operation *> &unused) {
+  for (Operation *inner = op, *parent = inner->getParentOp();
+       parent && parent != kernel.getOperation();
+       inner = parent, parent = parent->getParentOp())
+    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
+      addGuard(ifOp.getCondition(),
+               /*negated=*/inner->getParentRegion() == &ifOp.getElseRegion(),
+               unused);
 }
 
 FailureOr<Linear> AccessProof::translateInductionVar(scf::ForOp loop) {
@@ -279,13 +422,17 @@ FailureOr<Linear> AccessProof::translateOp(Operation *op) {
       return constant(value.getValue().getSExtValue());
   }
   if (auto index = dyn_cast<BlockIdxOp>(op)) {
-    ArrayRef<int64_t> grid = kernel.getLaunch().getGrid();
+    LaunchConfigAttr launch = kernel.getLaunch();
     unsigned dim = static_cast<unsigned>(index.getDim());
-    int64_t extent = dim < grid.size() ? grid[dim] : 1;
+    FailureOr<Linear> extent =
+        dim < launch.getGrid().size() ? translateAffine(launch.getGridExpr(dim))
+                                      : FailureOr<Linear>(constant(1));
+    if (failed(extent))
+      return failure();
     Linear v = variable(
         addVar("block_idx." + stringifyDim(index.getDim()).str(), true));
     addInequality(v);
-    addInequality(*combine(constant(extent - 1), -1, v));
+    addInequality(*combine(*combine(*extent, -1, v), 1, constant(-1)));
     return v;
   }
   if (auto index = dyn_cast<ThreadIdxOp>(op)) {
@@ -349,25 +496,8 @@ FailureOr<Linear> AccessProof::translateOp(Operation *op) {
                        arith::RemUIOp>(op);
   if (truncates && !provenNonNegative(*lhs))
     return fail("'" + name + "' of a value that may be negative");
-  bool ceiling = isa<arith::CeilDivSIOp>(op);
-  Linear q = variable(addVar(name.str() + " quotient", false));
-  FailureOr<Linear> scaled = combine(constant(0), *divisor, q);
-  if (failed(scaled))
-    return overflow();
-  // remainder = x − c·q, in [0, c) (floor) or (−c, 0] (ceiling).
-  FailureOr<Linear> remainder = combine(*lhs, -1, *scaled);
-  if (failed(remainder))
-    return overflow();
-  if (ceiling) {
-    addInequality(*combine(constant(0), -1, *remainder));
-    addInequality(*combine(*remainder, 1, constant(*divisor - 1)));
-  } else {
-    addInequality(*remainder);
-    addInequality(*combine(constant(*divisor - 1), -1, *remainder));
-  }
-  if (isa<arith::RemSIOp, arith::RemUIOp>(op))
-    return *remainder;
-  return q;
+  return divide(*lhs, *divisor, isa<arith::CeilDivSIOp>(op),
+                isa<arith::RemSIOp, arith::RemUIOp>(op), name);
 }
 
 void AccessProof::addGuard(Value pred, bool negated,
@@ -461,15 +591,50 @@ static std::string describeSource(Value source) {
          "' result";
 }
 
+/// "extent 4096" or "extent n".
+static std::string describeExtent(tirx::TensorType type, unsigned dim) {
+  if (StringAttr name = type.getSizeName(dim))
+    return "extent " + name.getValue().str();
+  return "extent " + std::to_string(type.getShape()[dim]);
+}
+
+/// Whether dimension `dim` of a region needs the proof: a dynamic offset,
+/// or a runtime extent.
+static bool needsProof(RegionOp region, unsigned dim) {
+  return ShapedType::isDynamic(region.getStaticOffsets()[dim]) ||
+         ShapedType::isDynamic(region.getSource().getType().getShape()[dim]);
+}
+
+/// The offset of dimension `dim` of `region`, as a form of the proof.
+static FailureOr<Linear> translateOffset(AccessProof &proof, RegionOp region,
+                                         unsigned dim) {
+  ArrayRef<int64_t> offsets = region.getStaticOffsets();
+  if (!ShapedType::isDynamic(offsets[dim]))
+    return constant(offsets[dim]);
+  unsigned position = llvm::count_if(offsets.take_front(dim),
+                                     ShapedType::isDynamic);
+  return proof.translate(region.getOffsets()[position]);
+}
+
+static void noteUnusedGuards(InFlightDiagnostic &diag,
+                             ArrayRef<Operation *> unusedGuards) {
+  for (Operation *unused : unusedGuards)
+    diag.attachNote(unused->getLoc())
+        << "this part of the guard was not used: only conjunctions "
+           "(arith.andi) of affine comparisons (arith.cmpi other than "
+           "ne; unsigned ones of non-negative values) are";
+}
+
 /// Proves one global/shared operand of `op` in bounds.
 static LogicalResult verifyOperand(KernelOp kernel,
                                    TensorAccessOpInterface op,
                                    OpOperand &operand, StringRef verb) {
-  // The regions on the chain that have dynamic offsets.
+  // The regions on the chain with a dimension to prove.
   SmallVector<RegionOp> regions;
   for (Value current = operand.get(); Operation *def = current.getDefiningOp();) {
     if (auto region = dyn_cast<RegionOp>(def)) {
-      if (!region.getOffsets().empty())
+      if (llvm::any_of(llvm::seq<unsigned>(0, region.getStaticSizes().size()),
+                       [&](unsigned dim) { return needsProof(region, dim); }))
         regions.push_back(region);
       current = region.getSource();
     } else if (auto view = dyn_cast<ViewOp>(def)) {
@@ -486,29 +651,23 @@ static LogicalResult verifyOperand(KernelOp kernel,
   if (Value guard = op.getAccessGuard())
     proof.addGuard(guard, /*negated=*/false, unusedGuards);
   // The conditions of the scf.ifs the op runs under (T.If in Python).
-  for (Operation *inner = op.getOperation(), *parent = inner->getParentOp();
-       parent && parent != kernel.getOperation();
-       inner = parent, parent = parent->getParentOp())
-    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
-      proof.addGuard(ifOp.getCondition(),
-                     /*negated=*/inner->getParentRegion() == &ifOp.getElseRegion(),
-                     unusedGuards);
+  proof.addEnclosingGuards(op.getOperation(), unusedGuards);
   auto describeOperand = [&]() {
     return op.describeAccessOperand(operand.getOperandNumber());
   };
 
   for (RegionOp region : regions) {
-    ArrayRef<int64_t> shape = region.getSource().getType().getShape();
+    tirx::TensorType sourceType = region.getSource().getType();
     ArrayRef<int64_t> sizes = region.getStaticSizes();
     std::string source = describeSource(region.getSource());
-    unsigned nextDynamic = 0;
-    for (auto [dim, staticOffset] :
-         llvm::enumerate(region.getStaticOffsets())) {
-      if (!ShapedType::isDynamic(staticOffset))
+    for (unsigned dim = 0, rank = sizes.size(); dim < rank; ++dim) {
+      if (!needsProof(region, dim))
         continue;
-      Value offsetValue = region.getOffsets()[nextDynamic++];
-      FailureOr<Linear> offset = proof.translate(offsetValue);
-      if (failed(offset)) {
+      FailureOr<Linear> offset = translateOffset(proof, region, dim);
+      FailureOr<Linear> extent = failed(offset)
+                                     ? FailureOr<Linear>(failure())
+                                     : proof.translateExtent(sourceType, dim);
+      if (failed(offset) || failed(extent)) {
         InFlightDiagnostic diag = op->emitOpError()
                << describeOperand() << ": cannot prove the access in bounds: "
                << "the offset of dimension " << dim << " into " << source
@@ -518,28 +677,31 @@ static LogicalResult verifyOperand(KernelOp kernel,
       }
       // offset ≤ −1, or offset + size − 1 ≥ extent.
       Linear below = *combine(constant(-1), -1, *offset);
-      Linear above = *combine(*offset, 1, constant(sizes[dim] - 1 - shape[dim]));
+      FailureOr<Linear> end = combine(*offset, 1, constant(sizes[dim] - 1));
+      FailureOr<Linear> above =
+          succeeded(end) ? combine(*end, -1, *extent) : FailureOr<Linear>(failure());
+      if (failed(above))
+        return op->emitOpError()
+               << describeOperand() << ": cannot prove the access in bounds: "
+               << "the integer arithmetic overflows 64 bits";
       for (bool upper : {false, true}) {
         std::optional<SmallVector<int64_t>> point =
-            proof.sampleWhere(upper ? above : below);
+            proof.sampleWhere(upper ? *above : below);
         if (!point)
           continue;
         int64_t first = AccessProof::evaluate(*offset, *point);
-        int64_t index = upper ? std::max(first, shape[dim]) : first;
+        int64_t extentValue = AccessProof::evaluate(*extent, *point);
+        int64_t index = upper ? std::max(first, extentValue) : first;
         InFlightDiagnostic diag =
             op->emitOpError()
             << describeOperand() << " may " << verb << " index " << index
-            << " of dimension " << dim << " of " << source << " (extent "
-            << shape[dim] << ")";
+            << " of dimension " << dim << " of " << source << " ("
+            << describeExtent(sourceType, dim) << ")";
         std::string witness = proof.describe(*point);
         if (!witness.empty())
           diag << ": with " << witness;
         diag.attachNote(region.getLoc()) << "the region is here";
-        for (Operation *unused : unusedGuards)
-          diag.attachNote(unused->getLoc())
-              << "this part of the guard was not used: only conjunctions "
-                 "(arith.andi) of affine comparisons (arith.cmpi other than "
-                 "ne; unsigned ones of non-negative values) are";
+        noteUnusedGuards(diag, unusedGuards);
         return diag;
       }
     }
@@ -547,7 +709,106 @@ static LogicalResult verifyOperand(KernelOp kernel,
   return success();
 }
 
+/// Proves a region's `align` claim: its base moves from the source's base by
+/// a multiple of the claimed bytes for every value of its offsets (where the
+/// scf.ifs around it hold).
+static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
+  int64_t claim = *region.getAlign();
+  tirx::TensorType sourceType = region.getSource().getType();
+  ArrayRef<int64_t> shape = sourceType.getShape();
+  ArrayRef<int64_t> offsets = region.getStaticOffsets();
+  int64_t elementBytes = sourceType.getElementBytes();
+  AccessProof proof(kernel);
+  SmallVector<Operation *> unusedGuards;
+  proof.addEnclosingGuards(region, unusedGuards);
+  // Static offsets of a static source are in the result's layout; every
+  // other offset moves the base by offset · stride elements.
+  bool runtimeSource = !sourceType.hasStaticShape();
+  SmallVector<int64_t> staticStrides;
+  if (!runtimeSource)
+    staticStrides = region.getDynamicOffsetStrides();
+  Linear moved = constant(0);
+  unsigned nextDynamic = 0;
+  for (unsigned dim = 0, rank = shape.size(); dim < rank; ++dim) {
+    bool dynamic = ShapedType::isDynamic(offsets[dim]);
+    if (!dynamic && (!runtimeSource || offsets[dim] == 0))
+      continue;
+    int64_t strideBytes = elementBytes;
+    SmallVector<StringRef> runtimeFactors;
+    int64_t runtimeMultiple = 1;
+    if (runtimeSource) {
+      for (unsigned inner = dim + 1; inner < rank; ++inner) {
+        if (StringAttr name = sourceType.getSizeName(inner)) {
+          runtimeFactors.push_back(name.getValue());
+          BlockArgument arg = getSizeArgument(kernel, name);
+          runtimeMultiple *= arg ? getSizeMultiple(kernel, arg.getArgNumber())
+                                 : 1;
+        } else {
+          strideBytes *= shape[inner];
+        }
+      }
+    } else {
+      strideBytes *= staticStrides[nextDynamic];
+    }
+    if (dynamic)
+      ++nextDynamic;
+    if (!runtimeFactors.empty()) {
+      // offset · (runtime product): only divisibility is known.
+      int64_t known = strideBytes * runtimeMultiple;
+      if (!dynamic)
+        known *= offsets[dim];
+      if (known % claim == 0)
+        continue;
+      InFlightDiagnostic diag = region.emitOpError()
+                                << "cannot prove align " << claim
+                                << ": dimension " << dim
+                                << "'s stride is the runtime product "
+                                << strideBytes << " bytes";
+      for (StringRef factor : runtimeFactors)
+        diag << " · " << factor;
+      diag << ", known to be a multiple of only "
+           << (known & -known) << " bytes; declare ";
+      llvm::interleave(runtimeFactors, diag, ", ");
+      diag << " a larger multiple (tirx.multiple_of, or multiple_of= in "
+              "T.dynamic)";
+      return diag;
+    }
+    FailureOr<Linear> offset = translateOffset(proof, region, dim);
+    FailureOr<Linear> term =
+        succeeded(offset) ? combine(moved, strideBytes, *offset) : FailureOr<Linear>(failure());
+    if (succeeded(offset) && failed(term))
+      proof.reason = "the integer arithmetic overflows 64 bits";
+    if (failed(term))
+      return region.emitOpError()
+             << "cannot prove align " << claim << ": the offset of dimension "
+             << dim << " is not affine in the indices"
+             << (proof.reason.empty() ? "" : ": ") << proof.reason;
+    moved = *term;
+  }
+  std::optional<SmallVector<int64_t>> point =
+      proof.sampleNotMultiple(moved, claim);
+  if (!point)
+    return success();
+  int64_t bytes = AccessProof::evaluate(moved, *point);
+  InFlightDiagnostic diag = region.emitOpError()
+                            << "cannot prove align " << claim
+                            << ": the base may move by " << bytes
+                            << " bytes, not a multiple of " << claim;
+  std::string witness = proof.describe(*point);
+  if (!witness.empty())
+    diag << ": with " << witness;
+  noteUnusedGuards(diag, unusedGuards);
+  return diag;
+}
+
 LogicalResult mlir::tirx::verifyAccessBounds(KernelOp kernel) {
+  WalkResult claims = kernel.walk([&](RegionOp region) {
+    if (region.getAlign() && failed(verifyAlignClaim(kernel, region)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (claims.wasInterrupted())
+    return failure();
   WalkResult result = kernel.walk([&](TensorAccessOpInterface op) {
     auto effects = dyn_cast<MemoryEffectOpInterface>(op.getOperation());
     if (!effects)

@@ -8,6 +8,8 @@
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -125,7 +127,17 @@ static constexpr int64_t kMaxThreadsPerBlock = 1024;
 
 LogicalResult
 LaunchConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                         ArrayRef<int64_t> grid, ArrayRef<int64_t> block) {
+                         ArrayRef<int64_t> grid, ArrayRef<int64_t> block,
+                         AffineMap gridSizes) {
+  int64_t numDynamic = llvm::count_if(grid, ShapedType::isDynamic);
+  if (gridSizes && (gridSizes.getNumDims() != 0 ||
+                    gridSizes.getNumResults() != numDynamic))
+    return emitError() << "grid_sizes must have no dimensions and one "
+                          "result per '?' grid extent ("
+                       << numDynamic << "), got "
+                       << AffineMapAttr::get(gridSizes);
+  if (numDynamic && !gridSizes)
+    return emitError() << "a '?' grid extent needs grid_sizes";
   // CUDA limits: grid x < 2^31, y/z <= 65535; block x/y <= 1024, z <= 64.
   static constexpr int64_t kGridLimits[] = {(int64_t(1) << 31) - 1, 65535,
                                             65535};
@@ -136,6 +148,8 @@ LaunchConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << name << " must have 1 to 3 extents, got "
                          << extents.size();
     for (auto [index, extent] : llvm::enumerate(extents)) {
+      if (ShapedType::isDynamic(extent) && name == "grid")
+        continue;
       if (extent < 1 || extent > limits[index])
         return emitError() << name << " extent " << "xyz"[index] << " = "
                            << extent << " is out of range [1, "
@@ -163,9 +177,11 @@ int64_t LaunchConfigAttr::getNumThreads() const {
   return threads;
 }
 
-int64_t LaunchConfigAttr::getNumBlocks() const {
-  int64_t blocks = 1;
-  for (int64_t extent : getGrid())
-    blocks *= extent;
-  return blocks;
+AffineExpr LaunchConfigAttr::getGridExpr(unsigned dim) const {
+  int64_t extent = getGrid()[dim];
+  if (!ShapedType::isDynamic(extent))
+    return getAffineConstantExpr(extent, getContext());
+  unsigned index = llvm::count_if(getGrid().take_front(dim),
+                                  ShapedType::isDynamic);
+  return getGridSizes().getResult(index);
 }

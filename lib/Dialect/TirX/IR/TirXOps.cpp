@@ -14,6 +14,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -95,6 +96,102 @@ static ParseResult parseExtentList(OpAsmParser &parser, StringRef keyword,
       [&]() { return parser.parseInteger(extents.emplace_back()); });
 }
 
+/// `grid = [4, %n ceildiv 1024]`: constants, or affine expressions of the
+/// kernel's arguments (stored with symbol i = argument i).
+static ParseResult
+parseGridList(OpAsmParser &parser, ArrayRef<OpAsmParser::Argument> arguments,
+              SmallVectorImpl<int64_t> &grid,
+              SmallVectorImpl<AffineExpr> &gridExprs) {
+  if (parser.parseKeyword("grid") || parser.parseEqual())
+    return failure();
+  MLIRContext *context = parser.getContext();
+  return parser.parseCommaSeparatedList(
+      OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+        int64_t extent;
+        OptionalParseResult constant = parser.parseOptionalInteger(extent);
+        if (constant.has_value()) {
+          grid.push_back(extent);
+          return *constant;
+        }
+        SMLoc loc = parser.getCurrentLocation();
+        SmallVector<OpAsmParser::UnresolvedOperand> dims, symbols;
+        AffineExpr expr;
+        if (parser.parseAffineExprOfSSAIds(dims, symbols, expr))
+          return failure();
+        // Both the bare (%n) and the symbol(%n) operands name arguments.
+        SmallVector<AffineExpr> dimReplacements, symbolReplacements;
+        auto argumentExpr = [&](const OpAsmParser::UnresolvedOperand &operand)
+            -> FailureOr<AffineExpr> {
+          for (auto [index, argument] : llvm::enumerate(arguments))
+            if (argument.ssaName.name == operand.name)
+              return getAffineSymbolExpr(index, context);
+          return FailureOr<AffineExpr>(
+              parser.emitError(loc, "grid extent uses '")
+              << operand.name << "', which is not an argument of the kernel");
+        };
+        for (auto &operand : dims) {
+          FailureOr<AffineExpr> replacement = argumentExpr(operand);
+          if (failed(replacement))
+            return failure();
+          dimReplacements.push_back(*replacement);
+        }
+        for (auto &operand : symbols) {
+          FailureOr<AffineExpr> replacement = argumentExpr(operand);
+          if (failed(replacement))
+            return failure();
+          symbolReplacements.push_back(*replacement);
+        }
+        expr = expr.replaceDimsAndSymbols(dimReplacements, symbolReplacements);
+        if (auto value = dyn_cast<AffineConstantExpr>(expr)) {
+          grid.push_back(value.getValue());
+          return success();
+        }
+        grid.push_back(ShapedType::kDynamic);
+        gridExprs.push_back(expr);
+        return success();
+      });
+}
+
+/// Prints an affine expression whose symbols are the kernel's arguments, in
+/// the form parseGridList reads.
+static void printGridExpr(OpAsmPrinter &printer, KernelOp kernel,
+                          AffineExpr expr, bool nested) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+    printer << constant.getValue();
+    return;
+  }
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
+    printer.printOperand(kernel.getArgument(symbol.getPosition()));
+    return;
+  }
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  StringRef op;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    op = "+";
+    break;
+  case AffineExprKind::Mul:
+    op = "*";
+    break;
+  case AffineExprKind::Mod:
+    op = "mod";
+    break;
+  case AffineExprKind::FloorDiv:
+    op = "floordiv";
+    break;
+  default:
+    op = "ceildiv";
+    break;
+  }
+  if (nested)
+    printer << '(';
+  printGridExpr(printer, kernel, binary.getLHS(), true);
+  printer << ' ' << op << ' ';
+  printGridExpr(printer, kernel, binary.getRHS(), true);
+  if (nested)
+    printer << ')';
+}
+
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   StringAttr name;
   if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
@@ -119,15 +216,21 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
 
   SmallVector<int64_t> grid, block;
+  SmallVector<AffineExpr> gridExprs;
   SMLoc launchLoc = parser.getCurrentLocation();
   if (parser.parseKeyword("launch") || parser.parseLParen() ||
-      parseExtentList(parser, "grid", grid) || parser.parseComma() ||
-      parseExtentList(parser, "block", block) || parser.parseRParen())
+      parseGridList(parser, arguments, grid, gridExprs) ||
+      parser.parseComma() || parseExtentList(parser, "block", block) ||
+      parser.parseRParen())
     return failure();
   auto emitLaunchError = [&] { return parser.emitError(launchLoc); };
+  AffineMap gridSizes;
+  if (!gridExprs.empty())
+    gridSizes = AffineMap::get(0, arguments.size(), gridExprs,
+                               parser.getContext());
   auto launch = LaunchConfigAttr::getChecked(
       function_ref<InFlightDiagnostic()>(emitLaunchError), parser.getContext(),
-      ArrayRef<int64_t>(grid), ArrayRef<int64_t>(block));
+      ArrayRef<int64_t>(grid), ArrayRef<int64_t>(block), gridSizes);
   if (!launch)
     return failure();
   result.addAttribute(getLaunchAttrName(result.name), launch);
@@ -145,7 +248,11 @@ void KernelOp::print(OpAsmPrinter &printer) {
       printer, *this, getArgumentTypes(), /*isVariadic=*/false,
       getResultTypes());
   printer << " launch(grid = [";
-  llvm::interleaveComma(getLaunch().getGrid(), printer);
+  llvm::interleaveComma(
+      llvm::seq<unsigned>(0, getLaunch().getGrid().size()), printer,
+      [&](unsigned dim) {
+        printGridExpr(printer, *this, getLaunch().getGridExpr(dim), false);
+      });
   printer << "], block = [";
   llvm::interleaveComma(getLaunch().getBlock(), printer);
   printer << "])";
@@ -177,7 +284,104 @@ LogicalResult KernelOp::verify() {
              << index << " has type " << type
              << "; kernel arguments must be global tensors or scalars";
   }
+  return verifySizeVariables();
+}
+
+/// Size variables (docs/sizes.md): each is an `index` argument with a unique
+/// name and a positive divisor, named by an extent of some tensor argument
+/// (the launcher binds it from that shape); every name in a tensor type is
+/// one of them; the grid's expressions use only them.
+LogicalResult KernelOp::verifySizeVariables() {
+  llvm::StringMap<unsigned> sizeArgs;
+  for (unsigned index = 0, e = getNumArguments(); index < e; ++index) {
+    Attribute multiple = getArgAttr(index, TirXDialect::kMultipleOfAttrName);
+    Attribute attr = getArgAttr(index, TirXDialect::kSizeAttrName);
+    if (!attr) {
+      if (multiple)
+        return emitOpError("argument #")
+               << index << " has '" << TirXDialect::kMultipleOfAttrName
+               << "' but is not a size variable (no '"
+               << TirXDialect::kSizeAttrName << "')";
+      continue;
+    }
+    auto name = dyn_cast<StringAttr>(attr);
+    if (!name || name.getValue().empty())
+      return emitOpError("argument #")
+             << index << ": '" << TirXDialect::kSizeAttrName
+             << "' must be the size variable's name, got " << attr;
+    if (!getArgument(index).getType().isIndex())
+      return emitOpError("size variable '")
+             << name.getValue() << "' (argument #" << index
+             << ") must have type index, got " << getArgument(index).getType();
+    if (multiple) {
+      auto value = dyn_cast<IntegerAttr>(multiple);
+      if (!value || value.getValue().getSExtValue() < 1 ||
+          value.getValue().getSExtValue() > (int64_t(1) << 30))
+        return emitOpError("size variable '")
+               << name.getValue() << "': '"
+               << TirXDialect::kMultipleOfAttrName
+               << "' must be an integer in [1, 2^30], got " << multiple;
+    }
+    if (!sizeArgs.try_emplace(name.getValue(), index).second)
+      return emitOpError("size variable '")
+             << name.getValue() << "' is declared twice (arguments #"
+             << sizeArgs.lookup(name.getValue()) << " and #" << index << ")";
+  }
+  llvm::StringSet<> bound;
+  for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
+    auto tensor = dyn_cast<tirx::TensorType>(type);
+    if (!tensor || !tensor.getSizeNames())
+      continue;
+    for (Attribute attr : tensor.getSizeNames()) {
+      StringRef name = cast<StringAttr>(attr).getValue();
+      if (!sizeArgs.contains(name))
+        return emitOpError("argument #")
+               << index << " has an extent named '" << name
+               << "', but no argument declares size variable '" << name
+               << "' (an index argument with {"
+               << TirXDialect::kSizeAttrName << " = \"" << name << "\"})";
+      bound.insert(name);
+    }
+  }
+  for (auto &entry : sizeArgs)
+    if (!bound.contains(entry.getKey()))
+      return emitOpError("size variable '")
+             << entry.getKey()
+             << "' is no extent of any tensor argument, so a launch cannot "
+                "know its value";
+  if (AffineMap gridSizes = getLaunch().getGridSizes()) {
+    if (gridSizes.getNumSymbols() != getNumArguments())
+      return emitOpError("grid_sizes must have one symbol per argument (")
+             << getNumArguments() << "), got " << gridSizes.getNumSymbols();
+    for (AffineExpr expr : gridSizes.getResults()) {
+      std::optional<unsigned> other;
+      expr.walk([&](AffineExpr sub) {
+        auto symbol = dyn_cast<AffineSymbolExpr>(sub);
+        if (symbol && !getArgAttr(symbol.getPosition(),
+                                  TirXDialect::kSizeAttrName))
+          other = symbol.getPosition();
+      });
+      if (other)
+        return emitOpError("a grid extent may use only size variables, but "
+                           "it uses argument #")
+               << *other;
+    }
+  }
   return success();
+}
+
+BlockArgument mlir::tirx::getSizeArgument(FunctionOpInterface func,
+                                          StringAttr name) {
+  for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index)
+    if (func.getArgAttr(index, TirXDialect::kSizeAttrName) == name)
+      return func.getArgument(index);
+  return {};
+}
+
+int64_t mlir::tirx::getSizeMultiple(FunctionOpInterface func, unsigned index) {
+  auto multiple = dyn_cast_if_present<IntegerAttr>(
+      func.getArgAttr(index, TirXDialect::kMultipleOfAttrName));
+  return multiple ? multiple.getValue().getSExtValue() : 1;
 }
 
 // After every nested op verified: the register tiles fit (RegisterBudget.h),
@@ -198,29 +402,67 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!kernel)
     return emitOpError("'")
            << getKernel() << "' does not name a tirx.kernel";
-  ArrayRef<Type> params = kernel.getArgumentTypes();
-  if (params.size() != getArgs().size())
-    return emitOpError("kernel @")
-           << getKernel() << " takes " << params.size()
-           << " argument(s), got " << getArgs().size();
-  for (auto [index, pair] : llvm::enumerate(llvm::zip(params, getArgs()))) {
-    auto [param, arg] = pair;
+  // Size variables are not passed: they are the extents of the memrefs.
+  SmallVector<unsigned> params;
+  for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
+    if (!kernel.getArgAttr(index, TirXDialect::kSizeAttrName))
+      params.push_back(index);
+  if (params.size() != getArgs().size()) {
+    InFlightDiagnostic diag = emitOpError("kernel @")
+                              << getKernel() << " takes " << params.size()
+                              << " argument(s), got " << getArgs().size();
+    if (params.size() != kernel.getNumArguments())
+      diag << " (its size variables are not passed: they are the extents of "
+              "the memrefs)";
+    return diag;
+  }
+  llvm::StringSet<> bound;
+  for (auto [param, arg] : llvm::zip(params, getArgs())) {
+    Type paramType = kernel.getArgument(param).getType();
     Type type = arg.getType();
-    if (isa<tirx::TensorType>(param)) {
+    if (auto tensor = dyn_cast<tirx::TensorType>(paramType)) {
       auto ptr = dyn_cast<LLVM::LLVMPointerType>(type);
-      if (isa<MemRefType>(type) || (ptr && ptr.getAddressSpace() == 1))
-        continue;
-      return emitOpError("argument #")
-             << index << " of @" << getKernel()
-             << " is a global tensor: pass a memref or an !llvm.ptr<1>, "
-                "got "
-             << type;
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref && !(ptr && ptr.getAddressSpace() == 1))
+        return emitOpError("argument #")
+               << param << " of @" << getKernel()
+               << " is a global tensor: pass a memref or an !llvm.ptr<1>, "
+                  "got "
+               << type;
+      // A static tensor takes any memref of its storage (e.g. a flat one);
+      // a runtime-sized one, a memref whose dimensions are its own.
+      if (memref && !tensor.hasStaticShape() &&
+          memref.getRank() != static_cast<int64_t>(tensor.getShape().size()))
+        return emitOpError("argument #")
+               << param << " of @" << getKernel() << " has rank "
+               << tensor.getShape().size() << ", got " << type;
+      for (unsigned dim = 0, rank = tensor.getShape().size(); dim < rank;
+           ++dim) {
+        StringAttr name = tensor.getSizeName(dim);
+        if (memref && name)
+          bound.insert(name.getValue());
+        if (memref && !tensor.hasStaticShape() && !name &&
+            !memref.isDynamicDim(dim) &&
+            memref.getDimSize(dim) != tensor.getShape()[dim])
+          return emitOpError("argument #")
+                 << param << " of @" << getKernel() << " has type " << tensor
+                 << ", got " << type;
+      }
+      continue;
     }
-    if (type != param)
+    if (type != paramType)
       return emitOpError("argument #")
-             << index << " of @" << getKernel() << " has type " << param
+             << param << " of @" << getKernel() << " has type " << paramType
              << ", got " << type;
   }
+  for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
+    if (auto name = dyn_cast_if_present<StringAttr>(
+            kernel.getArgAttr(index, TirXDialect::kSizeAttrName)))
+      if (!bound.contains(name.getValue()))
+        return emitOpError("size variable '")
+               << name.getValue() << "' of @" << getKernel()
+               << " is an extent only of tensors passed as pointers; pass "
+                  "one of them as a memref";
   return success();
 }
 
@@ -262,6 +504,9 @@ Value ViewOp::getViewSource() { return getSource(); }
 
 LogicalResult ViewOp::verify() {
   tirx::TensorType source = getSource().getType(), result = getResult().getType();
+  if (!source.hasStaticShape() || !result.hasStaticShape())
+    return emitOpError("cannot view a tensor with runtime extents; select a "
+                       "tile of static size with tirx.region first");
   if (source.getMemorySpace() != result.getMemorySpace())
     return emitOpError("cannot change the memory space (")
            << stringifyMemorySpace(source.getMemorySpace()) << " -> "
@@ -355,10 +600,112 @@ getOffsetList(ArrayRef<int64_t> staticOffsets) {
 /// Largest power of two dividing `value` (value > 0).
 static int64_t lowestSetBit(int64_t value) { return value & -value; }
 
+/// The region of a tensor with runtime extents (docs/sizes.md). Its strides
+/// are row-major: dimensions inside the innermost runtime extent have
+/// constant strides, the others' strides are runtime products, so there the
+/// region must select one index. Every offset moves the base at run time;
+/// the result is a static, dense-strided tensor.
+static FailureOr<tirx::TensorType>
+inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
+                       tirx::TensorType source,
+                       ArrayRef<int64_t> staticOffsets,
+                       ArrayRef<int64_t> sizes,
+                       std::optional<int64_t> claimedAlign) {
+  ArrayRef<int64_t> shape = source.getShape();
+  int64_t innermostRuntime = -1;
+  for (auto [dim, extent] : llvm::enumerate(shape))
+    if (ShapedType::isDynamic(extent))
+      innermostRuntime = dim;
+  SmallVector<Iter> shard;
+  int64_t alignment = source.getAlignment();
+  int64_t elementBytes = source.getElementBytes();
+  for (auto [dim, extent] : llvm::enumerate(shape)) {
+    int64_t size = sizes[dim], offset = staticOffsets[dim];
+    if (size < 1)
+      return emitError() << "invalid region: dimension " << dim
+                         << " has size " << size << "; sizes must be positive";
+    if (!ShapedType::isDynamic(extent) && !ShapedType::isDynamic(offset) &&
+        (offset < 0 || offset + size > extent))
+      return emitError() << "invalid region: dimension " << dim << " selects ["
+                         << offset << ", " << offset + size
+                         << ") of extent " << extent;
+    if (!ShapedType::isDynamic(offset) && offset < 0)
+      return emitError() << "invalid region: dimension " << dim
+                         << " has offset " << offset;
+    if (static_cast<int64_t>(dim) < innermostRuntime) {
+      if (size != 1)
+        return emitError()
+               << "a region of a runtime-sized tensor selects one index in "
+                  "dimension "
+               << dim << " (its stride is the runtime product of the extents "
+                         "inside it), got size "
+               << size;
+      if (offset == 0)
+        continue;
+      // The base moves by a runtime stride: only its constant factor is
+      // known without a claim.
+      int64_t strideBytes = elementBytes;
+      for (int64_t inner : shape.drop_front(dim + 1))
+        if (!ShapedType::isDynamic(inner))
+          strideBytes *= inner;
+      if (!ShapedType::isDynamic(offset))
+        strideBytes *= offset;
+      if (alignment)
+        alignment = std::min(alignment, lowestSetBit(strideBytes));
+      continue;
+    }
+    int64_t stride = 1;
+    for (int64_t inner : shape.drop_front(dim + 1))
+      stride *= inner; // static: the dimension is inside every runtime one
+    if (offset != 0 && alignment) {
+      int64_t moveBytes = stride * elementBytes;
+      if (!ShapedType::isDynamic(offset))
+        moveBytes *= offset;
+      alignment = std::min(alignment, lowestSetBit(moveBytes));
+    }
+    if (size > 1)
+      shard.push_back(Iter{size, stride, Axis::m});
+  }
+  if (shard.empty())
+    shard.push_back(Iter{1, 1, Axis::m});
+  llvm::Expected<TileLayout> layout = TileLayout::get(shard, {}, {});
+  if (!layout) {
+    emitError() << "invalid region: " << llvm::toString(layout.takeError());
+    return failure();
+  }
+  if (claimedAlign)
+    alignment = *claimedAlign;
+  MLIRContext *context = source.getContext();
+  return tirx::TensorType::get(context, sizes, source.getElementType(),
+                               source.getMemorySpace(),
+                               TileLayoutAttr::get(context, *layout),
+                               alignment);
+}
+
 FailureOr<tirx::TensorType>
 mlir::tirx::inferRegionType(function_ref<InFlightDiagnostic()> emitError,
-                tirx::TensorType source, ArrayRef<int64_t> staticOffsets,
-                ArrayRef<int64_t> sizes) {
+                            tirx::TensorType source,
+                            ArrayRef<int64_t> staticOffsets,
+                            ArrayRef<int64_t> sizes,
+                            std::optional<int64_t> claimedAlign) {
+  if (claimedAlign) {
+    int64_t limit = source.getAlignmentOrDefault();
+    if (*claimedAlign < 1 || !llvm::isPowerOf2_64(*claimedAlign) ||
+        *claimedAlign > limit) {
+      emitError() << "align " << *claimedAlign
+                  << " must be a power of two no larger than the source's "
+                     "alignment ("
+                  << limit << " bytes)";
+      return failure();
+    }
+    if (source.isLocal()) {
+      emitError() << "a local tensor's region takes no align claim";
+      return failure();
+    }
+  }
+  if (!source.hasStaticShape())
+    return inferRuntimeRegionType(emitError, source, staticOffsets, sizes,
+                                  claimedAlign);
   llvm::Expected<LayoutRegion> region =
       restrictLayout(source.getLayoutOrDefault(), source.getShape(),
                      getOffsetList(staticOffsets), sizes);
@@ -380,11 +727,13 @@ mlir::tirx::inferRegionType(function_ref<InFlightDiagnostic()> emitError,
       return failure();
     }
     // The base moves by value·stride elements; only the stride's power-of-two
-    // factor survives as provable alignment.
+    // factor survives as provable alignment (without a claim).
     int64_t strideBytes = iter.stride * source.getElementBytes();
     if (alignment && strideBytes)
       alignment = std::min(alignment, lowestSetBit(strideBytes));
   }
+  if (claimedAlign)
+    alignment = *claimedAlign;
   MLIRContext *context = source.getContext();
   return tirx::TensorType::get(context, sizes, source.getElementType(),
                          source.getMemorySpace(),
@@ -412,8 +761,11 @@ LogicalResult RegionOp::inferReturnTypes(
     return location ? mlir::emitError(*location)
                     : mlir::emitError(UnknownLoc::get(context));
   };
+  std::optional<int64_t> claimedAlign;
+  if (IntegerAttr align = adaptor.getAlignAttr())
+    claimedAlign = align.getValue().getSExtValue();
   FailureOr<tirx::TensorType> type =
-      inferRegionType(emitError, source, offsets, sizes);
+      inferRegionType(emitError, source, offsets, sizes, claimedAlign);
   if (failed(type))
     return failure();
   inferredReturnTypes.push_back(*type);
@@ -433,7 +785,7 @@ LogicalResult RegionOp::verify() {
     return failure();
   FailureOr<tirx::TensorType> expected = inferRegionType(
       [&] { return emitOpError(); }, source, getStaticOffsets(),
-      getStaticSizes());
+      getStaticSizes(), getAlign());
   if (failed(expected))
     return failure();
   if (*expected != getResult().getType())
@@ -443,6 +795,8 @@ LogicalResult RegionOp::verify() {
 }
 
 SmallVector<int64_t> RegionOp::getDynamicOffsetStrides() {
+  assert(getSource().getType().hasStaticShape() &&
+         "a runtime-sized source's strides are runtime values");
   llvm::Expected<LayoutRegion> region = restrictLayout(
       getSource().getType().getLayoutOrDefault(),
       getSource().getType().getShape(), getOffsetList(getStaticOffsets()),
@@ -503,6 +857,9 @@ LogicalResult ElementPtrOp::verify() {
   if (type.isLocal())
     return emitOpError("needs a global or shared tensor; register tiles are "
                        "accessed by slot");
+  if (!type.hasStaticShape())
+    return emitOpError("needs a tensor of static shape, got ")
+           << type << "; take a tirx.region of it";
   if (getIndices().size() != type.getShape().size())
     return emitOpError("needs ")
            << type.getShape().size() << " indices, got "

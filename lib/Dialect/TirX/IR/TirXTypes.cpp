@@ -48,7 +48,7 @@ Type tirx::TensorType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
   if (parser.parseLess() ||
-      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType) || parser.parseComma())
     return {};
@@ -64,7 +64,23 @@ Type tirx::TensorType::parse(AsmParser &parser) {
 
   TileLayoutAttr layout;
   int64_t alignment = 0;
+  ArrayAttr sizeNames;
   while (succeeded(parser.parseOptionalComma())) {
+    if (succeeded(parser.parseOptionalKeyword("sizes"))) {
+      SmallVector<Attribute> names;
+      if (parser.parseEqual() ||
+          parser.parseCommaSeparatedList(
+              AsmParser::Delimiter::Square, [&]() -> ParseResult {
+                StringRef name;
+                if (parser.parseKeyword(&name))
+                  return failure();
+                names.push_back(StringAttr::get(parser.getContext(), name));
+                return success();
+              }))
+        return {};
+      sizeNames = ArrayAttr::get(parser.getContext(), names);
+      continue;
+    }
     if (succeeded(parser.parseOptionalKeyword("align"))) {
       SMLoc alignLoc = parser.getCurrentLocation();
       if (parser.parseEqual() || parser.parseInteger(alignment))
@@ -87,16 +103,29 @@ Type tirx::TensorType::parse(AsmParser &parser) {
   if (parser.parseGreater())
     return {};
   return parser.getChecked<tirx::TensorType>(loc, parser.getContext(), shape,
-                                       elementType, *space, layout, alignment);
+                                             elementType, *space, layout,
+                                             alignment, sizeNames);
 }
 
 void tirx::TensorType::print(AsmPrinter &printer) const {
   printer << '<';
-  for (int64_t extent : getShape())
-    printer << extent << 'x';
+  for (int64_t extent : getShape()) {
+    if (ShapedType::isDynamic(extent))
+      printer << '?';
+    else
+      printer << extent;
+    printer << 'x';
+  }
   printer << getElementType() << ", " << stringifyMemorySpace(getMemorySpace());
   if (getLayout())
     printer << ", " << getLayout();
+  if (getSizeNames()) {
+    printer << ", sizes = [";
+    llvm::interleaveComma(getSizeNames(), printer, [&](Attribute name) {
+      printer << cast<StringAttr>(name).getValue();
+    });
+    printer << ']';
+  }
   if (getAlignment())
     printer << ", align = " << getAlignment();
   printer << '>';
@@ -109,11 +138,37 @@ void tirx::TensorType::print(AsmPrinter &printer) const {
 LogicalResult tirx::TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> shape, Type elementType,
                                  MemorySpace memorySpace, TileLayoutAttr layout,
-                                 int64_t alignment) {
+                                 int64_t alignment, ArrayAttr sizeNames) {
   if (shape.empty())
     return emitError() << "tensor must have at least one dimension";
+  int64_t numDynamic = llvm::count_if(shape, ShapedType::isDynamic);
+  int64_t numNames = sizeNames ? sizeNames.size() : 0;
+  if (numDynamic != numNames)
+    return emitError() << "tensor has " << numDynamic
+                       << " runtime extents ('?') but " << numNames
+                       << " size names; write one name per '?' (sizes = "
+                          "[n, ...])";
+  if (numDynamic && memorySpace != MemorySpace::global)
+    return emitError() << "a " << stringifyMemorySpace(memorySpace)
+                       << " tensor needs constant extents; only global "
+                          "tensors (kernel parameters) have runtime sizes";
+  if (numDynamic && layout)
+    return emitError() << "a tensor with runtime extents is dense row-major "
+                          "and takes no layout";
+  if (sizeNames) {
+    llvm::SmallDenseSet<Attribute> seen;
+    for (Attribute name : sizeNames) {
+      // The parser reads keywords; builders pass StringAttrs.
+      auto text = cast<StringAttr>(name);
+      if (!seen.insert(text).second)
+        return emitError() << "size variable '" << text.getValue()
+                           << "' names two extents of one tensor";
+    }
+  }
   int64_t numElements = 1;
   for (auto [dim, extent] : llvm::enumerate(shape)) {
+    if (ShapedType::isDynamic(extent))
+      continue;
     if (extent < 1)
       return emitError() << "dimension " << dim << " has extent " << extent
                          << "; extents must be positive";
@@ -163,7 +218,18 @@ LogicalResult tirx::TensorType::verify(function_ref<InFlightDiagnostic()> emitEr
   return success();
 }
 
+bool tirx::TensorType::hasStaticShape() const { return !getSizeNames(); }
+
+StringAttr tirx::TensorType::getSizeName(unsigned dim) const {
+  if (!ShapedType::isDynamic(getShape()[dim]))
+    return {};
+  unsigned index = llvm::count_if(getShape().take_front(dim),
+                                  ShapedType::isDynamic);
+  return cast<StringAttr>(getSizeNames()[index]);
+}
+
 TileLayout tirx::TensorType::getLayoutOrDefault() const {
+  assert(hasStaticShape() && "a runtime-sized tensor has no static layout");
   if (TileLayoutAttr layout = getLayout())
     return layout.getValue();
   // The type verifier proved the element count fits, so row-major does too.
@@ -179,6 +245,7 @@ int64_t tirx::TensorType::getAlignmentOrDefault() const {
 }
 
 int64_t tirx::TensorType::getNumElements() const {
+  assert(hasStaticShape() && "a runtime-sized tensor has no static size");
   int64_t numElements = 1;
   for (int64_t extent : getShape())
     numElements *= extent; // verified not to overflow

@@ -73,16 +73,35 @@ def TirX_LaunchConfigAttr : TirX_Attr<"LaunchConfig", "launch"> {
     `#tirx.launch<grid = [4, 2], block = [64]>`: one to three extents each,
     x first. Printed inline by `tirx.kernel` as
     `launch(grid = [4, 2], block = [64])`.
+
+    A grid extent may depend on the kernel's size variables:
+    `launch(grid = [%n ceildiv 1024], block = [256])`. Such an extent is
+    `?` in `grid`, and `grid_sizes` is an affine map whose symbols are the
+    kernel's arguments (symbol i = argument i, a size variable) with one
+    result per `?`, in order. The launcher evaluates it.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$grid,
-                        ArrayRefParameter<"int64_t">:$block);
-  let assemblyFormat = "`<` `grid` `=` `[` $grid `]` `,` `block` `=` `[` $block `]` `>`";
+                        ArrayRefParameter<"int64_t">:$block,
+                        OptionalParameter<"::mlir::AffineMap">:$gridSizes);
+  let assemblyFormat = [{
+    `<` `grid` `=` `[` $grid `]` `,` `block` `=` `[` $block `]`
+    (`,` `grid_sizes` `=` $gridSizes^)? `>`
+  }];
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$grid,
+                     "::llvm::ArrayRef<int64_t>":$block), [{
+      return $_get($_ctxt, grid, block, ::mlir::AffineMap());
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Threads per block (product of the block extents).
     int64_t getNumThreads() const;
-    /// Blocks per grid (product of the grid extents).
-    int64_t getNumBlocks() const;
+    /// Whether every grid extent is a constant.
+    bool hasStaticGrid() const { return !getGridSizes(); }
+    /// The affine expression of grid extent `dim` over the kernel's
+    /// arguments (a constant for a static extent).
+    ::mlir::AffineExpr getGridExpr(unsigned dim) const;
   }];
 }
 

@@ -39,6 +39,12 @@ def TirX_Dialect : Dialect {
     /// `--tirx-to-ptx` emits unless its `features` say otherwise.
     static constexpr ::llvm::StringLiteral kPTXAttrName = "tirx.ptx";
     static constexpr unsigned kDefaultPTX = 80;
+    /// Argument attributes of a kernel's size variable: an `index` argument
+    /// `%n: index {tirx.size = "n", tirx.multiple_of = 4 : i64}` whose value
+    /// the launcher takes from the extents named `n` in tensor types.
+    static constexpr ::llvm::StringLiteral kSizeAttrName = "tirx.size";
+    static constexpr ::llvm::StringLiteral kMultipleOfAttrName =
+        "tirx.multiple_of";
   }];
 }
 

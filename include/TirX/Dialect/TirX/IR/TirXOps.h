@@ -37,17 +37,27 @@ FailureOr<unsigned> getTargetSM(Operation *op);
 FailureOr<unsigned> getTargetPTX(Operation *op);
 
 /// The result type of `tirx.region` on `source` with these offsets
-/// (ShapedType::kDynamic for an SSA offset) and sizes, or a diagnostic
-/// through `emitError`.
+/// (ShapedType::kDynamic for an SSA offset) and sizes, and the alignment the
+/// region claims for its base (proven by the kernel's verifier), or a
+/// diagnostic through `emitError`.
 FailureOr<TensorType>
 inferRegionType(function_ref<InFlightDiagnostic()> emitError,
                 TensorType source, ArrayRef<int64_t> staticOffsets,
-                ArrayRef<int64_t> sizes);
+                ArrayRef<int64_t> sizes,
+                std::optional<int64_t> claimedAlign = std::nullopt);
 
 /// Threads per block of the kernel enclosing `op`: the launch of a
 /// `tirx.kernel`, or the `known_block_size` of a `gpu.func` kernel (what
 /// `tirx-to-gpu` makes of it). std::nullopt outside kernels.
 std::optional<int64_t> getEnclosingBlockThreads(Operation *op);
+
+/// The argument of `func` (a tirx.kernel, or the gpu.func made of one) that
+/// declares size variable `name` (docs/sizes.md), or null.
+BlockArgument getSizeArgument(FunctionOpInterface func, StringAttr name);
+
+/// The declared divisor (`tirx.multiple_of`, default 1) of argument `index`
+/// of `func`, a size variable.
+int64_t getSizeMultiple(FunctionOpInterface func, unsigned index);
 
 /// The bounds proof (docs/bounds.md): proves that every global or shared
 /// tensor operand of every `TensorAccessOpInterface` op in `kernel` lies

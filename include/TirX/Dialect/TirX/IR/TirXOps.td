@@ -61,6 +61,8 @@ def TirX_KernelOp : TirX_Op<"kernel", [
     ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
       return getFunctionType().getResults();
     }
+    /// The size-variable part of the verifier (docs/sizes.md).
+    ::mlir::LogicalResult verifySizeVariables();
   }];
 }
 
@@ -175,15 +177,26 @@ def TirX_RegionOp : TirX_Op<"region", [Pure,
     local tensors (register slots are constants). Out-of-range static
     regions are rejected; dynamic offsets are proven in bounds by the
     enclosing kernel for every access through the region (docs/bounds.md).
+
+    Without a claim, the result's alignment is what the strides alone
+    prove (a dynamic offset may be any integer). `align 16` claims the
+    base is 16-byte aligned for every value of the offsets; the kernel's
+    verifier proves the claim (e.g. `%i * 4` floats from a 16-byte aligned
+    base) or rejects it with a witness.
+
+    A region of a tensor with runtime extents (docs/sizes.md) selects one
+    index in every dimension outside its innermost runtime extent; all its
+    offsets move the base at run time.
   }];
   let arguments = (ins TirX_AnyTensor:$source,
                        Variadic<Index>:$offsets,
                        DenseI64ArrayAttr:$static_offsets,
-                       DenseI64ArrayAttr:$static_sizes);
+                       DenseI64ArrayAttr:$static_sizes,
+                       OptionalAttr<I64Attr>:$align);
   let results = (outs TirX_AnyTensor:$result);
   let assemblyFormat = [{
     $source custom<DynamicIndexList>($offsets, $static_offsets)
-    $static_sizes attr-dict `:` qualified(type($source))
+    $static_sizes (`align` $align^)? attr-dict `:` qualified(type($source))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

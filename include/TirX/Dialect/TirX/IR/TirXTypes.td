@@ -30,25 +30,49 @@ def TirX_TensorType : TypeDef<TirX_Dialect, "Tensor"> {
       slot. The layout's size must equal the element count;
     - an optional base alignment in bytes (`align = 16`, a power of two).
       Without one, the element size is assumed.
+
+    A global tensor (a kernel parameter) may have runtime extents, written
+    `?` and named by size variables in order:
+    `!tirx.tensor<?x1024xf32, global, sizes = [n], align = 16>`. Each name
+    is a size variable of the kernel (an `index` argument with
+    `tirx.size = "n"`); its value comes from the tensor's shape at launch.
+    Such a tensor is dense row-major (no layout) and is accessed through
+    `tirx.region`s of static size.
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t">:$shape,
     "::mlir::Type":$elementType,
     "::mlir::tirx::MemorySpace":$memorySpace,
     OptionalParameter<"::mlir::tirx::TileLayoutAttr">:$layout,
-    DefaultValuedParameter<"int64_t", "0">:$alignment
+    DefaultValuedParameter<"int64_t", "0">:$alignment,
+    OptionalParameter<"::mlir::ArrayAttr">:$sizeNames
   );
+  let builders = [
+    TypeBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
+                     "::mlir::Type":$elementType,
+                     "::mlir::tirx::MemorySpace":$memorySpace,
+                     CArg<"::mlir::tirx::TileLayoutAttr", "{}">:$layout,
+                     CArg<"int64_t", "0">:$alignment), [{
+      return $_get($_ctxt, shape, elementType, memorySpace, layout, alignment,
+                   ::mlir::ArrayAttr());
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let skipDefaultBuilders = 0;
   let extraClassDeclaration = [{
-    /// The layout, or the row-major default over the shape.
+    /// Whether every extent is a constant (no size variable).
+    bool hasStaticShape() const;
+    /// The size variable of dimension `dim`, or null for a constant extent.
+    ::mlir::StringAttr getSizeName(unsigned dim) const;
+    /// The layout, or the row-major default over the shape. Needs a static
+    /// shape.
     ::mlir::tirx::TileLayout getLayoutOrDefault() const;
     /// The declared alignment in bytes, or the element size without one.
     int64_t getAlignmentOrDefault() const;
     /// Bytes per element (bit width rounded up to whole bytes).
     int64_t getElementBytes() const;
-    /// Product of the shape.
+    /// Product of the shape. Needs a static shape.
     int64_t getNumElements() const;
     /// The LLVM address space of the storage: global 1, shared 3, local 0.
     unsigned getLLVMAddressSpace() const;

@@ -1,0 +1,378 @@
+// Runtime sizes that the verifiers reject (docs/sizes.md): malformed types,
+// size variables, grids and regions; accesses refuted with a witness over
+// the size variables; align claims that need a divisor the size variable
+// does not declare.
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{tensor has 1 runtime extents ('?') but 0 size names; write one name per '?' (sizes = [n, ...])}}
+func.func private @f(!tirx.tensor<?xf32, global>)
+
+// -----
+
+// expected-error @+1 {{a shared tensor needs constant extents; only global tensors (kernel parameters) have runtime sizes}}
+func.func private @f(!tirx.tensor<?xf32, shared, sizes = [n]>)
+
+// -----
+
+// expected-error @+1 {{a tensor with runtime extents is dense row-major and takes no layout}}
+func.func private @f(!tirx.tensor<?xf32, global, #tirx.layout<S[4 : 1]>, sizes = [n]>)
+
+// -----
+
+// expected-error @+1 {{size variable 'n' names two extents of one tensor}}
+func.func private @f(!tirx.tensor<?x?xf32, global, sizes = [n, n]>)
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op argument #0 has an extent named 'n', but no argument declares size variable 'n' (an index argument with {tirx.size = "n"})}}
+tirx.kernel @k(%A: !tirx.tensor<?xf32, global, sizes = [n]>) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op size variable 'm' is no extent of any tensor argument, so a launch cannot know its value}}
+tirx.kernel @k(%m: index {tirx.size = "m"}) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op size variable 'n' (argument #0) must have type index, got 'i32'}}
+tirx.kernel @k(%n: i32 {tirx.size = "n"}, %A: !tirx.tensor<?xf32, global, sizes = [n]>) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op argument #0: 'tirx.size' must be the size variable's name, got 4 : i64}}
+tirx.kernel @k(%n: index {tirx.size = 4}) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op size variable 'n': 'tirx.multiple_of' must be an integer in [1, 2^30], got 0 : i64}}
+tirx.kernel @k(%n: index {tirx.size = "n", tirx.multiple_of = 0 : i64}, %A: !tirx.tensor<?xf32, global, sizes = [n]>) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op argument #0 has 'tirx.multiple_of' but is not a size variable (no 'tirx.size')}}
+tirx.kernel @k(%n: index {tirx.multiple_of = 4 : i64}) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op size variable 'n' is declared twice (arguments #0 and #1)}}
+tirx.kernel @k(%n: index {tirx.size = "n"}, %m: index {tirx.size = "n"}, %A: !tirx.tensor<?xf32, global, sizes = [n]>) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op a grid extent may use only size variables, but it uses argument #0}}
+tirx.kernel @k(%s: index, %n: index {tirx.size = "n"}, %A: !tirx.tensor<?xf32, global, sizes = [n]>) launch(grid = [%s ceildiv 4], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{grid extent uses '%q', which is not an argument of the kernel}}
+tirx.kernel @k(%n: index {tirx.size = "n"}, %A: !tirx.tensor<?xf32, global, sizes = [n]>) launch(grid = [%q ceildiv 4], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{grid_sizes must have no dimensions and one result per '?' grid extent (1), got affine_map<()[s0] -> (s0, s0)>}}
+func.func private @f() attributes {launch = #tirx.launch<grid = [-9223372036854775808], block = [32], grid_sizes = ()[s0] -> (s0, s0)>}
+
+// -----
+
+// expected-error @+1 {{a '?' grid extent needs grid_sizes}}
+func.func private @f() attributes {launch = #tirx.launch<grid = [-9223372036854775808], block = [32]>}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+tirx.kernel @direct(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  // expected-error @+1 {{'tile.apply' op operand #1 has runtime extents ('!tirx.tensor<?xf32, global, sizes = [n], align = 16>'); select a tile of static size with tirx.region}}
+  tile.apply "ld.global.v4.b32" scope(thread) (%r, %A) : !tirx.tensor<4xf32, local>, !N
+  tirx.return
+}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+tirx.kernel @view(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.view' op cannot view a tensor with runtime extents; select a tile of static size with tirx.region first}}
+  %v = tirx.view %A : !N -> !tirx.tensor<?xi32, global, sizes = [n], align = 16>
+  tirx.return
+}
+
+// -----
+
+!RC = !tirx.tensor<?x?xf32, global, sizes = [rows, cols], align = 16>
+tirx.kernel @two_rows(%A: !RC, %rows: index {tirx.size = "rows"}, %cols: index {tirx.size = "cols"}) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{a region of a runtime-sized tensor selects one index in dimension 0 (its stride is the runtime product of the extents inside it), got size 2}}
+  %t = tirx.region %A[0, 0] [2, 4] : !RC
+  tirx.return
+}
+
+// -----
+
+!M = !tirx.tensor<?x4xf32, global, sizes = [rows], align = 16>
+tirx.kernel @static_past(%A: !M, %rows: index {tirx.size = "rows"}) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{invalid region: dimension 1 selects [2, 6) of extent 4}}
+  %t = tirx.region %A[0, 2] [1, 4] : !M
+  tirx.return
+}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 8>
+tirx.kernel @claim_too_large(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{align 16 must be a power of two no larger than the source's alignment (8 bytes)}}
+  %t = tirx.region %A[0] [4] align 16 : !N
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @local_claim() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !tirx.tensor<8xf32, local>
+  // expected-error @+1 {{a local tensor's region takes no align claim}}
+  %t = tirx.region %r[0] [4] align 4 : !tirx.tensor<8xf32, local>
+  tirx.return
+}
+
+// -----
+
+// The grid covers n rounded up to 512, so the last block's tile may pass n
+// when nothing guards it.
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+!V4 = !tirx.tensor<4xf32, global, #tirx.layout<S[4 : 1]>, align = 16>
+tirx.kernel @unguarded_tail(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [%n ceildiv 512], block = [128]) {
+  %bx = tirx.block_idx x
+  %tx = tirx.thread_idx x
+  %c512 = arith.constant 512 : index
+  %c4 = arith.constant 4 : index
+  %base = arith.muli %bx, %c512 : index
+  %t4 = arith.muli %tx, %c4 : index
+  %off = arith.addi %base, %t4 : index
+  // expected-note @+1 {{the region is here}}
+  %a = tirx.region %A[%off] [4] align 16 : !N
+  %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
+  // expected-error-re @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.v4.b32' may read index {{[0-9]+}} of dimension 0 of kernel argument #1 (extent n): with n = {{[0-9]+}}, block_idx.x = {{[0-9]+}}, thread_idx.x = {{[0-9]+}}}}
+  tile.apply "ld.global.v4.b32" scope(thread) (%r, %a) : !tirx.tensor<4xf32, local>, !V4
+  tirx.return
+}
+
+// -----
+
+// One block per row, with a grid of rows + 1 blocks: the last block reads
+// row `rows`.
+!M = !tirx.tensor<?x8x32x4xf32, global, sizes = [rows], align = 16>
+!Row = !tirx.tensor<1x8x32x4xf32, global, #tirx.layout<S[(8, 32, 4) : (128, 4, 1)]>, align = 16>
+!Tile = !tirx.tensor<8x32x4xf32, global, #tirx.layout<S[(8, 32, 4) : (128, 4, 1)]>, align = 16>
+!Regs = !tirx.tensor<8x32x4xf32, local, #tirx.layout<S[(8, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+tirx.kernel @one_row_too_many(%A: !M, %rows: index {tirx.size = "rows"}) launch(grid = [%rows + 1], block = [256]) {
+  %bx = tirx.block_idx x
+  // expected-note @+1 {{the region is here}}
+  %row = tirx.region %A[%bx, 0, 0, 0] [1, 8, 32, 4] : !M
+  %tile = tirx.view %row : !Row -> !Tile
+  %r = tirx.alloc_local : !Regs
+  // expected-error-re @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.v4.b32' may read index {{[0-9]+}} of dimension 0 of kernel argument #0 (extent rows): with rows = {{[0-9]+}}, block_idx.x = {{[0-9]+}}}}
+  tile.apply "ld.global.v4.b32" scope(cta) (%r, %tile) : !Regs, !Tile
+  tirx.return
+}
+
+// -----
+
+// A vector load from a row of a (rows, cols) tensor is 16-byte aligned only
+// when cols is a multiple of 4: the divisor is needed and missing.
+!RC = !tirx.tensor<?x?xf32, global, sizes = [rows, cols], align = 16>
+tirx.kernel @divisor_missing(%A: !RC, %rows: index {tirx.size = "rows"}, %cols: index {tirx.size = "cols"}) launch(grid = [%rows], block = [1]) {
+  %bx = tirx.block_idx x
+  // expected-error @+1 {{'tirx.region' op cannot prove align 16: dimension 0's stride is the runtime product 4 bytes · cols, known to be a multiple of only 4 bytes; declare cols a larger multiple (tirx.multiple_of, or multiple_of= in T.dynamic)}}
+  %t = tirx.region %A[%bx, 0] [1, 4] align 16 : !RC
+  tirx.return
+}
+
+// -----
+
+// A multiple of 2 is not enough for 16 bytes of floats either.
+!RC = !tirx.tensor<?x?xf32, global, sizes = [rows, cols], align = 16>
+tirx.kernel @divisor_too_small(%A: !RC, %rows: index {tirx.size = "rows"}, %cols: index {tirx.size = "cols", tirx.multiple_of = 2 : i64}) launch(grid = [%rows], block = [1]) {
+  %bx = tirx.block_idx x
+  // expected-error @+1 {{'tirx.region' op cannot prove align 16: dimension 0's stride is the runtime product 4 bytes · cols, known to be a multiple of only 8 bytes; declare cols a larger multiple (tirx.multiple_of, or multiple_of= in T.dynamic)}}
+  %t = tirx.region %A[%bx, 0] [1, 4] align 16 : !RC
+  tirx.return
+}
+
+// -----
+
+// Offsets of 2 floats do not keep 16 bytes.
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+tirx.kernel @claim_refuted(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  %tx = tirx.thread_idx x
+  %c2 = arith.constant 2 : index
+  %off = arith.muli %tx, %c2 : index
+  // expected-error-re @+1 {{'tirx.region' op cannot prove align 16: the base may move by {{[0-9]*[02468]}}8 bytes, not a multiple of 16: with thread_idx.x = {{[0-9]*[13579]}}}}
+  %t = tirx.region %A[%off] [2] align 16 : !N
+  tirx.return
+}
+
+// -----
+
+// A claim on a static tensor, refuted the same way.
+!S = !tirx.tensor<1024xf32, global, align = 16>
+tirx.kernel @claim_refuted_static(%A: !S) launch(grid = [1], block = [32]) {
+  %tx = tirx.thread_idx x
+  %c3 = arith.constant 3 : index
+  %off = arith.muli %tx, %c3 : index
+  // expected-error-re @+1 {{'tirx.region' op cannot prove align 8: the base may move by {{[0-9]+}} bytes, not a multiple of 8: with thread_idx.x = {{[0-9]*[13579]}}}}
+  %t = tirx.region %A[%off] [2] align 8 : !S
+  tirx.return
+}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+tirx.kernel @claim_not_affine(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  %tx = tirx.thread_idx x
+  %sq = arith.muli %tx, %tx : index
+  // expected-error @+1 {{'tirx.region' op cannot prove align 8: the offset of dimension 0 is not affine in the indices: 'arith.muli' of two non-constant values}}
+  %t = tirx.region %A[%sq] [2] align 8 : !N
+  tirx.return
+}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+tirx.kernel @k(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+func.func @pointer_only(%p: !llvm.ptr<1>) {
+  // expected-error @+1 {{'tirx.launch' op size variable 'n' of @k is an extent only of tensors passed as pointers; pass one of them as a memref}}
+  tirx.launch @k(%p) : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+tirx.kernel @k(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+func.func @rank(%m: memref<?x?xf32>) {
+  // expected-error @+1 {{'tirx.launch' op argument #1 of @k has rank 1, got 'memref<?x?xf32>'}}
+  tirx.launch @k(%m) : memref<?x?xf32>
+  return
+}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+tirx.kernel @k(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+func.func @count(%m: memref<?xf32>, %i: index) {
+  // expected-error @+1 {{'tirx.launch' op kernel @k takes 1 argument(s), got 2 (its size variables are not passed: they are the extents of the memrefs)}}
+  tirx.launch @k(%m, %i) : memref<?xf32>, index
+  return
+}
+
+// -----
+
+// A grid of n·n blocks: block_idx has no affine bound.
+!N = !tirx.tensor<?xf32, global, sizes = [n]>
+!L = !tirx.tensor<1xf32, global, #tirx.layout<S[1 : 1]>>
+tirx.kernel @grid_product(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [symbol(%n) * symbol(%n)], block = [32]) {
+  %bx = tirx.block_idx x
+  // expected-note @+1 {{the region is here}}
+  %r = tirx.region %A[%bx] [1] : !N
+  %l = tirx.alloc_local : !tirx.tensor<1xf32, local>
+  // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.b32': cannot prove the access in bounds: the offset of dimension 0 into kernel argument #1 is not affine in the indices: a grid extent multiplies two size variables}}
+  tile.apply "ld.global.b32" scope(thread) (%l, %r) : !tirx.tensor<1xf32, local>, !L
+  tirx.return
+}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n]>
+!L = !tirx.tensor<1xf32, global, #tirx.layout<S[1 : 1]>>
+tirx.kernel @grid_quotient(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [symbol(%n) floordiv symbol(%n)], block = [32]) {
+  %bx = tirx.block_idx x
+  // expected-note @+1 {{the region is here}}
+  %r = tirx.region %A[%bx] [1] : !N
+  %l = tirx.alloc_local : !tirx.tensor<1xf32, local>
+  // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.b32': cannot prove the access in bounds: the offset of dimension 0 into kernel argument #1 is not affine in the indices: a grid extent divides by a non-constant}}
+  tile.apply "ld.global.b32" scope(thread) (%l, %r) : !tirx.tensor<1xf32, local>, !L
+  tirx.return
+}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n]>
+tirx.kernel @negative(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{invalid region: dimension 0 has offset -1}}
+  %r = tirx.region %A[-1] [1] : !N
+  tirx.return
+}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n]>
+tirx.kernel @empty(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{invalid region: dimension 0 has size 0; sizes must be positive}}
+  %r = tirx.region %A[0] [0] : !N
+  tirx.return
+}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n]>
+!L = !tirx.tensor<2x1xf32, global, #tirx.layout<S[2 : 1]>>
+tirx.kernel @overflow(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  %t = tirx.region %A[9223372036854775807] [2] : !N
+  %r = tirx.view %t : !tirx.tensor<2xf32, global, #tirx.layout<S[2 : 1]>> -> !L
+  %l = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
+  // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.b32': cannot prove the access in bounds: the integer arithmetic overflows 64 bits}}
+  tile.apply "ld.global.b32" scope(thread) (%l, %r) : !tirx.tensor<2x1xf32, local>, !L
+  tirx.return
+}
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n]>
+tirx.kernel @element(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tirx.element_ptr' op needs a tensor of static shape, got '!tirx.tensor<?xf32, global, sizes = [n]>'; take a tirx.region of it}}
+  %p = tirx.element_ptr %A[%c0] : !N -> !llvm.ptr<1>
+  tirx.return
+}
+
+// -----
+
+// The generic form can pair a grid map with the wrong argument count.
+// expected-error @+1 {{'tirx.kernel' op grid_sizes must have one symbol per argument (2), got 1}}
+"tirx.kernel"() <{sym_name = "k", function_type = (index, !tirx.tensor<?xf32, global, sizes = [n]>) -> (),
+    arg_attrs = [{tirx.size = "n"}, {}],
+    launch = #tirx.launch<grid = [-9223372036854775808], block = [32], grid_sizes = ()[s0] -> (s0)>}> ({
+^bb0(%n: index, %A: !tirx.tensor<?xf32, global, sizes = [n]>):
+  "tirx.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+tirx.kernel @claim_overflow(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.region' op cannot prove align 4: the offset of dimension 0 is not affine in the indices: the integer arithmetic overflows 64 bits}}
+  %t = tirx.region %A[9223372036854775807] [1] align 4 : !N
+  tirx.return
+}
