@@ -214,6 +214,8 @@ class Compiled:
         self.spill_bytes = report["spill_stores"] if report else None
         self.params = trace.params
         self.launch = trace.launch
+        # Runtime sizes (docs/sizes.md): int64 parameters after `params`.
+        self.size_vars = trace.size_vars
         self._launcher = None
 
     @property

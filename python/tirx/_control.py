@@ -7,7 +7,9 @@ operations the body traces go inside its region. The spellings are TIRx's
 (`tvm_tirx.script.serial`, `unroll`, and the IR builder's `If`/`Then`/`Else`
 frames, which is how TVMScript itself builds an `if` it does not decide in
 Python)."""
-from ._dsl import (ScalarValue, _BOOL, _error, _user_position, builder, is_int,
+import math
+
+from ._dsl import (GridExpr, ScalarValue, SizeVar, divisor_of, _BOOL, _error, _user_position, builder, is_int,
                    location_text)
 
 # A T.serial loop stays a loop down to PTX: the backend must not unroll it
@@ -23,13 +25,24 @@ class _Frame:
         pass
 
 
-def _bounds(what, start, stop, step, hint):
-    """(start, stop, step) as ints, or a DSLError at the user's line."""
+def _bounds(what, start, stop, step, hint, runtime=False):
+    """(start, stop, step) as ints, or a DSLError at the user's line. With
+    `runtime`, start and stop may be index values (traced, or size
+    variables); the step stays a static int."""
     if stop is None:
         start, stop = 0, start
     step = 1 if step is None else step
     for name, value in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(value, (SizeVar, GridExpr)):
+            if runtime and name != "step":
+                continue
+            label = ("the size variable %s" % value.name if isinstance(value, SizeVar)
+                     else "the size expression %r" % (value,))
+            raise _error("%s needs static int bounds, got %s as its %s%s"
+                         % (what, label, name, hint))
         if isinstance(value, ScalarValue):
+            if runtime and name != "step" and value.dtype is None:
+                continue
             raise _error("%s needs static int bounds, got a traced value as its %s%s"
                          % (what, name, hint))
         if not is_int(value):
@@ -38,7 +51,8 @@ def _bounds(what, start, stop, step, hint):
             raise _error("%s: %s %d is out of range" % (what, name, value))
     if step <= 0:
         raise _error("%s needs a positive step, got %d" % (what, step))
-    return int(start), int(stop), int(step)
+    as_int = lambda v: v if isinstance(v, (ScalarValue, SizeVar, GridExpr)) else int(v)
+    return as_int(start), as_int(stop), int(step)
 
 
 def _no_options(what, options):
@@ -68,6 +82,11 @@ class _SerialLoop(_Frame):
             self.state = "open"
             constants = []
             for value in (self.start, self.stop, self.step):
+                if isinstance(value, (SizeVar, GridExpr)):
+                    value = value.value()
+                if isinstance(value, ScalarValue):
+                    constants.append(value.ssa)
+                    continue
                 name = b.fresh("c")
                 b.emit("%s = arith.constant %d : index" % (name, value))
                 constants.append(name)
@@ -75,6 +94,8 @@ class _SerialLoop(_Frame):
             b.emit_open("scf.for %s = %s to %s step %s {" % ((index,) + tuple(constants)))
             b.frames.append(self)
             self.builder = b
+            # i = start + step·k: a multiple of gcd(start's divisor, step).
+            b.divisors[index] = math.gcd(divisor_of(self.start), self.step)
             return ScalarValue(index, None)
         if self.state == "open":
             self.close()
@@ -101,11 +122,12 @@ def _kernel_builder(what):
 
 def serial(start, stop=None, step=None, **options):
     """`for i in T.serial(n)`, `T.serial(start, stop)`, `T.serial(start, stop,
-    step)` (or `step=`): a loop kept as a loop, with static int bounds."""
+    step)` (or `step=`): a loop kept as a loop. Start and stop may be index
+    values or size variables (runtime bounds); the step is a static int."""
     _kernel_builder("T.serial")
     _no_options("T.serial", options)
     start, stop, step = _bounds("T.serial", start, stop, step,
-                                "; runtime loop bounds are not supported yet")
+                                "; a runtime step is not supported", runtime=True)
     return _SerialLoop(start, stop, step)
 
 

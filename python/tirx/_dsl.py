@@ -5,6 +5,7 @@ import ctypes
 import functools
 import inspect
 import linecache
+import math
 import numbers
 import os
 import re
@@ -96,12 +97,179 @@ def is_int(value):
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def check_shape(shape, what):
-    """`shape` as a tuple of positive ints, or a DSLError naming `what`."""
+def check_shape(shape, what, allow_sizes=False):
+    """`shape` as a tuple of positive ints (and, with `allow_sizes`, size
+    variables), or a DSLError naming `what`."""
     dims = tuple(shape) if isinstance(shape, (tuple, list)) else None
-    if not dims or not all(is_int(d) and 0 < d < 1 << 62 for d in dims):
-        raise _error("%s needs a shape of positive ints, got %r" % (what, shape))
-    return tuple(int(d) for d in dims)
+    ok = lambda d: (is_int(d) and 0 < d < 1 << 62) or (allow_sizes and isinstance(d, SizeVar))
+    if not dims or not all(ok(d) for d in dims):
+        raise _error("%s needs a shape of positive ints%s, got %r" % (
+            what, " or size variables (T.dynamic)" if allow_sizes else "", shape))
+    names = [d.name for d in dims if isinstance(d, SizeVar)]
+    if len(set(names)) != len(names):
+        raise _error("%s: a size variable names two extents of one tensor, got %r"
+                     % (what, shape))
+    return tuple(d if isinstance(d, SizeVar) else int(d) for d in dims)
+
+
+#===------------------------------------------------------------------------===#
+# Size variables (docs/sizes.md)
+#===------------------------------------------------------------------------===#
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class SizeVar:
+    """`n = T.dynamic("n", multiple_of=4)`: a tensor extent known at launch,
+    taken from the tensors' shapes. Inside a kernel it is an index value."""
+
+    def __init__(self, name, multiple_of=1):
+        if not isinstance(name, str) or not _IDENTIFIER.match(name):
+            raise _error("T.dynamic needs an identifier as the size variable's name, "
+                         "got %r" % (name,))
+        if not is_int(multiple_of) or not 1 <= multiple_of <= 1 << 30:
+            raise _error("T.dynamic(%r): multiple_of must be an int in [1, 2^30], got %r"
+                         % (name, multiple_of))
+        self.name, self.multiple_of = name, int(multiple_of)
+
+    def __repr__(self):
+        return "T.dynamic(%r%s)" % (self.name, ", multiple_of=%d" % self.multiple_of
+                                    if self.multiple_of > 1 else "")
+
+    def value(self):
+        """The index value of this size in the kernel being traced."""
+        b = current_builder()
+        ssa = getattr(b, "sizes", {}).get(self.name) if b is not None else None
+        if ssa is None:
+            raise _error("size variable %s is not an extent of any tensor parameter of "
+                         "the kernel being traced" % self.name)
+        return ScalarValue(ssa, None)
+
+    def evaluate(self, sizes):
+        return sizes[self.name]
+
+    def affine(self, ssa_of):
+        return ssa_of(self.name)
+
+    def __bool__(self):
+        raise _error("a size variable has no value while tracing: `if %s` cannot be "
+                     "decided in Python; use `with T.If(...)`" % self.name)
+
+    def __index__(self):
+        raise _error("size variable %s is a runtime value, not a Python int (use it in "
+                     "T.serial, region offsets, comparisons or a grid expression)"
+                     % self.name)
+
+
+def _grid_operand(value):
+    if isinstance(value, (SizeVar, GridExpr)):
+        return value
+    if is_int(value) and not isinstance(value, bool):
+        return int(value)
+    raise _error("a grid expression combines size variables with ints, got %r" % (value,))
+
+
+class GridExpr:
+    """An extent of the launch grid computed from size variables at launch:
+    `T.ceildiv(n, 512)`, `n // 4 + 1`, `2 * n`."""
+
+    _OPS = {"add": "+", "sub": "-", "mul": "*", "floordiv": "floordiv", "ceildiv": "ceildiv",
+            "mod": "mod"}
+
+    def __init__(self, op, lhs, rhs):
+        self.op, self.lhs, self.rhs = op, _grid_operand(lhs), _grid_operand(rhs)
+        if op in ("floordiv", "ceildiv", "mod") and (not isinstance(self.rhs, int) or
+                                                     self.rhs <= 0):
+            raise _error("a grid expression divides by a positive int, got %r" % (rhs,))
+        if op == "sub" and not isinstance(self.rhs, int):
+            raise _error("a grid expression subtracts an int, not another size")
+        if op == "mul" and not (isinstance(self.lhs, int) or isinstance(self.rhs, int)):
+            raise _error("a grid expression multiplies by an int, not by another size")
+
+    def evaluate(self, sizes):
+        value = lambda v: v if isinstance(v, int) else v.evaluate(sizes)
+        a, c = value(self.lhs), value(self.rhs)
+        return {"add": lambda: a + c, "sub": lambda: a - c, "mul": lambda: a * c,
+                "floordiv": lambda: a // c, "mod": lambda: a % c,
+                "ceildiv": lambda: -(-a // c)}[self.op]()
+
+    def value(self):
+        """The index value of this expression in the kernel being traced."""
+        value = lambda v: v if isinstance(v, int) else v.value()
+        a, c = value(self.lhs), value(self.rhs)
+        if self.op == "ceildiv":
+            return ceildiv(a, c)
+        if isinstance(a, int):
+            a, c = c, a  # ints are on the right of index arithmetic (+, * only)
+        return {"add": lambda: a + c, "sub": lambda: a - c, "mul": lambda: a * c,
+                "floordiv": lambda: a // c, "mod": lambda: a % c}[self.op]()
+
+    def affine(self, ssa_of):
+        text = lambda v: str(v) if isinstance(v, int) else v.affine(ssa_of)
+        return "(%s %s %s)" % (text(self.lhs), self._OPS[self.op], text(self.rhs))
+
+    def __repr__(self):
+        return self.affine(lambda name: name)
+
+
+
+# Arithmetic on size variables builds a grid expression (a launch grid may
+# use it); inside a kernel it becomes index arithmetic where it is used as a
+# value. With a traced index value it is index arithmetic at once.
+def _size_op(op, reverse=False):
+    method = "__%s%s__" % ("r" if reverse else "", op)
+
+    def apply(self, other):
+        if isinstance(other, ScalarValue):
+            if isinstance(other, (SizeVar, GridExpr)):
+                other = other.value()
+            return getattr(self.value(), method)(other)
+        return GridExpr(op, other, self) if reverse else GridExpr(op, self, other)
+    return apply
+
+
+for _cls in (SizeVar, GridExpr):
+    for _op in ("add", "mul", "floordiv", "sub", "mod"):
+        setattr(_cls, "__%s__" % _op, _size_op(_op))
+        setattr(_cls, "__r%s__" % _op, _size_op(_op, True))
+    for _cmp in ("lt", "le", "gt", "ge", "eq", "ne"):
+        setattr(_cls, "__%s__" % _cmp,
+                (lambda c: lambda self, other: getattr(self.value(), "__%s__" % c)(other))(_cmp))
+    _cls.__hash__ = object.__hash__
+
+
+def ceildiv(a, b):
+    """⌈a / b⌉: a grid expression of a size variable, or index arithmetic on
+    traced values (arith.ceildivsi), or ints."""
+    if isinstance(a, (SizeVar, GridExpr)):
+        return GridExpr("ceildiv", a, b)
+    if isinstance(a, ScalarValue):
+        other = a._coerce(b)
+        bld = builder()
+        result = bld.fresh("s")
+        bld.emit("%s = arith.ceildivsi %s, %s : %s" % (result, a.ssa, other.ssa, a.mlir))
+        return ScalarValue(result, a.dtype, None)
+    if is_int(a) and is_int(b) and b:
+        return -(-int(a) // int(b))
+    raise _error("T.ceildiv needs ints, index values or size variables, got %r, %r" % (a, b))
+
+
+def divisor_of(value):
+    """A known divisor of an index value while tracing (its linear form over
+    values of known divisors), 0 for the constant 0."""
+    if isinstance(value, SizeVar):
+        return value.multiple_of
+    if not isinstance(value, ScalarValue):
+        return abs(int(value)) if is_int(value) else 1  # checked where it is used
+    if value.affine is None:
+        return 1
+    b = current_builder()
+    divisors = getattr(b, "divisors", {}) if b is not None else {}
+    terms, constant = value.affine
+    result = abs(constant)
+    for ssa, coefficient in terms:
+        result = math.gcd(result, abs(coefficient) * divisors.get(ssa, 1))
+    return result
 
 
 def check_align(align, what):
@@ -196,6 +364,8 @@ class Builder:
         self.counter = 0
         self.functions = {}  # name → scalar function IR text
         self.frames = []  # open T.serial / T.If / T.Then / T.Else frames (_control.py)
+        self.sizes = {}  # size variable name → its SSA value in the kernel
+        self.divisors = {}  # index SSA value → a known divisor of it (1 if absent)
 
     def fresh(self, hint="v"):
         self.counter += 1
@@ -238,10 +408,15 @@ def builder():
 
 class TensorType:
     def __init__(self, shape, dtype, space, layout=None, align=None):
-        self.shape = tuple(int(d) for d in shape)
+        self.shape = tuple(d if isinstance(d, SizeVar) else int(d) for d in shape)
         self.dtype, self.space = dtype, space
         self.layout = layout  # TileLayout or None
         self.align = align
+
+    @property
+    def size_vars(self):
+        """The size variables of the runtime extents, in order."""
+        return [d for d in self.shape if isinstance(d, SizeVar)]
 
     @property
     def alignment_or_default(self):
@@ -250,9 +425,12 @@ class TensorType:
         return self.align or self.dtype.bits // 8
 
     def __str__(self):
-        text = "x".join(str(d) for d in self.shape) + "x" + self.dtype.mlir + ", " + self.space
+        text = "x".join("?" if isinstance(d, SizeVar) else str(d) for d in self.shape) + \
+            "x" + self.dtype.mlir + ", " + self.space
         if self.layout is not None:
             text += ", #tirx.layout<%s>" % self.layout
+        if self.size_vars:
+            text += ", sizes = [%s]" % ", ".join(v.name for v in self.size_vars)
         if self.align:
             text += ", align = %d" % self.align
         return "!tirx.tensor<%s>" % text
@@ -284,7 +462,10 @@ class Tensor:
     """A parameter annotation: T.Tensor((2, 32, 4), "float32", align=16)."""
 
     def __init__(self, shape, dtype="float32", align=None, layout=None):
-        shape = check_shape(shape, "T.Tensor")
+        shape = check_shape(shape, "T.Tensor", allow_sizes=True)
+        if layout is not None and any(isinstance(d, SizeVar) for d in shape):
+            raise _error("T.Tensor: a tensor with runtime extents is dense row-major and "
+                         "takes no layout")
         if align is not None:
             align = check_align(align, "T.Tensor")
         self.type = TensorType(shape, as_dtype(dtype), "global",
@@ -401,13 +582,22 @@ class TensorValue:
         if len(key) < len(self.shape):
             key = key + (slice(None),) * (len(self.shape) - len(key))
         offsets, sizes, dynamic, kept = [], [], [], []
+        divisors = []  # per dimension: a known divisor of its offset
+        as_value = lambda v: v.value() if isinstance(v, (SizeVar, GridExpr)) else v
         for dim, item in enumerate(key):
             extent = self.shape[dim]
+            if isinstance(item, (SizeVar, GridExpr)):
+                item = as_value(item)
             if isinstance(item, slice):
                 if item.step not in (None, 1):
                     raise _error("stepped slices are not supported")
-                start = 0 if item.start is None else item.start
-                stop = extent if item.stop is None else item.stop
+                if isinstance(extent, SizeVar) and (item.stop is None or item.start is None):
+                    raise _error("dimension %d has the runtime extent %s: a slice of it needs "
+                                 "both bounds and a static size, as in A[i*4:(i+1)*4]"
+                                 % (dim, extent.name))
+                start = 0 if item.start is None else as_value(item.start)
+                stop = extent if item.stop is None else as_value(item.stop)
+                divisors.append(divisor_of(start))
                 if isinstance(start, ScalarValue) or isinstance(stop, ScalarValue):
                     # A[i*4:(i+1)*4]: a traced offset, a size known while tracing.
                     size = _static_difference(stop, start)
@@ -429,6 +619,7 @@ class TensorValue:
                 sizes.append(int(stop) - int(start))
                 kept.append(int(stop) - int(start))
             else:
+                divisors.append(divisor_of(item))
                 if isinstance(item, ScalarValue):
                     offsets.append(None)
                     dynamic.append(item._as_index())
@@ -447,15 +638,41 @@ class TensorValue:
             raise _error(message if message.startswith("invalid region") else
                          "invalid region: %s" % message)
         region_type = TensorType.parse(_capi.take_string(text))
+        claim = self._alignment_claim(offsets, divisors)
+        if claim and claim > region_type.alignment_or_default:
+            region_type.align = claim
+        else:
+            claim = None
         dyn = iter(dynamic)
         offset_text = ", ".join(next(dyn) if o is None else str(o) for o in offsets)
         result = b.fresh("region")
-        b.emit("%s = tirx.region %s[%s] [%s] : %s" % (
-            result, self.ssa, offset_text, ", ".join(map(str, sizes)), self.type))
+        b.emit("%s = tirx.region %s[%s] [%s]%s : %s" % (
+            result, self.ssa, offset_text, ", ".join(map(str, sizes)),
+            " align %d" % claim if claim else "", self.type))
         value = TensorValue(result, region_type)
         if drop and tuple(kept) != region_type.shape:
             value = value.view(*(kept or [1]))
         return value
+
+    def _alignment_claim(self, offsets, divisors):
+        """The base alignment a region of this row-major global/shared tensor
+        keeps, from the divisors of its offsets known while tracing (the
+        kernel's verifier proves it: docs/sizes.md), or None."""
+        if self.type.space == "local" or self.type.layout is not None:
+            return None
+        if all(o is not None for o in offsets) and not self.type.size_vars:
+            return None  # static offsets: the layout already says it
+        moved = 0  # gcd of the bytes each offset may move the base by
+        stride = self.type.dtype.bits // 8
+        for dim in reversed(range(len(self.shape))):
+            if offsets[dim] != 0:
+                moved = math.gcd(moved, divisors[dim] * stride)
+            extent = self.shape[dim]
+            stride *= extent.multiple_of if isinstance(extent, SizeVar) else extent
+        limit = self.type.alignment_or_default
+        if moved == 0:
+            return limit
+        return min(limit, moved & -moved)
 
     def __getitem__(self, key):
         """t[a:b, ...]: a rank-keeping region (spec §1.9)."""
@@ -506,6 +723,8 @@ class ScalarValue:
         return self.ssa
 
     def _coerce(self, other):
+        if isinstance(other, (SizeVar, GridExpr)) and self.dtype is None:
+            other = other.value()
         if isinstance(other, ScalarValue):
             if other.mlir != self.mlir:
                 raise _error("operands of different types (%s and %s); write the cast "

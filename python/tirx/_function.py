@@ -2,7 +2,8 @@
 import inspect
 
 from . import _control, _dsl
-from ._dsl import (DTYPES, Builder, Constant, DType, ScalarValue, Tensor, TensorValue,
+from ._dsl import (DTYPES, Builder, Constant, DType, GridExpr, ScalarValue, SizeVar, Tensor,
+                   TensorValue,
                    TensorType, _error, _user_position, as_dtype, builder,
                    check_align, check_shape, is_int, location_text)
 
@@ -11,7 +12,7 @@ class LaunchConfig:
     def __init__(self, *, grid, block, **unsupported):
         if unsupported:
             raise _error("LaunchConfig options not supported yet: %s" % ", ".join(unsupported))
-        self.grid = _extents("grid", grid)
+        self.grid = _extents("grid", grid, sizes=True)
         self.block = _extents("block", block)
         self.position = _user_position()  # the compiler's range errors point here
 
@@ -23,12 +24,14 @@ def _scalar_type(annotation):
     return None
 
 
-def _extents(name, value):
+def _extents(name, value, sizes=False):
     extents = tuple(value) if isinstance(value, (tuple, list)) else (value,)
-    if not 1 <= len(extents) <= 3 or not all(is_int(e) for e in extents):
-        raise _error("LaunchConfig %s= needs an int or 1 to 3 ints (x first), got %r"
-                     % (name, value))
-    return tuple(int(e) for e in extents)
+    symbolic = lambda e: sizes and isinstance(e, (SizeVar, GridExpr))
+    if not 1 <= len(extents) <= 3 or not all(is_int(e) or symbolic(e) for e in extents):
+        raise _error("LaunchConfig %s= needs an int or 1 to 3 ints (x first)%s, got %r"
+                     % (name, " or size expressions such as T.ceildiv(n, 256)"
+                        if sizes else "", value))
+    return tuple(e if symbolic(e) else int(e) for e in extents)
 
 
 class Function:
@@ -127,6 +130,22 @@ class Function:
                 raise _error("parameter '%s' of @%s is annotated %r, not T.Tensor(...) or a "
                              "scalar type%s" % (p.name, self.name, annotation, hint),
                              self.position)
+        # Size variables, in order of first appearance: trailing index
+        # arguments (docs/sizes.md).
+        size_vars, names = [], set(n for n, _ in params)
+        for _, kind in params:
+            for var in kind.size_vars if isinstance(kind, TensorType) else ():
+                same = [v for v in size_vars if v.name == var.name]
+                if same and same[0] is not var and same[0].multiple_of != var.multiple_of:
+                    raise _error("two size variables named %s declare different multiples "
+                                 "(%d and %d)" % (var.name, same[0].multiple_of,
+                                                  var.multiple_of), self.position)
+                if not same:
+                    size_vars.append(var)
+        for var in size_vars:
+            ssa = "%" + (var.name if var.name not in names else "size_" + var.name)
+            b.sizes[var.name] = ssa
+            b.divisors[ssa] = var.multiple_of
         with b:
             args = []
             for name, kind in params:
@@ -154,8 +173,22 @@ class Function:
             spans.append((len(header), len(header) + len(text), position,
                           "parameter '%s': " % name))
             header += text
+        for var in size_vars:
+            header += ", %s: index {tirx.size = \"%s\"%s}" % (
+                b.sizes[var.name], var.name, ", tirx.multiple_of = %d : i64" % var.multiple_of
+                if var.multiple_of > 1 else "")
         header += ") "
-        text = "launch(grid = [%s], block = [%s])" % (", ".join(map(str, b.launch.grid)),
+        grid_text = []
+        for extent in b.launch.grid:
+            if isinstance(extent, (SizeVar, GridExpr)):
+                unknown = [v for v in _grid_vars(extent) if v.name not in b.sizes]
+                if unknown:
+                    raise _error("the grid uses size variable %s, which is no extent of a "
+                                 "parameter of @%s" % (unknown[0].name, self.name),
+                                 b.launch.position or self.position)
+                extent = extent.affine(lambda name: b.sizes[name])
+            grid_text.append(str(extent))
+        text = "launch(grid = [%s], block = [%s])" % (", ".join(grid_text),
                                                       ", ".join(map(str, b.launch.block)))
         spans.append((len(header), len(header) + len(text),
                        b.launch.position or self.position, ""))
@@ -163,15 +196,25 @@ class Function:
         text = "\n".join([header] + b.lines + ["    tirx.return",
                                                 "  } " + _function_location(self.fn)])
         # Returned, not stored on the Function: threads may trace it at once.
-        return KernelTrace(text, params, b.launch, spans)
+        return KernelTrace(text, params, b.launch, spans, size_vars)
+
+
+def _grid_vars(extent):
+    if isinstance(extent, SizeVar):
+        return [extent]
+    if isinstance(extent, GridExpr):
+        return _grid_vars(extent.lhs) + _grid_vars(extent.rhs)
+    return []
 
 
 class KernelTrace:
     """One trace of a kernel: its IR text, parameters (name, type), launch
-    configuration, and the header spans that map diagnostics back."""
+    configuration, the header spans that map diagnostics back, and its size
+    variables (trailing int64 kernel parameters, in order)."""
 
-    def __init__(self, text, params, launch, spans):
+    def __init__(self, text, params, launch, spans, size_vars=()):
         self.text, self.params, self.launch, self.spans = text, params, launch, spans
+        self.size_vars = list(size_vars)
 
 
 def _function_location(fn):

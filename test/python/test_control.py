@@ -316,10 +316,10 @@ def test_unroll_of_traced_count():
 
 def test_serial_bound_errors():
     cases = [
-        (lambda: T.serial(T.cuda.block_idx("x"), 8), "T.serial needs static int bounds, got "
-         "a traced value as its start; runtime loop bounds are not supported yet"),
+        (lambda: T.unroll(T.cuda.block_idx("x"), 8), "T.unroll needs static int bounds, got "
+         "a traced value as its start; use T.serial for a loop kept on the GPU"),
         (lambda: T.serial(0, 8, T.cuda.thread_idx("x")), "T.serial needs static int bounds, "
-         "got a traced value as its step"),
+         "got a traced value as its step; a runtime step is not supported"),
         (lambda: T.serial(2.5), "T.serial needs int bounds, got 2.5 as its stop"),
         (lambda: T.unroll(0, "4"), "T.unroll needs int bounds, got '4' as its stop"),
         (lambda: T.serial(1 << 63), "T.serial: stop 9223372036854775808 is out of range"),

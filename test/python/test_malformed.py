@@ -288,10 +288,10 @@ def test_bad_annotations():
 
 def test_tensor_annotation_errors_at_their_line():
     where = line_of("MARK-shape")
-    with raises(tirx.CompileError, where + "T.Tensor needs a shape of positive ints, got (0, 4)"):
+    with raises(tirx.CompileError, where + "T.Tensor needs a shape of positive ints or size variables (T.dynamic), got (0, 4)"):
         T.Tensor((0, 4), "float32")  # MARK-shape
     for shape in [(-1, 4), (), 4, ("a",), (2.0,), (True,)]:
-        with raises(tirx.CompileError, "T.Tensor needs a shape of positive ints, got %r"
+        with raises(tirx.CompileError, "T.Tensor needs a shape of positive ints or size variables (T.dynamic), got %r"
                     % (shape,)):
             T.Tensor(shape, "float32")
     for align in [3, 0, -4, 16.0]:
@@ -324,10 +324,14 @@ def test_compiler_errors_in_the_signature_name_the_parameter():
 
 @pytest.mark.parametrize("grid, block, message", [
     ((1, 2, 3, 4), 64,
-     "LaunchConfig grid= needs an int or 1 to 3 ints (x first), got (1, 2, 3, 4)"),
-    ((), 64, "LaunchConfig grid= needs an int or 1 to 3 ints (x first), got ()"),
-    ("a", 64, "LaunchConfig grid= needs an int or 1 to 3 ints (x first), got 'a'"),
-    (None, 64, "LaunchConfig grid= needs an int or 1 to 3 ints (x first), got None"),
+     "LaunchConfig grid= needs an int or 1 to 3 ints (x first) or size expressions such as "
+     "T.ceildiv(n, 256), got (1, 2, 3, 4)"),
+    ((), 64, "LaunchConfig grid= needs an int or 1 to 3 ints (x first) or size expressions such as "
+     "T.ceildiv(n, 256), got ()"),
+    ("a", 64, "LaunchConfig grid= needs an int or 1 to 3 ints (x first) or size expressions such as "
+     "T.ceildiv(n, 256), got 'a'"),
+    (None, 64, "LaunchConfig grid= needs an int or 1 to 3 ints (x first) or size expressions such as "
+     "T.ceildiv(n, 256), got None"),
     (1, 1.5, "LaunchConfig block= needs an int or 1 to 3 ints (x first), got 1.5"),
     (1, (32, True), "LaunchConfig block= needs an int or 1 to 3 ints (x first), got (32, True)"),
 ])

@@ -2,7 +2,15 @@
 import types as _types
 
 from .._control import Else, If, Then, serial, unroll
-from .._dsl import (DTYPES as _DTYPES, Tensor, if_then_else, math_op as _math)
+from .._dsl import (DTYPES as _DTYPES, SizeVar as _SizeVar, Tensor, ceildiv, if_then_else,
+                    math_op as _math)
+
+
+def dynamic(name, multiple_of=1):
+    """`n = T.dynamic("n")`: a tensor extent known at launch (docs/sizes.md);
+    `multiple_of=4` declares that every launch's value is a multiple of 4
+    (checked by the launcher) so that vector accesses stay provably aligned."""
+    return _SizeVar(name, multiple_of)
 from .._function import (LaunchConfig, alloc_local, alloc_shared, apply as _apply,
                          block_idx as _block_idx, cta_sync as _cta_sync,
                          device_entry, ewise as _ewise, function, ptx,
