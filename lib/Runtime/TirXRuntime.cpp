@@ -328,6 +328,8 @@ TirxStatus primaryContext(const char *caller, int device, CUcontext *context) {
     return status;
   const Driver &d = driver();
   if (const char *missing = d.missing())
+    // check-diagnostics: internal, the static cudart (CUDA 12+) refuses an
+    // older driver in checkDevice above; a driver it accepts has these
     return fail(TIRX_ERROR_CUDA, std::string(caller) +
                                      ": the CUDA driver lacks " + missing +
                                      " (TirX needs a CUDA 12 driver or newer)");
@@ -349,6 +351,8 @@ TirxStatus primaryContext(const char *caller, int device, CUcontext *context) {
       result = d.primaryCtxRetain(&contexts[device], handle);
     if (result != CUDA_SUCCESS) {
       contexts[device] = nullptr;
+      // check-diagnostics: internal, only an unusable device (lost, or no
+      // memory left for a context) fails here; no test can arrange one
       return fail(TIRX_ERROR_CUDA,
                   std::string(caller) + ": the primary context of device " +
                       std::to_string(device) + " could not be retained: " +
@@ -457,6 +461,9 @@ tirxKernelPrepareLaunch(TirxKernel kernel, int device, size_t numArgs,
   if (result == CUDA_SUCCESS)
     result = d.funcGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function);
   if (result != CUDA_SUCCESS)
+    // check-diagnostics: internal, the image was loaded on this device by
+    // tirxModuleLoadDataOnDevice (which names its error); only two GPUs of
+    // different architectures could fail here
     return fail(TIRX_ERROR_INVALID_IMAGE,
                 "tirxKernelPrepareLaunch: kernel '" + kernel->name +
                     "' could not be loaded on device " + std::to_string(device) +
