@@ -770,7 +770,7 @@ class Launcher:
             g["_v%d" % (n + k)] = self._slots[n + k]
             body.append("    _v%d.value = z%d" % (n + k, k))
         if self._dynamic_grid:
-            key = "(%s,)" % ", ".join("z%d" % k for k in range(len(self._size_vars)))
+            key = "(%s)" % "".join("z%d, " % k for k in range(len(self._size_vars)))
             body.append("    grid = _grids.get(%s)" % key)
             body.append("    if grid is None: grid = _grid_for(%s)" % key)
             body.append("    launch.grid = grid")

@@ -411,6 +411,14 @@ def test_grid_out_of_range(monkeypatch, torch):
         made((torch.Tensor((4, 1)), torch.Tensor((4,)), 1.0))
 
 
+def test_grid_expression_without_size_variables(monkeypatch, torch):
+    made, library = launcher(monkeypatch, AB, grid=(Value(3), 2))
+    a = torch.Tensor((2, 32, 4))
+    for _ in range(3):
+        made((a, a))
+    assert [x["grid"] for x in library.launches] == [(3, 2, 1)] * 3
+
+
 def test_size_variable_in_no_shape():
     with raises(TypeError, "k: the size variable m is in no tensor parameter's shape, so no "
                            "call can give it a value"):
