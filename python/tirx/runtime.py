@@ -517,6 +517,7 @@ def check_metadata(compiled, args):
         if arg.dtype != getattr(torch, kind.dtype.name, None):
             raise _dtype_error(name, _TORCH_TYPESTR.get(str(arg.dtype), str(arg.dtype)), kind)
 
+
 _GRID_LIMITS = (("x", 2 ** 31 - 1), ("y", 65535), ("z", 65535))
 _GRID_CACHE_SIZE = 4096
 
@@ -602,7 +603,7 @@ class Launcher:
                 raise self._device_error(first, device, name, where)
         source = _stream_source(args)
         stream = None
-        values, pointers, unplaced, releases = [], [], [], []
+        values, unplaced, releases = [], [], []
         sizes, bound = {}, {}
         try:
             for (name, kind), arg in zip(self._params, args):
