@@ -583,3 +583,30 @@ def test_stand_in_kinds_match_the_dsl():
     kind = TS.Tensor((2, 32, 4), "float32", align=16).type
     assert kind.shape == (2, 32, 4) and kind.alignment_or_default == 16
     assert kind.dtype is DTYPES["float32"]
+
+
+def test_every_scalar_type(monkeypatch, torch):
+    """A fast path for every scalar type the launcher passes; the values
+    reach their slots exactly, and out-of-range values are refused."""
+    scalars = [(name, DTYPES[name]) for name in DTYPES if name not in ("float16", "bfloat16")]
+    made, library = launcher(monkeypatch, [AB[0]] + scalars)
+    general = counting_general(made)
+    a = torch.Tensor((2, 32, 4))
+    highs = []
+    for _, kind in scalars:
+        if kind.is_float:
+            highs.append(0.5)
+        else:
+            highs.append((1 << (kind.bits - (1 if kind.kind == "i" else 0))) - 1)
+    made((a, *highs))
+    made((a, *highs))
+    assert len(general) == 1
+    assert library.launches[-1]["args"][1:] == highs
+    for index, (name, kind) in enumerate(scalars):
+        if kind.is_float:
+            continue
+        values = list(highs)
+        values[index] += 1
+        with raises(ValueError, "parameter '%s' = %d is out of range for %s" % (
+                name, values[index], name)):
+            made((a, *values))
