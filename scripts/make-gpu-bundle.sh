@@ -32,6 +32,8 @@ for test in "$root"/test/gpu/*.mlir; do
   cp "$test" "$out/tests/$name.mlir"
 done
 cp "$root/test/Runtime/gpu.test" "$out/tests/runtime-check.test"
+cp "$root/test/Runtime/prepared-launch-gpu.test" "$out/tests/"
+cp "$root/test/Runtime/Inputs/prepared_launch.py" "$out/"
 TIRX_OPT="$static/bin/tirx-opt" bash "$root/test/gpu/run.sh" --build "$out/ptx" > /dev/null
 # The numerics suite: every register form, and the immediate forms, as TirX
 # PTX and as an nvcc inline-asm reference (compiled here with the same CUDA
@@ -55,6 +57,6 @@ cp "$root/bench/gpu/stream.py" "$root/bench/gpu/launch.py" "$root/bench/gpu/run.
 cp "$root/test/gpu/run.sh" "$root/test/gpu/unpack.py" "$root/test/gpu/filecheck.py" \
    "$root/test/gpu/sanitizer_summary.py" \
    "$root/test/gpu/run_examples.py" "$root/test/gpu/run_malformed.py" \
-   "$root/test/gpu/run_huge.py" \
+   "$root/test/gpu/run_huge.py" "$root/test/gpu/run_torch.py" \
    "$root/test/gpu/run_math.py" "$out/"
 du -sh "$out"

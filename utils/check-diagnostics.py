@@ -331,6 +331,10 @@ GPU_ONLY = {
         "tirxKernelLaunch: kernel '<...>' takes",
         "tirxKernelLaunch: grid and block extents must be positive",
         "tirxKernelLaunch: launching",
+        ": no device",
+        "tirxKernelPrepareLaunch: kernel '<...>' takes",
+        "tirxPointerGetDevice: <...> is not device memory",
+        "tirxLaunchPrepared: launching",
     ),
 }
 

@@ -1,13 +1,15 @@
 """Host cost of one kernel call from Python, on the GPU machine: TirX's
-launcher (argument checks, stream lookup, ctypes launch) against CuPy's
-RawKernel launch and a one-kernel PyTorch op, on a 256-float affine-ReLU
-where the GPU time is negligible. Median of 7 rounds of 2000 calls.
-Usage: PYTHONPATH=python TIRX_LIBRARY=lib python3 launch.py EXAMPLES_DIR"""
+launcher against a trivial @triton.jit kernel, CuPy's RawKernel and a
+one-kernel PyTorch op, in one process, on a 256-float affine-ReLU whose GPU
+time is below the launch cost. Each measurement is CALLS (>= 10,000) calls
+then one synchronize, in microseconds per call; the implementations take
+turns, round after round, and the table gives the median of ROUNDS rounds
+(and the range). Every implementation's output is checked first.
+Usage: PYTHONPATH=python TIRX_LIBRARY=lib python3 launch.py EXAMPLES_DIR [CALLS [ROUNDS]]"""
 import statistics
 import sys
 import time
 
-import cupy as cp
 import torch
 
 import tirx
@@ -16,55 +18,134 @@ from tirx import runtime
 sys.path.insert(0, sys.argv[1])
 from affine_relu import affine_relu  # noqa: E402
 
-CALLS, ROUNDS = 2000, 7
+CALLS = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
+ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 7
+assert CALLS >= 10000, "launch overhead is measured over at least 10,000 calls"
 
 
 def per_call_us(fn):
-    fn()
     torch.cuda.synchronize()
-    rounds = []
-    for _ in range(ROUNDS):
-        begin = time.perf_counter()
-        for _ in range(CALLS):
-            fn()
-        rounds.append((time.perf_counter() - begin) / CALLS * 1e6)
-        torch.cuda.synchronize()
-    return statistics.median(rounds)
+    begin = time.perf_counter()
+    for _ in range(CALLS):
+        fn()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - begin) / CALLS * 1e6
 
 
 a = torch.linspace(-4, 4, 256, device="cuda").reshape(2, 32, 4)
 b = torch.empty_like(a)
-compiled = tirx.compile(affine_relu, target="cuda")
-compiled(a, b)
-torch.testing.assert_close(b, torch.clamp_min(a * 2 + 1, 0))
+expected = torch.clamp_min(a * 2 + 1, 0)
 
-kernel = cp.RawModule(code="""
+
+def checked(name, run, want=None):
+    """Runs `run` once on a poisoned output b and compares b with the
+    reference (`want`, default the affine-ReLU of a); returns `run`."""
+    b.fill_(float("nan"))
+    run()
+    torch.cuda.synchronize()
+    if not torch.equal(b, expected if want is None else want):
+        raise SystemExit("%s computed a wrong result" % name)
+    return run
+
+
+compiled = tirx.compile(affine_relu, target="cuda")
+rows = [("TirX `compiled(a, b)` (torch tensors)",
+         checked("TirX", lambda: compiled(a, b)))]
+op = compiled.as_torch_op(mutates_args=("B",))
+rows.append(("TirX as a torch op, `op(a, b)` (torch.library)",
+             checked("TirX op", lambda: op(a, b))))
+
+
+class DLPackOnly:
+    """An array API object: only __dlpack__ and __dlpack_device__."""
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def __dlpack__(self, **kwargs):
+        return self._tensor.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._tensor.__dlpack_device__()
+
+
+da, db = DLPackOnly(a), DLPackOnly(b)
+rows.append(("TirX `compiled(a, b)` (DLPack-only objects)",
+             checked("TirX DLPack", lambda: compiled(da, db))))
+
+# The C launch alone: the prepared launch of the fast path, one ctypes call
+# (after a fast-path call, which set its argument slots to a and b and its
+# stream to PyTorch's current one).
+compiled(a, b)
+compiled(a, b)
+launcher = compiled._launcher
+prepared = launcher._prepared[a.get_device()]
+assert [s.value for s in launcher._slots] == [a.data_ptr(), b.data_ptr()]
+launch_prepared = runtime._runtime().tirxLaunchPrepared
+rows.append(("  of which: `tirxLaunchPrepared` alone (one ctypes call)",
+             lambda: launch_prepared(prepared)))
+
+try:
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def triton_affine_relu(a_ptr, b_ptr, BLOCK: tl.constexpr):
+        offsets = tl.arange(0, BLOCK)
+        x = tl.load(a_ptr + offsets)
+        tl.store(b_ptr + offsets, tl.maximum(x * 2.0 + 1.0, 0.0))
+
+    rows.append(("Triton `kernel[(1,)](a, b, BLOCK=256)`",
+                 checked("Triton", lambda: triton_affine_relu[(1,)](a, b, BLOCK=256))))
+    triton_version = triton.__version__
+except ImportError as error:
+    triton_version = "not installed (%s)" % error
+
+try:
+    import cupy as cp
+    kernel = cp.RawModule(code="""
 extern "C" __global__ void affine_relu(const float4 *a, float4 *b) {
   float4 v = a[threadIdx.x];
   v.x = fmaxf(fmaf(v.x, 2.f, 1.f), 0.f); v.y = fmaxf(fmaf(v.y, 2.f, 1.f), 0.f);
   v.z = fmaxf(fmaf(v.z, 2.f, 1.f), 0.f); v.w = fmaxf(fmaf(v.w, 2.f, 1.f), 0.f);
   b[threadIdx.x] = v;
 }""").get_function("affine_relu")
-ca, cb = cp.asarray(a), cp.asarray(b)
-rows = [
-    ("TirX `compiled(a, b)` (torch tensors)", per_call_us(lambda: compiled(a, b))),
-    ("TirX `compiled(a, b)` (CuPy arrays)", per_call_us(lambda: compiled(ca, cb))),
-]
-if hasattr(runtime, "Launcher"):
-    checks = runtime.Launcher(compiled.name, compiled.ptx, compiled.params,
-                              compiled.launch.grid, compiled.launch.block)._checks
-    rows.append(("  of which: argument checks (torch)", per_call_us(
-        lambda: [c(x) for c, x in zip(checks, (a, b))])))
-rows += [
-    ("  of which: stream lookup (torch)", per_call_us(lambda: runtime.current_stream((a, b)))),
-    ("CuPy `RawKernel((1,), (64,), (a, b))`", per_call_us(
-        lambda: kernel((1,), (64,), (ca, cb)))),
-    ("PyTorch one-kernel op `b.copy_(a)`",
-     per_call_us(lambda: b.copy_(a))),
-]
-print("device: %s, torch %s, cupy %s" % (torch.cuda.get_device_name(), torch.__version__,
-                                         cp.__version__))
-print("| call | µs per call (host) |")
-print("|---|---:|")
-for name, us in rows:
-    print("| %s | %.1f |" % (name, us))
+    ca, cb = cp.asarray(a), cp.asarray(b)  # views of the same memory
+    rows.append(("TirX `compiled(a, b)` (CuPy arrays)",
+                 checked("TirX CuPy", lambda: compiled(ca, cb))))
+    rows.append(("CuPy `RawKernel((1,), (64,), (a, b))`",
+                 checked("CuPy", lambda: kernel((1,), (64,), (ca, cb)))))
+    cupy_version = cp.__version__
+except ImportError as error:
+    cupy_version = "not installed (%s)" % error
+
+rows.append(("PyTorch one-kernel op `torch.add(a, 1, out=b)`",
+             checked("torch.add", lambda: torch.add(a, 1, out=b), a + 1)))
+
+times = {name: [] for name, _ in rows}
+for _ in range(ROUNDS):
+    for name, fn in rows:  # interleaved: every implementation each round
+        times[name].append(per_call_us(fn))
+
+anchor = next((name for name in times if name.startswith("CuPy")), None)
+try:
+    import subprocess
+    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                            capture_output=True, text=True).stdout.split("\n")[0].strip()
+except OSError:
+    driver = "?"
+print("device: %s, driver %s, CUDA (torch) %s, torch %s, triton %s, cupy %s, python %s" % (
+    torch.cuda.get_device_name(), driver, torch.version.cuda, torch.__version__,
+    triton_version, cupy_version, sys.version.split()[0]))
+print("%d calls per measurement, then one synchronize; median (min–max) of %d rounds"
+      % (CALLS, ROUNDS))
+print()
+print("| call | µs per call (host) | range | vs CuPy RawKernel |")
+print("|---|---:|---:|---:|")
+for name, values in times.items():
+    median = statistics.median(values)
+    ratio = "%.2f×" % (median / statistics.median(times[anchor])) if anchor else "–"
+    print("| %s | %.2f | %.2f–%.2f | %s |" % (name, median, min(values), max(values), ratio))
+tirx_us = statistics.median(times[rows[0][0]])
+print()
+print("TirX on torch tensors: %.2f µs per call (goal: at most 5)" % tirx_us)

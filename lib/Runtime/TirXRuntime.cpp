@@ -19,7 +19,9 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <vector>
 #include <string>
 
@@ -260,6 +262,251 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelLaunch(Ti
                                        kernel->name + "' failed: " +
                                        cudaGetErrorName(error) + ": " +
                                        cudaGetErrorString(error));
+  return succeed();
+}
+
+//===----------------------------------------------------------------------===//
+// Prepared launches: per-device primary contexts, one driver call per launch
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The driver functions of prepared launches, found once (null when the
+/// driver lacks one: CUDA 12.0 is needed for cuKernelGetFunction).
+struct Driver {
+  decltype(&cuCtxGetCurrent) ctxGetCurrent;
+  decltype(&cuCtxSetCurrent) ctxSetCurrent;
+  decltype(&cuDeviceGet) deviceGet;
+  decltype(&cuDevicePrimaryCtxRetain) primaryCtxRetain;
+  decltype(&cuKernelGetFunction) kernelGetFunction;
+  decltype(&cuFuncGetAttribute) funcGetAttribute;
+  decltype(&cuGetErrorName) getErrorName;
+  LaunchFn launch;
+
+  /// The first function the driver lacks, or null.
+  const char *missing() const {
+    if (!ctxGetCurrent) return "cuCtxGetCurrent";
+    if (!ctxSetCurrent) return "cuCtxSetCurrent";
+    if (!deviceGet) return "cuDeviceGet";
+    if (!primaryCtxRetain) return "cuDevicePrimaryCtxRetain";
+    if (!kernelGetFunction) return "cuKernelGetFunction";
+    if (!funcGetAttribute) return "cuFuncGetAttribute";
+    if (!getErrorName) return "cuGetErrorName";
+    if (!launch) return "cuLaunchKernel";
+    return nullptr;
+  }
+};
+
+const Driver &driver() {
+  static const Driver table = {
+      getDriverEntryPoint<decltype(&cuCtxGetCurrent)>("cuCtxGetCurrent", 12000),
+      getDriverEntryPoint<decltype(&cuCtxSetCurrent)>("cuCtxSetCurrent", 12000),
+      getDriverEntryPoint<decltype(&cuDeviceGet)>("cuDeviceGet", 12000),
+      getDriverEntryPoint<decltype(&cuDevicePrimaryCtxRetain)>(
+          "cuDevicePrimaryCtxRetain", 12000),
+      getDriverEntryPoint<decltype(&cuKernelGetFunction)>("cuKernelGetFunction",
+                                                          12000),
+      getDriverEntryPoint<decltype(&cuFuncGetAttribute)>("cuFuncGetAttribute",
+                                                         12000),
+      getDriverEntryPoint<decltype(&cuGetErrorName)>("cuGetErrorName", 12000),
+      getDriverLaunch()};
+  return table;
+}
+
+/// "NAME" of a driver error.
+std::string driverErrorName(CUresult result) {
+  const char *name = nullptr;
+  if (driver().getErrorName && driver().getErrorName(result, &name) == CUDA_SUCCESS &&
+      name)
+    return name;
+  return "CUDA driver error " + std::to_string(static_cast<int>(result));
+}
+
+/// The primary context of `device`, retained once for the process (the
+/// context PyTorch, CuPy and the CUDA Runtime use on that device).
+TirxStatus primaryContext(const char *caller, int device, CUcontext *context) {
+  if (TirxStatus status = checkDevice(caller))
+    return status;
+  const Driver &d = driver();
+  if (const char *missing = d.missing())
+    // check-diagnostics: internal, the static cudart (CUDA 12+) refuses an
+    // older driver in checkDevice above; a driver it accepts has these
+    return fail(TIRX_ERROR_CUDA, std::string(caller) +
+                                     ": the CUDA driver lacks " + missing +
+                                     " (TirX needs a CUDA 12 driver or newer)");
+  int count = 0;
+  cudaGetDeviceCount(&count);
+  if (device < 0 || device >= count)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                std::string(caller) + ": no device " + std::to_string(device) +
+                    " (this machine has " + std::to_string(count) +
+                    " device(s))");
+  static std::mutex mutex;
+  static std::vector<CUcontext> contexts;
+  std::lock_guard<std::mutex> lock(mutex);
+  contexts.resize(count, nullptr);
+  if (!contexts[device]) {
+    CUdevice handle;
+    CUresult result = d.deviceGet(&handle, device);
+    if (result == CUDA_SUCCESS)
+      result = d.primaryCtxRetain(&contexts[device], handle);
+    if (result != CUDA_SUCCESS) {
+      contexts[device] = nullptr;
+      // check-diagnostics: internal, only an unusable device (lost, or no
+      // memory left for a context) fails here; no test can arrange one
+      return fail(TIRX_ERROR_CUDA,
+                  std::string(caller) + ": the primary context of device " +
+                      std::to_string(device) + " could not be retained: " +
+                      driverErrorName(result));
+    }
+  }
+  *context = contexts[device];
+  return succeed();
+}
+
+/// Makes `context` current for its lifetime, then restores the caller's.
+class ContextScope {
+public:
+  explicit ContextScope(CUcontext context) {
+    driver().ctxGetCurrent(&previous);
+    switched = previous != context;
+    if (switched)
+      driver().ctxSetCurrent(context);
+  }
+  ~ContextScope() {
+    if (switched)
+      driver().ctxSetCurrent(previous);
+  }
+  ContextScope(const ContextScope &) = delete;
+  ContextScope &operator=(const ContextScope &) = delete;
+
+private:
+  CUcontext previous = nullptr;
+  bool switched = false;
+};
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxGetDevice(int *device) {
+  if (!device)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT, "tirxGetDevice: device is null");
+  if (TirxStatus status = checkDevice("tirxGetDevice"))
+    return status;
+  return check(cudaGetDevice(device), "cudaGetDevice", TIRX_ERROR_CUDA);
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxPointerGetDevice(const void *pointer, int *device) {
+  if (!device)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxPointerGetDevice: device is null");
+  if (TirxStatus status = checkDevice("tirxPointerGetDevice"))
+    return status;
+  cudaPointerAttributes attributes;
+  cudaError_t error = cudaPointerGetAttributes(&attributes, pointer);
+  if (error != cudaSuccess) {
+    cudaGetLastError(); // not sticky: clear it
+    return check(error, "tirxPointerGetDevice: cudaPointerGetAttributes",
+                 TIRX_ERROR_INVALID_ARGUMENT);
+  }
+  if (attributes.type != cudaMemoryTypeDevice &&
+      attributes.type != cudaMemoryTypeManaged) {
+    char address[32];
+    std::snprintf(address, sizeof address, "%p", pointer);
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                std::string("tirxPointerGetDevice: ") + address +
+                    " is not device memory (CUDA memory type " +
+                    std::to_string(static_cast<int>(attributes.type)) + ")");
+  }
+  *device = attributes.device;
+  return succeed();
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxModuleLoadDataOnDevice(const void *image, size_t size, int device,
+                           TirxModule *module) {
+  if (!image || !module)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxModuleLoadDataOnDevice: image or module is null");
+  *module = nullptr;
+  CUcontext context;
+  if (TirxStatus status =
+          primaryContext("tirxModuleLoadDataOnDevice", device, &context))
+    return status;
+  ContextScope scope(context);
+  return tirxModuleLoadData(image, size, module);
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxKernelPrepareLaunch(TirxKernel kernel, int device, size_t numArgs,
+                        TirxPreparedLaunch *launch) {
+  if (!kernel || !launch)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxKernelPrepareLaunch: kernel or launch is null");
+  if (kernel->paramCount != numArgs)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxKernelPrepareLaunch: kernel '" + kernel->name +
+                    "' takes " + std::to_string(kernel->paramCount) +
+                    " argument(s), got " + std::to_string(numArgs));
+  CUcontext context;
+  if (TirxStatus status =
+          primaryContext("tirxKernelPrepareLaunch", device, &context))
+    return status;
+  const Driver &d = driver();
+  ContextScope scope(context);
+  CUfunction function = nullptr;
+  CUresult result = d.kernelGetFunction(
+      &function, reinterpret_cast<CUkernel>(kernel->kernel));
+  // Loads the kernel on the device now (CUDA loads lazily otherwise), so a
+  // kernel that cannot run there fails here.
+  int registers = 0;
+  if (result == CUDA_SUCCESS)
+    result = d.funcGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function);
+  if (result != CUDA_SUCCESS)
+    // check-diagnostics: internal, the image was loaded on this device by
+    // tirxModuleLoadDataOnDevice (which names its error); only two GPUs of
+    // different architectures could fail here
+    return fail(TIRX_ERROR_INVALID_IMAGE,
+                "tirxKernelPrepareLaunch: kernel '" + kernel->name +
+                    "' could not be loaded on device " + std::to_string(device) +
+                    ": " + driverErrorName(result));
+  *launch = TirxPreparedLaunch{};
+  launch->name = kernel->name.c_str();
+  launch->function = function;
+  launch->context = context;
+  for (int dim = 0; dim < 3; ++dim)
+    launch->grid[dim] = launch->block[dim] = 1;
+  launch->numArgs = numArgs;
+  return succeed();
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxLaunchPrepared(const TirxPreparedLaunch *launch) {
+  if (!launch || !launch->function || !launch->context ||
+      (launch->numArgs && !launch->args))
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxLaunchPrepared: launch, or its function, context or args, "
+                "is null");
+  for (int dim = 0; dim < 3; ++dim)
+    if (!launch->grid[dim] || !launch->block[dim])
+      return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                  "tirxLaunchPrepared: grid and block extents must be positive");
+  const Driver &d = driver();
+  CUcontext context = static_cast<CUcontext>(launch->context);
+  CUcontext previous = nullptr;
+  d.ctxGetCurrent(&previous);
+  if (previous != context)
+    d.ctxSetCurrent(context);
+  CUresult result = d.launch(
+      static_cast<CUfunction>(launch->function), launch->grid[0],
+      launch->grid[1], launch->grid[2], launch->block[0], launch->block[1],
+      launch->block[2], launch->sharedMemBytes,
+      static_cast<CUstream>(launch->stream), launch->args, nullptr);
+  if (previous != context)
+    d.ctxSetCurrent(previous);
+  if (result != CUDA_SUCCESS)
+    return fail(TIRX_ERROR_LAUNCH,
+                std::string("tirxLaunchPrepared: launching '") +
+                    (launch->name ? launch->name : "?") +
+                    "' failed: " + driverErrorName(result));
   return succeed();
 }
 

@@ -226,11 +226,27 @@ class Compiled:
         return self._stages
 
     def __call__(self, *args):
+        """Checks the arguments and launches (tirx/runtime.py)."""
+        launch = self._launch
+        if launch is None:
+            launch = self._make_launcher()
+        launch(args)
+
+    _launch = None  # the launcher's function, made by the first call
+
+    def as_torch_op(self, name=None, mutates_args=None):
+        """This kernel as a PyTorch custom operator (torch.library), for
+        torch.compile(fullgraph=True) and CUDA graphs: `mutates_args` names
+        the tensor parameters it writes (default: all). docs/python.md."""
+        from . import _torch
+        return _torch.as_torch_op(self, name, mutates_args)
+
+    def _make_launcher(self):
         from . import runtime
-        if len(args) != len(self.params):
-            raise TypeError("%s() takes %d argument(s) (%s), got %d" % (
-                self.name, len(self.params), ", ".join(n for n, _ in self.params), len(args)))
-        if self._launcher is None:
-            self._launcher = runtime.Launcher(self.name, self.ptx, self.params,
-                                              self.launch.grid, self.launch.block)
-        self._launcher(args)
+        with _cache.lock:
+            if self._launcher is None:
+                self._launcher = runtime.Launcher(
+                    self.name, self.ptx, self.params, self.launch.grid, self.launch.block,
+                    getattr(self, "size_vars", None) or ())
+                self._launch = self._launcher.launch
+        return self._launcher.launch

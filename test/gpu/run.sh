@@ -59,6 +59,16 @@ if [ -d "$here/tests" ]; then
     { cat "$here/tests/runtime-check.out"; return 1; }
   }
   check "Runtime/gpu.test (tirx-runtime-check)" runtime_check
+  # The prepared launches of the C ABI (what the Python launcher uses),
+  # checked against test/Runtime/prepared-launch-gpu.test.
+  prepared_check() {
+    python3 "$here/prepared_launch.py" "$here/lib/libTirXRuntime.so" "$dir/affine_relu.ptx" \
+      > "$here/tests/prepared-launch.out" 2>&1 &&
+    python3 "$here/filecheck.py" "$here/tests/prepared-launch-gpu.test" \
+      < "$here/tests/prepared-launch.out" ||
+    { cat "$here/tests/prepared-launch.out"; return 1; }
+  }
+  check "Runtime/prepared-launch-gpu.test (prepared_launch.py)" prepared_check
   # The C++ embedding example: compiles the IR in-process, then runs it.
   check "run-affine-relu (C++ embedding example)" \
     "$here/bin/run-affine-relu" "$here/examples/affine_relu.mlir"
@@ -86,6 +96,9 @@ if [ -d "$here/python/tirx" ]; then
   done
   check "run_malformed.py" with_tirx python3 "$here/run_malformed.py" "$here/examples/python"
   check "run_huge.py" with_tirx python3 "$here/run_huge.py"
+  # The launch path with PyTorch: as_torch_op under torch.compile and CUDA
+  # graphs, DLPack-only objects, streams, the tensors' device.
+  check "run_torch.py" with_tirx python3 "$here/run_torch.py" "$here/examples/python"
 fi
 # The wheel: pip install --no-deps --target into a clean folder, then the
 # seed's example with only that folder on PYTHONPATH (no TIRX_LIBRARY).

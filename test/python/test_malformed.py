@@ -94,8 +94,9 @@ def test_too_few_and_too_many_arguments(compiled):
 
 
 def test_cpu_tensors(compiled):
-    needs = "parameter 'A' needs a CUDA tensor (an object with __cuda_array_interface__), got "
-    with raises(TypeError, needs + "ndarray"):
+    needs = ("parameter 'A' needs a CUDA tensor (an object with __cuda_array_interface__ "
+             "or __dlpack__), got ")
+    with raises(TypeError, needs + "ndarray on DLPack device cpu"):
         compiled(numpy.zeros((2, 32, 4), numpy.float32), FakeCuda())
     with raises(TypeError, needs + "list"):
         compiled([[0.0] * 4] * 64, FakeCuda())
@@ -169,7 +170,7 @@ def test_scalar_type_mismatches(scalars):
     with raises(TypeError, "parameter 'n' is a int32 scalar, got ndarray"):
         scalars(good, numpy.zeros(1, numpy.int32), 1.0, 1)
     with raises(TypeError, "parameter 'A' needs a CUDA tensor (an object with "
-                           "__cuda_array_interface__), got int"):
+                           "__cuda_array_interface__ or __dlpack__), got int"):
         scalars(3, 1, 1.0, 1)
 
 

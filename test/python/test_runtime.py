@@ -66,6 +66,13 @@ def test_no_gpu_is_one_clear_error(compiled):
         compiled(FakeCuda((2, 32, 4)), FakeCuda((2, 32, 4)))
     with pytest.raises(tirx.GPUError, match="no usable GPU"):
         tirx.compile(affine_relu, target="cuda")
+    # Tensors that say their device (DLPack): loading the kernel there fails,
+    # and the consumed DLPack tensors are still deleted.
+    from test_launch import Producer
+    a, b = Producer((2, 32, 4)), Producer((2, 32, 4))
+    with pytest.raises(tirx.GPUError, match="tirxModuleLoadDataOnDevice: no usable GPU"):
+        compiled(a, b)
+    assert a.deleted == b.deleted == 1
 
 
 def test_import_without_library_says_how_to_build(tmp_path):

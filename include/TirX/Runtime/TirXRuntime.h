@@ -68,6 +68,53 @@ TirxStatus tirxKernelLaunch(TirxKernel kernel, const unsigned grid[3],
                             const unsigned block[3], unsigned sharedMemBytes,
                             void *stream, void **args, size_t numArgs);
 
+/*===--- Prepared launches: one device, repeated with new arguments ------===*\
+|* The fast path of the Python launcher: a kernel is loaded once per device  *|
+|* in that device's primary context; a launch is then one call that takes a  *|
+|* struct the caller keeps and updates (stream, grid, argument slots).       *|
+\*===----------------------------------------------------------------------===*/
+
+/// A launch of one kernel on one device. tirxKernelPrepareLaunch fills
+/// `name`, `function`, `context` and `numArgs` (and sets grid and block to
+/// 1, the stream to NULL); the caller sets grid, block, sharedMemBytes,
+/// stream and args before each tirxLaunchPrepared.
+typedef struct TirxPreparedLaunch {
+  /// The kernel's name (owned by the TirxKernel), for error messages.
+  const char *name;
+  /// The kernel's function in `context` (a CUfunction).
+  void *function;
+  /// The device's primary context (a CUcontext), retained for the process.
+  void *context;
+  unsigned grid[3];
+  unsigned block[3];
+  unsigned sharedMemBytes;
+  /// A stream of the device (NULL: its default stream).
+  void *stream;
+  /// `numArgs` pointers to the argument values, as cuLaunchKernel wants.
+  void **args;
+  size_t numArgs;
+} TirxPreparedLaunch;
+
+/// The calling thread's current device (cudaGetDevice).
+TirxStatus tirxGetDevice(int *device);
+/// The device whose memory `pointer` points into (cudaPointerGetAttributes):
+/// TIRX_ERROR_INVALID_ARGUMENT when it is not device or managed memory.
+TirxStatus tirxPointerGetDevice(const void *pointer, int *device);
+/// tirxModuleLoadData in `device`'s primary context: the module's kernels are
+/// loaded on that device. The calling thread's current context is unchanged.
+TirxStatus tirxModuleLoadDataOnDevice(const void *image, size_t size,
+                                      int device, TirxModule *module);
+/// Prepares launches of `kernel` on `device`: the kernel is loaded in the
+/// device's primary context (a bad image fails here, not at a launch) and
+/// `numArgs` is checked against its parameter count. The calling thread's
+/// current context is unchanged.
+TirxStatus tirxKernelPrepareLaunch(TirxKernel kernel, int device,
+                                   size_t numArgs, TirxPreparedLaunch *launch);
+/// Launches a prepared launch through the driver's cuLaunchKernel, with the
+/// launch's context current for the call (the caller's is restored after).
+/// Checks only what costs nothing: null fields and zero extents.
+TirxStatus tirxLaunchPrepared(const TirxPreparedLaunch *launch);
+
 TirxStatus tirxStreamSynchronize(void *stream);
 TirxStatus tirxDeviceSynchronize(void);
 
