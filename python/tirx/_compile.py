@@ -215,7 +215,7 @@ class Compiled:
         self.params = trace.params
         self.launch = trace.launch
         # Runtime sizes (docs/sizes.md): int64 parameters after `params`.
-        self.size_vars = trace.size_vars
+        self.size_vars = list(getattr(trace, "size_vars", ()))
         self._launcher = None
 
     @property
