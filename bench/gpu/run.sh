@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Streaming benchmarks on a GPU (see stream.py; needs torch, cupy, nvrtc).
-#   In a GPU bundle (make gpu-bundle):  bash bench/run.sh [RESULTS.md]
-#   In a built checkout with a GPU:     bash bench/gpu/run.sh [RESULTS.md]
+#   In a GPU bundle (make gpu-bundle):  bash bench/run.sh [--sizes] [RESULTS.md]
+#   In a built checkout with a GPU:     bash bench/gpu/run.sh [--sizes] [RESULTS.md]
+# --sizes runs sizes.py (runtime-sized persistent affine-ReLU) instead.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -d "$here/../python/tirx" ] && [ -d "$here/../lib" ]; then
@@ -14,4 +15,8 @@ else
 fi
 export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
 export TIRX_LIBRARY="${TIRX_LIBRARY:-$lib}"
+if [ "${1:-}" = "--sizes" ]; then
+  shift
+  exec python3 "$here/sizes.py" "$root/examples/python" "$@"
+fi
 exec python3 "$here/stream.py" "$@"

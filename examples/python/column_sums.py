@@ -1,6 +1,8 @@
-# Column sums of a (ROWS, 1024) float32 tensor: a loop-carried reduction.
+# Column sums of a (rows, 1024) float32 tensor, rows known at run time (a
+# multiple of 4): a loop-carried reduction, one compiled kernel for every
+# row count.
 # One CTA of 256 threads; thread t owns columns 4t..4t+3 and adds the rows
-# into four registers, in row order 0, 1, ..., ROWS-1, so the result is
+# into four registers, in row order 0, 1, ..., rows-1, so the result is
 # bit for bit the sequential float32 sum. The rows are read by a `T.serial`
 # loop (a real loop on the GPU) over groups of four, each group unrolled
 # while tracing (`T.unroll(4)`): four independent loads in flight, then the
@@ -11,30 +13,30 @@ from tirx.script import tirx as T
 from tirx.layout import S, TileLayout
 from tirx.cuda.axis import laneid, warpid
 
-ROWS = 4096
 COLUMNS = 1024
 GROUP = 4  # rows loaded before they are added
+rows = T.dynamic("rows", multiple_of=GROUP)
 # Warp w, lane l, word k holds column 128 w + 4 l + k.
 row_layout = TileLayout(S[(8, 32, 4) : (1 @ warpid, 1 @ laneid, 1)])
 
 
 @T.function
 def column_sums(
-    A: T.Tensor((ROWS, COLUMNS), "float32", align=16),
+    A: T.Tensor((rows, COLUMNS), "float32", align=16),
     B: T.Tensor((COLUMNS,), "float32", align=16),
 ):
     T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=256))
     acc = T.alloc_local((8, 32, 4), "float32", layout=row_layout)
     sums = acc.view(8, 32, 4, 1)
     T.cuda.tile.apply(T.ptx["mov.b32"], sums, T.float32(0), scope="cta")
-    for i in T.serial(0, ROWS, GROUP):
-        rows = []
+    for i in T.serial(0, rows, GROUP):
+        loaded = []
         for j in T.unroll(GROUP):
             row = T.alloc_local((8, 32, 4), "float32", layout=row_layout)
             T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], row,
                               A.sub[i + j, :].view(8, 32, 4), scope="cta")
-            rows.append(row)
-        for row in rows:
+            loaded.append(row)
+        for row in loaded:
             T.cuda.tile.apply(T.ptx["add.rn.f32"], sums, sums, row.view(8, 32, 4, 1),
                               scope="cta")
     T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B.view(8, 32, 4), acc, scope="cta")
@@ -55,17 +57,28 @@ if __name__ == "__main__":
     import tirx
 
     torch.manual_seed(0)
-    a = torch.randn(ROWS, COLUMNS, device="cuda", dtype=torch.float32)
-    b = torch.full((COLUMNS,), float("nan"), device="cuda", dtype=torch.float32)
-    tirx.compile(column_sums, target="cuda")(a, b)
-    torch.cuda.synchronize()
-    got = b.cpu().numpy()
-    want = sequential_column_sums(a.cpu().numpy())
-    mismatch = numpy.flatnonzero(got.view(numpy.uint32) != want.view(numpy.uint32))
-    if mismatch.size:
-        c = mismatch[0]
-        print("FAIL: column_sums: %d of %d columns differ from the sequential sum; column %d: "
-              "got %r, want %r" % (mismatch.size, COLUMNS, c, got[c], want[c]))
+    compiled = tirx.compile(column_sums, target="cuda")
+    for row_count in (4, 1000, 4096):
+        a = torch.randn(row_count, COLUMNS, device="cuda", dtype=torch.float32)
+        b = torch.full((COLUMNS,), float("nan"), device="cuda", dtype=torch.float32)
+        compiled(a, b)
+        torch.cuda.synchronize()
+        got = b.cpu().numpy()
+        want = sequential_column_sums(a.cpu().numpy())
+        mismatch = numpy.flatnonzero(got.view(numpy.uint32) != want.view(numpy.uint32))
+        if mismatch.size:
+            c = mismatch[0]
+            print("FAIL: column_sums: %d rows: %d of %d columns differ from the sequential "
+                  "sum; column %d: got %r, want %r"
+                  % (row_count, mismatch.size, COLUMNS, c, got[c], want[c]))
+            sys.exit(1)
+        print("column_sums (%d x %d floats, bit-exact against the sequential sum): OK"
+              % (row_count, COLUMNS))
+    # A row count that is not a multiple of 4: refused before the GPU.
+    try:
+        compiled(torch.zeros(6, COLUMNS, device="cuda"), b)
+    except ValueError as error:
+        print("column_sums refuses 6 rows: %s" % error)
+    else:
+        print("FAIL: column_sums accepted 6 rows")
         sys.exit(1)
-    print("column_sums (%d x %d floats, bit-exact against the sequential sum): OK"
-          % (ROWS, COLUMNS))

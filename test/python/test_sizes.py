@@ -293,3 +293,24 @@ def test_two_sizes_one_name_message():
     with pytest.raises(tirx.CompileError, match=re.escape(
             "two size variables named n declare different multiples (2 and 4)")):
         compile_(clash)
+
+
+def test_persistent_example():
+    # examples/python/affine_relu_persistent.py (the GPU check runs it for
+    # n = 1 ... 2^31 + 5): a grid-stride loop kept as a loop, the vectors
+    # proven 16-byte aligned, the size a 64-bit parameter, nothing in .local.
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples",
+                                    "python"))
+    from affine_relu_persistent import UNROLL, make_kernel
+    compiled = compile_(make_kernel(132))
+    ptx = compiled.ptx
+    assert "\t.param .u64 affine_relu_persistent_param_2" in ptx
+    assert ptx.count("ld.global.v4.b32") == 2 * UNROLL  # full chunk + tail vectors
+    assert ptx.count("st.global.v4.b32") == 2 * UNROLL
+    # The grid-stride loop, and one tail loop per unrolled vector.
+    assert ptx.count('.pragma "nounroll";') == 1 + UNROLL
+    assert ".local" not in ptx
+    assert compiled.mlir["input"].count("align 16") == 4 * UNROLL
+    assert compiled.spill_bytes == 0

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Runtime sizes on a GPU (issue 15, docs/sizes.md): the persistent
+grid-stride affine-ReLU of examples/python/affine_relu_persistent.py, one
+kernel compiled once for every n, against a device-to-device copy of the same
+bytes, eager PyTorch and torch.compile, in one process, timed as stream.py
+times (CUDA events, median of 20 after 5 warm-ups, each run queued behind a
+sleep kernel). Sizes: 1 and 4 GiB of input, and the same plus 3 floats (a
+partial last chunk). Every implementation first runs into an output poisoned
+with NaN and is compared bit for bit with a float64 reference rounded once.
+Usage: sizes.py EXAMPLES_DIR [RESULTS.md]"""
+import sys
+
+import torch
+
+import tirx
+
+from stream import bit_exact, checked, timed
+
+sys.path.insert(0, sys.argv[1])
+from affine_relu_persistent import CHUNK, CTAS_PER_SM, THREADS, UNROLL, make_kernel  # noqa
+
+
+def main(results=None):
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    print("device: %s (%d SMs), torch %s, %s" % (props.name, props.multi_processor_count,
+                                                 torch.__version__, tirx.__name__))
+    compiled = tirx.compile(make_kernel(props.multi_processor_count), target="cuda")
+    label = "TirX persistent (%d CTAs x %d thr, %d x 16 B per thread per step, n at run time)" \
+        % (CTAS_PER_SM * props.multi_processor_count, THREADS, UNROLL)
+    eager = lambda a: torch.clamp_min(a * 2 + 1, 0)
+    compiled_torch = torch.compile(eager)
+    rows, failures = [], []
+    for gib in (1, 4):
+        for extra in (0, 3):
+            n = gib * (1 << 28) + extra
+            a = torch.randn(n, device="cuda")
+            b = torch.empty_like(a)
+            reference = torch.clamp_min(a.double() * 2 + 1, 0).float()
+            impls = [
+                ("device copy (same bytes)", lambda: b.copy_(a), None),
+                (label, lambda: compiled(a, b), bit_exact),
+                ("torch eager", lambda: eager(a), bit_exact),
+                ("torch.compile", lambda: compiled_torch(a), bit_exact),
+            ]
+            times = {}
+            for who, run, compare in impls:
+                if compare is not None:
+                    ok, detail = checked(who, run, b, reference, compare)
+                    if not ok:
+                        failures.append("%s at n = %d: %s" % (who, n, detail))
+                        print("FAIL: %s at n = %d: %s" % (who, n, detail))
+                        continue
+                times[who] = timed(run)
+            copy_ms = times["device copy (same bytes)"]
+            for who, ms in times.items():
+                tbps = 2 * 4 * n / (ms * 1e-3) / 1e12
+                rows.append("| %d GiB%s | %s | %.3f | %.2f | %.1f %% |" % (
+                    gib, " + 3 floats" if extra else "", who, ms, tbps, 100 * copy_ms / ms))
+            del a, b, reference
+            torch.cuda.empty_cache()
+    table = ["| input | implementation | ms | TB/s (read + write) | % of copy |",
+             "|---|---|---|---|---|"] + rows
+    print("\n".join(table))
+    if results:
+        with open(results, "a") as out:
+            out.write("\n".join(table) + "\n")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[2] if len(sys.argv) > 2 else None))

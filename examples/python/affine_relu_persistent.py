@@ -1,0 +1,91 @@
+"""Affine-ReLU (B = max(2 A + 1, 0)) over a runtime-sized 1-D tensor: one
+compiled kernel for every n, a persistent grid-stride loop and a predicated
+tail (docs/sizes.md).
+
+The grid is a fixed number of CTAs per SM of the device (its SM count is a
+compile-time constant of the kernel: one compile per device kind, not per
+size). Each CTA walks the tensor in chunks of THREADS * 4 * UNROLL floats,
+GRID chunks apart. A full chunk is UNROLL coalesced 16-byte vectors per
+thread; the last, partial chunk takes a vector where 4 floats remain and
+single floats after. The compiler proves every access inside A and B for all
+n >= 1, and the vectors 16-byte aligned (align=16 on the tensors, offsets
+that are multiples of 4 floats)."""
+from tirx.script import tirx as T
+
+THREADS, UNROLL, CTAS_PER_SM = 256, 4, 8
+CHUNK = THREADS * 4 * UNROLL  # floats per CTA per step
+
+n = T.dynamic("n")
+
+
+def affine_relu(regs):
+    """regs = max(2 regs + 1, 0), one thread's floats."""
+    scalars = regs.view(regs.shape[0], 1)
+    T.cuda.tile.apply(T.ptx["fma.rn.f32"], scalars, scalars, T.float32(2), T.float32(1),
+                      scope="thread")
+    T.cuda.tile.apply(T.ptx["max.f32"], scalars, scalars, T.float32(0), scope="thread")
+
+
+def make_kernel(num_sms):
+    grid = num_sms * CTAS_PER_SM
+
+    @T.function
+    def affine_relu_persistent(A: T.Tensor((n,), "float32", align=16),
+                               B: T.Tensor((n,), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=THREADS))
+        bx = T.cuda.block_idx("x")
+        tx = T.cuda.thread_idx("x")
+        for base in T.serial(bx * CHUNK, n, grid * CHUNK):
+            with T.If(base + CHUNK <= n):
+                with T.Then():
+                    regs = []
+                    for u in T.unroll(UNROLL):
+                        off = base + u * (THREADS * 4) + tx * 4
+                        r = T.alloc_local((4,), "float32")
+                        T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r, A[off:off + 4],
+                                          scope="thread")
+                        regs.append(r)
+                    for u in T.unroll(UNROLL):
+                        off = base + u * (THREADS * 4) + tx * 4
+                        affine_relu(regs[u])
+                        T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B[off:off + 4], regs[u],
+                                          scope="thread")
+                with T.Else():
+                    for u in T.unroll(UNROLL):
+                        off = base + u * (THREADS * 4) + tx * 4
+                        with T.If(off + 4 <= n):
+                            with T.Then():
+                                r = T.alloc_local((4,), "float32")
+                                T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r,
+                                                  A[off:off + 4], scope="thread")
+                                affine_relu(r)
+                                T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B[off:off + 4],
+                                                  r, scope="thread")
+                            with T.Else():
+                                for j in T.serial(off, n):
+                                    x = T.alloc_local((1,), "float32")
+                                    T.cuda.tile.apply(T.ptx["ld.global.b32"], x,
+                                                      A[j:j + 1], scope="thread")
+                                    affine_relu(x)
+                                    T.cuda.tile.apply(T.ptx["st.global.b32"], B[j:j + 1], x,
+                                                      scope="thread")
+    return affine_relu_persistent
+
+
+SIZES = [1, 3, 255, 256, 257, 2 ** 20 + 3, 2 ** 28 + 1, 2 ** 31 + 5]
+
+if __name__ == "__main__":
+    import torch
+    import tirx
+
+    props = torch.cuda.get_device_properties(0)
+    compiled = tirx.compile(make_kernel(props.multi_processor_count), target="cuda")
+    for size in SIZES:
+        a = torch.randn(size, device="cuda")
+        b = torch.full_like(a, float("nan"))
+        compiled(a, b)
+        expected = torch.clamp_min(a * 2 + 1, 0)
+        assert torch.equal(b, expected), "n = %d: wrong result" % size
+        del a, b, expected
+        torch.cuda.empty_cache()
+        print("affine_relu_persistent n = %d: OK" % size)
