@@ -153,7 +153,8 @@ else
     if [ -d "$here/python/tirx" ]; then
       for example in "$here"/examples/python/*.py; do
         sanitize $tool "examples/python/$(basename "$example")" \
-          env PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" python3 "$example"
+          env PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
+          TIRX_EXAMPLE_MAX_N=1048579 python3 "$example"
       done
     fi
   done
