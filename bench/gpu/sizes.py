@@ -17,16 +17,30 @@ import tirx
 from stream import bit_exact, checked, timed
 
 sys.path.insert(0, sys.argv[1])
-from affine_relu_persistent import CHUNK, CTAS_PER_SM, THREADS, UNROLL, make_kernel  # noqa
+from affine_relu_persistent import make_kernel  # noqa
+
+# TirX variants, each its own row: (threads per CTA, 16-byte vectors per
+# thread per step, CTAs per SM, load, store). The first is the example's
+# default; all were written before this run, none is chosen from it.
+VARIANTS = [(256, 4, 8, "ld.global.v4.b32", "st.global.v4.b32"),
+            (256, 8, 8, "ld.global.v4.b32", "st.global.v4.b32"),
+            (256, 16, 4, "ld.global.v4.b32", "st.global.v4.b32"),
+            (128, 8, 16, "ld.global.v4.b32", "st.global.v4.b32"),
+            (512, 4, 4, "ld.global.v4.b32", "st.global.v4.b32"),
+            (256, 4, 8, "ld.global.nc.L1::no_allocate.v4.b32", "st.global.cs.v4.b32")]
 
 
 def main(results=None):
     props = torch.cuda.get_device_properties(torch.cuda.current_device())
-    print("device: %s (%d SMs), torch %s, %s" % (props.name, props.multi_processor_count,
-                                                 torch.__version__, tirx.__name__))
-    compiled = tirx.compile(make_kernel(props.multi_processor_count), target="cuda")
-    label = "TirX persistent (%d CTAs x %d thr, %d x 16 B per thread per step, n at run time)" \
-        % (CTAS_PER_SM * props.multi_processor_count, THREADS, UNROLL)
+    sms = props.multi_processor_count
+    print("device: %s (%d SMs), torch %s" % (props.name, sms, torch.__version__))
+    kernels = []
+    for threads, unroll, per_sm, load, store in VARIANTS:
+        hints = " nc/cs" if ".nc" in load else ""
+        label = "TirX persistent %d CTAs x %d thr, %d x 16 B/thread/step%s" % (
+            per_sm * sms, threads, unroll, hints)
+        kernels.append((label, tirx.compile(make_kernel(sms, threads, unroll, per_sm, load,
+                                                        store), target="cuda")))
     eager = lambda a: torch.clamp_min(a * 2 + 1, 0)
     compiled_torch = torch.compile(eager)
     rows, failures = [], []
@@ -36,9 +50,9 @@ def main(results=None):
             a = torch.randn(n, device="cuda")
             b = torch.empty_like(a)
             reference = torch.clamp_min(a.double() * 2 + 1, 0).float()
-            impls = [
-                ("device copy (same bytes)", lambda: b.copy_(a), None),
-                (label, lambda: compiled(a, b), bit_exact),
+            impls = [("device copy (same bytes)", lambda: b.copy_(a), None)]
+            impls += [(label, lambda k=k: k(a, b), bit_exact) for label, k in kernels]
+            impls += [
                 ("torch eager", lambda: eager(a), bit_exact),
                 ("torch.compile", lambda: compiled_torch(a), bit_exact),
             ]

@@ -26,40 +26,44 @@ def affine_relu(regs):
     T.cuda.tile.apply(T.ptx["max.f32"], scalars, scalars, T.float32(0), scope="thread")
 
 
-def make_kernel(num_sms):
-    grid = num_sms * CTAS_PER_SM
+def make_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM,
+                load="ld.global.v4.b32", store="st.global.v4.b32"):
+    """The kernel for a device of `num_sms` SMs; the other arguments name a
+    variant (bench/gpu/sizes.py times several)."""
+    grid = num_sms * ctas_per_sm
+    chunk = threads * 4 * unroll
 
     @T.function
     def affine_relu_persistent(A: T.Tensor((n,), "float32", align=16),
                                B: T.Tensor((n,), "float32", align=16)):
-        T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=THREADS))
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=threads))
         bx = T.cuda.block_idx("x")
         tx = T.cuda.thread_idx("x")
-        for base in T.serial(bx * CHUNK, n, grid * CHUNK):
-            with T.If(base + CHUNK <= n):
+        for base in T.serial(bx * chunk, n, grid * chunk):
+            with T.If(base + chunk <= n):
                 with T.Then():
                     regs = []
-                    for u in T.unroll(UNROLL):
-                        off = base + u * (THREADS * 4) + tx * 4
+                    for u in T.unroll(unroll):
+                        off = base + u * (threads * 4) + tx * 4
                         r = T.alloc_local((4,), "float32")
-                        T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r, A[off:off + 4],
+                        T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4],
                                           scope="thread")
                         regs.append(r)
-                    for u in T.unroll(UNROLL):
-                        off = base + u * (THREADS * 4) + tx * 4
+                    for u in T.unroll(unroll):
+                        off = base + u * (threads * 4) + tx * 4
                         affine_relu(regs[u])
-                        T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B[off:off + 4], regs[u],
+                        T.cuda.tile.apply(T.ptx[store], B[off:off + 4], regs[u],
                                           scope="thread")
                 with T.Else():
-                    for u in T.unroll(UNROLL):
-                        off = base + u * (THREADS * 4) + tx * 4
+                    for u in T.unroll(unroll):
+                        off = base + u * (threads * 4) + tx * 4
                         with T.If(off + 4 <= n):
                             with T.Then():
                                 r = T.alloc_local((4,), "float32")
-                                T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r,
+                                T.cuda.tile.apply(T.ptx[load], r,
                                                   A[off:off + 4], scope="thread")
                                 affine_relu(r)
-                                T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B[off:off + 4],
+                                T.cuda.tile.apply(T.ptx[store], B[off:off + 4],
                                                   r, scope="thread")
                             with T.Else():
                                 for j in T.serial(off, n):
