@@ -82,6 +82,28 @@ int tirxCompileResultGetKernelReport(TirxCompileResult result, size_t index,
                                      const char **name, int64_t *registers,
                                      int64_t *spillStores, int64_t *spillLoads,
                                      int64_t *stackFrame);
+/// Launch information of the input's kernels (tirx.kernel ops, in order),
+/// recorded once the input verified (docs/sizes.md): a launcher passes one
+/// argument per parameter, size variables included (int64, the extents of
+/// the tensors that name them), and computes the grid from them.
+size_t tirxCompileResultGetNumKernels(TirxCompileResult result);
+/// 0 on success; 1 (nothing written) for a NULL result or a bad index.
+/// `block` receives three extents.
+int tirxCompileResultGetKernel(TirxCompileResult result, size_t index,
+                               const char **name, size_t *numParams,
+                               int64_t *block);
+/// Parameter `param` of kernel `index`: the size variable it declares (NULL
+/// when it is not one) and that variable's declared multiple (1 if none).
+int tirxCompileResultGetKernelSizeParam(TirxCompileResult result, size_t index,
+                                        size_t param, const char **sizeName,
+                                        int64_t *multiple);
+/// The grid (three extents) of kernel `index` for argument values `args`
+/// (one per parameter; only the size variables' are read). 0 on success; 1
+/// with `*error` set (free with tirxStringDestroy) when an argument is
+/// missing, the arithmetic overflows or an extent is out of CUDA's range.
+int tirxCompileResultEvaluateGrid(TirxCompileResult result, size_t index,
+                                  const int64_t *args, size_t numArgs,
+                                  int64_t *grid, char **error);
 void tirxCompileResultDestroy(TirxCompileResult result);
 
 /// The result type of `tirx.region` on a tensor of type `sourceType`

@@ -26,6 +26,7 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -54,6 +55,26 @@ struct KernelReport {
   int64_t registers = -1, spillStores = 0, spillLoads = 0, stackFrame = 0;
 };
 
+/// One node of a grid extent's expression over the kernel's arguments.
+struct GridNode {
+  AffineExprKind kind;
+  int64_t value = 0;      // a constant, or the argument of a symbol
+  unsigned lhs = 0, rhs = 0;
+  bool isSymbol = false, isConstant = false;
+};
+
+/// What a launcher needs to know of a kernel (docs/sizes.md).
+struct KernelInfo {
+  std::string name;
+  int64_t block[3] = {1, 1, 1};
+  /// Per parameter: the size variable it declares ("" if none) and its
+  /// declared multiple.
+  std::vector<std::string> sizeNames;
+  std::vector<int64_t> sizeMultiples;
+  std::vector<GridNode> nodes;
+  unsigned grid[3] = {0, 0, 0}; // roots in `nodes`
+};
+
 struct StageRecord {
   std::string name;
   std::string ir;
@@ -67,6 +88,7 @@ struct TirxCompileResultImpl {
   std::vector<DiagnosticRecord> diagnostics;
   std::vector<StageRecord> stages;
   std::vector<KernelReport> kernels;
+  std::vector<KernelInfo> kernelInfos;
 };
 
 struct TirxLayoutImpl {
@@ -83,6 +105,90 @@ static char *copyString(llvm::StringRef text) {
 static void setError(char **error, llvm::StringRef message) {
   if (error)
     *error = copyString(message);
+}
+
+static unsigned addGridNode(KernelInfo &info, AffineExpr expr) {
+  GridNode node;
+  node.kind = expr.getKind();
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+    node.isConstant = true;
+    node.value = constant.getValue();
+  } else if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
+    node.isSymbol = true;
+    node.value = symbol.getPosition();
+  } else {
+    auto binary = cast<AffineBinaryOpExpr>(expr);
+    node.lhs = addGridNode(info, binary.getLHS());
+    node.rhs = addGridNode(info, binary.getRHS());
+  }
+  info.nodes.push_back(node);
+  return info.nodes.size() - 1;
+}
+
+static KernelInfo describeKernel(KernelOp kernel) {
+  KernelInfo info;
+  info.name = kernel.getSymName().str();
+  LaunchConfigAttr launch = kernel.getLaunch();
+  for (auto [dim, extent] : llvm::enumerate(launch.getBlock()))
+    info.block[dim] = extent;
+  for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index) {
+    auto name = dyn_cast_if_present<StringAttr>(
+        kernel.getArgAttr(index, TirXDialect::kSizeAttrName));
+    info.sizeNames.push_back(name ? name.getValue().str() : "");
+    info.sizeMultiples.push_back(name ? getSizeMultiple(kernel, index) : 1);
+  }
+  for (unsigned dim = 0; dim < 3; ++dim)
+    info.grid[dim] = addGridNode(
+        info, dim < launch.getGrid().size()
+                  ? launch.getGridExpr(dim)
+                  : getAffineConstantExpr(1, kernel.getContext()));
+  return info;
+}
+
+/// The value of node `index` for the kernel's argument values, or an error.
+static llvm::Expected<int64_t> evaluateGridNode(const KernelInfo &info,
+                                                unsigned index,
+                                                const int64_t *args,
+                                                size_t numArgs) {
+  const GridNode &node = info.nodes[index];
+  if (node.isConstant)
+    return node.value;
+  if (node.isSymbol) {
+    if (static_cast<size_t>(node.value) >= numArgs || !args)
+      return llvm::createStringError(
+          "the grid needs argument #%lld, but %zu argument value(s) were given",
+          static_cast<long long>(node.value), numArgs);
+    return args[node.value];
+  }
+  llvm::Expected<int64_t> lhs = evaluateGridNode(info, node.lhs, args, numArgs);
+  if (!lhs)
+    return lhs.takeError();
+  llvm::Expected<int64_t> rhs = evaluateGridNode(info, node.rhs, args, numArgs);
+  if (!rhs)
+    return rhs.takeError();
+  std::optional<int64_t> value;
+  switch (node.kind) {
+  case AffineExprKind::Add:
+    value = llvm::checkedAdd(*lhs, *rhs);
+    break;
+  case AffineExprKind::Mul:
+    value = llvm::checkedMul(*lhs, *rhs);
+    break;
+  default:
+    if (*rhs <= 0)
+      // check-diagnostics: internal, KernelOp's verifier rejects it
+      return llvm::createStringError("the grid divides by %lld",
+                                     static_cast<long long>(*rhs));
+    if (node.kind == AffineExprKind::FloorDiv)
+      value = llvm::divideFloorSigned(*lhs, *rhs);
+    else if (node.kind == AffineExprKind::CeilDiv)
+      value = llvm::divideCeilSigned(*lhs, *rhs);
+    else
+      value = llvm::mod(*lhs, *rhs);
+  }
+  if (!value)
+    return llvm::createStringError("the grid's arithmetic overflows int64");
+  return *value;
 }
 
 /// The first file/line/column location inside `loc` (names, call sites and
@@ -222,6 +328,9 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
     return result;
+  module->walk([&](KernelOp kernel) {
+    result->kernelInfos.push_back(describeKernel(kernel));
+  });
 
   // LLVM's option parser prints its complaints; check the names first so
   // that every problem comes back as a diagnostic.
@@ -386,6 +495,71 @@ TIRX_CAPI int tirxCompileResultGetKernelReport(
     *spillLoads = report.spillLoads;
   if (stackFrame)
     *stackFrame = report.stackFrame;
+  return 0;
+}
+
+TIRX_CAPI size_t tirxCompileResultGetNumKernels(TirxCompileResult result) {
+  return result ? result->kernelInfos.size() : 0;
+}
+
+TIRX_CAPI int tirxCompileResultGetKernel(TirxCompileResult result,
+                                         size_t index, const char **name,
+                                         size_t *numParams, int64_t *block) {
+  if (!result || index >= result->kernelInfos.size())
+    return 1;
+  const KernelInfo &info = result->kernelInfos[index];
+  if (name)
+    *name = info.name.c_str();
+  if (numParams)
+    *numParams = info.sizeNames.size();
+  if (block)
+    std::copy(std::begin(info.block), std::end(info.block), block);
+  return 0;
+}
+
+TIRX_CAPI int tirxCompileResultGetKernelSizeParam(TirxCompileResult result,
+                                                  size_t index, size_t param,
+                                                  const char **sizeName,
+                                                  int64_t *multiple) {
+  if (!result || index >= result->kernelInfos.size() ||
+      param >= result->kernelInfos[index].sizeNames.size())
+    return 1;
+  const KernelInfo &info = result->kernelInfos[index];
+  if (sizeName)
+    *sizeName = info.sizeNames[param].empty() ? nullptr
+                                              : info.sizeNames[param].c_str();
+  if (multiple)
+    *multiple = info.sizeMultiples[param];
+  return 0;
+}
+
+TIRX_CAPI int tirxCompileResultEvaluateGrid(TirxCompileResult result,
+                                            size_t index, const int64_t *args,
+                                            size_t numArgs, int64_t *grid,
+                                            char **error) {
+  if (!result || index >= result->kernelInfos.size() || !grid) {
+    setError(error, "no such kernel, or grid is NULL");
+    return 1;
+  }
+  const KernelInfo &info = result->kernelInfos[index];
+  static constexpr int64_t kLimits[3] = {(int64_t(1) << 31) - 1, 65535,
+                                         65535};
+  for (unsigned dim = 0; dim < 3; ++dim) {
+    llvm::Expected<int64_t> extent =
+        evaluateGridNode(info, info.grid[dim], args, numArgs);
+    if (!extent) {
+      setError(error, llvm::toString(extent.takeError()));
+      return 1;
+    }
+    if (*extent < 1 || *extent > kLimits[dim]) {
+      setError(error, ("grid extent " + llvm::Twine("xyz"[dim]) + " = " +
+                       llvm::Twine(*extent) + " is out of range [1, " +
+                       llvm::Twine(kLimits[dim]) + "]")
+                          .str());
+      return 1;
+    }
+    grid[dim] = *extent;
+  }
   return 0;
 }
 

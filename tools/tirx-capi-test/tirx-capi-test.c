@@ -61,12 +61,64 @@ static void compile(const char *name, const char *ir, const char *options) {
   tirxCompileResultDestroy(result);
 }
 
-/* NULL handles, NULL pointers and out-of-range indices: every entry point
- * answers with NULL, 0, -1 or an error, never a crash. */
 static void printError(const char *what, char *error) {
   printf("%s: %s\n", what, error ? error : "(no error)");
   tirxStringDestroy(error);
 }
+
+/* A kernel with a size variable: its launch information, and its grid for
+ * several sizes (docs/sizes.md). */
+static const char *kSized =
+    "tirx.kernel @scale(%A: !tirx.tensor<?x4xf32, global, sizes = [n]>,\n"
+    "                   %n: index {tirx.size = \"n\", tirx.multiple_of = 2 : "
+    "i64})\n"
+    "    launch(grid = [(%n * 2) ceildiv 64, 2], block = [32]) {\n"
+    "  tirx.return\n"
+    "}\n";
+
+static void sizedKernel(void) {
+  TirxCompileResult result =
+      tirxCompile(kSized, strlen(kSized), "sized.mlir", "chip=sm_90", 0);
+  const char *name = NULL, *sizeName = NULL;
+  size_t numParams = 0;
+  int64_t block[3] = {0, 0, 0}, multiple = 0, grid[3] = {0, 0, 0};
+  printf("sized: kernels=%zu", tirxCompileResultGetNumKernels(result));
+  if (tirxCompileResultGetKernel(result, 0, &name, &numParams, block) == 0)
+    printf(" name=%s params=%zu block=(%lld, %lld, %lld)", name, numParams,
+           (long long)block[0], (long long)block[1], (long long)block[2]);
+  for (size_t param = 0; param < numParams; ++param)
+    if (tirxCompileResultGetKernelSizeParam(result, 0, param, &sizeName,
+                                            &multiple) == 0)
+      printf(" param%zu=%s/%lld", param, sizeName ? sizeName : "-",
+             (long long)multiple);
+  printf("\n");
+  int64_t sizes[] = {1, 32, 33, (int64_t)1 << 36};
+  for (size_t i = 0; i < 4; ++i) {
+    int64_t args[2] = {0, sizes[i]};
+    char *error = NULL;
+    if (tirxCompileResultEvaluateGrid(result, 0, args, 2, grid, &error) == 0)
+      printf("sized grid n=%lld: (%lld, %lld, %lld)\n", (long long)sizes[i],
+             (long long)grid[0], (long long)grid[1], (long long)grid[2]);
+    else
+      printError("sized grid", error);
+  }
+  char *error = NULL;
+  int64_t one = 1;
+  if (tirxCompileResultEvaluateGrid(result, 0, &one, 1, grid, &error))
+    printError("sized grid, one argument", error);
+  int64_t overflow[2] = {0, INT64_MAX};
+  if (tirxCompileResultEvaluateGrid(result, 0, overflow, 2, grid, &error))
+    printError("sized grid, n = INT64_MAX", error);
+  if (tirxCompileResultEvaluateGrid(result, 5, overflow, 2, grid, &error))
+    printError("sized grid, kernel 5", error);
+  printf("sized kernel 5: %d, param 9: %d\n",
+         tirxCompileResultGetKernel(result, 5, &name, NULL, NULL),
+         tirxCompileResultGetKernelSizeParam(result, 0, 9, &sizeName, NULL));
+  tirxCompileResultDestroy(result);
+}
+
+/* NULL handles, NULL pointers and out-of-range indices: every entry point
+ * answers with NULL, 0, -1 or an error, never a crash. */
 
 static void nullArguments(void) {
   char *error = NULL;
@@ -237,6 +289,7 @@ int main(int argc, char **argv) {
     printf("region of rank 1: %s\n", error);
     tirxStringDestroy(error);
   }
+  sizedKernel();
   nullArguments();
   return 0;
 }

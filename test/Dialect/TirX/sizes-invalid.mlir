@@ -289,30 +289,18 @@ func.func @count(%m: memref<?xf32>, %i: index) {
 
 // -----
 
-// A grid of n·n blocks: block_idx has no affine bound.
+// A grid of n·n blocks, or n / n: beyond affine bounds.
 !N = !tirx.tensor<?xf32, global, sizes = [n]>
-!L = !tirx.tensor<1xf32, global, #tirx.layout<S[1 : 1]>>
+// expected-error @+1 {{'tirx.kernel' op a grid extent multiplies two size variables}}
 tirx.kernel @grid_product(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [symbol(%n) * symbol(%n)], block = [32]) {
-  %bx = tirx.block_idx x
-  // expected-note @+1 {{the region is here}}
-  %r = tirx.region %A[%bx] [1] : !N
-  %l = tirx.alloc_local : !tirx.tensor<1xf32, local>
-  // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.b32': cannot prove the access in bounds: the offset of dimension 0 into kernel argument #1 is not affine in the indices: a grid extent multiplies two size variables}}
-  tile.apply "ld.global.b32" scope(thread) (%l, %r) : !tirx.tensor<1xf32, local>, !L
   tirx.return
 }
 
 // -----
 
 !N = !tirx.tensor<?xf32, global, sizes = [n]>
-!L = !tirx.tensor<1xf32, global, #tirx.layout<S[1 : 1]>>
+// expected-error @+1 {{'tirx.kernel' op a grid extent divides by something other than a positive constant}}
 tirx.kernel @grid_quotient(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [symbol(%n) floordiv symbol(%n)], block = [32]) {
-  %bx = tirx.block_idx x
-  // expected-note @+1 {{the region is here}}
-  %r = tirx.region %A[%bx] [1] : !N
-  %l = tirx.alloc_local : !tirx.tensor<1xf32, local>
-  // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.b32': cannot prove the access in bounds: the offset of dimension 0 into kernel argument #1 is not affine in the indices: a grid extent divides by a non-constant}}
-  tile.apply "ld.global.b32" scope(thread) (%l, %r) : !tirx.tensor<1xf32, local>, !L
   tirx.return
 }
 

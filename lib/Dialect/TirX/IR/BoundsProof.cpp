@@ -310,6 +310,7 @@ FailureOr<Linear> AccessProof::translateAffine(AffineExpr expr) {
       other = &*rhs;
     }
     if (!c)
+      // check-diagnostics: internal, KernelOp's verifier rejects it
       return fail("a grid extent multiplies two size variables");
     FailureOr<Linear> product = combine(constant(0), *c, *other);
     return failed(product) ? overflow() : product;
@@ -317,6 +318,7 @@ FailureOr<Linear> AccessProof::translateAffine(AffineExpr expr) {
   default: {
     std::optional<int64_t> divisor = getConstant(*rhs);
     if (!divisor || *divisor <= 0)
+      // check-diagnostics: internal, KernelOp's verifier rejects it
       return fail("a grid extent divides by a non-constant");
     return divide(*lhs, *divisor, expr.getKind() == AffineExprKind::CeilDiv,
                   expr.getKind() == AffineExprKind::Mod, "grid extent");

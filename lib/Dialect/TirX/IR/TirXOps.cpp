@@ -365,6 +365,24 @@ LogicalResult KernelOp::verifySizeVariables() {
         return emitOpError("a grid extent may use only size variables, but "
                            "it uses argument #")
                << *other;
+      // Products of sizes and divisions by anything but a positive constant
+      // are beyond the bounds proof (and beyond affine maps' semantics).
+      std::optional<std::string> problem;
+      expr.walk([&](AffineExpr sub) {
+        auto binary = dyn_cast<AffineBinaryOpExpr>(sub);
+        if (!binary || problem)
+          return;
+        auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+        if (sub.getKind() == AffineExprKind::Mul &&
+            !isa<AffineConstantExpr>(binary.getLHS()) && !divisor)
+          problem = "multiplies two size variables";
+        else if (sub.getKind() != AffineExprKind::Add &&
+                 sub.getKind() != AffineExprKind::Mul &&
+                 (!divisor || divisor.getValue() <= 0))
+          problem = "divides by something other than a positive constant";
+      });
+      if (problem)
+        return emitOpError("a grid extent ") << *problem;
     }
   }
   return success();
