@@ -17,7 +17,7 @@ import tirx
 from stream import bit_exact, checked, timed
 
 sys.path.insert(0, sys.argv[1])
-from affine_relu_persistent import make_kernel  # noqa
+from affine_relu_persistent import make_kernel, make_one_pass_kernel  # noqa
 
 # TirX variants, each its own row: (threads per CTA, 16-byte vectors per
 # thread per step, CTAs per SM, load, store). The first is the example's
@@ -41,6 +41,8 @@ def main(results=None):
             per_sm * sms, threads, unroll, hints)
         kernels.append((label, tirx.compile(make_kernel(sms, threads, unroll, per_sm, load,
                                                         store), target="cuda")))
+    kernels.append(("TirX one pass, ceil(n / 4096) CTAs x 256 thr, 4 x 16 B/thread",
+                    tirx.compile(make_one_pass_kernel(), target="cuda")))
     eager = lambda a: torch.clamp_min(a * 2 + 1, 0)
     compiled_torch = torch.compile(eager)
     rows, failures = [], []

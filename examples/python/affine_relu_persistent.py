@@ -76,6 +76,39 @@ def make_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM
     return affine_relu_persistent
 
 
+def make_one_pass_kernel(threads=THREADS, unroll=UNROLL):
+    """The same work without the persistent loop: a grid of ceil(n / chunk)
+    CTAs, one chunk each (the grid is a size expression, evaluated at
+    launch). For comparison in bench/gpu/sizes.py."""
+    chunk = threads * 4 * unroll
+
+    @T.function
+    def affine_relu_one_pass(A: T.Tensor((n,), "float32", align=16),
+                             B: T.Tensor((n,), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=T.ceildiv(n, chunk), block=threads))
+        base = T.cuda.block_idx("x") * chunk
+        tx = T.cuda.thread_idx("x")
+        for u in T.unroll(unroll):
+            off = base + u * (threads * 4) + tx * 4
+            with T.If(off + 4 <= n):
+                with T.Then():
+                    r = T.alloc_local((4,), "float32")
+                    T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r, A[off:off + 4],
+                                      scope="thread")
+                    affine_relu(r)
+                    T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B[off:off + 4], r,
+                                      scope="thread")
+                with T.Else():
+                    for j in T.serial(off, n):
+                        x = T.alloc_local((1,), "float32")
+                        T.cuda.tile.apply(T.ptx["ld.global.b32"], x, A[j:j + 1],
+                                          scope="thread")
+                        affine_relu(x)
+                        T.cuda.tile.apply(T.ptx["st.global.b32"], B[j:j + 1], x,
+                                          scope="thread")
+    return affine_relu_one_pass
+
+
 SIZES = [1, 3, 255, 256, 257, 2 ** 20 + 3, 2 ** 28 + 1, 2 ** 31 + 5]
 
 if __name__ == "__main__":
@@ -87,12 +120,15 @@ if __name__ == "__main__":
     max_n = int(os.environ.get("TIRX_EXAMPLE_MAX_N", SIZES[-1]))
     props = torch.cuda.get_device_properties(0)
     compiled = tirx.compile(make_kernel(props.multi_processor_count), target="cuda")
+    one_pass = tirx.compile(make_one_pass_kernel(), target="cuda")
     for size in [s for s in SIZES if s <= max_n]:
         a = torch.randn(size, device="cuda")
-        b = torch.full_like(a, float("nan"))
-        compiled(a, b)
         expected = torch.clamp_min(a * 2 + 1, 0)
-        assert torch.equal(b, expected), "n = %d: wrong result" % size
-        del a, b, expected
+        for kernel in (compiled, one_pass):
+            b = torch.full_like(a, float("nan"))
+            kernel(a, b)
+            assert torch.equal(b, expected), "%s, n = %d: wrong result" % (kernel.name, size)
+            del b
+        del a, expected
         torch.cuda.empty_cache()
         print("affine_relu_persistent n = %d: OK" % size)

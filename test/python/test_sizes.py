@@ -314,3 +314,16 @@ def test_persistent_example():
     assert ".local" not in ptx
     assert compiled.mlir["input"].count("align 16") == 4 * UNROLL
     assert compiled.spill_bytes == 0
+
+
+def test_one_pass_example():
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples",
+                                    "python"))
+    from affine_relu_persistent import UNROLL, make_one_pass_kernel
+    compiled = compile_(make_one_pass_kernel())
+    assert compiled.launch.grid[0].evaluate({"n": 4097}) == 2
+    assert re.search(r"launch\(grid = \[%\w+ ceildiv 4096\]", compiled.mlir["input"])
+    assert compiled.ptx.count("ld.global.v4.b32") == UNROLL
+    assert ".local" not in compiled.ptx
