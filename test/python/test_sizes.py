@@ -327,3 +327,27 @@ def test_one_pass_example():
     assert re.search(r"launch\(grid = \[%\w+ ceildiv 4096\]", compiled.mlir["input"])
     assert compiled.ptx.count("ld.global.v4.b32") == UNROLL
     assert ".local" not in compiled.ptx
+
+
+def test_compiled_kernel_through_the_launcher(monkeypatch):
+    # The DSL's SizeVar and grid expression with the launcher (a recording
+    # runtime library stands in for the GPU: test_launch.py).
+    import sys
+    import test_launch
+    from tirx import runtime
+    n = T.dynamic("n", multiple_of=2)
+    compiled = compile_(affine_relu_kernel(n))
+    torch = test_launch.fake_torch_module()
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    made, library = test_launch.launcher(monkeypatch, compiled.params, compiled.launch.grid,
+                                         compiled.launch.block, compiled.size_vars)
+    for size in (2, 1026):
+        made((torch.Tensor((size,), pointer=0x20000), torch.Tensor((size,), pointer=0x30000)))
+        assert library.launches[-1]["args"] == [0x20000, 0x30000, size]
+        assert library.launches[-1]["grid"] == (-(-size // 512), 1, 1)
+    with pytest.raises(ValueError, match="parameter 'A': n = 7 is not a multiple of 2, as "
+                                         "the size variable n declares"):
+        made((torch.Tensor((7,), pointer=0x20000), torch.Tensor((7,), pointer=0x30000)))
+    with pytest.raises(ValueError, match=re.escape("parameter 'B' has shape (8,), but n = 6 "
+                                                   "from parameter 'A'")):
+        made((torch.Tensor((6,), pointer=0x20000), torch.Tensor((8,), pointer=0x30000)))
