@@ -44,6 +44,15 @@ if(NOT TIRX_LINK_MLIR_DYLIB)
   # to a tool that links no shared library.
   set_target_properties(${TIRX_INSTALLED_TOOLS} ${TIRX_INSTALLED_SHARED_LIBRARIES}
     PROPERTIES SKIP_BUILD_RPATH ON)
+  # The programs that load libTirXRuntime.so (make gpu-bundle ships them with
+  # it in ../lib) find it there and nowhere else: no absolute build folder
+  # (CMake's build RPATH adds the one of every linked shared library).
+  foreach(_tirx_program tirx-runner tirx-runtime-check run-affine-relu)
+    if(TARGET ${_tirx_program})
+      set_target_properties(${_tirx_program} PROPERTIES
+        INSTALL_RPATH "\$ORIGIN/../lib" BUILD_WITH_INSTALL_RPATH ON)
+    endif()
+  endforeach()
 endif()
 install(TARGETS ${TIRX_INSTALLED_TOOLS}
   RUNTIME DESTINATION bin COMPONENT tirx-tools)
