@@ -20,7 +20,17 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/include/TirX
 # Installed tools and shared libraries find TirX's own libraries next to
 # them and libMLIR.so/libLLVM.so where the LLVM/MLIR package put them: one
 # RUNPATH for all, so nothing needs LD_LIBRARY_PATH.
-set(TIRX_INSTALL_RPATH "\$ORIGIN/../lib${LLVM_LIBDIR_SUFFIX};${LLVM_LIBRARY_DIR}")
+# The static build's (make static, the wheel's) need nothing but the C
+# library's: they get no RUNPATH at all (test/wheel/check-wheel.sh checks
+# the wheel's). (A non-empty INSTALL_RPATH would
+# also make CMake pad the build tree's RUNPATH with ':' to leave room for it
+# at install time: empty entries, i.e. the current directory, in the very
+# files make-wheel.sh and make-gpu-bundle.sh ship.)
+if(TIRX_LINK_MLIR_DYLIB)
+  set(TIRX_INSTALL_RPATH "\$ORIGIN/../lib${LLVM_LIBDIR_SUFFIX};${LLVM_LIBRARY_DIR}")
+else()
+  set(TIRX_INSTALL_RPATH "")
+endif()
 set(TIRX_INSTALLED_TOOLS tirx-opt tirx-layout tirx-lsp-server tirx-reduce)
 set(TIRX_INSTALLED_SHARED_LIBRARIES TirXCAPI)
 if(TIRX_ENABLE_RUNTIME)
@@ -28,6 +38,22 @@ if(TIRX_ENABLE_RUNTIME)
 endif()
 set_target_properties(${TIRX_INSTALLED_TOOLS} ${TIRX_INSTALLED_SHARED_LIBRARIES}
   PROPERTIES INSTALL_RPATH "${TIRX_INSTALL_RPATH}")
+if(NOT TIRX_LINK_MLIR_DYLIB)
+  # Nor in the build tree: add_llvm_executable's build RPATH
+  # ($ORIGIN/../lib, the LLVM library folder and an empty entry) is of no use
+  # to a tool that links no shared library.
+  set_target_properties(${TIRX_INSTALLED_TOOLS} ${TIRX_INSTALLED_SHARED_LIBRARIES}
+    PROPERTIES SKIP_BUILD_RPATH ON)
+  # The programs that load libTirXRuntime.so (make gpu-bundle ships them with
+  # it in ../lib) find it there and nowhere else: no absolute build folder
+  # (CMake's build RPATH adds the one of every linked shared library).
+  foreach(_tirx_program tirx-runner tirx-runtime-check run-affine-relu)
+    if(TARGET ${_tirx_program})
+      set_target_properties(${_tirx_program} PROPERTIES
+        INSTALL_RPATH "\$ORIGIN/../lib" BUILD_WITH_INSTALL_RPATH ON)
+    endif()
+  endforeach()
+endif()
 install(TARGETS ${TIRX_INSTALLED_TOOLS}
   RUNTIME DESTINATION bin COMPONENT tirx-tools)
 install(TARGETS ${TIRX_INSTALLED_SHARED_LIBRARIES}

@@ -6,7 +6,8 @@
 # rewritten: `LLVM` becomes one group of all LLVM component archives (the
 # linker keeps only what is used), z3 is dropped (only LLVM's unused SMT
 # solver interface needs it), and zlib/zstd point at their static archives.
-# The result is a binary that needs only libc/libm at run time.
+# The result is a binary (or shared library) that needs only libc/libm at run
+# time.
 
 find_library(TIRX_ZSTD_STATIC NAMES libzstd.a REQUIRED)
 find_library(TIRX_ZLIB_STATIC NAMES libz.a REQUIRED)
@@ -29,15 +30,17 @@ foreach(component ${LLVM_AVAILABLE_LIBS})
   endif()
 endforeach()
 
-# Shared libraries (libTirXCAPI.so) link zlib/zstd dynamically: Debian's
-# archives of those are not position independent (and every distribution
-# has the shared ones).
+# Shared libraries (libTirXCAPI.so, what the wheel ships) take zlib/zstd
+# from the archives too, so that they need nothing outside manylinux's
+# system libraries. Debian compiles those archives as PIE, not PIC: their
+# global symbols may only go into a shared library that makes them local,
+# i.e. one linked with -Wl,--exclude-libs,ALL (lld refuses otherwise:
+# "relocation R_X86_64_PC32 cannot be used against symbol ...").
 set(_tirx_executable "$<NOT:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,SHARED_LIBRARY>>")
 add_library(TirXLLVMStatic INTERFACE)
 target_link_libraries(TirXLLVMStatic INTERFACE
   -Wl,--start-group ${_tirx_llvm_archives} -Wl,--end-group
-  "$<IF:${_tirx_executable},${TIRX_ZSTD_STATIC},zstd>"
-  "$<IF:${_tirx_executable},${TIRX_ZLIB_STATIC},z>" pthread rt dl m)
+  ${TIRX_ZSTD_STATIC} ${TIRX_ZLIB_STATIC} pthread rt dl m)
 
 get_directory_property(_tirx_imported IMPORTED_TARGETS)
 foreach(target ${_tirx_imported})
@@ -66,8 +69,11 @@ foreach(target ${_tirx_imported})
 endforeach()
 
 # Small, fast-starting binaries: drop unused sections, fold identical code,
-# no PIE for executables, the C++ runtime linked in. Objects stay position
-# independent so that libTirXCAPI.so can be made of the same archives.
+# no PIE for executables, the C++ runtime linked in (also into the shared
+# libraries: libTirXCAPI.so needs no libstdc++.so.6 / libgcc_s.so.1). Objects
+# stay position independent so that libTirXCAPI.so can be made of the same
+# archives. Targets add their own options with target_link_options: setting
+# the LINK_OPTIONS property would drop these.
 add_link_options(-Wl,--gc-sections -Wl,--icf=all -Wl,--as-needed
                  "$<${_tirx_executable}:-no-pie>"
                  -static-libstdc++ -static-libgcc)

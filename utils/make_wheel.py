@@ -6,12 +6,30 @@ usage: make_wheel.py [--stored] STATIC_BUILD_DIR OUT_DIR
 --stored writes the files uncompressed (a valid wheel, ~4x bigger): the GPU
 bundle xz-compresses it whole, which is smaller than xz over deflate.
 
+usage: make_wheel.py --check WHEEL
+
 The wheel holds python/tirx and the static build's libTirXCAPI.so and
 libTirXRuntime.so, stripped, as tirx/lib/ (where tirx/_capi.py looks next to
 the package). The version is CMakeLists.txt's project(VERSION); the platform
-tag comes from the highest GLIBC_x.y symbol version the libraries need
-(objdump -T). Written with zipfile (PEP 427): no setuptools or wheel needed.
-Prints the wheel's path on the last line.
+tag manylinux_X_Y_x86_64 (PEP 600: "runs on any glibc >= X.Y") comes from the
+highest GLIBC_x.y symbol version the libraries need (objdump -T), the way
+auditwheel chooses it; 2.17 (manylinux2014) is the lowest it writes. Built on
+Debian 12 that is 2.36 (arc4random, called by LLVM's Support library and
+libstdc++'s std::random_device, both linked in, is GLIBC_2.36).
+Written with zipfile (PEP 427): no setuptools or wheel needed. Prints the
+wheel's path on the last line.
+
+The libraries must be self-contained (the static build links libstdc++,
+libgcc, zlib and zstd into them): make_wheel.py refuses to write a wheel,
+and --check fails on one, where any ELF file
+  - needs a library outside SYSTEM_LIBRARIES (glibc's own: libc, libm,
+    libdl, libpthread, librt, the dynamic loader),
+  - has an RPATH or RUNPATH entry other than $ORIGIN (an empty entry means
+    the current directory: whoever controls it could slip in a libc.so.6),
+  - exports a symbol outside EXPORTED_PREFIXES (e.g. libstdc++'s),
+  - needs a GLIBC_x.y newer than the wheel's tag says (--check).
+--check prints one PASS/FAIL line per ELF file and a last line
+"wheel ELF check: PASSED" or "FAILED" (exit status 0 or 1).
 """
 import base64
 import hashlib
@@ -29,13 +47,24 @@ LIBRARIES = ("libTirXCAPI.so", "libTirXRuntime.so")
 # Fixed timestamps: the same inputs give the same wheel (SOURCE_DATE_EPOCH
 # is not used: zip cannot hold dates before 1980 anyway).
 DATE = (1980, 1, 1, 0, 0, 0)
-# What manylinux (PEP 600 / auditwheel's policy) lets a wheel take from the
-# system; anything else a library needs is reported.
+# What the wheel's libraries may take from the system: glibc's own
+# libraries, a subset of what manylinux (PEP 600 / auditwheel's policy)
+# allows. libstdc++.so.6, libgcc_s.so.1 and libz.so.1 are on manylinux's
+# list too, but the static build links them in (a libstdc++.so.6 older than
+# Debian 12's would lack the GLIBCXX_3.4.30 symbols); anything else is an
+# error.
 SYSTEM_LIBRARIES = {
     "libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1",
-    "ld-linux-x86-64.so.2", "libgcc_s.so.1", "libstdc++.so.6", "libz.so.1",
-    "libutil.so.1", "libnsl.so.1", "libcrypt.so.1", "libresolv.so.2",
+    "ld-linux-x86-64.so.2",
 }
+# The only RPATH/RUNPATH entry an ELF file of the wheel may have (none is
+# better): the folder it lies in.
+ALLOWED_RUNPATH_ENTRIES = {"$ORIGIN", "${ORIGIN}"}
+# What the libraries export (their version scripts, lib/CAPI/TirXCAPI.map
+# and lib/Runtime/TirXRuntime.map): the C API, MLIR's dialect handles, the
+# mgpu* host ABI and the printMemref helpers. No C++ (libstdc++) symbol.
+EXPORTED_PREFIXES = ("tirx", "mlir", "mgpu", "_mlir_ciface_")
+NM = "/usr/lib/llvm-22/bin/llvm-nm"
 
 
 def version():
@@ -66,6 +95,91 @@ def needed(path):
     return re.findall(r"^\s*NEEDED\s+(\S+)", out, re.M)
 
 
+def runpaths(path):
+    """(tag, value) of each RPATH/RUNPATH entry of the dynamic section."""
+    out = subprocess.run(["objdump", "-p", path], check=True,
+                         capture_output=True, text=True).stdout
+    return re.findall(r"^\s*(RPATH|RUNPATH)[ \t]*(.*?)[ \t]*$", out, re.M)
+
+
+def exported(path):
+    out = subprocess.run([NM, "-D", "--defined-only", "--format=just-symbols", path],
+                         check=True, capture_output=True, text=True).stdout
+    return out.split()
+
+
+def is_elf(path):
+    with open(path, "rb") as f:
+        return f.read(4) == b"\x7fELF"
+
+
+def elf_problems(path):
+    """What keeps this ELF file from loading on any manylinux machine, safely."""
+    problems = []
+    extra = [n for n in needed(path) if n not in SYSTEM_LIBRARIES]
+    if extra:
+        problems.append("needs %s from the system (allowed: %s)"
+                        % (", ".join(extra), ", ".join(sorted(SYSTEM_LIBRARIES))))
+    for tag, value in runpaths(path):
+        entries = value.split(":")
+        if "" in entries:
+            problems.append("%s %r has an empty entry (the current directory)" % (tag, value))
+        bad = [e for e in entries if e and e not in ALLOWED_RUNPATH_ENTRIES]
+        if bad:
+            problems.append("%s %r names %s (only $ORIGIN is allowed)"
+                            % (tag, value, ", ".join(bad)))
+    symbols = [s for s in exported(path) if not s.startswith(EXPORTED_PREFIXES)]
+    if symbols:
+        problems.append("exports %d symbol(s) outside %s: %s"
+                        % (len(symbols), "/".join(p + "*" for p in EXPORTED_PREFIXES),
+                           ", ".join(symbols[:5]) + (" ..." if len(symbols) > 5 else "")))
+    return problems
+
+
+def check_wheel(whl):
+    """--check: the ELF files of a built wheel (see the module's docstring)."""
+    work = tempfile.mkdtemp(prefix="tirx-wheel-check-")
+    try:
+        ok = True
+        with zipfile.ZipFile(whl) as zf:
+            wheel_meta = [n for n in zf.namelist() if n.endswith(".dist-info/WHEEL")]
+            tags = re.findall(r"^Tag:\s*(\S+)", zf.read(wheel_meta[0]).decode(), re.M) \
+                if len(wheel_meta) == 1 else []
+            elves = []
+            for name in zf.namelist():
+                if name.endswith("/"):
+                    continue
+                path = zf.extract(name, work)
+                if is_elf(path):
+                    elves.append((name, path))
+        if not elves:
+            print("FAIL: no ELF file in %s" % whl)
+            ok = False
+        for name, path in elves:
+            problems = elf_problems(path)
+            ok &= not problems
+            if problems:
+                for problem in problems:
+                    print("FAIL: %s %s" % (name, problem))
+            else:
+                print("PASS: %s needs only %s; %s; exports only %s" % (
+                    name, ", ".join(needed(path)),
+                    "RUNPATH " + ":".join(v for _, v in runpaths(path))
+                    if runpaths(path) else "no RPATH/RUNPATH",
+                    "/".join(p + "*" for p in EXPORTED_PREFIXES)))
+        major, minor = glibc_needed([path for _, path in elves]) if elves else (0, 0)
+        floors = [tuple(int(x) for x in m.groups())
+                  for t in tags for m in [re.search(r"-manylinux_(\d+)_(\d+)_x86_64$", t)] if m]
+        good = len(floors) == len(tags) == 1 and floors[0] >= (major, minor)
+        ok &= good
+        print("%s: tag %s; the libraries need glibc %d.%d" % (
+            "PASS" if good else "FAIL", ", ".join(tags) or "(none)", major, minor))
+        print("wheel ELF check: %s" % ("PASSED" if ok else "FAILED"))
+        return ok
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def record_hash(data):
     digest = hashlib.sha256(data).digest()
     return "sha256=" + base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
@@ -73,6 +187,10 @@ def record_hash(data):
 
 def main():
     args = sys.argv[1:]
+    if args[:1] == ["--check"]:
+        if len(args) != 2:
+            sys.exit(__doc__)
+        sys.exit(0 if check_wheel(args[1]) else 1)
     stored = "--stored" in args
     args = [a for a in args if a != "--stored"]
     if len(args) != 2:
@@ -91,12 +209,11 @@ def main():
             shutil.copyfile(src, dst)
             subprocess.run([STRIP, dst], check=True)
             libs.append(dst)
-        for lib in libs:
-            extra = [n for n in needed(lib) if n not in SYSTEM_LIBRARIES]
-            if extra:
-                print("make_wheel.py: warning: %s needs %s from the system (outside "
-                      "manylinux's list; the target machine must have it)"
-                      % (os.path.basename(lib), ", ".join(extra)), file=sys.stderr)
+        errors = ["%s %s" % (os.path.basename(lib), problem)
+                  for lib in libs for problem in elf_problems(lib)]
+        if errors:
+            sys.exit("make_wheel.py: error: the libraries of %s are not self-contained "
+                     "(is it a `make static` build?):\n  %s" % (static, "\n  ".join(errors)))
         major, minor = glibc_needed(libs)
         tag = "py3-none-manylinux_%d_%d_x86_64" % (major, minor)
         dist_info = "tirx-%s.dist-info" % ver

@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Installs the wheel (`make wheel`) into a clean folder and tries it from /
+# Checks the wheel (`make wheel`): its RECORD, then its ELF files
+# (utils/make_wheel.py --check: they need nothing outside glibc's own
+# libraries, have no RPATH/RUNPATH entry but $ORIGIN (no empty one),
+# export only the C API, and need no newer glibc than the manylinux_X_Y tag
+# says). Then installs it into a clean folder and tries it from /
 # with an empty environment: import tirx, compile the seed's affine-ReLU
 # (examples/python/affine_relu.py) for sm_90 (compile only, no GPU), check
 # that both libraries were loaded from <target>/tirx/lib and that the PTX
@@ -36,6 +40,9 @@ print("%s: RECORD lists the %d files with their sha256 and size%s"
       % ("FAIL" if bad else "PASS", len(zf.namelist()) - 1, (": " + ", ".join(bad)) if bad else ""))
 sys.exit(1 if bad else 0)
 PY
+# Self-contained: no library from the system but glibc's, no empty (or
+# absolute) RPATH/RUNPATH entry, no C++ symbol exported, the right tag.
+/usr/bin/python3 "$root/utils/make_wheel.py" --check "$wheel"
 target=$(mktemp -d /tmp/tirx-wheel-check.XXXXXX)
 trap 'rm -rf "$target"' EXIT
 if dpkg -s python3-pip > /dev/null 2>&1 && /usr/bin/python3 -m pip --version > /dev/null 2>&1; then
