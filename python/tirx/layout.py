@@ -158,7 +158,12 @@ class TileLayout:
             self._handle = None
 
     def __str__(self):
-        return _capi.take_string(_capi.lib.tirxLayoutToString(self._handle))
+        # A layout never changes: its canonical text is computed once (every
+        # tensor type of a trace prints it).
+        text = self.__dict__.get("_text")
+        if text is None:
+            text = self._text = _capi.take_string(_capi.lib.tirxLayoutToString(self._handle))
+        return text
 
     __repr__ = lambda self: "TileLayout(%s)" % self
 
