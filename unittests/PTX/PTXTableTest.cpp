@@ -7,12 +7,15 @@
 // Every spelling of the seed and of spec §3 parses with the right operands;
 // every combination rule of §3 rejects at least one spelling with its reason;
 // the table as a whole is consistent (canonical spellings round-trip, one
-// entry per spelling, operand roles well formed); random token soups never
+// entry per spelling, operand roles well formed); every typed modifier slot
+// the rules can read is one some entry declares; random token soups never
 // crash the parser.
 //
 //===----------------------------------------------------------------------===//
 
+#include "TirX/Dialect/Tile/PTX/PTXTable.h"
 #include "TirX/Dialect/Tile/PTX/PTXInstruction.h"
+#include "TirX/Dialect/Tile/PTX/PTXRules.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -887,6 +890,34 @@ TEST(PTXTable, FormsAreWellFormed) {
   }
   EXPECT_EQ(getForms().size(), 50u);
   EXPECT_EQ(getFamilyNames().size(), 19u);
+}
+
+// Rules read modifiers as `m[Slot::name]`: a slot a rule names is a `Slot`,
+// generated from PTXTable.def's PTX_SLOT list, or the rule does not compile;
+// the loader refuses an entry slot the list lacks. What only a run can
+// check: every listed slot is declared by some entry, so no rule reads a
+// slot that no spelling can fill.
+TEST(PTXTable, EverySlotARuleCanReadIsDeclared) {
+  llvm::StringSet<> declared;
+  for (const FormInfo &form : getForms())
+    for (const SlotInfo &slot : form.slots) {
+      EXPECT_TRUE(getSlotByName(slot.name).has_value())
+          << form.name.str() << ": slot '" << slot.name.str()
+          << "' is not listed by PTX_SLOT";
+      declared.insert(slot.name);
+    }
+  llvm::StringSet<> listed;
+  for (unsigned index = 0; index < kNumSlots; ++index) {
+    auto slot = static_cast<Slot>(index);
+    StringRef name = getSlotName(slot);
+    EXPECT_TRUE(listed.insert(name).second) << name.str();
+    EXPECT_EQ(getSlotByName(name), std::optional<Slot>(slot)) << name.str();
+    EXPECT_TRUE(declared.contains(name))
+        << "PTX_SLOT lists '" << name.str()
+        << "', but no PTXTable.def entry declares it";
+  }
+  EXPECT_EQ(listed.size(), declared.size());
+  EXPECT_FALSE(getSlotByName("sta").has_value());
 }
 
 TEST(PTXTable, EveryLegalFormIsConsistent) {

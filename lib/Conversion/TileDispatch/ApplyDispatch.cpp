@@ -17,6 +17,7 @@
 
 #include "DispatchUtils.h"
 #include "TirX/Conversion/Passes.h"
+#include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 #include "TirX/Layout/LayoutGrouping.h"
 

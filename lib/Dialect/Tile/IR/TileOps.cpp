@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

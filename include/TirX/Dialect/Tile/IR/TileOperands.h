@@ -7,7 +7,8 @@
 // The checks `tile.apply` and `tile.ewise` share (spec §2, §7): operands are
 // viewed as group × repeat × atom over the threads the scope binds, and the
 // checker proves ownership, distinct destinations, and contiguous, aligned
-// memory atoms by enumerating the (statically shaped) tile.
+// memory atoms by enumerating the (statically shaped) tile. Choosing the PTX
+// form that gives each operand its atom is FormSelection.h's job.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +16,6 @@
 #define TIRX_DIALECT_TILE_IR_TILEOPERANDS_H
 
 #include "TirX/Dialect/Tile/IR/TileOps.h"
-#include "TirX/Dialect/Tile/PTX/PTXInstruction.h"
 
 namespace mlir::tirx::tile {
 
@@ -33,18 +33,6 @@ struct MixedOperand {
 FailureOr<SmallVector<MixedOperand>> getMixedOperands(Operation *op,
                                                       ValueRange args,
                                                       ArrayAttr kinds);
-
-/// Parses `spelling` for `operands`. Where several forms share a spelling
-/// and operand count (mov.b32 copies one b32, or packs two b16), the first
-/// whose atoms fit the tensor operands' innermost extents and element widths
-/// is chosen; otherwise the first form, whose checks then explain the
-/// mismatch. Fails with the parser's reason on `op`.
-FailureOr<ptx::Instruction>
-selectInstructionForm(Operation *op, StringRef spelling,
-                      ArrayRef<MixedOperand> operands);
-
-/// The PTX scalar kind of an element type (signless integers are signed).
-std::optional<ptx::ScalarKind> getScalarKind(Type type);
 
 /// A tensor operand as the shared checker sees it.
 struct TileTensorOperand {

@@ -1,15 +1,17 @@
-//===- PTXInstruction.h - The PTX instruction table and its parser -*- C++ -*-===//
+//===- PTXInstruction.h - Parsing a PTX instruction spelling ----*- C++ -*-===//
 //
 // Part of the TirX project.
 //
 //===----------------------------------------------------------------------===//
 //
 // `tile.apply` names one PTX instruction by its full spelling, e.g.
-// "ld.global.v4.b32" or "cvt.rn.f16x2.f32". This header is the interface to
-// the one declarative table (PTXTable.def) that knows every accepted form:
-// its modifier slots and their legal combinations, its operands in PTX order
-// (destination first) with their roles, register classes, carrier dtypes and
-// atom widths, its minimum SM and PTX ISA version, and how it lowers.
+// "ld.global.v4.b32" or "cvt.rn.f16x2.f32". This header is the interface
+// clients use: `parseInstruction` / `parseInstructionForms` read a spelling
+// against the one declarative table (PTXTable.def) that knows every accepted
+// form, and return the parsed `Instruction`: its canonical spelling, its
+// operands in PTX order (destination first) with their roles, element
+// classes and atom widths, its state space, and its minimum SM and PTX ISA
+// version.
 //
 // Parsing (spec §3.0): the first token selects the family; each further token
 // is assigned to the first still-open modifier slot of a candidate entry that
@@ -17,6 +19,16 @@
 // A spelling is legal when some entry accepts every token, all its mandatory
 // slots are filled, and its combination rules hold. The parser returns the
 // descriptor or one error message that names the reason.
+//
+// The library is layered one concern per file, each header with its .cpp:
+//   PTXTypes.h        scalar kinds, element classes, memory spaces, and what
+//                     a type token means;
+//   PTXRules.h        the ISA combination rules and the typed `Slot`s they
+//                     read modifiers through;
+//   PTXTable.h        PTXTable.def loaded into entries (`getForms` for docs
+//                     and tests);
+//   PTXMatcher.h      matching a spelling's tokens against the entries;
+//   PTXInstruction.h  this entry point: the spelling's syntax and the result.
 //
 // This library depends on LLVM Support only: the dialect maps MLIR types to
 // `ScalarKind` before asking `ElementClass::accepts`.
@@ -26,7 +38,8 @@
 #ifndef TIRX_DIALECT_TILE_PTX_PTXINSTRUCTION_H
 #define TIRX_DIALECT_TILE_PTX_PTXINSTRUCTION_H
 
-#include "llvm/ADT/ArrayRef.h"
+#include "TirX/Dialect/Tile/PTX/PTXTypes.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -35,55 +48,6 @@
 #include <string>
 
 namespace mlir::tirx::ptx {
-
-/// Element types an operand can hold (PTX fundamental types).
-enum class ScalarKind : uint8_t {
-  u8,
-  s8,
-  u16,
-  s16,
-  u32,
-  s32,
-  u64,
-  s64,
-  f16,
-  bf16,
-  f32,
-  f64
-};
-unsigned getBitWidth(ScalarKind kind);
-llvm::StringRef getScalarKindName(ScalarKind kind);
-bool isFloat(ScalarKind kind);
-
-/// Which element dtypes an operand accepts.
-///  - Bits:    any type of `bitWidth` bits (untyped `.bN` tokens);
-///  - Exact:   exactly `exact` (typed tokens such as `.f32`, `.s32`);
-///  - Carrier: an unsigned integer of `bitWidth` bits carrying packed values
-///             (f16x2/bf16x2/u16x2/s16x2 → u32, f32x2 → u64).
-struct ElementClass {
-  enum class Kind : uint8_t { Bits, Exact, Carrier };
-  Kind kind;
-  unsigned bitWidth;
-  ScalarKind exact; // meaningful for Kind::Exact only
-  /// The packed PTX type a carrier holds ("f16x2"), empty otherwise.
-  std::string packedType;
-
-  bool accepts(ScalarKind kind) const;
-  /// Human-readable, for diagnostics: "a 32-bit type", "f32",
-  /// "u32 (carrier of f16x2)".
-  std::string describe() const;
-};
-
-/// State space of a memory instruction.
-enum class MemorySpace : uint8_t {
-  None, // not a memory instruction
-  Generic,
-  Global,
-  Shared,        // .shared and .shared::cta
-  SharedCluster, // .shared::cluster
-  Local
-};
-llvm::StringRef getMemorySpaceName(MemorySpace space);
 
 struct OperandInfo {
   /// PTX operand name: "d", "a", "b", "c", "addr", "policy".
@@ -136,29 +100,6 @@ parseInstruction(llvm::StringRef spelling,
 llvm::Expected<llvm::SmallVector<Instruction, 1>>
 parseInstructionForms(llvm::StringRef spelling,
                       std::optional<unsigned> numOperands = std::nullopt);
-
-/// The family names of the table, in table order.
-llvm::ArrayRef<llvm::StringRef> getFamilyNames();
-
-/// A modifier slot of one table entry, in rendering order (tests, docs).
-struct SlotInfo {
-  llvm::StringRef name; // "rnd", "type", "space", ...
-  bool mandatory = false;
-  llvm::SmallVector<llvm::StringRef, 8> tokens; // without dots
-};
-
-/// One table entry, i.e. one syntax line of a family (tests, docs).
-/// Enumerating the product of its slots and parsing each spelling visits
-/// every legal form of the entry.
-struct FormInfo {
-  llvm::StringRef family;
-  llvm::StringRef name; // unique: "add.float", "ld.vector", ...
-  llvm::SmallVector<SlotInfo, 8> slots;
-  /// The entry's floor before token and rule floors.
-  unsigned minSM = 0;
-  unsigned minPTX = 0;
-};
-llvm::ArrayRef<FormInfo> getForms();
 
 } // namespace mlir::tirx::ptx
 

@@ -1,6 +1,15 @@
-//===- TileOperandChecks.cpp - Static checks of tile operands -------------===//
+//===- TileOperands.cpp - Operands of tile ops and their checks -----------===//
 //
 // Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The operand model of `tile.apply` and `tile.ewise` (mixed SSA/immediate
+// operands, the execution domain of a scope) and the static checker that
+// proves ownership, distinct destinations and contiguous, aligned memory
+// atoms (spec §2, §7). Which PTX form a `tile.apply` names is chosen in
+// FormSelection.cpp; this file sees only the atoms and vector widths the
+// chosen form gives each operand.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,62 +58,6 @@ mlir::tirx::tile::getMixedOperands(Operation *op, ValueRange args,
     return op->emitOpError("has ")
            << args.size() << " SSA operands but operand_kinds uses " << nextArg;
   return operands;
-}
-
-FailureOr<ptx::Instruction>
-mlir::tirx::tile::selectInstructionForm(Operation *op, StringRef spelling,
-                                        ArrayRef<MixedOperand> operands) {
-  llvm::Expected<SmallVector<ptx::Instruction, 1>> forms =
-      ptx::parseInstructionForms(spelling, operands.size());
-  if (!forms)
-    return op->emitOpError() << llvm::toString(forms.takeError());
-  auto fits = [&](const ptx::Instruction &form) {
-    if (form.operands.size() != operands.size())
-      return false;
-    for (const MixedOperand &operand : operands) {
-      const ptx::OperandInfo &info = form.operands[operand.position];
-      auto tensor = dyn_cast<tirx::TensorType>(operand.getType());
-      Type element = tensor ? tensor.getElementType() : operand.getType();
-      std::optional<ptx::ScalarKind> kind = getScalarKind(element);
-      if (!kind || !info.element.accepts(*kind))
-        return false;
-      if (tensor && tensor.getShape().back() != info.atom)
-        return false;
-    }
-    return true;
-  };
-  for (const ptx::Instruction &form : *forms)
-    if (fits(form))
-      return form;
-  return forms->front();
-}
-
-std::optional<ptx::ScalarKind> mlir::tirx::tile::getScalarKind(Type type) {
-  using ptx::ScalarKind;
-  if (type.isF16())
-    return ScalarKind::f16;
-  if (type.isBF16())
-    return ScalarKind::bf16;
-  if (type.isF32())
-    return ScalarKind::f32;
-  if (type.isF64())
-    return ScalarKind::f64;
-  auto intType = dyn_cast<IntegerType>(type);
-  if (!intType)
-    return std::nullopt;
-  bool isUnsigned = intType.isUnsigned();
-  switch (intType.getWidth()) {
-  case 8:
-    return isUnsigned ? ScalarKind::u8 : ScalarKind::s8;
-  case 16:
-    return isUnsigned ? ScalarKind::u16 : ScalarKind::s16;
-  case 32:
-    return isUnsigned ? ScalarKind::u32 : ScalarKind::s32;
-  case 64:
-    return isUnsigned ? ScalarKind::u64 : ScalarKind::s64;
-  default:
-    return std::nullopt;
-  }
 }
 
 //===----------------------------------------------------------------------===//

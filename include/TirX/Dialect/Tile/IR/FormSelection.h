@@ -1,0 +1,38 @@
+//===- FormSelection.h - Choosing the PTX form of a tile.apply --*- C++ -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The bridge between a `tile.apply` and the PTX instruction table: MLIR
+// element types become PTX scalar kinds, and a spelling that names several
+// forms (mov.b32 copies one b32, or packs two b16) is resolved to the one
+// whose operand atoms and element classes fit the op's operands. The table
+// itself (TirX/Dialect/Tile/PTX) knows nothing of MLIR; the operand checker
+// (TileOperands.h) knows nothing of PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_DIALECT_TILE_IR_FORMSELECTION_H
+#define TIRX_DIALECT_TILE_IR_FORMSELECTION_H
+
+#include "TirX/Dialect/Tile/IR/TileOperands.h"
+#include "TirX/Dialect/Tile/PTX/PTXInstruction.h"
+
+namespace mlir::tirx::tile {
+
+/// Parses `spelling` for `operands`. Where several forms share a spelling
+/// and operand count (mov.b32 copies one b32, or packs two b16), the first
+/// whose atoms fit the tensor operands' innermost extents and element widths
+/// is chosen; otherwise the first form, whose checks then explain the
+/// mismatch. Fails with the parser's reason on `op`.
+FailureOr<ptx::Instruction>
+selectInstructionForm(Operation *op, StringRef spelling,
+                      ArrayRef<MixedOperand> operands);
+
+/// The PTX scalar kind of an element type (signless integers are signed).
+std::optional<ptx::ScalarKind> getScalarKind(Type type);
+
+} // namespace mlir::tirx::tile
+
+#endif // TIRX_DIALECT_TILE_IR_FORMSELECTION_H

@@ -1,0 +1,150 @@
+//===- PTXTable.h - The PTX instruction table, loaded -----------*- C++ -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// PTXTable.def holds every accepted PTX form as text records; this header
+// is what they become once loaded (on first use, checked as they load): per
+// entry, its modifier slots with their tokens and floors, its operands with
+// roles, type references and atoms, and the rule that checks combinations.
+//
+// The top half is the public view of the table (docs and tests enumerate
+// its entries through `getForms`); the rest is the loaded representation
+// that the matcher (PTXMatcher.h) reads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_DIALECT_TILE_PTX_PTXTABLE_H
+#define TIRX_DIALECT_TILE_PTX_PTXTABLE_H
+
+#include "TirX/Dialect/Tile/PTX/PTXRules.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <utility>
+#include <vector>
+
+namespace mlir::tirx::ptx {
+
+//===----------------------------------------------------------------------===//
+// Public view
+//===----------------------------------------------------------------------===//
+
+/// The family names of the table, in table order.
+llvm::ArrayRef<llvm::StringRef> getFamilyNames();
+
+/// A modifier slot of one table entry, in rendering order (tests, docs).
+struct SlotInfo {
+  llvm::StringRef name; // "rnd", "type", "space", ...
+  bool mandatory = false;
+  llvm::SmallVector<llvm::StringRef, 8> tokens; // without dots
+};
+
+/// One table entry, i.e. one syntax line of a family (tests, docs).
+/// Enumerating the product of its slots and parsing each spelling visits
+/// every legal form of the entry.
+struct FormInfo {
+  llvm::StringRef family;
+  llvm::StringRef name; // unique: "add.float", "ld.vector", ...
+  llvm::SmallVector<SlotInfo, 8> slots;
+  /// The entry's floor before token and rule floors.
+  unsigned minSM = 0;
+  unsigned minPTX = 0;
+};
+llvm::ArrayRef<FormInfo> getForms();
+
+//===----------------------------------------------------------------------===//
+// Loaded representation (read by the matcher)
+//===----------------------------------------------------------------------===//
+
+/// One PTX_FORM record as written in PTXTable.def.
+struct RawForm {
+  const char *family;
+  const char *name;
+  const char *slots;
+  const char *operands;
+  unsigned minSM;
+  unsigned minPTX;
+  CheckFn check;
+};
+
+/// A token a slot lists, with the floor spelling it adds.
+struct TokenSpec {
+  llvm::StringRef text;
+  Floor floor;
+};
+
+/// A modifier slot of one entry.
+struct SlotSpec {
+  Slot id;
+  llvm::StringRef name;
+  bool mandatory = true;
+  /// Type slots must be spelled in slot order (dtype before atype).
+  bool isType = false;
+  Floor floor;
+  llvm::SmallVector<TokenSpec, 8> tokens;
+
+  const TokenSpec *find(llvm::StringRef text) const {
+    for (const TokenSpec &token : tokens)
+      if (token.text == text)
+        return &token;
+    return nullptr;
+  }
+};
+
+enum class Role { RegisterDst, RegisterSrc, MemoryDst, MemorySrc };
+
+/// An operand of one entry, before a spelling fixes its type.
+struct OperandSpec {
+  llvm::StringRef name;
+  Role role;
+  /// Type references tried in order: a slot index, or -1 with a literal.
+  llvm::SmallVector<std::pair<int, llvm::StringRef>, 2> typeRefs;
+  bool doubled = false;
+  bool allowsImmediate = false;
+  unsigned atom = 1;
+  int atomSlot = -1;    // atom from a `.vN` slot
+  int presentSlot = -1; // present only when this slot is spelled
+};
+
+/// One loaded entry.
+struct Form {
+  const RawForm *raw;
+  llvm::SmallVector<SlotSpec, 12> slots;
+  llvm::SmallVector<OperandSpec, 4> operands;
+  int spaceSlot = -1;
+  bool isMemory = false;
+
+  /// The index of the entry's slot `id`, or -1 when it has none.
+  int findSlot(Slot id) const {
+    for (auto [i, slot] : llvm::enumerate(slots))
+      if (slot.id == id)
+        return i;
+    return -1;
+  }
+};
+
+/// The whole table, loaded.
+struct Table {
+  std::vector<Form> forms;
+  llvm::SmallVector<llvm::StringRef, 24> families;
+  llvm::StringMap<llvm::SmallVector<unsigned, 4>> formsByFamily;
+  /// Every token any entry of the family lists (tells "unknown" apart from
+  /// "not valid here").
+  llvm::StringMap<llvm::StringSet<>> familyTokens;
+  std::vector<FormInfo> infos;
+};
+
+/// The table, loaded on first use. A malformed record is a fatal error that
+/// names the entry.
+const Table &getTable();
+
+} // namespace mlir::tirx::ptx
+
+#endif // TIRX_DIALECT_TILE_PTX_PTXTABLE_H

@@ -1,0 +1,98 @@
+//===- PTXTypes.h - PTX fundamental types and type tokens -------*- C++ -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The type vocabulary of the PTX instruction table: the scalar kinds an
+// operand can hold, the element class a type token gives an operand (which
+// dtypes it accepts), and the state spaces of memory instructions. The
+// dialect maps MLIR types to `ScalarKind` before asking
+// `ElementClass::accepts`, so this library depends on LLVM Support only.
+//
+// The lower half is the library's own token helpers: what a type token
+// (`.b32`, `.f16x2`, `.s32`) means, shared by the table loader
+// (PTXTable.cpp), the rules (PTXRules.cpp) and the matcher (PTXMatcher.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_DIALECT_TILE_PTX_PTXTYPES_H
+#define TIRX_DIALECT_TILE_PTX_PTXTYPES_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir::tirx::ptx {
+
+/// Element types an operand can hold (PTX fundamental types).
+enum class ScalarKind : uint8_t {
+  u8,
+  s8,
+  u16,
+  s16,
+  u32,
+  s32,
+  u64,
+  s64,
+  f16,
+  bf16,
+  f32,
+  f64
+};
+unsigned getBitWidth(ScalarKind kind);
+llvm::StringRef getScalarKindName(ScalarKind kind);
+bool isFloat(ScalarKind kind);
+
+/// Which element dtypes an operand accepts.
+///  - Bits:    any type of `bitWidth` bits (untyped `.bN` tokens);
+///  - Exact:   exactly `exact` (typed tokens such as `.f32`, `.s32`);
+///  - Carrier: an unsigned integer of `bitWidth` bits carrying packed values
+///             (f16x2/bf16x2/u16x2/s16x2 → u32, f32x2 → u64).
+struct ElementClass {
+  enum class Kind : uint8_t { Bits, Exact, Carrier };
+  Kind kind;
+  unsigned bitWidth;
+  ScalarKind exact; // meaningful for Kind::Exact only
+  /// The packed PTX type a carrier holds ("f16x2"), empty otherwise.
+  std::string packedType;
+
+  bool accepts(ScalarKind kind) const;
+  /// Human-readable, for diagnostics: "a 32-bit type", "f32",
+  /// "u32 (carrier of f16x2)".
+  std::string describe() const;
+};
+
+/// State space of a memory instruction.
+enum class MemorySpace : uint8_t {
+  None, // not a memory instruction
+  Generic,
+  Global,
+  Shared,        // .shared and .shared::cta
+  SharedCluster, // .shared::cluster
+  Local
+};
+llvm::StringRef getMemorySpaceName(MemorySpace space);
+
+//===----------------------------------------------------------------------===//
+// Type tokens (the table's own helpers)
+//===----------------------------------------------------------------------===//
+
+/// The element class a PTX type token gives its operands (see PTXTable.def),
+/// or none when `token` is not a type token.
+std::optional<ElementClass> getTokenClass(llvm::StringRef token);
+
+/// Bit width of a type token, 0 when it has none.
+unsigned getTokenBits(llvm::StringRef token);
+
+/// The integer type of twice the width (`.wide` results), "" if none.
+llvm::StringRef getDoubledType(llvm::StringRef token);
+
+/// A token as spelled and quoted in messages: ".rn".
+std::string dot(llvm::StringRef token);
+
+} // namespace mlir::tirx::ptx
+
+#endif // TIRX_DIALECT_TILE_PTX_PTXTYPES_H

@@ -1,0 +1,227 @@
+//===- PTXTable.cpp - Loading PTXTable.def into entries -------------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Turns the PTX_FORM records of PTXTable.def into the slot and operand
+// descriptors of PTXTable.h, once, on first use. Every record is checked as
+// it loads (slot syntax, slot names against PTX_SLOT, operand roles, type
+// references that resolve to an element class, atom slots that are `.vN`);
+// a malformed record is a fatal error naming the entry, so the matcher can
+// trust what it reads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Dialect/Tile/PTX/PTXTable.h"
+#include "TirX/Dialect/Tile/PTX/PTXTypes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace llvm;
+
+namespace mlir::tirx::ptx {
+
+namespace {
+
+const RawForm rawForms[] = {
+#define PTX_FORM(FAMILY, NAME, SLOTS, OPERANDS, MIN_SM, MIN_PTX, CHECK)        \
+  {FAMILY, NAME, SLOTS, OPERANDS, MIN_SM, MIN_PTX, &rules::CHECK},
+#include "TirX/Dialect/Tile/PTX/PTXTable.def"
+};
+
+} // namespace
+
+[[noreturn]] static void tableError(const RawForm &raw, const Twine &message) {
+  report_fatal_error("PTXTable.def entry '" + Twine(raw.name) +
+                     "': " + message);
+}
+
+/// Parses "@SM/PTX" at the front of `text`.
+static Floor parseFloor(const RawForm &raw, StringRef &text) {
+  Floor floor;
+  if (!text.consume_front("@"))
+    return floor;
+  if (text.consumeInteger(10, floor.sm) || !text.consume_front("/") ||
+      text.consumeInteger(10, floor.ptx))
+    tableError(raw, "malformed floor");
+  return floor;
+}
+
+static SlotSpec parseSlot(const RawForm &raw, StringRef text) {
+  SlotSpec slot;
+  auto [head, tokens] = text.split('=');
+  size_t nameEnd = head.find_first_of("?@");
+  slot.name = head.take_front(nameEnd);
+  head = head.drop_front(slot.name.size());
+  if (head.consume_front("?"))
+    slot.mandatory = false;
+  slot.floor = parseFloor(raw, head);
+  if (!head.empty() || slot.name.empty())
+    tableError(raw, "malformed slot '" + text + "'");
+  std::optional<Slot> id = getSlotByName(slot.name);
+  if (!id)
+    tableError(raw, "slot '" + slot.name + "' is not listed by PTX_SLOT");
+  slot.id = *id;
+  slot.isType =
+      slot.id == Slot::type || slot.id == Slot::dtype || slot.id == Slot::atype;
+  if (!text.contains('=')) {
+    slot.tokens.push_back({slot.name, Floor()});
+    return slot;
+  }
+  SmallVector<StringRef, 16> parts;
+  tokens.split(parts, '|');
+  for (StringRef part : parts) {
+    TokenSpec token;
+    token.text = part.take_until([](char c) { return c == '@'; });
+    part = part.drop_front(token.text.size());
+    token.floor = parseFloor(raw, part);
+    if (token.text.empty() || !part.empty())
+      tableError(raw, "malformed token in slot '" + slot.name + "'");
+    slot.tokens.push_back(token);
+  }
+  return slot;
+}
+
+/// The index of the slot `form` spells `name`, or -1 (a literal type).
+static int findSlot(const Form &form, StringRef name) {
+  std::optional<Slot> id = getSlotByName(name);
+  return id ? form.findSlot(*id) : -1;
+}
+
+static OperandSpec parseOperand(const RawForm &raw, const Form &form,
+                                StringRef text) {
+  SmallVector<StringRef, 6> fields;
+  text.split(fields, ':');
+  if (fields.size() < 3)
+    tableError(raw, "malformed operand '" + text + "'");
+  OperandSpec op;
+  op.name = fields[0];
+  std::optional<Role> role = StringSwitch<std::optional<Role>>(fields[1])
+                                 .Case("w", Role::RegisterDst)
+                                 .Case("r", Role::RegisterSrc)
+                                 .Case("mw", Role::MemoryDst)
+                                 .Case("mr", Role::MemorySrc)
+                                 .Default(std::nullopt);
+  if (!role)
+    tableError(raw, "unknown operand role in '" + text + "'");
+  op.role = *role;
+  StringRef typeRef = fields[2];
+  op.doubled = typeRef.consume_back("*2");
+  SmallVector<StringRef, 2> refs;
+  typeRef.split(refs, '|');
+  for (StringRef ref : refs) {
+    int slot = findSlot(form, ref);
+    if (slot < 0 && !getTokenClass(ref))
+      tableError(raw,
+                 "operand type '" + ref + "' is neither a slot nor a type");
+    op.typeRefs.push_back({slot, ref});
+  }
+  // The last reference must always resolve: a literal or a mandatory slot.
+  auto [lastSlot, lastText] = op.typeRefs.back();
+  if (lastSlot >= 0 && !form.slots[lastSlot].mandatory)
+    tableError(raw, "operand '" + op.name + "' may have no type");
+  for (StringRef attr : ArrayRef(fields).drop_front(3)) {
+    if (attr == "imm") {
+      op.allowsImmediate = true;
+    } else if (attr.consume_front("if=")) {
+      op.presentSlot = findSlot(form, attr);
+      if (op.presentSlot < 0)
+        tableError(raw, "unknown slot in 'if=" + attr + "'");
+    } else if (attr.consume_front("x")) {
+      if (!attr.getAsInteger(10, op.atom))
+        continue;
+      op.atomSlot = findSlot(form, attr);
+      if (op.atomSlot < 0)
+        tableError(raw, "unknown atom slot '" + attr + "'");
+      for (const TokenSpec &token : form.slots[op.atomSlot].tokens) {
+        unsigned lanes;
+        if (!token.text.starts_with("v") ||
+            token.text.drop_front().getAsInteger(10, lanes))
+          tableError(raw, "atom slot token '" + token.text + "' is not .vN");
+      }
+    } else {
+      tableError(raw, "unknown operand attribute '" + attr + "'");
+    }
+  }
+  bool isMemory = op.role == Role::MemoryDst || op.role == Role::MemorySrc;
+  if (isMemory && op.allowsImmediate)
+    tableError(raw, "a memory operand cannot take an immediate");
+  if (op.role == Role::RegisterDst && op.allowsImmediate)
+    tableError(raw, "a destination cannot take an immediate");
+  return op;
+}
+
+static Table buildTable() {
+  Table table;
+  for (const RawForm &raw : rawForms) {
+    Form form;
+    form.raw = &raw;
+    SmallVector<StringRef, 16> parts;
+    StringRef(raw.slots).split(parts, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef part : parts) {
+      form.slots.push_back(parseSlot(raw, part));
+      if (llvm::count_if(form.slots, [&](const SlotSpec &slot) {
+            return slot.name == form.slots.back().name;
+          }) > 1)
+        tableError(raw, "duplicate slot '" + form.slots.back().name + "'");
+    }
+    parts.clear();
+    StringRef(raw.operands).split(parts, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef part : parts) {
+      form.operands.push_back(parseOperand(raw, form, part));
+      Role role = form.operands.back().role;
+      form.isMemory |= role == Role::MemoryDst || role == Role::MemorySrc;
+    }
+    form.spaceSlot = form.findSlot(Slot::space);
+    // Every token a type reference can produce must name an element class.
+    for (const OperandSpec &op : form.operands)
+      for (auto [slot, text] : op.typeRefs)
+        if (slot >= 0)
+          for (const TokenSpec &token : form.slots[slot].tokens)
+            if (!getTokenClass(token.text))
+              tableError(raw, "type token '" + token.text + "' has no class");
+
+    StringRef family = raw.family;
+    if (!table.formsByFamily.count(family))
+      table.families.push_back(family);
+    table.formsByFamily[family].push_back(table.forms.size());
+    StringSet<> &known = table.familyTokens[family];
+    FormInfo info;
+    info.family = family;
+    info.name = raw.name;
+    info.minSM = raw.minSM;
+    info.minPTX = raw.minPTX;
+    for (const SlotSpec &slot : form.slots) {
+      SlotInfo slotInfo;
+      slotInfo.name = slot.name;
+      slotInfo.mandatory = slot.mandatory;
+      for (const TokenSpec &token : slot.tokens) {
+        known.insert(token.text);
+        slotInfo.tokens.push_back(token.text);
+      }
+      info.slots.push_back(std::move(slotInfo));
+    }
+    if (llvm::any_of(table.infos, [&](const FormInfo &other) {
+          return other.name == info.name;
+        }))
+      tableError(raw, "duplicate entry name");
+    table.infos.push_back(std::move(info));
+    table.forms.push_back(std::move(form));
+  }
+  return table;
+}
+
+const Table &getTable() {
+  static const Table table = buildTable();
+  return table;
+}
+
+ArrayRef<StringRef> getFamilyNames() { return getTable().families; }
+
+ArrayRef<FormInfo> getForms() { return getTable().infos; }
+
+} // namespace mlir::tirx::ptx
