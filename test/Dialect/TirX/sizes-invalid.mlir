@@ -364,3 +364,12 @@ tirx.kernel @claim_overflow(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [
   %t = tirx.region %A[9223372036854775807] [1] align 4 : !N
   tirx.return
 }
+
+// -----
+
+!M = !tirx.tensor<?x4xf32, global, sizes = [rows]>
+tirx.kernel @huge_static_offset(%A: !M, %rows: index {tirx.size = "rows"}) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{invalid region: dimension 1 selects [9223372036854775807, 9223372036854775807 + 4) of extent 4}}
+  %t = tirx.region %A[0, 9223372036854775807] [1, 4] : !M
+  tirx.return
+}

@@ -737,14 +737,15 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
       continue;
     int64_t strideBytes = elementBytes;
     SmallVector<StringRef> runtimeFactors;
-    int64_t runtimeMultiple = 1;
+    unsigned runtimeZeros = 0;
     if (runtimeSource) {
       for (unsigned inner = dim + 1; inner < rank; ++inner) {
         if (StringAttr name = sourceType.getSizeName(inner)) {
           runtimeFactors.push_back(name.getValue());
           BlockArgument arg = getSizeArgument(kernel, name);
-          runtimeMultiple *= arg ? getSizeMultiple(kernel, arg.getArgNumber())
-                                 : 1;
+          // Only its power of two matters for an alignment.
+          runtimeZeros += llvm::countr_zero(static_cast<uint64_t>(
+              arg ? getSizeMultiple(kernel, arg.getArgNumber()) : 1));
         } else {
           strideBytes *= shape[inner];
         }
@@ -755,10 +756,13 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
     if (dynamic)
       ++nextDynamic;
     if (!runtimeFactors.empty()) {
-      // offset · (runtime product): only divisibility is known.
-      int64_t known = strideBytes * runtimeMultiple;
+      // offset · (runtime product): only divisibility is known, through the
+      // powers of two of the factors (their product may overflow).
+      unsigned zeros =
+          llvm::countr_zero(static_cast<uint64_t>(strideBytes)) + runtimeZeros;
       if (!dynamic)
-        known *= offsets[dim];
+        zeros += llvm::countr_zero(static_cast<uint64_t>(offsets[dim]));
+      int64_t known = int64_t(1) << std::min(zeros, 62u);
       if (known % claim == 0)
         continue;
       InFlightDiagnostic diag = region.emitOpError()
@@ -769,7 +773,7 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
       for (StringRef factor : runtimeFactors)
         diag << " · " << factor;
       diag << ", known to be a multiple of only "
-           << (known & -known) << " bytes; declare ";
+           << known << " bytes; declare ";
       llvm::interleave(runtimeFactors, diag, ", ");
       diag << " a larger multiple (tirx.multiple_of, or multiple_of= in "
               "T.dynamic)";

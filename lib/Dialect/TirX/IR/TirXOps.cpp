@@ -15,6 +15,7 @@
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -618,6 +619,15 @@ getOffsetList(ArrayRef<int64_t> staticOffsets) {
 /// Largest power of two dividing `value` (value > 0).
 static int64_t lowestSetBit(int64_t value) { return value & -value; }
 
+/// Largest power of two dividing the product of nonzero `factors`, capped
+/// at 2^62 (the product itself may overflow).
+static int64_t powerOfTwoFactor(ArrayRef<int64_t> factors) {
+  unsigned zeros = 0;
+  for (int64_t factor : factors)
+    zeros += llvm::countr_zero(static_cast<uint64_t>(factor));
+  return int64_t(1) << std::min(zeros, 62u);
+}
+
 /// The region of a tensor with runtime extents (docs/sizes.md). Its strides
 /// are row-major: dimensions inside the innermost runtime extent have
 /// constant strides, the others' strides are runtime products, so there the
@@ -643,10 +653,17 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "invalid region: dimension " << dim
                          << " has size " << size << "; sizes must be positive";
     if (!ShapedType::isDynamic(extent) && !ShapedType::isDynamic(offset) &&
-        (offset < 0 || offset + size > extent))
-      return emitError() << "invalid region: dimension " << dim << " selects ["
-                         << offset << ", " << offset + size
-                         << ") of extent " << extent;
+        (offset < 0 || offset > extent - size)) {
+      std::optional<int64_t> end = llvm::checkedAdd(offset, size);
+      InFlightDiagnostic diag = emitError()
+                                << "invalid region: dimension " << dim
+                                << " selects [" << offset << ", ";
+      if (end)
+        diag << *end;
+      else
+        diag << offset << " + " << size;
+      return diag << ") of extent " << extent;
+    }
     if (!ShapedType::isDynamic(offset) && offset < 0)
       return emitError() << "invalid region: dimension " << dim
                          << " has offset " << offset;
@@ -665,11 +682,13 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
       int64_t strideBytes = elementBytes;
       for (int64_t inner : shape.drop_front(dim + 1))
         if (!ShapedType::isDynamic(inner))
-          strideBytes *= inner;
-      if (!ShapedType::isDynamic(offset))
-        strideBytes *= offset;
+          strideBytes *= inner; // the type verifier bounds static products
       if (alignment)
-        alignment = std::min(alignment, lowestSetBit(strideBytes));
+        alignment = std::min(
+            alignment,
+            ShapedType::isDynamic(offset)
+                ? lowestSetBit(strideBytes)
+                : powerOfTwoFactor({strideBytes, offset}));
       continue;
     }
     int64_t stride = 1;
@@ -677,9 +696,10 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
       stride *= inner; // static: the dimension is inside every runtime one
     if (offset != 0 && alignment) {
       int64_t moveBytes = stride * elementBytes;
-      if (!ShapedType::isDynamic(offset))
-        moveBytes *= offset;
-      alignment = std::min(alignment, lowestSetBit(moveBytes));
+      alignment = std::min(alignment,
+                           ShapedType::isDynamic(offset)
+                               ? lowestSetBit(moveBytes)
+                               : powerOfTwoFactor({moveBytes, offset}));
     }
     if (size > 1)
       shard.push_back(Iter{size, stride, Axis::m});
