@@ -1,4 +1,4 @@
-// RUN: tirx-opt %s --tirx-to-gpu --tile-dispatch -split-input-file -verify-diagnostics
+// RUN: tirx-opt %s --tirx-to-gpu=chip=sm_90 --tile-dispatch -split-input-file -verify-diagnostics
 
 // A private (memory-only) tile at cta scope passes ownership, but thread t
 // would need slot 4t: registers cannot be indexed by the thread id.

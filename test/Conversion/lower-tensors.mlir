@@ -1,4 +1,4 @@
-// RUN: tirx-opt %s --tirx-to-gpu --tile-dispatch --tirx-lower-tensors | FileCheck %s
+// RUN: tirx-opt %s --tirx-to-gpu=chip=sm_90 --tile-dispatch --tirx-lower-tensors | FileCheck %s
 
 #reg = #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>
 

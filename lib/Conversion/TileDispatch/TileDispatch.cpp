@@ -6,6 +6,7 @@
 
 #include "TirX/Conversion/Passes.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Dialect/TirX/IR/TirXOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -23,6 +24,22 @@ namespace {
 struct TileDispatchPass
     : public tirx::impl::TileDispatchBase<TileDispatchPass> {
   void runOnOperation() override {
+    // Instructions are lowered only against a named target: their floors
+    // were checked against it (ApplyOp's verifier), never against a guess.
+    WalkResult untargeted = getOperation()->walk([](tile::ApplyOp op) {
+      FailureOr<std::optional<unsigned>> sm = getTargetSM(op);
+      if (failed(sm))
+        return WalkResult::interrupt();
+      if (*sm)
+        return WalkResult::advance();
+      op.emitOpError("has no target chip to check '")
+          << op.getInstruction()
+          << "' against: name one with tirx-to-gpu{chip=sm_90} (as "
+             "--tirx-to-ptx does) or a 'tirx.chip' attribute on the module";
+      return WalkResult::interrupt();
+    });
+    if (untargeted.wasInterrupted())
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateTileApplyDispatchPatterns(patterns);
     populateTileEwiseDispatchPatterns(patterns);

@@ -37,11 +37,13 @@ tirx.kernel @wrong_operand_count() launch(grid = [1], block = [64]) {
 
 #reg = #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>
 !scalars = !tirx.tensor<2x32x4x1xf32, local, #reg>
+module attributes {tirx.chip = "sm_90"} {
 tirx.kernel @three_input_needs_sm100() launch(grid = [1], block = [64]) {
   %r = tirx.alloc_local : !scalars
   // expected-error @+1 {{'max.f32' requires sm_100 but the target is sm_90}}
   tile.apply "max.f32" scope(cta) (%r, %r, %r, %r) : !scalars, !scalars, !scalars, !scalars
   tirx.return
+}
 }
 
 // -----
@@ -386,10 +388,23 @@ tirx.kernel @too_large() launch(grid = [1], block = [32]) {
 
 // -----
 
+module attributes {tirx.chip = "sm_90"} {
 tirx.kernel @ptx_floor() launch(grid = [1], block = [32]) {
   %d = tirx.alloc_local : !tirx.tensor<1xui32, local>
   %a = tirx.alloc_local : !tirx.tensor<1xf32, local>
   // expected-error @+1 {{'cvt.rna.satfinite.tf32.f32' requires PTX ISA 8.1 but the target is PTX 8.0 (raise it with --tirx-to-ptx="features=+ptx81")}}
+  tile.apply "cvt.rna.satfinite.tf32.f32" scope(thread) (%d, %a) : !tirx.tensor<1xui32, local>, !tirx.tensor<1xf32, local>
+  tirx.return
+}
+}
+
+// -----
+
+// Without a named target, the floors wait: the op verifies, and lowering
+// refuses (test/Conversion/dispatch-untargeted.mlir).
+tirx.kernel @no_target_no_floor() launch(grid = [1], block = [32]) {
+  %d = tirx.alloc_local : !tirx.tensor<1xui32, local>
+  %a = tirx.alloc_local : !tirx.tensor<1xf32, local>
   tile.apply "cvt.rna.satfinite.tf32.f32" scope(thread) (%d, %a) : !tirx.tensor<1xui32, local>, !tirx.tensor<1xf32, local>
   tirx.return
 }

@@ -206,6 +206,26 @@ std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
   return text + " of '" + getInstruction().str() + "'";
 }
 
+/// The instruction's SM and PTX ISA floors against the named target.
+static LogicalResult verifyTargetFloors(ApplyOp op,
+                                        const ptx::Instruction &instruction,
+                                        unsigned targetSM,
+                                        unsigned targetPTX) {
+  if (instruction.minSM > targetSM)
+    return op.emitOpError("'")
+           << instruction.spelling << "' requires sm_" << instruction.minSM
+           << " but the target is sm_" << targetSM;
+  if (instruction.minPTX > targetPTX)
+    return op.emitOpError("'")
+           << instruction.spelling << "' requires PTX ISA "
+           << instruction.minPTX / 10 << "." << instruction.minPTX % 10
+           << " but the target is PTX " << targetPTX / 10 << "."
+           << targetPTX % 10
+           << " (raise it with --tirx-to-ptx=\"features=+ptx"
+           << instruction.minPTX << "\")";
+  return success();
+}
+
 LogicalResult ApplyOp::verify() {
   FailureOr<SmallVector<MixedOperand>> operands =
       getMixedOperands(*this, getArgs(), getOperandKinds());
@@ -222,24 +242,18 @@ LogicalResult ApplyOp::verify() {
            << instruction.operands.size() << " operands, got "
            << operands->size();
 
-  FailureOr<unsigned> targetSM = getTargetSM(*this);
+  // The floors are checked against the compilation target once one is named
+  // (tirx.chip: set by tirx-to-gpu{chip=...}, which re-verifies every
+  // tile.apply); tile-dispatch refuses to lower without one.
+  FailureOr<std::optional<unsigned>> targetSM = getTargetSM(*this);
   if (failed(targetSM))
     return failure();
-  if (instruction.minSM > *targetSM)
-    return emitOpError("'")
-           << instruction.spelling << "' requires sm_" << instruction.minSM
-           << " but the target is sm_" << *targetSM;
   FailureOr<unsigned> targetPTX = getTargetPTX(*this);
   if (failed(targetPTX))
     return failure();
-  if (instruction.minPTX > *targetPTX)
-    return emitOpError("'")
-           << instruction.spelling << "' requires PTX ISA "
-           << instruction.minPTX / 10 << "." << instruction.minPTX % 10
-           << " but the target is PTX " << *targetPTX / 10 << "."
-           << *targetPTX % 10
-           << " (raise it with --tirx-to-ptx=\"features=+ptx"
-           << instruction.minPTX << "\")";
+  if (*targetSM &&
+      failed(verifyTargetFloors(*this, instruction, **targetSM, *targetPTX)))
+    return failure();
 
   SmallVector<TileTensorOperand> tensors;
   for (const MixedOperand &operand : *operands) {

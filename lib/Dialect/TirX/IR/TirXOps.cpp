@@ -30,7 +30,7 @@ using namespace mlir::tirx;
 // Target chip
 //===----------------------------------------------------------------------===//
 
-FailureOr<unsigned> mlir::tirx::getTargetSM(Operation *op) {
+FailureOr<std::optional<unsigned>> mlir::tirx::getTargetSM(Operation *op) {
   for (Operation *current = op; current; current = current->getParentOp()) {
     Attribute attr = current->getAttr(TirXDialect::kChipAttrName);
     if (!attr)
@@ -45,9 +45,9 @@ FailureOr<unsigned> mlir::tirx::getTargetSM(Operation *op) {
              << "'" << TirXDialect::kChipAttrName
              << "' must be a chip name such as \"sm_90\" or \"sm_90a\", got "
              << attr;
-    return sm;
+    return std::optional<unsigned>(sm);
   }
-  return 90u;
+  return std::optional<unsigned>();
 }
 
 FailureOr<unsigned> mlir::tirx::getTargetPTX(Operation *op) {

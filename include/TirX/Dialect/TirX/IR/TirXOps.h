@@ -27,12 +27,15 @@
 
 namespace mlir::tirx {
 /// The target chip's SM number (90 for "sm_90", 100 for "sm_100a") named by
-/// the nearest `tirx.chip` attribute on `op` or an ancestor, or sm_90.
-/// Fails with a diagnostic on a malformed chip name.
-FailureOr<unsigned> getTargetSM(Operation *op);
+/// the nearest `tirx.chip` attribute on `op` or an ancestor (what
+/// `tirx-to-gpu{chip=...}` and the pipeline set), or nothing when no target
+/// is named: no default is assumed. Fails with a diagnostic on a malformed
+/// chip name.
+FailureOr<std::optional<unsigned>> getTargetSM(Operation *op);
 
 /// The target PTX ISA version (x10) named by the nearest `tirx.ptx`
-/// attribute on `op` or an ancestor, or 80. Fails with a diagnostic on a
+/// attribute on `op` or an ancestor, or 80 (the pipeline's default
+/// `features=+ptx80`) for a named chip. Fails with a diagnostic on a
 /// malformed value.
 FailureOr<unsigned> getTargetPTX(Operation *op);
 
