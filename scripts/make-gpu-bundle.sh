@@ -59,5 +59,6 @@ cp "$root/test/gpu/run.sh" "$root/test/gpu/unpack.py" "$root/test/gpu/filecheck.
    "$root/test/gpu/sanitizer_summary.py" \
    "$root/test/gpu/run_examples.py" "$root/test/gpu/run_malformed.py" \
    "$root/test/gpu/run_huge.py" "$root/test/gpu/run_torch.py" \
+   "$root/test/gpu/run_multi_gpu.py" \
    "$root/test/gpu/run_math.py" "$out/"
 du -sh "$out"

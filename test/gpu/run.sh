@@ -99,6 +99,12 @@ if [ -d "$here/python/tirx" ]; then
   # The launch path with PyTorch: as_torch_op under torch.compile and CUDA
   # graphs, DLPack-only objects, streams, the tensors' device.
   check "run_torch.py" with_tirx python3 "$here/run_torch.py" "$here/examples/python"
+  # Two GPUs (issue #20): kernels on the tensors' device (cuda:1 while cuda:0
+  # is current, its current stream), mixed devices refused, one kernel
+  # alternating between devices, a 2-rank NCCL job sharing the disk compile
+  # cache, graph capture on cuda:1. With fewer than 2 GPUs every check is
+  # skipped and it exits 0.
+  check "run_multi_gpu.py" with_tirx python3 "$here/run_multi_gpu.py" "$here/examples/python"
 fi
 # The wheel: pip install --no-deps --target into a clean folder, then the
 # seed's example with only that folder on PYTHONPATH (no TIRX_LIBRARY).
