@@ -26,6 +26,23 @@ def affine_relu(regs):
     T.cuda.tile.apply(T.ptx["max.f32"], scalars, scalars, T.float32(0), scope="thread")
 
 
+def four_or_tail(A, B, off, load="ld.global.v4.b32", store="st.global.v4.b32"):
+    """B[off:off+4] = affine_relu(A[off:off+4]) as one vector where 4 floats
+    remain, else element by element up to n (a partial last chunk)."""
+    with T.If(off + 4 <= n):
+        with T.Then():
+            r = T.alloc_local((4,), "float32")
+            T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4], scope="thread")
+            affine_relu(r)
+            T.cuda.tile.apply(T.ptx[store], B[off:off + 4], r, scope="thread")
+        with T.Else():
+            for j in T.serial(off, n):
+                x = T.alloc_local((1,), "float32")
+                T.cuda.tile.apply(T.ptx["ld.global.b32"], x, A[j:j + 1], scope="thread")
+                affine_relu(x)
+                T.cuda.tile.apply(T.ptx["st.global.b32"], B[j:j + 1], x, scope="thread")
+
+
 def make_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM,
                 load="ld.global.v4.b32", store="st.global.v4.b32"):
     """The kernel for a device of `num_sms` SMs; the other arguments name a
@@ -56,23 +73,7 @@ def make_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM
                                           scope="thread")
                 with T.Else():
                     for u in T.unroll(unroll):
-                        off = base + u * (threads * 4) + tx * 4
-                        with T.If(off + 4 <= n):
-                            with T.Then():
-                                r = T.alloc_local((4,), "float32")
-                                T.cuda.tile.apply(T.ptx[load], r,
-                                                  A[off:off + 4], scope="thread")
-                                affine_relu(r)
-                                T.cuda.tile.apply(T.ptx[store], B[off:off + 4],
-                                                  r, scope="thread")
-                            with T.Else():
-                                for j in T.serial(off, n):
-                                    x = T.alloc_local((1,), "float32")
-                                    T.cuda.tile.apply(T.ptx["ld.global.b32"], x,
-                                                      A[j:j + 1], scope="thread")
-                                    affine_relu(x)
-                                    T.cuda.tile.apply(T.ptx["st.global.b32"], B[j:j + 1], x,
-                                                      scope="thread")
+                        four_or_tail(A, B, base + u * (threads * 4) + tx * 4, load, store)
     return affine_relu_persistent
 
 
@@ -89,23 +90,7 @@ def make_one_pass_kernel(threads=THREADS, unroll=UNROLL):
         base = T.cuda.block_idx("x") * chunk
         tx = T.cuda.thread_idx("x")
         for u in T.unroll(unroll):
-            off = base + u * (threads * 4) + tx * 4
-            with T.If(off + 4 <= n):
-                with T.Then():
-                    r = T.alloc_local((4,), "float32")
-                    T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r, A[off:off + 4],
-                                      scope="thread")
-                    affine_relu(r)
-                    T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B[off:off + 4], r,
-                                      scope="thread")
-                with T.Else():
-                    for j in T.serial(off, n):
-                        x = T.alloc_local((1,), "float32")
-                        T.cuda.tile.apply(T.ptx["ld.global.b32"], x, A[j:j + 1],
-                                          scope="thread")
-                        affine_relu(x)
-                        T.cuda.tile.apply(T.ptx["st.global.b32"], B[j:j + 1], x,
-                                          scope="thread")
+            four_or_tail(A, B, base + u * (threads * 4) + tx * 4)
     return affine_relu_one_pass
 
 
