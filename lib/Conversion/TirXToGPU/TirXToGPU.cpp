@@ -104,8 +104,13 @@ static Value buildAffine(OpBuilder &builder, Location loc, AffineExpr expr,
     return builder.createOrFold<arith::FloorDivSIOp>(loc, lhs, rhs);
   case AffineExprKind::CeilDiv:
     return builder.createOrFold<arith::CeilDivSIOp>(loc, lhs, rhs);
-  default:
-    return builder.createOrFold<arith::RemSIOp>(loc, lhs, rhs);
+  default: {
+    // Affine mod is non-negative: x - floor(x / c) * c (remsi is not, for
+    // x < 0).
+    Value quotient = builder.createOrFold<arith::FloorDivSIOp>(loc, lhs, rhs);
+    return builder.createOrFold<arith::SubIOp>(
+        loc, lhs, builder.createOrFold<arith::MulIOp>(loc, quotient, rhs));
+  }
   }
 }
 
