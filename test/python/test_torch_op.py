@@ -107,3 +107,12 @@ def test_fake_implementation_checks_metadata(torch, compiled):
         op.fake(good, torch.Tensor((2, 32, 8)))
     with raises(TypeError, "parameter 'B' has element type <f8, expected <f4 (float32)"):
         op.fake(good, torch.Tensor((2, 32, 4), "float64"))
+
+
+def test_tirx_torch_custom_op(monkeypatch, torch, compiled):
+    import tirx.torch
+    op = tirx.torch.custom_op("mylib::affine_relu", compiled, mutates_args=("B",))
+    assert op.name == "mylib::affine_relu" and op.mutates_args == ("B",)
+    assert tirx.torch.custom_op("mylib::affine_relu", compiled, mutates_args=("B",)) is op
+    with raises(TypeError, "tirx.torch.custom_op needs a tirx.compile result, got function"):
+        tirx.torch.custom_op("mylib::x", affine_relu.fn, mutates_args=("B",))
