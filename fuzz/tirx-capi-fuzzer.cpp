@@ -50,9 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
        ++i) {
     const char *name;
     int64_t registers, spillStores, spillLoads, stackFrame;
-    (void)tirxCompileResultGetKernelReport(result, i, &name, &registers,
-                                           &spillStores, &spillLoads,
-                                           &stackFrame);
+    (void)tirxCompileResultGetKernelReport(
+        result, i, &name, &registers, &spillStores, &spillLoads, &stackFrame);
   }
   tirxCompileResultDestroy(result);
   return 0;

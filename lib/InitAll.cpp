@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/InitAll.h"
+#include "TirX/Conversion/Passes.h"
 #include "TirX/Dialect/Tile/IR/TileDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
-#include "TirX/Conversion/Passes.h"
 #include "TirX/Pipelines/Pipelines.h"
 #include "TirX/Transforms/Passes.h"
 
@@ -16,10 +16,10 @@
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -42,11 +42,11 @@
 #include "mlir/Pass/PassRegistry.h"
 
 void mlir::tirx::registerAllTirXDialects(DialectRegistry &registry) {
-  registry.insert<TirXDialect, tile::TileDialect, func::FuncDialect,
-                  arith::ArithDialect, math::MathDialect, scf::SCFDialect,
-                  cf::ControlFlowDialect, ub::UBDialect, gpu::GPUDialect,
-                  LLVM::LLVMDialect, NVVM::NVVMDialect,
-                  memref::MemRefDialect>();
+  registry
+      .insert<TirXDialect, tile::TileDialect, func::FuncDialect,
+              arith::ArithDialect, math::MathDialect, scf::SCFDialect,
+              cf::ControlFlowDialect, ub::UBDialect, gpu::GPUDialect,
+              LLVM::LLVMDialect, NVVM::NVVMDialect, memref::MemRefDialect>();
   // What the lowering to PTX needs: conversion interfaces used by
   // convert-gpu-to-nvvm, the NVVM target, and translation to LLVM IR.
   arith::registerConvertArithToLLVMInterface(registry);

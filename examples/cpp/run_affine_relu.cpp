@@ -74,8 +74,8 @@ int main(int argc, char **argv) {
   int mismatches = 0;
   for (int i = 0; i < 256; ++i)
     mismatches += b[i] != std::max(2.0f * a[i] + 1.0f, 0.0f);
-  std::printf("b[0..3] = %g %g %g %g, b[255] = %g: %d mismatches\n", b[0],
-              b[1], b[2], b[3], b[255], mismatches);
+  std::printf("b[0..3] = %g %g %g %g, b[255] = %g: %d mismatches\n", b[0], b[1],
+              b[2], b[3], b[255], mismatches);
   tirxFree(deviceA);
   tirxFree(deviceB);
   tirxModuleUnload(library);

@@ -68,11 +68,9 @@ void tirxCompileResultGetDiagnostic(TirxCompileResult result, size_t index,
 size_t tirxCompileResultGetNumStages(TirxCompileResult result);
 const char *tirxCompileResultGetStageName(TirxCompileResult result,
                                           size_t index);
-const char *tirxCompileResultGetStageIR(TirxCompileResult result,
-                                        size_t index);
+const char *tirxCompileResultGetStageIR(TirxCompileResult result, size_t index);
 /// Wall time of a stage's pass in seconds (0 for "input").
-double tirxCompileResultGetStageSeconds(TirxCompileResult result,
-                                        size_t index);
+double tirxCompileResultGetStageSeconds(TirxCompileResult result, size_t index);
 /// ptxas's report, one entry per kernel, when ptxas ran (format=bin, or
 /// ptxas-report=1 with ptxas found; docs/registers.md): registers per
 /// thread, bytes of spill stores and loads and of stack frame per thread.

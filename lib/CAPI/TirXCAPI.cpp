@@ -58,7 +58,7 @@ struct KernelReport {
 /// One node of a grid extent's expression over the kernel's arguments.
 struct GridNode {
   AffineExprKind kind;
-  int64_t value = 0;      // a constant, or the argument of a symbol
+  int64_t value = 0; // a constant, or the argument of a symbol
   unsigned lhs = 0, rhs = 0;
   bool isSymbol = false, isConstant = false;
 };
@@ -138,10 +138,10 @@ static KernelInfo describeKernel(KernelOp kernel) {
     info.sizeMultiples.push_back(name ? getSizeMultiple(kernel, index) : 1);
   }
   for (unsigned dim = 0; dim < 3; ++dim)
-    info.grid[dim] = addGridNode(
-        info, dim < launch.getGrid().size()
-                  ? launch.getGridExpr(dim)
-                  : getAffineConstantExpr(1, kernel.getContext()));
+    info.grid[dim] =
+        addGridNode(info, dim < launch.getGrid().size()
+                              ? launch.getGridExpr(dim)
+                              : getAffineConstantExpr(1, kernel.getContext()));
   return info;
 }
 
@@ -335,9 +335,8 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
   // LLVM's option parser prints its complaints; check the names first so
   // that every problem comes back as a diagnostic.
   static constexpr llvm::StringLiteral kOptionNames[] = {
-      "chip",      "features",     "opt-level",     "format",
-      "fast-math", "cuda-path",    "ptxas-report",  "max-registers",
-      "ptx-output"};
+      "chip",      "features",     "opt-level",     "format",    "fast-math",
+      "cuda-path", "ptxas-report", "max-registers", "ptx-output"};
   llvm::SmallVector<llvm::StringRef> words;
   llvm::StringRef(options ? options : "").split(words, ' ', -1, false);
   for (llvm::StringRef word : words) {
@@ -384,8 +383,8 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
       DictionaryAttr properties = gpuObject.getProperties();
       auto reports = properties ? properties.getAs<DictionaryAttr>("tirx.ptxas")
                                 : DictionaryAttr();
-      for (NamedAttribute kernel : reports ? reports.getValue()
-                                           : ArrayRef<NamedAttribute>()) {
+      for (NamedAttribute kernel :
+           reports ? reports.getValue() : ArrayRef<NamedAttribute>()) {
         auto fields = dyn_cast<DictionaryAttr>(kernel.getValue());
         if (!fields)
           continue;
@@ -393,8 +392,7 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
           auto value = fields.getAs<IntegerAttr>(key);
           return value ? value.getInt() : otherwise;
         };
-        result->kernels.push_back({kernel.getName().str(),
-                                   get("registers", -1),
+        result->kernels.push_back({kernel.getName().str(), get("registers", -1),
                                    get("spill_stores", 0),
                                    get("spill_loads", 0),
                                    get("stack_frame", 0)});
@@ -426,8 +424,8 @@ TIRX_CAPI size_t tirxCompileResultGetNumDiagnostics(TirxCompileResult result) {
 
 TIRX_CAPI void tirxCompileResultGetDiagnostic(TirxCompileResult result,
                                               size_t index, int *severity,
-                                              const char **file,
-                                              unsigned *line, unsigned *column,
+                                              const char **file, unsigned *line,
+                                              unsigned *column,
                                               const char **message) {
   static const DiagnosticRecord none{TIRX_SEVERITY_ERROR, "", 0, 0, ""};
   const DiagnosticRecord &entry = result && index < result->diagnostics.size()
@@ -478,10 +476,12 @@ tirxCompileResultGetNumKernelReports(TirxCompileResult result) {
   return result ? result->kernels.size() : 0;
 }
 
-TIRX_CAPI int tirxCompileResultGetKernelReport(
-    TirxCompileResult result, size_t index, const char **name,
-    int64_t *registers, int64_t *spillStores, int64_t *spillLoads,
-    int64_t *stackFrame) {
+TIRX_CAPI int tirxCompileResultGetKernelReport(TirxCompileResult result,
+                                               size_t index, const char **name,
+                                               int64_t *registers,
+                                               int64_t *spillStores,
+                                               int64_t *spillLoads,
+                                               int64_t *stackFrame) {
   if (!result || index >= result->kernels.size())
     return 1;
   const KernelReport &report = result->kernels[index];
@@ -502,9 +502,9 @@ TIRX_CAPI size_t tirxCompileResultGetNumKernels(TirxCompileResult result) {
   return result ? result->kernelInfos.size() : 0;
 }
 
-TIRX_CAPI int tirxCompileResultGetKernel(TirxCompileResult result,
-                                         size_t index, const char **name,
-                                         size_t *numParams, int64_t *block) {
+TIRX_CAPI int tirxCompileResultGetKernel(TirxCompileResult result, size_t index,
+                                         const char **name, size_t *numParams,
+                                         int64_t *block) {
   if (!result || index >= result->kernelInfos.size())
     return 1;
   const KernelInfo &info = result->kernelInfos[index];
@@ -526,8 +526,8 @@ TIRX_CAPI int tirxCompileResultGetKernelSizeParam(TirxCompileResult result,
     return 1;
   const KernelInfo &info = result->kernelInfos[index];
   if (sizeName)
-    *sizeName = info.sizeNames[param].empty() ? nullptr
-                                              : info.sizeNames[param].c_str();
+    *sizeName =
+        info.sizeNames[param].empty() ? nullptr : info.sizeNames[param].c_str();
   if (multiple)
     *multiple = info.sizeMultiples[param];
   return 0;
@@ -542,8 +542,7 @@ TIRX_CAPI int tirxCompileResultEvaluateGrid(TirxCompileResult result,
     return 1;
   }
   const KernelInfo &info = result->kernelInfos[index];
-  static constexpr int64_t kLimits[3] = {(int64_t(1) << 31) - 1, 65535,
-                                         65535};
+  static constexpr int64_t kLimits[3] = {(int64_t(1) << 31) - 1, 65535, 65535};
   for (unsigned dim = 0; dim < 3; ++dim) {
     llvm::Expected<int64_t> extent =
         evaluateGridNode(info, info.grid[dim], args, numArgs);
@@ -583,8 +582,8 @@ TIRX_CAPI char *tirxInferRegionType(const char *sourceType,
       message = diagnostic.str();
     return success();
   });
-  auto type = dyn_cast_if_present<tirx::TensorType>(
-      parseType(sourceType, &context));
+  auto type =
+      dyn_cast_if_present<tirx::TensorType>(parseType(sourceType, &context));
   if (!type) {
     setError(error, message.empty() ? "not a !tirx.tensor type" : message);
     return nullptr;
@@ -597,9 +596,9 @@ TIRX_CAPI char *tirxInferRegionType(const char *sourceType,
     setError(error, "region needs one offset and one size per dimension");
     return nullptr;
   }
-  FailureOr<tirx::TensorType> result = inferRegionType(
-      [&] { return emitError(UnknownLoc::get(&context)); }, type,
-      staticOffsets, ArrayRef<int64_t>(sizes, rank));
+  FailureOr<tirx::TensorType> result =
+      inferRegionType([&] { return emitError(UnknownLoc::get(&context)); },
+                      type, staticOffsets, ArrayRef<int64_t>(sizes, rank));
   if (failed(result)) {
     setError(error, message);
     return nullptr;
@@ -614,8 +613,7 @@ TIRX_CAPI char *tirxInferRegionType(const char *sourceType,
 // Layouts
 //===----------------------------------------------------------------------===//
 
-static TirxLayout wrapOrError(llvm::Expected<TileLayout> layout,
-                              char **error) {
+static TirxLayout wrapOrError(llvm::Expected<TileLayout> layout, char **error) {
   if (!layout) {
     setError(error, llvm::toString(layout.takeError()));
     return nullptr;
@@ -676,8 +674,9 @@ TIRX_CAPI int tirxLayoutApply(TirxLayout layout, const int64_t *coord,
                         std::to_string(layout->layout.size()));
     return 1;
   }
-  PhysicalCoord result = layout->layout.apply(
-      llvm::ArrayRef<int64_t>(coord, rank), llvm::ArrayRef<int64_t>(shape, rank));
+  PhysicalCoord result =
+      layout->layout.apply(llvm::ArrayRef<int64_t>(coord, rank),
+                           llvm::ArrayRef<int64_t>(shape, rank));
   std::copy(result.begin(), result.end(), physical);
   return 0;
 }

@@ -18,8 +18,7 @@ namespace mlir::tirx {
 using namespace mlir;
 
 namespace {
-struct ExtractPTXPass
-    : public tirx::impl::TirXExtractPTXBase<ExtractPTXPass> {
+struct ExtractPTXPass : public tirx::impl::TirXExtractPTXBase<ExtractPTXPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -33,8 +33,8 @@ namespace {
 /// f32 `op(x)` ⇒ `post * intrinsic(pre * x)` (scales of 1 are omitted).
 template <typename OpTy>
 struct ApproximateUnary : public OpRewritePattern<OpTy> {
-  ApproximateUnary(MLIRContext *context, StringRef intrinsic,
-                   double pre = 1.0, double post = 1.0)
+  ApproximateUnary(MLIRContext *context, StringRef intrinsic, double pre = 1.0,
+                   double post = 1.0)
       : OpRewritePattern<OpTy>(context), intrinsic(intrinsic), pre(pre),
         post(post) {}
 

@@ -119,8 +119,8 @@ LogicalResult ModuleToBinaryPass::assemble(Location loc, StringRef ptxas,
     return emitError(loc) << "ptxas: cannot create a temporary file";
   std::string arch = "-arch=" + chip.str();
   std::string level = "--opt-level=" + std::to_string(std::min(opt, 3u));
-  SmallVector<StringRef> args = {ptxas, arch, level, "-v", ptxPath.str(),
-                                 "-o", cubinPath.str()};
+  SmallVector<StringRef> args = {ptxas,         arch, level,          "-v",
+                                 ptxPath.str(), "-o", cubinPath.str()};
   std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
                                           logPath.str()};
   std::string message;

@@ -17,14 +17,14 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 llvm::Expected<llvm::SmallVector<llvm::SmallVector<Iter>>>
-mlir::tirx::groupByShape(const TileLayout &layout, llvm::ArrayRef<int64_t> shape) {
+mlir::tirx::groupByShape(const TileLayout &layout,
+                         llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<llvm::SmallVector<Iter>> groups(shape.size());
   std::deque<Iter> iters;
   for (const Iter &iter : layout.getShard())
     if (iter.extent != 1)
       iters.push_back(iter);
-  for (int64_t dim = static_cast<int64_t>(shape.size()) - 1; dim >= 0;
-       --dim) {
+  for (int64_t dim = static_cast<int64_t>(shape.size()) - 1; dim >= 0; --dim) {
     int64_t need = shape[dim];
     std::deque<Iter> group;
     while (need > 1) {
@@ -47,8 +47,7 @@ mlir::tirx::groupByShape(const TileLayout &layout, llvm::ArrayRef<int64_t> shape
             formatStride(iter.stride, iter.axis)));
       // The dimension boundary falls inside this iter: split it.
       group.push_front(Iter{need, iter.stride, iter.axis});
-      iters.push_back(
-          Iter{iter.extent / need, iter.stride * need, iter.axis});
+      iters.push_back(Iter{iter.extent / need, iter.stride * need, iter.axis});
       need = 1;
     }
     groups[dim].assign(group.begin(), group.end());
@@ -57,4 +56,3 @@ mlir::tirx::groupByShape(const TileLayout &layout, llvm::ArrayRef<int64_t> shape
     return makeError("the layout has more elements than the shape");
   return groups;
 }
-

@@ -10,7 +10,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
-
 using namespace mlir::tirx;
 
 static llvm::Error makeError(const llvm::Twine &message) {
@@ -36,9 +35,9 @@ mlir::tirx::restrictLayout(const TileLayout &layout,
   for (auto [dim, group] : llvm::enumerate(*groups)) {
     int64_t extent = shape[dim], size = sizes[dim];
     if (size < 1 || size > extent)
-      return makeError(llvm::formatv(
-          "dimension {0}: size {1} is out of range [1, {2}]", dim, size,
-          extent));
+      return makeError(
+          llvm::formatv("dimension {0}: size {1} is out of range [1, {2}]", dim,
+                        size, extent));
     if (group.empty())
       group.push_back(Iter{1, 1, Axis::m}); // an extent-1 dimension
 

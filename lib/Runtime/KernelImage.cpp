@@ -119,8 +119,8 @@ static bool readAt(std::string_view image, uint64_t offset, T &value) {
 
 // The `.nv.info.<kernel>` attribute records: {u8 format, u8 attribute,
 // u16 value}; a record of format EIFMT_SVAL is followed by `value` bytes.
-static constexpr uint8_t kFormatSizedValue = 0x04;      // EIFMT_SVAL
-static constexpr uint8_t kAttributeKernelParam = 0x17;  // EIATTR_KPARAM_INFO
+static constexpr uint8_t kFormatSizedValue = 0x04;     // EIFMT_SVAL
+static constexpr uint8_t kAttributeKernelParam = 0x17; // EIATTR_KPARAM_INFO
 
 static KernelParamCount getCubinParamCount(std::string_view image,
                                            std::string_view name) {
@@ -159,7 +159,8 @@ static KernelParamCount getCubinParamCount(std::string_view image,
     for (size_t pos = 0; pos < records.size();) {
       uint8_t format, attribute;
       uint16_t value;
-      if (!readAt(records, pos, format) || !readAt(records, pos + 1, attribute) ||
+      if (!readAt(records, pos, format) ||
+          !readAt(records, pos + 1, attribute) ||
           !readAt(records, pos + 2, value))
         return malformed("a kernel's attribute table is truncated");
       pos += 4;
@@ -177,7 +178,9 @@ static KernelParamCount getCubinParamCount(std::string_view image,
 
 KernelParamCount tirx::runtime::getKernelParamCount(std::string_view image,
                                                     std::string_view name) {
-  if (image.size() >= 4 && image.compare(0, 4, "\x7f" "ELF") == 0)
+  if (image.size() >= 4 && image.compare(0, 4,
+                                         "\x7f"
+                                         "ELF") == 0)
     return getCubinParamCount(image, name);
   // PTX text may come with its terminating NUL.
   if (!image.empty() && image.back() == '\0')

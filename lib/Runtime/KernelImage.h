@@ -1,4 +1,5 @@
-//===- KernelImage.h - What a kernel image says about its kernels -*- C++ -*-===//
+//===- KernelImage.h - What a kernel image says about its kernels -*- C++
+//-*-===//
 //
 // Part of the TirX project.
 //

@@ -47,15 +47,18 @@ static void *loadModule(const void *data, size_t size, const char *what) {
   }
   const char *bytes = static_cast<const char *>(data);
   std::string text;
-  bool binary = size >= 4 && (std::memcmp(bytes, "\x7f" "ELF", 4) == 0 ||
+  bool binary = size >= 4 && (std::memcmp(bytes,
+                                          "\x7f"
+                                          "ELF",
+                                          4) == 0 ||
                               std::memcmp(bytes, "\x50\xed\x55\xba", 4) == 0);
   if (!binary && size && bytes[size - 1] != '\0') {
     text.assign(bytes, size);
     data = text.c_str();
   }
   cudaLibrary_t library = nullptr;
-  if (!report(cudaLibraryLoadData(&library, data, nullptr, nullptr, 0,
-                                  nullptr, nullptr, 0),
+  if (!report(cudaLibraryLoadData(&library, data, nullptr, nullptr, 0, nullptr,
+                                  nullptr, 0),
               what))
     return nullptr;
   return library;
@@ -147,8 +150,7 @@ TIRX_EXPORT void *mgpuEventCreate() {
 }
 
 TIRX_EXPORT void mgpuEventDestroy(void *event) {
-  report(cudaEventDestroy(static_cast<cudaEvent_t>(event)),
-         "mgpuEventDestroy");
+  report(cudaEventDestroy(static_cast<cudaEvent_t>(event)), "mgpuEventDestroy");
 }
 
 TIRX_EXPORT void mgpuEventSynchronize(void *event) {
@@ -202,8 +204,7 @@ TIRX_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
   std::string host(count * 4, '\0');
   for (size_t i = 0; i < count; ++i)
     std::memcpy(&host[i * 4], &value, 4);
-  report(cudaMemcpyAsync(dst, host.data(), host.size(),
-                         cudaMemcpyHostToDevice,
+  report(cudaMemcpyAsync(dst, host.data(), host.size(), cudaMemcpyHostToDevice,
                          static_cast<cudaStream_t>(stream)),
          "mgpuMemset32");
   report(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)),
@@ -222,8 +223,7 @@ TIRX_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
   std::string host(count * 2, '\0');
   for (size_t i = 0; i < count; ++i)
     std::memcpy(&host[i * 2], &value, 2);
-  report(cudaMemcpyAsync(dst, host.data(), host.size(),
-                         cudaMemcpyHostToDevice,
+  report(cudaMemcpyAsync(dst, host.data(), host.size(), cudaMemcpyHostToDevice,
                          static_cast<cudaStream_t>(stream)),
          "mgpuMemset16");
   report(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)),
@@ -266,8 +266,7 @@ TIRX_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                       getMemRefBytes(rank, memref, elementSizeBytes));
 }
 
-TIRX_EXPORT void mgpuMemHostUnregisterMemRef(int64_t /*rank*/,
-                                             void *descriptor,
+TIRX_EXPORT void mgpuMemHostUnregisterMemRef(int64_t /*rank*/, void *descriptor,
                                              int64_t elementSizeBytes) {
   auto *memref = static_cast<MemRefDescriptor *>(descriptor);
   mgpuMemHostUnregister(memref->aligned + memref->offset * elementSizeBytes);

@@ -23,8 +23,7 @@ struct UnrankedMemRef {
   void *descriptor;
 };
 
-template <typename T>
-struct RankedDescriptor {
+template <typename T> struct RankedDescriptor {
   T *allocated;
   T *aligned;
   int64_t offset;

@@ -42,8 +42,8 @@ TirxStatus tirx::runtime::checkDevice(const char *what) {
   cudaError_t error = cudaGetDeviceCount(&count);
   if (error == cudaSuccess && count > 0)
     return succeed();
-  std::string reason =
-      error == cudaSuccess ? "no CUDA-capable device"
+  std::string reason = error == cudaSuccess
+                           ? "no CUDA-capable device"
                            : std::string(cudaGetErrorName(error)) + ": " +
                                  cudaGetErrorString(error);
   return fail(TIRX_ERROR_NO_DEVICE,

@@ -22,8 +22,8 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
-#include <vector>
 #include <string>
+#include <vector>
 
 using namespace tirx::runtime;
 
@@ -40,13 +40,16 @@ struct TirxKernelImpl {
   size_t paramCount;
 };
 
-extern "C" __attribute__((visibility("default"))) const char *tirxGetLastErrorMessage(void) {
+extern "C" __attribute__((visibility("default"))) const char *
+tirxGetLastErrorMessage(void) {
   return getLastErrorMessage();
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxGetDeviceCount(int *count) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxGetDeviceCount(int *count) {
   if (!count)
-    return fail(TIRX_ERROR_INVALID_ARGUMENT, "tirxGetDeviceCount: count is null");
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxGetDeviceCount: count is null");
   *count = 0;
   if (TirxStatus status = checkDevice("tirxGetDeviceCount"))
     return status;
@@ -54,7 +57,8 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxGetDeviceCount(
   return succeed();
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxGetComputeCapability(int *smVersion) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxGetComputeCapability(int *smVersion) {
   if (!smVersion)
     return fail(TIRX_ERROR_INVALID_ARGUMENT,
                 "tirxGetComputeCapability: smVersion is null");
@@ -70,8 +74,8 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxGetComputeCapab
   return succeed();
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleLoadData(const void *image, size_t size,
-                                         TirxModule *module) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxModuleLoadData(const void *image, size_t size, TirxModule *module) {
   if (!image || !module)
     return fail(TIRX_ERROR_INVALID_ARGUMENT,
                 "tirxModuleLoadData: image or module is null");
@@ -81,7 +85,10 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleLoadData(
   // PTX must be NUL-terminated for the JIT; copy when the caller's text is
   // not (a cubin starts with the ELF magic and carries its own size).
   const char *bytes = static_cast<const char *>(image);
-  bool isElf = size >= 4 && std::memcmp(bytes, "\x7f" "ELF", 4) == 0;
+  bool isElf = size >= 4 && std::memcmp(bytes,
+                                        "\x7f"
+                                        "ELF",
+                                        4) == 0;
   std::string text;
   if (!isElf && size && bytes[size - 1] != '\0') {
     text.assign(bytes, size);
@@ -94,8 +101,8 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleLoadData(
                     cudaGetErrorName(error) + ": " + cudaGetErrorString(error));
   };
   cudaLibrary_t library;
-  cudaError_t error = cudaLibraryLoadData(&library, image, nullptr, nullptr,
-                                          0, nullptr, nullptr, 0);
+  cudaError_t error = cudaLibraryLoadData(&library, image, nullptr, nullptr, 0,
+                                          nullptr, nullptr, 0);
   if (error != cudaSuccess)
     return invalid(error);
   // With CUDA's lazy loading the image is only compiled when a kernel is
@@ -119,14 +126,18 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleLoadData(
     return invalid(error);
   }
   *module = new TirxModuleImpl{
-      library, std::string(static_cast<const char *>(image),
-                           isElf ? size : std::strlen(static_cast<const char *>(image)))};
+      library,
+      std::string(static_cast<const char *>(image),
+                  isElf ? size
+                        : std::strlen(static_cast<const char *>(image)))};
   return succeed();
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxModuleUnload(TirxModule module) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxModuleUnload(TirxModule module) {
   if (!module)
-    return fail(TIRX_ERROR_INVALID_ARGUMENT, "tirxModuleUnload: module is null");
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxModuleUnload: module is null");
   cudaError_t error = cudaLibraryUnload(module->library);
   delete module;
   return check(error, "cudaLibraryUnload", TIRX_ERROR_CUDA);
@@ -181,8 +192,8 @@ static TirxStatus readParamCount(const char *caller, std::string_view image,
     break;
   }
   return fail(TIRX_ERROR_INVALID_IMAGE,
-              std::string(caller) + ": cannot read the parameters of '" +
-                  name + "': " + result.reason);
+              std::string(caller) + ": cannot read the parameters of '" + name +
+                  "': " + result.reason);
 }
 
 extern "C" __attribute__((visibility("default"))) TirxStatus
@@ -191,9 +202,9 @@ tirxImageGetKernelParamCount(const void *image, size_t size, const char *name,
   if (!image || !name || !count)
     return fail(TIRX_ERROR_INVALID_ARGUMENT,
                 "tirxImageGetKernelParamCount: image, name or count is null");
-  return readParamCount("tirxImageGetKernelParamCount",
-                        std::string_view(static_cast<const char *>(image), size),
-                        name, count);
+  return readParamCount(
+      "tirxImageGetKernelParamCount",
+      std::string_view(static_cast<const char *>(image), size), name, count);
 }
 
 extern "C" __attribute__((visibility("default"))) TirxStatus
@@ -217,8 +228,8 @@ tirxModuleGetKernel(TirxModule module, const char *name, TirxKernel *kernel) {
   return succeed();
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelGetParamCount(TirxKernel kernel,
-                                              size_t *count) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxKernelGetParamCount(TirxKernel kernel, size_t *count) {
   if (!kernel || !count)
     return fail(TIRX_ERROR_INVALID_ARGUMENT,
                 "tirxKernelGetParamCount: kernel or count is null");
@@ -226,10 +237,9 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelGetParamC
   return succeed();
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelLaunch(TirxKernel kernel, const unsigned grid[3],
-                                       const unsigned block[3],
-                                       unsigned sharedMemBytes, void *stream,
-                                       void **args, size_t numArgs) {
+extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelLaunch(
+    TirxKernel kernel, const unsigned grid[3], const unsigned block[3],
+    unsigned sharedMemBytes, void *stream, void **args, size_t numArgs) {
   if (!kernel || !grid || !block || (numArgs && !args))
     return fail(TIRX_ERROR_INVALID_ARGUMENT,
                 "tirxKernelLaunch: kernel, grid, block or args is null");
@@ -255,13 +265,12 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelLaunch(Ti
       return succeed();
   cudaError_t error = cudaLaunchKernel(
       reinterpret_cast<const void *>(kernel->kernel),
-      dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]),
-      args, sharedMemBytes, static_cast<cudaStream_t>(stream));
+      dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), args,
+      sharedMemBytes, static_cast<cudaStream_t>(stream));
   if (error != cudaSuccess)
-    return fail(TIRX_ERROR_LAUNCH, "tirxKernelLaunch: launching '" +
-                                       kernel->name + "' failed: " +
-                                       cudaGetErrorName(error) + ": " +
-                                       cudaGetErrorString(error));
+    return fail(TIRX_ERROR_LAUNCH,
+                "tirxKernelLaunch: launching '" + kernel->name + "' failed: " +
+                    cudaGetErrorName(error) + ": " + cudaGetErrorString(error));
   return succeed();
 }
 
@@ -284,14 +293,22 @@ struct Driver {
 
   /// The first function the driver lacks, or null.
   const char *missing() const {
-    if (!ctxGetCurrent) return "cuCtxGetCurrent";
-    if (!ctxSetCurrent) return "cuCtxSetCurrent";
-    if (!deviceGet) return "cuDeviceGet";
-    if (!primaryCtxRetain) return "cuDevicePrimaryCtxRetain";
-    if (!kernelGetFunction) return "cuKernelGetFunction";
-    if (!funcGetAttribute) return "cuFuncGetAttribute";
-    if (!getErrorName) return "cuGetErrorName";
-    if (!launch) return "cuLaunchKernel";
+    if (!ctxGetCurrent)
+      return "cuCtxGetCurrent";
+    if (!ctxSetCurrent)
+      return "cuCtxSetCurrent";
+    if (!deviceGet)
+      return "cuDeviceGet";
+    if (!primaryCtxRetain)
+      return "cuDevicePrimaryCtxRetain";
+    if (!kernelGetFunction)
+      return "cuKernelGetFunction";
+    if (!funcGetAttribute)
+      return "cuFuncGetAttribute";
+    if (!getErrorName)
+      return "cuGetErrorName";
+    if (!launch)
+      return "cuLaunchKernel";
     return nullptr;
   }
 };
@@ -315,8 +332,8 @@ const Driver &driver() {
 /// "NAME" of a driver error.
 std::string driverErrorName(CUresult result) {
   const char *name = nullptr;
-  if (driver().getErrorName && driver().getErrorName(result, &name) == CUDA_SUCCESS &&
-      name)
+  if (driver().getErrorName &&
+      driver().getErrorName(result, &name) == CUDA_SUCCESS && name)
     return name;
   return "CUDA driver error " + std::to_string(static_cast<int>(result));
 }
@@ -355,8 +372,8 @@ TirxStatus primaryContext(const char *caller, int device, CUcontext *context) {
       // memory left for a context) fails here; no test can arrange one
       return fail(TIRX_ERROR_CUDA,
                   std::string(caller) + ": the primary context of device " +
-                      std::to_string(device) + " could not be retained: " +
-                      driverErrorName(result));
+                      std::to_string(device) +
+                      " could not be retained: " + driverErrorName(result));
     }
   }
   *context = contexts[device];
@@ -385,7 +402,8 @@ private:
 };
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxGetDevice(int *device) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxGetDevice(int *device) {
   if (!device)
     return fail(TIRX_ERROR_INVALID_ARGUMENT, "tirxGetDevice: device is null");
   if (TirxStatus status = checkDevice("tirxGetDevice"))
@@ -459,15 +477,16 @@ tirxKernelPrepareLaunch(TirxKernel kernel, int device, size_t numArgs,
   // kernel that cannot run there fails here.
   int registers = 0;
   if (result == CUDA_SUCCESS)
-    result = d.funcGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function);
+    result =
+        d.funcGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function);
   if (result != CUDA_SUCCESS)
     // check-diagnostics: internal, the image was loaded on this device by
     // tirxModuleLoadDataOnDevice (which names its error); only two GPUs of
     // different architectures could fail here
     return fail(TIRX_ERROR_INVALID_IMAGE,
                 "tirxKernelPrepareLaunch: kernel '" + kernel->name +
-                    "' could not be loaded on device " + std::to_string(device) +
-                    ": " + driverErrorName(result));
+                    "' could not be loaded on device " +
+                    std::to_string(device) + ": " + driverErrorName(result));
   *launch = TirxPreparedLaunch{};
   launch->name = kernel->name.c_str();
   launch->function = function;
@@ -487,19 +506,20 @@ tirxLaunchPrepared(const TirxPreparedLaunch *launch) {
                 "is null");
   for (int dim = 0; dim < 3; ++dim)
     if (!launch->grid[dim] || !launch->block[dim])
-      return fail(TIRX_ERROR_INVALID_ARGUMENT,
-                  "tirxLaunchPrepared: grid and block extents must be positive");
+      return fail(
+          TIRX_ERROR_INVALID_ARGUMENT,
+          "tirxLaunchPrepared: grid and block extents must be positive");
   const Driver &d = driver();
   CUcontext context = static_cast<CUcontext>(launch->context);
   CUcontext previous = nullptr;
   d.ctxGetCurrent(&previous);
   if (previous != context)
     d.ctxSetCurrent(context);
-  CUresult result = d.launch(
-      static_cast<CUfunction>(launch->function), launch->grid[0],
-      launch->grid[1], launch->grid[2], launch->block[0], launch->block[1],
-      launch->block[2], launch->sharedMemBytes,
-      static_cast<CUstream>(launch->stream), launch->args, nullptr);
+  CUresult result =
+      d.launch(static_cast<CUfunction>(launch->function), launch->grid[0],
+               launch->grid[1], launch->grid[2], launch->block[0],
+               launch->block[1], launch->block[2], launch->sharedMemBytes,
+               static_cast<CUstream>(launch->stream), launch->args, nullptr);
   if (previous != context)
     d.ctxSetCurrent(previous);
   if (result != CUDA_SUCCESS)
@@ -510,19 +530,22 @@ tirxLaunchPrepared(const TirxPreparedLaunch *launch) {
   return succeed();
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxStreamSynchronize(void *stream) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxStreamSynchronize(void *stream) {
   return check(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)),
                "cudaStreamSynchronize", TIRX_ERROR_LAUNCH);
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxDeviceSynchronize(void) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxDeviceSynchronize(void) {
   if (TirxStatus status = checkDevice("tirxDeviceSynchronize"))
     return status;
   return check(cudaDeviceSynchronize(), "cudaDeviceSynchronize",
                TIRX_ERROR_LAUNCH);
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxMalloc(void **devicePtr, size_t bytes) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxMalloc(void **devicePtr, size_t bytes) {
   if (!devicePtr)
     return fail(TIRX_ERROR_INVALID_ARGUMENT, "tirxMalloc: devicePtr is null");
   if (TirxStatus status = checkDevice("tirxMalloc"))
@@ -530,18 +553,19 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxMalloc(void **d
   return check(cudaMalloc(devicePtr, bytes), "cudaMalloc", TIRX_ERROR_CUDA);
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxFree(void *devicePtr) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxFree(void *devicePtr) {
   return check(cudaFree(devicePtr), "cudaFree", TIRX_ERROR_CUDA);
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxMemcpyHostToDevice(void *dst, const void *src,
-                                             size_t bytes) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxMemcpyHostToDevice(void *dst, const void *src, size_t bytes) {
   return check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice),
                "cudaMemcpy (host to device)", TIRX_ERROR_CUDA);
 }
 
-extern "C" __attribute__((visibility("default"))) TirxStatus tirxMemcpyDeviceToHost(void *dst, const void *src,
-                                             size_t bytes) {
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxMemcpyDeviceToHost(void *dst, const void *src, size_t bytes) {
   return check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost),
                "cudaMemcpy (device to host)", TIRX_ERROR_CUDA);
 }

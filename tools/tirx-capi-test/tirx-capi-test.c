@@ -1,4 +1,5 @@
-/*===- tirx-capi-test.c - Exercise the TirX C API -------------------*- C -*-===*\
+/*===- tirx-capi-test.c - Exercise the TirX C API -------------------*- C
+-*-===*\
 |*                                                                            *|
 |* Part of the TirX project.                                                  *|
 |*                                                                            *|
@@ -275,9 +276,9 @@ int main(int argc, char **argv) {
     tirxStringDestroy(error);
   }
   int64_t sourceOffsets[2] = {INT64_MIN, 0}, sizes[2] = {1, 4};
-  char *region = tirxInferRegionType(
-      "!tirx.tensor<64x4xf32, global, align = 16>", sourceOffsets, sizes, 2,
-      &error);
+  char *region =
+      tirxInferRegionType("!tirx.tensor<64x4xf32, global, align = 16>",
+                          sourceOffsets, sizes, 2, &error);
   printf("region: %s\n", region);
   tirxStringDestroy(region);
   if (!tirxInferRegionType("f32", sourceOffsets, sizes, 2, &error)) {

@@ -1,4 +1,5 @@
-/*===- tirx-runtime-check.c - Exercise the TirX runtime C ABI ------*- C -*-===*\
+/*===- tirx-runtime-check.c - Exercise the TirX runtime C ABI ------*- C
+-*-===*\
 |*                                                                            *|
 |* Part of the TirX project.                                                  *|
 |*                                                                            *|
@@ -100,7 +101,8 @@ static const char *kUsage =
     "OPTIONS:\n"
     "  --help                          Print this help\n"
     "  --param-count <image> <kernel>  Print the parameter count the runtime\n"
-    "                                  reads from a PTX or cubin file (no GPU)\n";
+    "                                  reads from a PTX or cubin file (no "
+    "GPU)\n";
 
 int main(int argc, char **argv) {
   if (argc == 4 && strcmp(argv[1], "--param-count") == 0)
@@ -165,7 +167,8 @@ int main(int argc, char **argv) {
   tirxMemcpyHostToDevice(a, host, sizeof host);
   unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
   void *args[2] = {&a, &b};
-  show("wrong-arg-count", tirxKernelLaunch(kernel, grid, block, 0, NULL, args, 1));
+  show("wrong-arg-count",
+       tirxKernelLaunch(kernel, grid, block, 0, NULL, args, 1));
   unsigned emptyGrid[3] = {0, 1, 1}, hugeBlock[3] = {2048, 1, 1};
   show("empty-grid",
        tirxKernelLaunch(kernel, emptyGrid, block, 0, NULL, args, 2));

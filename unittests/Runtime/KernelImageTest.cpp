@@ -68,8 +68,8 @@ TEST(KernelImagePTX, RejectsTextThatIsNotPTX) {
 
 /// A minimal ELF cubin: a null section, the section name table and one
 /// `.nv.info.<kernel>` table per kernel with the given attribute records.
-std::string makeCubin(
-    const std::vector<std::pair<std::string, std::string>> &kernels) {
+std::string
+makeCubin(const std::vector<std::pair<std::string, std::string>> &kernels) {
   std::string names(1, '\0');
   std::vector<std::pair<size_t, std::string>> sections; // name offset, data
   size_t shstrtabName = names.size();
@@ -117,10 +117,10 @@ std::string kernelParam() { return record(0x04, 0x17, std::string(12, '\0')); }
 TEST(KernelImageCubin, CountsKernelParamRecords) {
   std::string other = record(0x04, 0x37, std::string(4, '\x82')) +
                       record(0x03, 0x1b, {}, 0xff) + record(0x02, 0x4c, {}, 1);
-  std::string cubin = makeCubin({{"k3", other + kernelParam() + kernelParam() +
-                                            kernelParam() + other},
-                                 {"k0", other},
-                                 {"k", kernelParam()}});
+  std::string cubin = makeCubin(
+      {{"k3", other + kernelParam() + kernelParam() + kernelParam() + other},
+       {"k0", other},
+       {"k", kernelParam()}});
   EXPECT_EQ(countOf(cubin, "k3"), 3u);
   EXPECT_EQ(countOf(cubin, "k0"), 0u);
   EXPECT_EQ(countOf(cubin, "k"), 1u);
@@ -141,10 +141,12 @@ TEST(KernelImageCubin, EveryTruncationIsUnreadableOrAnswered) {
 TEST(KernelImageCubin, TruncatedAttributeTableIsMalformed) {
   std::string records = kernelParam();
   records.resize(records.size() - 1);
-  KernelParamCount result = getKernelParamCount(makeCubin({{"k", records}}), "k");
+  KernelParamCount result =
+      getKernelParamCount(makeCubin({{"k", records}}), "k");
   EXPECT_EQ(result.kind, KernelParamCount::Unreadable);
-  EXPECT_EQ(result.reason,
-            "the ELF cubin is malformed: a kernel's attribute table is truncated");
+  EXPECT_EQ(
+      result.reason,
+      "the ELF cubin is malformed: a kernel's attribute table is truncated");
 }
 
 TEST(KernelImageCubin, RejectsA32BitElf) {

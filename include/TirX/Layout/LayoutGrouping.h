@@ -1,4 +1,5 @@
-//===- LayoutGrouping.h - Shard iters grouped by a logical shape -*- C++ -*-===//
+//===- LayoutGrouping.h - Shard iters grouped by a logical shape -*- C++
+//-*-===//
 //
 // Part of the TirX project.
 //

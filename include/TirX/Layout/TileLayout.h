@@ -1,4 +1,5 @@
-//===- TileLayout.h - Distribution of a tile over threads and slots -*- C++ -*-===//
+//===- TileLayout.h - Distribution of a tile over threads and slots -*- C++
+//-*-===//
 //
 // Part of the TirX project.
 //

@@ -66,8 +66,8 @@ static Value addGroupOffset(OpBuilder &builder, Location loc, Value offset,
 static Value buildElementOffset(OpBuilder &builder, Location loc,
                                 tirx::TensorType type, ValueRange indices) {
   TileLayout layout = type.getLayoutOrDefault();
-  Value offset =
-      arith::ConstantIndexOp::create(builder, loc, at(layout.getOffset(), Axis::m));
+  Value offset = arith::ConstantIndexOp::create(
+      builder, loc, at(layout.getOffset(), Axis::m));
   auto groups = groupByShape(layout, type.getShape());
   if (groups) {
     for (auto [dim, group] : llvm::enumerate(*groups))
@@ -220,8 +220,7 @@ bool TensorLowering::isPromotable(AllocLocalOp alloc) {
 
 Value TensorLowering::loadPromoted(OpBuilder &builder, SlotLoadOp load,
                                    Value root) {
-  int64_t offset =
-      load.getSlot() * load.getTile().getType().getElementBytes();
+  int64_t offset = load.getSlot() * load.getTile().getType().getElementBytes();
   Type type = load.getValue().getType();
   Value value = slotValues.lookup({root, offset});
   // A slot read before any write holds an undefined value.
@@ -247,8 +246,8 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     }
     tirx::TensorType type = alloc.getResult().getType();
     int64_t span = type.getLayoutOrDefault().storage().span(Axis::m);
-    Value count = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
-                                           span);
+    Value count =
+        LLVM::ConstantOp::create(builder, loc, builder.getI64Type(), span);
     Value ptr = LLVM::AllocaOp::create(
         builder, loc, LLVM::LLVMPointerType::get(context),
         type.getStorageElementType(), count, type.getAlignmentOrDefault());
@@ -263,7 +262,8 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     auto module = func->getParentOfType<gpu::GPUModuleOp>();
     OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
     std::string name = (func.getName() + "_smem" + Twine(sharedCount++)).str();
-    auto arrayType = LLVM::LLVMArrayType::get(type.getStorageElementType(), span);
+    auto arrayType =
+        LLVM::LLVMArrayType::get(type.getStorageElementType(), span);
     LLVM::GlobalOp::create(moduleBuilder, loc, arrayType, /*isConstant=*/false,
                            LLVM::Linkage::Internal, name, Attribute(),
                            type.getAlignmentOrDefault(), /*addrSpace=*/3);
@@ -355,10 +355,10 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
       toErase.push_back(op);
       return success();
     }
-    Value ptr = buildGEP(builder, loc, lookup(load.getTile()),
-                         load.getTile().getType().getStorageElementType(),
-                         arith::ConstantIndexOp::create(builder, loc,
-                                                        load.getSlot()));
+    Value ptr =
+        buildGEP(builder, loc, lookup(load.getTile()),
+                 load.getTile().getType().getStorageElementType(),
+                 arith::ConstantIndexOp::create(builder, loc, load.getSlot()));
     Value value =
         LLVM::LoadOp::create(builder, loc, load.getValue().getType(), ptr);
     load.getValue().replaceAllUsesWith(value);
@@ -374,10 +374,10 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
       toErase.push_back(op);
       return success();
     }
-    Value ptr = buildGEP(builder, loc, lookup(store.getTile()),
-                         store.getTile().getType().getStorageElementType(),
-                         arith::ConstantIndexOp::create(builder, loc,
-                                                        store.getSlot()));
+    Value ptr =
+        buildGEP(builder, loc, lookup(store.getTile()),
+                 store.getTile().getType().getStorageElementType(),
+                 arith::ConstantIndexOp::create(builder, loc, store.getSlot()));
     LLVM::StoreOp::create(builder, loc, store.getValue(), ptr);
     toErase.push_back(op);
     return success();
@@ -397,8 +397,7 @@ struct TirXLowerTensorsPass
     // Launches pass the pointers the tensors were cast from.
     getOperation()->walk([](gpu::LaunchFuncOp launch) {
       for (OpOperand &operand : launch->getOpOperands()) {
-        auto cast =
-            operand.get().getDefiningOp<UnrealizedConversionCastOp>();
+        auto cast = operand.get().getDefiningOp<UnrealizedConversionCastOp>();
         if (cast && cast.getNumOperands() == 1 &&
             isa<tirx::TensorType>(operand.get().getType()) &&
             isa<LLVM::LLVMPointerType>(cast.getOperand(0).getType()))
@@ -418,11 +417,13 @@ struct TirXLowerTensorsPass
         }
       }
       if (changed)
-        func.setFunctionType(FunctionType::get(
-            &getContext(),
-            llvm::map_to_vector(func.getArguments(),
-                                [](BlockArgument arg) { return arg.getType(); }),
-            func.getResultTypes()));
+        func.setFunctionType(
+            FunctionType::get(&getContext(),
+                              llvm::map_to_vector(func.getArguments(),
+                                                  [](BlockArgument arg) {
+                                                    return arg.getType();
+                                                  }),
+                              func.getResultTypes()));
     }
   }
 };

@@ -93,8 +93,8 @@ static Value toStorageValue(OpBuilder &builder, Location loc, Value value) {
 
 /// The PTX literal of an immediate when the instruction can take it inline
 /// (32/64-bit floats and integers), std::nullopt otherwise.
-static std::optional<std::string> getInlineLiteral(TypedAttr immediate,
-                                                   const ptx::OperandInfo &info) {
+static std::optional<std::string>
+getInlineLiteral(TypedAttr immediate, const ptx::OperandInfo &info) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (auto floatAttr = dyn_cast<FloatAttr>(immediate)) {
@@ -108,8 +108,9 @@ static std::optional<std::string> getInlineLiteral(TypedAttr immediate,
       os << "0d" << llvm::format_hex_no_prefix(bits.getZExtValue(), 16, true);
     else if (bits.getBitWidth() >= 32 && !typedFloat &&
              info.element.kind == ptx::ElementClass::Kind::Bits)
-      os << "0x" << llvm::format_hex_no_prefix(bits.getZExtValue(),
-                                               bits.getBitWidth() / 4, true);
+      os << "0x"
+         << llvm::format_hex_no_prefix(bits.getZExtValue(),
+                                       bits.getBitWidth() / 4, true);
     else
       return std::nullopt;
     return text;
@@ -119,8 +120,9 @@ static std::optional<std::string> getInlineLiteral(TypedAttr immediate,
       info.element.kind == ptx::ElementClass::Kind::Carrier)
     return std::nullopt;
   APInt bits = intAttr.getValue();
-  os << "0x" << llvm::format_hex_no_prefix(bits.getZExtValue(),
-                                           bits.getBitWidth() / 4, true);
+  os << "0x"
+     << llvm::format_hex_no_prefix(bits.getZExtValue(), bits.getBitWidth() / 4,
+                                   true);
   return text;
 }
 
@@ -145,8 +147,8 @@ namespace {
 struct OperandPlan {
   const MixedOperand *operand;
   const ptx::OperandInfo *info;
-  tirx::TensorType tensor;     // null for scalars and immediates
-  SmallVector<int64_t> slots;  // register tensors: per (repeat, atom)
+  tirx::TensorType tensor;    // null for scalars and immediates
+  SmallVector<int64_t> slots; // register tensors: per (repeat, atom)
   /// Memory tensors: the byte offset of each repeat's atom from repeat 0's,
   /// when it is the same for every thread (empty otherwise).
   SmallVector<int64_t> repeatOffsets;
@@ -242,11 +244,10 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
 private:
   /// tirx.element_ptr of the atom of `repeat` in a memory operand.
   static Value buildAtomPointer(OpBuilder &builder, Location loc,
-                                const OperandPlan &plan,
-                                ArrayRef<Value> group, int64_t repeat) {
+                                const OperandPlan &plan, ArrayRef<Value> group,
+                                int64_t repeat) {
     ArrayRef<int64_t> shape = plan.tensor.getShape();
-    ArrayRef<int64_t> repeatShape =
-        shape.drop_front(group.size()).drop_back();
+    ArrayRef<int64_t> repeatShape = shape.drop_front(group.size()).drop_back();
     SmallVector<Value> indices(group);
     for (int64_t coord : delinearizeIndex(repeat, repeatShape))
       indices.push_back(arith::ConstantIndexOp::create(builder, loc, coord));
@@ -273,10 +274,10 @@ private:
 
   /// One inline-PTX instruction: outputs ($0..) are the register
   /// destinations, inputs follow; immediates are inlined when PTX allows.
-  static void emitInlinePTX(PatternRewriter &rewriter, Location loc,
-                            ApplyOp op, const ptx::Instruction &instruction,
-                            ArrayRef<OperandPlan> plans,
-                            ArrayRef<Value> group, int64_t repeat) {
+  static void emitInlinePTX(PatternRewriter &rewriter, Location loc, ApplyOp op,
+                            const ptx::Instruction &instruction,
+                            ArrayRef<OperandPlan> plans, ArrayRef<Value> group,
+                            int64_t repeat) {
     struct Output {
       Value tile;
       int64_t slot;
@@ -313,11 +314,11 @@ private:
     std::string text;
     llvm::raw_string_ostream os(text);
     if (Value pred = op.getPred()) {
-      Value predWord = LLVM::ZExtOp::create(rewriter, loc,
-                                            rewriter.getI32Type(), pred);
+      Value predWord =
+          LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), pred);
       std::string predOperand = addInput(predWord, 'r');
-      os << "{\n\t.reg .pred %tirx_p;\n\tsetp.ne.b32 %tirx_p, "
-         << predOperand << ", 0;\n\t@%tirx_p ";
+      os << "{\n\t.reg .pred %tirx_p;\n\tsetp.ne.b32 %tirx_p, " << predOperand
+         << ", 0;\n\t@%tirx_p ";
     }
     os << instruction.spelling << " ";
     unsigned nextOutput = 0;
@@ -336,9 +337,8 @@ private:
         continue;
       }
       if (!plan.tensor) {
-        Value value = toAsmRegister(rewriter, loc,
-                                    toStorageValue(rewriter, loc,
-                                                   operand.value));
+        Value value = toAsmRegister(
+            rewriter, loc, toStorageValue(rewriter, loc, operand.value));
         os << addInput(value, getAsmRegister(value.getType()).second);
         continue;
       }
@@ -365,9 +365,9 @@ private:
           continue;
         }
         Type storageType = getStorageType(plan.tensor.getElementType());
-        Value value = SlotLoadOp::create(rewriter, loc, storageType,
-                                         operand.value,
-                                         plan.slots[repeat * atom + lane]);
+        Value value =
+            SlotLoadOp::create(rewriter, loc, storageType, operand.value,
+                               plan.slots[repeat * atom + lane]);
         value = toAsmRegister(rewriter, loc, value);
         os << addInput(value, getAsmRegister(value.getType()).second);
       }
@@ -405,8 +405,8 @@ private:
       resultType =
           LLVM::LLVMStructType::getLiteral(rewriter.getContext(), resultTypes);
     auto asmOp = LLVM::InlineAsmOp::create(
-        rewriter, loc, resultType ? TypeRange(resultType) : TypeRange(),
-        inputs, text, constraints, /*has_side_effects=*/touchesMemory,
+        rewriter, loc, resultType ? TypeRange(resultType) : TypeRange(), inputs,
+        text, constraints, /*has_side_effects=*/touchesMemory,
         /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
         LLVM::AsmDialectAttr(), ArrayAttr());
     for (auto [index, output] : llvm::enumerate(outputs)) {
@@ -421,6 +421,7 @@ private:
 };
 } // namespace
 
-void mlir::tirx::populateTileApplyDispatchPatterns(RewritePatternSet &patterns) {
+void mlir::tirx::populateTileApplyDispatchPatterns(
+    RewritePatternSet &patterns) {
   patterns.add<ApplyOpDispatch>(patterns.getContext());
 }

@@ -13,8 +13,8 @@ using namespace mlir;
 using namespace mlir::tirx;
 using namespace mlir::tirx::tile;
 
-SmallVector<int64_t> mlir::tirx::tile::delinearizeIndex(int64_t flat,
-                                                        ArrayRef<int64_t> shape) {
+SmallVector<int64_t>
+mlir::tirx::tile::delinearizeIndex(int64_t flat, ArrayRef<int64_t> shape) {
   SmallVector<int64_t> coord(shape.size());
   for (int64_t dim = static_cast<int64_t>(shape.size()) - 1; dim >= 0; --dim) {
     coord[dim] = flat % shape[dim];
@@ -57,16 +57,16 @@ mlir::tirx::tile::buildGroupCoordinates(OpBuilder &builder, Location loc,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  Value lane = domain.numThreads <= 32
-                   ? tid
-                   : arith::RemUIOp::create(builder, loc, tid, constant(32))
-                         .getResult();
+  Value lane =
+      domain.numThreads <= 32
+          ? tid
+          : arith::RemUIOp::create(builder, loc, tid, constant(32)).getResult();
   if (domain.scope == Scope::warp)
     return {lane};
-  Value warp = domain.numThreads <= 32
-                   ? constant(0)
-                   : arith::DivUIOp::create(builder, loc, tid, constant(32))
-                         .getResult();
+  Value warp =
+      domain.numThreads <= 32
+          ? constant(0)
+          : arith::DivUIOp::create(builder, loc, tid, constant(32)).getResult();
   if (domain.scope == Scope::warpgroup)
     warp = arith::RemUIOp::create(builder, loc, warp, constant(4));
   return {warp, lane};
@@ -90,7 +90,8 @@ mlir::tirx::tile::getThreadSlots(Operation *op, unsigned position,
       SmallVector<int64_t> coord =
           delinearizeIndex(group * perGroup + index, type.getShape());
       InFlightDiagnostic diag = op->emitError("operand #")
-                                << position << ": the register slot of element (";
+                                << position
+                                << ": the register slot of element (";
       llvm::interleaveComma(coord, diag);
       return diag << ") is " << slot << " but the same repeat of group "
                   << "coordinate 0 uses slot " << slots[index]

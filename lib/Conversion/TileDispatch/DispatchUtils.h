@@ -23,9 +23,9 @@ SmallVector<Value> buildGroupCoordinates(OpBuilder &builder, Location loc,
 /// group coordinate of a local tile, in row-major (repeat, atom) order.
 /// Fails with a diagnostic on `op` when the slot would depend on the thread
 /// (registers cannot be indexed at run time).
-FailureOr<SmallVector<int64_t>>
-getThreadSlots(Operation *op, unsigned position, tirx::TensorType type,
-               const ExecutionDomain &domain);
+FailureOr<SmallVector<int64_t>> getThreadSlots(Operation *op, unsigned position,
+                                               tirx::TensorType type,
+                                               const ExecutionDomain &domain);
 
 /// Row-major coordinate of `flat` in `shape`.
 SmallVector<int64_t> delinearizeIndex(int64_t flat, ArrayRef<int64_t> shape);

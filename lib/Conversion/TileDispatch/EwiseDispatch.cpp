@@ -106,6 +106,7 @@ struct EwiseOpDispatch : public OpRewritePattern<EwiseOp> {
 };
 } // namespace
 
-void mlir::tirx::populateTileEwiseDispatchPatterns(RewritePatternSet &patterns) {
+void mlir::tirx::populateTileEwiseDispatchPatterns(
+    RewritePatternSet &patterns) {
   patterns.add<EwiseOpDispatch>(patterns.getContext());
 }

@@ -51,7 +51,7 @@ struct TileDispatchPass
     // A tile op left behind failed with a diagnostic already emitted.
     WalkResult result = getOperation()->walk([](Operation *op) {
       return isa<tile::ApplyOp, tile::EwiseOp>(op) ? WalkResult::interrupt()
-                                                  : WalkResult::advance();
+                                                   : WalkResult::advance();
     });
     if (result.wasInterrupted())
       return signalPassFailure();

@@ -121,10 +121,10 @@ static gpu::KernelDim3 buildGrid(OpBuilder &builder, Location loc,
                                  function_ref<Value(int64_t)> constant) {
   SmallVector<Value, 3> extents;
   for (unsigned dim = 0; dim < 3; ++dim)
-    extents.push_back(dim < launch.getGrid().size()
-                          ? buildAffine(builder, loc, launch.getGridExpr(dim),
-                                        args, constant)
-                          : constant(1));
+    extents.push_back(
+        dim < launch.getGrid().size()
+            ? buildAffine(builder, loc, launch.getGridExpr(dim), args, constant)
+            : constant(1));
   return {extents[0], extents[1], extents[2]};
 }
 
@@ -196,17 +196,16 @@ static void convertLaunch(LaunchOp launch, gpu::GPUFuncOp func,
                                 " dimension " + std::to_string(dim);
             auto [it, first] = sizeValues.try_emplace(name.getValue(), extent);
             if (!first) {
-              assertTrue(arith::CmpIOp::create(builder, loc,
-                                               arith::CmpIPredicate::eq,
-                                               extent, it->second),
-                         where + " disagrees with size variable " +
-                             name.getValue());
+              assertTrue(
+                  arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        extent, it->second),
+                  where + " disagrees with size variable " + name.getValue());
               continue;
             }
             Value one = arith::ConstantIndexOp::create(builder, loc, 1);
             assertTrue(arith::CmpIOp::create(builder, loc,
-                                             arith::CmpIPredicate::sge,
-                                             extent, one),
+                                             arith::CmpIPredicate::sge, extent,
+                                             one),
                        "size variable " + name.getValue() + " (" + where +
                            ") must be at least 1");
             BlockArgument sizeArg = getSizeArgument(func, name);
@@ -218,16 +217,15 @@ static void convertLaunch(LaunchOp launch, gpu::GPUFuncOp func,
               Value rest =
                   arith::RemSIOp::create(builder, loc, extent, divisor);
               Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-              assertTrue(arith::CmpIOp::create(builder, loc,
-                                               arith::CmpIPredicate::eq, rest,
-                                               zero),
-                         "size variable " + name.getValue() + " (" + where +
-                             ") must be a multiple of " +
-                             std::to_string(multiple));
+              assertTrue(
+                  arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        rest, zero),
+                  "size variable " + name.getValue() + " (" + where +
+                      ") must be a multiple of " + std::to_string(multiple));
             }
           }
-        Value address = memref::ExtractAlignedPointerAsIndexOp::create(
-            builder, loc, value);
+        Value address =
+            memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, value);
         Value address64 = arith::IndexCastOp::create(
             builder, loc, builder.getI64Type(), address);
         value = LLVM::IntToPtrOp::create(
@@ -265,7 +263,8 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (!chip.empty()) {
-      auto marked = module->getAttrOfType<StringAttr>(TirXDialect::kChipAttrName);
+      auto marked =
+          module->getAttrOfType<StringAttr>(TirXDialect::kChipAttrName);
       if (marked && marked.getValue() != chip) {
         module.emitError("the module is marked ")
             << TirXDialect::kChipAttrName << " = " << marked
@@ -275,9 +274,9 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
       module->setAttr(TirXDialect::kChipAttrName,
                       StringAttr::get(&getContext(), chip));
       if (ptx)
-        module->setAttr(TirXDialect::kPTXAttrName,
-                        IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                         ptx));
+        module->setAttr(
+            TirXDialect::kPTXAttrName,
+            IntegerAttr::get(IntegerType::get(&getContext(), 32), ptx));
       // Re-check every tile op against the chip now named.
       WalkResult result = module.walk([](Operation *op) {
         if (isa<tile::ApplyOp>(op) && failed(mlir::verify(op)))
@@ -310,8 +309,8 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
     auto gpuModule = moduleSymbols.lookup<gpu::GPUModuleOp>(kGPUModuleName);
     if (!gpuModule) {
       OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-      gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(),
-                                           kGPUModuleName);
+      gpuModule =
+          gpu::GPUModuleOp::create(builder, module.getLoc(), kGPUModuleName);
       moduleSymbols.insert(gpuModule);
     }
     SymbolTable gpuSymbols(gpuModule);
@@ -328,8 +327,9 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
         addCallee(ewise.getCalleeAttr().getValue());
       });
     for (size_t index = 0; index < callees.size(); ++index)
-      func::FuncOp(callees[index]).walk(
-          [&](func::CallOp call) { addCallee(call.getCallee()); });
+      func::FuncOp(callees[index]).walk([&](func::CallOp call) {
+        addCallee(call.getCallee());
+      });
     for (func::FuncOp callee : callees)
       if (!gpuSymbols.lookup(callee.getSymName()))
         gpuSymbols.insert(callee.clone());

@@ -86,10 +86,9 @@ static ParseResult parseScope(OpAsmParser &parser, ScopeAttr &scope) {
 }
 
 /// The trailing `: type, type` of the SSA operands.
-static ParseResult
-resolveArgs(OpAsmParser &parser,
-            ArrayRef<OpAsmParser::UnresolvedOperand> args, SMLoc loc,
-            OperationState &result) {
+static ParseResult resolveArgs(OpAsmParser &parser,
+                               ArrayRef<OpAsmParser::UnresolvedOperand> args,
+                               SMLoc loc, OperationState &result) {
   SmallVector<Type> types;
   if (!args.empty() && (parser.parseColon() || parser.parseTypeList(types)))
     return failure();
@@ -122,9 +121,8 @@ ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOptionalAttrDict(result.attributes) ||
       resolveArgs(parser, args, argsLoc, result))
     return failure();
-  if (hasPred &&
-      parser.resolveOperand(pred, parser.getBuilder().getI1Type(),
-                            result.operands))
+  if (hasPred && parser.resolveOperand(pred, parser.getBuilder().getI1Type(),
+                                       result.operands))
     return failure();
   result.addAttribute(getInstructionAttrName(result.name), instruction);
   result.addAttribute(getScopeAttrName(result.name), scope);
@@ -142,10 +140,10 @@ void ApplyOp::print(OpAsmPrinter &printer) {
   printMixedOperands(printer, getArgs(), getOperandKinds());
   if (getPred())
     printer << " pred(" << getPred() << ')';
-  printer.printOptionalAttrDict(
-      (*this)->getAttrs(),
-      {getInstructionAttrName(), getScopeAttrName(), getOperandKindsAttrName(),
-       getOperandSegmentSizesAttrName()});
+  printer.printOptionalAttrDict((*this)->getAttrs(),
+                                {getInstructionAttrName(), getScopeAttrName(),
+                                 getOperandKindsAttrName(),
+                                 getOperandSegmentSizesAttrName()});
   if (!getArgs().empty()) {
     printer << " : ";
     llvm::interleaveComma(getArgs().getTypes(), printer);
@@ -209,8 +207,7 @@ std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
 /// The instruction's SM and PTX ISA floors against the named target.
 static LogicalResult verifyTargetFloors(ApplyOp op,
                                         const ptx::Instruction &instruction,
-                                        unsigned targetSM,
-                                        unsigned targetPTX) {
+                                        unsigned targetSM, unsigned targetPTX) {
   if (instruction.minSM > targetSM)
     return op.emitOpError("'")
            << instruction.spelling << "' requires sm_" << instruction.minSM
@@ -220,8 +217,7 @@ static LogicalResult verifyTargetFloors(ApplyOp op,
            << instruction.spelling << "' requires PTX ISA "
            << instruction.minPTX / 10 << "." << instruction.minPTX % 10
            << " but the target is PTX " << targetPTX / 10 << "."
-           << targetPTX % 10
-           << " (raise it with --tirx-to-ptx=\"features=+ptx"
+           << targetPTX % 10 << " (raise it with --tirx-to-ptx=\"features=+ptx"
            << instruction.minPTX << "\")";
   return success();
 }
@@ -237,10 +233,9 @@ LogicalResult ApplyOp::verify() {
     return failure();
   const ptx::Instruction &instruction = *parsed;
   if (instruction.operands.size() != operands->size())
-    return emitOpError("'")
-           << instruction.spelling << "' expects "
-           << instruction.operands.size() << " operands, got "
-           << operands->size();
+    return emitOpError("'") << instruction.spelling << "' expects "
+                            << instruction.operands.size() << " operands, got "
+                            << operands->size();
 
   // The floors are checked against the compilation target once one is named
   // (tirx.chip: set by tirx-to-gpu{chip=...}, which re-verifies every
@@ -295,7 +290,8 @@ LogicalResult ApplyOp::verify() {
         spaceMatches = tensor.isGlobal() || tensor.isShared();
         break;
       case ptx::MemorySpace::Local:
-        spaceMatches = tensor.isLocal() && tensor.getLayoutOrDefault().isMemoryOnly();
+        spaceMatches =
+            tensor.isLocal() && tensor.getLayoutOrDefault().isMemoryOnly();
         break;
       case ptx::MemorySpace::None:
         break;
@@ -384,13 +380,12 @@ LogicalResult EwiseOp::verify() {
 /// Checks that `fn` is a scalar function TirX can inline: scalar parameters,
 /// one scalar result, a single-block body of arith/math/scf.if ops and calls
 /// to other such functions, no recursion. `chain` holds the callers.
-static LogicalResult verifyScalarFunction(Operation *user, func::FuncOp fn,
-                                          SymbolTableCollection &symbolTable,
-                                          SmallVectorImpl<func::FuncOp> &chain) {
+static LogicalResult
+verifyScalarFunction(Operation *user, func::FuncOp fn,
+                     SymbolTableCollection &symbolTable,
+                     SmallVectorImpl<func::FuncOp> &chain) {
   StringRef name = fn.getSymName();
-  auto describe = [&]() {
-    return user->emitOpError("callee @") << name;
-  };
+  auto describe = [&]() { return user->emitOpError("callee @") << name; };
   if (llvm::is_contained(chain, fn)) {
     InFlightDiagnostic diag = user->emitOpError("scalar functions cannot be "
                                                 "recursive: ");
@@ -425,8 +420,8 @@ static LogicalResult verifyScalarFunction(Operation *user, func::FuncOp fn,
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
     }
-    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace()
-                                         : StringRef();
+    StringRef dialect =
+        op->getDialect() ? op->getDialect()->getNamespace() : StringRef();
     bool allowed = dialect == "arith" || dialect == "math" ||
                    isa<scf::IfOp, scf::YieldOp, func::ReturnOp>(op);
     if (!allowed) {
@@ -441,8 +436,7 @@ static LogicalResult verifyScalarFunction(Operation *user, func::FuncOp fn,
   return failure(result.wasInterrupted());
 }
 
-LogicalResult
-EwiseOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+LogicalResult EwiseOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto callee =
       symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
   if (!callee)
@@ -486,9 +480,9 @@ EwiseOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
              << operand.position << " must be a local tensor, got a "
              << stringifyMemorySpace(tensor.getMemorySpace()) << " tensor";
     tensors.push_back({operand.position,
-                       isDestination ? std::string("destination")
-                                     : "input #" +
-                                           std::to_string(operand.position),
+                       isDestination
+                           ? std::string("destination")
+                           : "input #" + std::to_string(operand.position),
                        tensor, isDestination, /*isMemory=*/false, /*atom=*/0,
                        /*vectorBytes=*/0});
   }

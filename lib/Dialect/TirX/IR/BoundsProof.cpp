@@ -189,10 +189,9 @@ AccessProof::sampleWhere(const Linear &form) {
       violation.findIntegerSample();
   if (!sample)
     return std::nullopt;
-  return llvm::map_to_vector(*sample,
-                             [](const llvm::DynamicAPInt &v) {
-                               return static_cast<int64_t>(v);
-                             });
+  return llvm::map_to_vector(*sample, [](const llvm::DynamicAPInt &v) {
+    return static_cast<int64_t>(v);
+  });
 }
 
 int64_t AccessProof::evaluate(const Linear &form, ArrayRef<int64_t> point) {
@@ -228,9 +227,8 @@ FailureOr<Linear> AccessProof::translate(Value value) {
     if (auto loop = dyn_cast<scf::ForOp>(owner);
         loop && arg == loop.getInductionVar()) {
       form = translateInductionVar(loop);
-    } else if (auto name = dyn_cast_if_present<StringAttr>(
-                   kernel.getArgAttr(arg.getArgNumber(),
-                                     TirXDialect::kSizeAttrName));
+    } else if (auto name = dyn_cast_if_present<StringAttr>(kernel.getArgAttr(
+                   arg.getArgNumber(), TirXDialect::kSizeAttrName));
                owner == kernel.getOperation() && name) {
       form = translateSizeVariable(arg, name.getValue());
     } else if (owner == kernel.getOperation()) {
@@ -246,8 +244,8 @@ FailureOr<Linear> AccessProof::translate(Value value) {
         addInequality(*combine(constant(-llvm::minIntN(width)), 1, *form));
       }
     } else {
-      return fail("the block argument #" + Twine(arg.getArgNumber()) +
-                  " of '" + owner->getName().getStringRef() +
+      return fail("the block argument #" + Twine(arg.getArgNumber()) + " of '" +
+                  owner->getName().getStringRef() +
                   "' is not an index the proof knows");
     }
   } else {
@@ -279,8 +277,7 @@ FailureOr<Linear> AccessProof::translateExtent(tirx::TensorType type,
     return constant(type.getShape()[dim]);
   BlockArgument arg = getSizeArgument(kernel, name);
   if (!arg)
-    return fail("no argument declares size variable '" + name.getValue() +
-                "'");
+    return fail("no argument declares size variable '" + name.getValue() + "'");
   return translate(arg);
 }
 
@@ -356,8 +353,8 @@ AccessProof::sampleNotMultiple(const Linear &form, int64_t divisor) {
   Linear r = variable(addVar("remainder", false));
   std::optional<SmallVector<int64_t>> point;
   FailureOr<Linear> scaled = combine(r, divisor, q);
-  FailureOr<Linear> equation =
-      succeeded(scaled) ? combine(form, -1, *scaled) : FailureOr<Linear>(failure());
+  FailureOr<Linear> equation = succeeded(scaled) ? combine(form, -1, *scaled)
+                                                 : FailureOr<Linear>(failure());
   if (succeeded(equation)) {
     addEquality(*equation);
     addInequality(*combine(r, 1, constant(-1)));
@@ -426,9 +423,9 @@ FailureOr<Linear> AccessProof::translateOp(Operation *op) {
   if (auto index = dyn_cast<BlockIdxOp>(op)) {
     LaunchConfigAttr launch = kernel.getLaunch();
     unsigned dim = static_cast<unsigned>(index.getDim());
-    FailureOr<Linear> extent =
-        dim < launch.getGrid().size() ? translateAffine(launch.getGridExpr(dim))
-                                      : FailureOr<Linear>(constant(1));
+    FailureOr<Linear> extent = dim < launch.getGrid().size()
+                                   ? translateAffine(launch.getGridExpr(dim))
+                                   : FailureOr<Linear>(constant(1));
     if (failed(extent))
       return failure();
     Linear v = variable(
@@ -494,8 +491,8 @@ FailureOr<Linear> AccessProof::translateOp(Operation *op) {
   std::optional<int64_t> divisor = getConstant(*rhs);
   if (!divisor || *divisor <= 0)
     return fail("'" + name + "' by a divisor that is not a positive constant");
-  bool truncates = isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
-                       arith::RemUIOp>(op);
+  bool truncates =
+      isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp>(op);
   if (truncates && !provenNonNegative(*lhs))
     return fail("'" + name + "' of a value that may be negative");
   return divide(*lhs, *divisor, isa<arith::CeilDivSIOp>(op),
@@ -543,8 +540,7 @@ void AccessProof::addGuard(Value pred, bool negated,
   bool isUnsigned = predicate == P::ult || predicate == P::ule ||
                     predicate == P::ugt || predicate == P::uge;
   // Unsigned order is the signed one between non-negative values.
-  if (isUnsigned &&
-      !(provenNonNegative(*lhs) && provenNonNegative(*rhs))) {
+  if (isUnsigned && !(provenNonNegative(*lhs) && provenNonNegative(*rhs))) {
     unused.push_back(op);
     return;
   }
@@ -613,8 +609,8 @@ static FailureOr<Linear> translateOffset(AccessProof &proof, RegionOp region,
   ArrayRef<int64_t> offsets = region.getStaticOffsets();
   if (!ShapedType::isDynamic(offsets[dim]))
     return constant(offsets[dim]);
-  unsigned position = llvm::count_if(offsets.take_front(dim),
-                                     ShapedType::isDynamic);
+  unsigned position =
+      llvm::count_if(offsets.take_front(dim), ShapedType::isDynamic);
   return proof.translate(region.getOffsets()[position]);
 }
 
@@ -628,12 +624,12 @@ static void noteUnusedGuards(InFlightDiagnostic &diag,
 }
 
 /// Proves one global/shared operand of `op` in bounds.
-static LogicalResult verifyOperand(KernelOp kernel,
-                                   TensorAccessOpInterface op,
+static LogicalResult verifyOperand(KernelOp kernel, TensorAccessOpInterface op,
                                    OpOperand &operand, StringRef verb) {
   // The regions on the chain with a dimension to prove.
   SmallVector<RegionOp> regions;
-  for (Value current = operand.get(); Operation *def = current.getDefiningOp();) {
+  for (Value current = operand.get();
+       Operation *def = current.getDefiningOp();) {
     if (auto region = dyn_cast<RegionOp>(def)) {
       if (llvm::any_of(llvm::seq<unsigned>(0, region.getStaticSizes().size()),
                        [&](unsigned dim) { return needsProof(region, dim); }))
@@ -670,18 +666,19 @@ static LogicalResult verifyOperand(KernelOp kernel,
                                      ? FailureOr<Linear>(failure())
                                      : proof.translateExtent(sourceType, dim);
       if (failed(offset) || failed(extent)) {
-        InFlightDiagnostic diag = op->emitOpError()
-               << describeOperand() << ": cannot prove the access in bounds: "
-               << "the offset of dimension " << dim << " into " << source
-               << " is not affine in the indices: " << proof.reason;
+        InFlightDiagnostic diag =
+            op->emitOpError()
+            << describeOperand() << ": cannot prove the access in bounds: "
+            << "the offset of dimension " << dim << " into " << source
+            << " is not affine in the indices: " << proof.reason;
         diag.attachNote(region.getLoc()) << "the region is here";
         return diag;
       }
       // offset ≤ −1, or offset + size − 1 ≥ extent.
       Linear below = *combine(constant(-1), -1, *offset);
       FailureOr<Linear> end = combine(*offset, 1, constant(sizes[dim] - 1));
-      FailureOr<Linear> above =
-          succeeded(end) ? combine(*end, -1, *extent) : FailureOr<Linear>(failure());
+      FailureOr<Linear> above = succeeded(end) ? combine(*end, -1, *extent)
+                                               : FailureOr<Linear>(failure());
       if (failed(above))
         return op->emitOpError()
                << describeOperand() << ": cannot prove the access in bounds: "
@@ -694,11 +691,11 @@ static LogicalResult verifyOperand(KernelOp kernel,
         int64_t first = AccessProof::evaluate(*offset, *point);
         int64_t extentValue = AccessProof::evaluate(*extent, *point);
         int64_t index = upper ? std::max(first, extentValue) : first;
-        InFlightDiagnostic diag =
-            op->emitOpError()
-            << describeOperand() << " may " << verb << " index " << index
-            << " of dimension " << dim << " of " << source << " ("
-            << describeExtent(sourceType, dim) << ")";
+        InFlightDiagnostic diag = op->emitOpError()
+                                  << describeOperand() << " may " << verb
+                                  << " index " << index << " of dimension "
+                                  << dim << " of " << source << " ("
+                                  << describeExtent(sourceType, dim) << ")";
         std::string witness = proof.describe(*point);
         if (!witness.empty())
           diag << ": with " << witness;
@@ -765,23 +762,23 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
       int64_t known = int64_t(1) << std::min(zeros, 62u);
       if (known % claim == 0)
         continue;
-      InFlightDiagnostic diag = region.emitOpError()
-                                << "cannot prove align " << claim
-                                << ": dimension " << dim
-                                << "'s stride is the runtime product "
-                                << strideBytes << " bytes";
+      InFlightDiagnostic diag =
+          region.emitOpError()
+          << "cannot prove align " << claim << ": dimension " << dim
+          << "'s stride is the runtime product " << strideBytes << " bytes";
       for (StringRef factor : runtimeFactors)
         diag << " · " << factor;
-      diag << ", known to be a multiple of only "
-           << known << " bytes; declare ";
+      diag << ", known to be a multiple of only " << known
+           << " bytes; declare ";
       llvm::interleave(runtimeFactors, diag, ", ");
       diag << " a larger multiple (tirx.multiple_of, or multiple_of= in "
               "T.dynamic)";
       return diag;
     }
     FailureOr<Linear> offset = translateOffset(proof, region, dim);
-    FailureOr<Linear> term =
-        succeeded(offset) ? combine(moved, strideBytes, *offset) : FailureOr<Linear>(failure());
+    FailureOr<Linear> term = succeeded(offset)
+                                 ? combine(moved, strideBytes, *offset)
+                                 : FailureOr<Linear>(failure());
     if (succeeded(offset) && failed(term))
       proof.reason = "the integer arithmetic overflows 64 bits";
     if (failed(term))

@@ -55,8 +55,8 @@ static LogicalResult checkBlock(Block &block, int64_t live,
                << kMaxRegistersPerThread << " registers per thread, less "
                << kRegisterMargin << " kept for addresses and indices";
       return alloc.emitOpError("register tiles need ")
-             << live << " 32-bit registers per thread here (this tile "
-             << regs << "), over the budget of " << budget.tiles
+             << live << " 32-bit registers per thread here (this tile " << regs
+             << "), over the budget of " << budget.tiles
              << ": the register file's " << kRegisterFileSize
              << " registers over a block of " << budget.threads
              << " threads leave " << budget.perThread << " per thread, less "

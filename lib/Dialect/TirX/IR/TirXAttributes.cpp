@@ -93,7 +93,8 @@ Attribute TileLayoutAttr::parse(AsmParser &parser, Type) {
     SMLoc termLoc = parser.getCurrentLocation();
     if (succeeded(parser.parseOptionalKeyword("R"))) {
       if (notation.replica)
-        return parser.emitError(termLoc, "a layout has at most one R[...] term"),
+        return parser.emitError(termLoc,
+                                "a layout has at most one R[...] term"),
                Attribute();
       if (parseNotationTerm(parser, notation.replica.emplace()))
         return {};
@@ -130,8 +131,8 @@ LaunchConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          ArrayRef<int64_t> grid, ArrayRef<int64_t> block,
                          AffineMap gridSizes) {
   int64_t numDynamic = llvm::count_if(grid, ShapedType::isDynamic);
-  if (gridSizes && (gridSizes.getNumDims() != 0 ||
-                    gridSizes.getNumResults() != numDynamic))
+  if (gridSizes &&
+      (gridSizes.getNumDims() != 0 || gridSizes.getNumResults() != numDynamic))
     return emitError() << "grid_sizes must have no dimensions and one "
                           "result per '?' grid extent ("
                        << numDynamic << "), got "
@@ -152,8 +153,8 @@ LaunchConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         continue;
       if (extent < 1 || extent > limits[index])
         return emitError() << name << " extent " << "xyz"[index] << " = "
-                           << extent << " is out of range [1, "
-                           << limits[index] << "]";
+                           << extent << " is out of range [1, " << limits[index]
+                           << "]";
     }
     return success();
   };
@@ -164,9 +165,8 @@ LaunchConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t extent : block)
     threads *= extent; // bounded by the per-dimension limits above
   if (threads > kMaxThreadsPerBlock)
-    return emitError() << "block has " << threads
-                       << " threads; at most " << kMaxThreadsPerBlock
-                       << " are allowed";
+    return emitError() << "block has " << threads << " threads; at most "
+                       << kMaxThreadsPerBlock << " are allowed";
   return success();
 }
 
@@ -181,7 +181,7 @@ AffineExpr LaunchConfigAttr::getGridExpr(unsigned dim) const {
   int64_t extent = getGrid()[dim];
   if (!ShapedType::isDynamic(extent))
     return getAffineConstantExpr(extent, getContext());
-  unsigned index = llvm::count_if(getGrid().take_front(dim),
-                                  ShapedType::isDynamic);
+  unsigned index =
+      llvm::count_if(getGrid().take_front(dim), ShapedType::isDynamic);
   return getGridSizes().getResult(index);
 }

@@ -92,17 +92,17 @@ static ParseResult parseExtentList(OpAsmParser &parser, StringRef keyword,
                                    SmallVectorImpl<int64_t> &extents) {
   if (parser.parseKeyword(keyword) || parser.parseEqual())
     return failure();
-  return parser.parseCommaSeparatedList(
-      OpAsmParser::Delimiter::Square,
-      [&]() { return parser.parseInteger(extents.emplace_back()); });
+  return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+    return parser.parseInteger(extents.emplace_back());
+  });
 }
 
 /// `grid = [4, %n ceildiv 1024]`: constants, or affine expressions of the
 /// kernel's arguments (stored with symbol i = argument i).
-static ParseResult
-parseGridList(OpAsmParser &parser, ArrayRef<OpAsmParser::Argument> arguments,
-              SmallVectorImpl<int64_t> &grid,
-              SmallVectorImpl<AffineExpr> &gridExprs) {
+static ParseResult parseGridList(OpAsmParser &parser,
+                                 ArrayRef<OpAsmParser::Argument> arguments,
+                                 SmallVectorImpl<int64_t> &grid,
+                                 SmallVectorImpl<AffineExpr> &gridExprs) {
   if (parser.parseKeyword("grid") || parser.parseEqual())
     return failure();
   MLIRContext *context = parser.getContext();
@@ -227,8 +227,8 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   auto emitLaunchError = [&] { return parser.emitError(launchLoc); };
   AffineMap gridSizes;
   if (!gridExprs.empty())
-    gridSizes = AffineMap::get(0, arguments.size(), gridExprs,
-                               parser.getContext());
+    gridSizes =
+        AffineMap::get(0, arguments.size(), gridExprs, parser.getContext());
   auto launch = LaunchConfigAttr::getChecked(
       function_ref<InFlightDiagnostic()>(emitLaunchError), parser.getContext(),
       ArrayRef<int64_t>(grid), ArrayRef<int64_t>(block), gridSizes);
@@ -249,11 +249,11 @@ void KernelOp::print(OpAsmPrinter &printer) {
       printer, *this, getArgumentTypes(), /*isVariadic=*/false,
       getResultTypes());
   printer << " launch(grid = [";
-  llvm::interleaveComma(
-      llvm::seq<unsigned>(0, getLaunch().getGrid().size()), printer,
-      [&](unsigned dim) {
-        printGridExpr(printer, *this, getLaunch().getGridExpr(dim), false);
-      });
+  llvm::interleaveComma(llvm::seq<unsigned>(0, getLaunch().getGrid().size()),
+                        printer, [&](unsigned dim) {
+                          printGridExpr(printer, *this,
+                                        getLaunch().getGridExpr(dim), false);
+                        });
   printer << "], block = [";
   llvm::interleaveComma(getLaunch().getBlock(), printer);
   printer << "])";
@@ -274,8 +274,8 @@ LogicalResult KernelOp::verify() {
     if (auto tensor = dyn_cast<tirx::TensorType>(type)) {
       if (!tensor.isGlobal())
         return emitOpError("argument #")
-               << index << " is a " << stringifyMemorySpace(
-                                           tensor.getMemorySpace())
+               << index << " is a "
+               << stringifyMemorySpace(tensor.getMemorySpace())
                << " tensor; kernel arguments must be global tensors or "
                   "scalars";
       continue;
@@ -319,8 +319,7 @@ LogicalResult KernelOp::verifySizeVariables() {
       if (!value || value.getValue().getSExtValue() < 1 ||
           value.getValue().getSExtValue() > (int64_t(1) << 30))
         return emitOpError("size variable '")
-               << name.getValue() << "': '"
-               << TirXDialect::kMultipleOfAttrName
+               << name.getValue() << "': '" << TirXDialect::kMultipleOfAttrName
                << "' must be an integer in [1, 2^30], got " << multiple;
     }
     if (!sizeArgs.try_emplace(name.getValue(), index).second)
@@ -339,8 +338,8 @@ LogicalResult KernelOp::verifySizeVariables() {
         return emitOpError("argument #")
                << index << " has an extent named '" << name
                << "', but no argument declares size variable '" << name
-               << "' (an index argument with {"
-               << TirXDialect::kSizeAttrName << " = \"" << name << "\"})";
+               << "' (an index argument with {" << TirXDialect::kSizeAttrName
+               << " = \"" << name << "\"})";
       bound.insert(name);
     }
   }
@@ -358,8 +357,8 @@ LogicalResult KernelOp::verifySizeVariables() {
       std::optional<unsigned> other;
       expr.walk([&](AffineExpr sub) {
         auto symbol = dyn_cast<AffineSymbolExpr>(sub);
-        if (symbol && !getArgAttr(symbol.getPosition(),
-                                  TirXDialect::kSizeAttrName))
+        if (symbol &&
+            !getArgAttr(symbol.getPosition(), TirXDialect::kSizeAttrName))
           other = symbol.getPosition();
       });
       if (other)
@@ -419,8 +418,7 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
   if (!kernel)
-    return emitOpError("'")
-           << getKernel() << "' does not name a tirx.kernel";
+    return emitOpError("'") << getKernel() << "' does not name a tirx.kernel";
   // Size variables are not passed: they are the extents of the memrefs.
   SmallVector<unsigned> params;
   for (unsigned index = 0, e = kernel.getNumArguments(); index < e; ++index)
@@ -522,7 +520,8 @@ void AllocSharedOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
 Value ViewOp::getViewSource() { return getSource(); }
 
 LogicalResult ViewOp::verify() {
-  tirx::TensorType source = getSource().getType(), result = getResult().getType();
+  tirx::TensorType source = getSource().getType(),
+                   result = getResult().getType();
   if (!source.hasStaticShape() || !result.hasStaticShape())
     return emitOpError("cannot view a tensor with runtime extents; select a "
                        "tile of static size with tirx.region first");
@@ -532,8 +531,7 @@ LogicalResult ViewOp::verify() {
            << stringifyMemorySpace(result.getMemorySpace()) << ")";
   if (source.getAlignment() != result.getAlignment())
     return emitOpError("cannot change the alignment (")
-           << source.getAlignment() << " -> " << result.getAlignment()
-           << ")";
+           << source.getAlignment() << " -> " << result.getAlignment() << ")";
 
   TileLayout sourceLayout = source.getLayoutOrDefault();
   unsigned sourceBits = source.getElementType().getIntOrFloatBitWidth();
@@ -587,8 +585,8 @@ LogicalResult ViewOp::verify() {
 
   if (result.getNumElements() != expectedElements)
     return emitOpError("a shape view keeps the element count: ")
-           << source << " has " << source.getNumElements() << ", "
-           << result << " has " << result.getNumElements();
+           << source << " has " << source.getNumElements() << ", " << result
+           << " has " << result.getNumElements();
   // Without an explicit layout on both sides, row-major stays row-major.
   if (!source.getLayout() && !result.getLayout() && sourceBits == resultBits)
     return success();
@@ -608,12 +606,12 @@ Value RegionOp::getViewSource() { return getSource(); }
 
 static SmallVector<std::optional<int64_t>>
 getOffsetList(ArrayRef<int64_t> staticOffsets) {
-  return llvm::map_to_vector(
-      staticOffsets, [](int64_t offset) -> std::optional<int64_t> {
-        if (ShapedType::isDynamic(offset))
-          return std::nullopt;
-        return offset;
-      });
+  return llvm::map_to_vector(staticOffsets,
+                             [](int64_t offset) -> std::optional<int64_t> {
+                               if (ShapedType::isDynamic(offset))
+                                 return std::nullopt;
+                               return offset;
+                             });
 }
 
 /// Largest power of two dividing `value` (value > 0).
@@ -635,8 +633,7 @@ static int64_t powerOfTwoFactor(ArrayRef<int64_t> factors) {
 /// the result is a static, dense-strided tensor.
 static FailureOr<tirx::TensorType>
 inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
-                       tirx::TensorType source,
-                       ArrayRef<int64_t> staticOffsets,
+                       tirx::TensorType source, ArrayRef<int64_t> staticOffsets,
                        ArrayRef<int64_t> sizes,
                        std::optional<int64_t> claimedAlign) {
   ArrayRef<int64_t> shape = source.getShape();
@@ -650,8 +647,8 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
   for (auto [dim, extent] : llvm::enumerate(shape)) {
     int64_t size = sizes[dim], offset = staticOffsets[dim];
     if (size < 1)
-      return emitError() << "invalid region: dimension " << dim
-                         << " has size " << size << "; sizes must be positive";
+      return emitError() << "invalid region: dimension " << dim << " has size "
+                         << size << "; sizes must be positive";
     if (!ShapedType::isDynamic(extent) && !ShapedType::isDynamic(offset) &&
         (offset < 0 || offset > extent - size)) {
       std::optional<int64_t> end = llvm::checkedAdd(offset, size);
@@ -672,8 +669,9 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
         return emitError()
                << "a region of a runtime-sized tensor selects one index in "
                   "dimension "
-               << dim << " (its stride is the runtime product of the extents "
-                         "inside it), got size "
+               << dim
+               << " (its stride is the runtime product of the extents "
+                  "inside it), got size "
                << size;
       if (offset == 0)
         continue;
@@ -684,11 +682,10 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
         if (!ShapedType::isDynamic(inner))
           strideBytes *= inner; // the type verifier bounds static products
       if (alignment)
-        alignment = std::min(
-            alignment,
-            ShapedType::isDynamic(offset)
-                ? lowestSetBit(strideBytes)
-                : powerOfTwoFactor({strideBytes, offset}));
+        alignment =
+            std::min(alignment, ShapedType::isDynamic(offset)
+                                    ? lowestSetBit(strideBytes)
+                                    : powerOfTwoFactor({strideBytes, offset}));
       continue;
     }
     int64_t stride = 1;
@@ -696,10 +693,10 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
       stride *= inner; // static: the dimension is inside every runtime one
     if (offset != 0 && alignment) {
       int64_t moveBytes = stride * elementBytes;
-      alignment = std::min(alignment,
-                           ShapedType::isDynamic(offset)
-                               ? lowestSetBit(moveBytes)
-                               : powerOfTwoFactor({moveBytes, offset}));
+      alignment =
+          std::min(alignment, ShapedType::isDynamic(offset)
+                                  ? lowestSetBit(moveBytes)
+                                  : powerOfTwoFactor({moveBytes, offset}));
     }
     if (size > 1)
       shard.push_back(Iter{size, stride, Axis::m});
@@ -714,18 +711,15 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
   if (claimedAlign)
     alignment = *claimedAlign;
   MLIRContext *context = source.getContext();
-  return tirx::TensorType::get(context, sizes, source.getElementType(),
-                               source.getMemorySpace(),
-                               TileLayoutAttr::get(context, *layout),
-                               alignment);
+  return tirx::TensorType::get(
+      context, sizes, source.getElementType(), source.getMemorySpace(),
+      TileLayoutAttr::get(context, *layout), alignment);
 }
 
-FailureOr<tirx::TensorType>
-mlir::tirx::inferRegionType(function_ref<InFlightDiagnostic()> emitError,
-                            tirx::TensorType source,
-                            ArrayRef<int64_t> staticOffsets,
-                            ArrayRef<int64_t> sizes,
-                            std::optional<int64_t> claimedAlign) {
+FailureOr<tirx::TensorType> mlir::tirx::inferRegionType(
+    function_ref<InFlightDiagnostic()> emitError, tirx::TensorType source,
+    ArrayRef<int64_t> staticOffsets, ArrayRef<int64_t> sizes,
+    std::optional<int64_t> claimedAlign) {
   if (claimedAlign) {
     int64_t limit = source.getAlignmentOrDefault();
     if (*claimedAlign < 1 || !llvm::isPowerOf2_64(*claimedAlign) ||
@@ -773,16 +767,14 @@ mlir::tirx::inferRegionType(function_ref<InFlightDiagnostic()> emitError,
   if (claimedAlign)
     alignment = *claimedAlign;
   MLIRContext *context = source.getContext();
-  return tirx::TensorType::get(context, sizes, source.getElementType(),
-                         source.getMemorySpace(),
-                         TileLayoutAttr::get(context, region->layout),
-                         alignment);
+  return tirx::TensorType::get(
+      context, sizes, source.getElementType(), source.getMemorySpace(),
+      TileLayoutAttr::get(context, region->layout), alignment);
 }
 
 LogicalResult RegionOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location,
-    ValueRange operands, DictionaryAttr attributes,
-    OpaqueProperties properties, RegionRange regions,
+    MLIRContext *context, std::optional<Location> location, ValueRange operands,
+    DictionaryAttr attributes, OpaqueProperties properties, RegionRange regions,
     SmallVectorImpl<Type> &inferredReturnTypes) {
   RegionOp::Adaptor adaptor(operands, attributes, properties, regions);
   auto source = dyn_cast_if_present<tirx::TensorType>(
@@ -818,12 +810,11 @@ LogicalResult RegionOp::verify() {
            << rank << "), got " << getStaticOffsets().size() << " and "
            << getStaticSizes().size();
   if (failed(verifyListOfOperandsOrIntegers(*this, "offset", rank,
-                                            getStaticOffsets(),
-                                            getOffsets())))
+                                            getStaticOffsets(), getOffsets())))
     return failure();
-  FailureOr<tirx::TensorType> expected = inferRegionType(
-      [&] { return emitOpError(); }, source, getStaticOffsets(),
-      getStaticSizes(), getAlign());
+  FailureOr<tirx::TensorType> expected =
+      inferRegionType([&] { return emitOpError(); }, source, getStaticOffsets(),
+                      getStaticSizes(), getAlign());
   if (failed(expected))
     return failure();
   if (*expected != getResult().getType())
@@ -835,10 +826,10 @@ LogicalResult RegionOp::verify() {
 SmallVector<int64_t> RegionOp::getDynamicOffsetStrides() {
   assert(getSource().getType().hasStaticShape() &&
          "a runtime-sized source's strides are runtime values");
-  llvm::Expected<LayoutRegion> region = restrictLayout(
-      getSource().getType().getLayoutOrDefault(),
-      getSource().getType().getShape(), getOffsetList(getStaticOffsets()),
-      getStaticSizes());
+  llvm::Expected<LayoutRegion> region =
+      restrictLayout(getSource().getType().getLayoutOrDefault(),
+                     getSource().getType().getShape(),
+                     getOffsetList(getStaticOffsets()), getStaticSizes());
   if (!region) {
     llvm::consumeError(region.takeError());
     return {};
@@ -900,13 +891,11 @@ LogicalResult ElementPtrOp::verify() {
            << type << "; take a tirx.region of it";
   if (getIndices().size() != type.getShape().size())
     return emitOpError("needs ")
-           << type.getShape().size() << " indices, got "
-           << getIndices().size();
+           << type.getShape().size() << " indices, got " << getIndices().size();
   auto ptrType = cast<LLVM::LLVMPointerType>(getPtr().getType());
   if (ptrType.getAddressSpace() != type.getLLVMAddressSpace())
-    return emitOpError("a ")
-           << stringifyMemorySpace(type.getMemorySpace())
-           << " tensor's address is a !llvm.ptr<" << type.getLLVMAddressSpace()
-           << ">";
+    return emitOpError("a ") << stringifyMemorySpace(type.getMemorySpace())
+                             << " tensor's address is a !llvm.ptr<"
+                             << type.getLLVMAddressSpace() << ">";
   return success();
 }

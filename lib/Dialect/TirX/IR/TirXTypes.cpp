@@ -135,10 +135,11 @@ void tirx::TensorType::print(AsmPrinter &printer) const {
 // Verification and helpers
 //===----------------------------------------------------------------------===//
 
-LogicalResult tirx::TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> shape, Type elementType,
-                                 MemorySpace memorySpace, TileLayoutAttr layout,
-                                 int64_t alignment, ArrayAttr sizeNames) {
+LogicalResult
+tirx::TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<int64_t> shape, Type elementType,
+                         MemorySpace memorySpace, TileLayoutAttr layout,
+                         int64_t alignment, ArrayAttr sizeNames) {
   if (shape.empty())
     return emitError() << "tensor must have at least one dimension";
   int64_t numDynamic = llvm::count_if(shape, ShapedType::isDynamic);
@@ -180,8 +181,7 @@ LogicalResult tirx::TensorType::verify(function_ref<InFlightDiagnostic()> emitEr
                        << " is not a scalar type (f16, bf16, f32, f64, or an "
                           "integer of 8, 16, 32 or 64 bits)";
   if (alignment < 0 || (alignment && !llvm::isPowerOf2_64(alignment)))
-    return emitError() << "align = " << alignment
-                       << " is not a power of two";
+    return emitError() << "align = " << alignment << " is not a power of two";
   int64_t elementBytes = (elementType.getIntOrFloatBitWidth() + 7) / 8;
   int64_t bytes;
   if (llvm::MulOverflow(numElements, elementBytes, bytes))
@@ -211,8 +211,7 @@ LogicalResult tirx::TensorType::verify(function_ref<InFlightDiagnostic()> emitEr
                            << "; registers belong to threads of one CTA";
     llvm::Expected<std::pair<ExecScope, ExecScope>> scope = value.getScope();
     if (!scope)
-      return emitError() << "layout " << layout
-                         << " is not well formed: "
+      return emitError() << "layout " << layout << " is not well formed: "
                          << llvm::toString(scope.takeError());
   }
   return success();
@@ -223,8 +222,8 @@ bool tirx::TensorType::hasStaticShape() const { return !getSizeNames(); }
 StringAttr tirx::TensorType::getSizeName(unsigned dim) const {
   if (!ShapedType::isDynamic(getShape()[dim]))
     return {};
-  unsigned index = llvm::count_if(getShape().take_front(dim),
-                                  ShapedType::isDynamic);
+  unsigned index =
+      llvm::count_if(getShape().take_front(dim), ShapedType::isDynamic);
   return cast<StringAttr>(getSizeNames()[index]);
 }
 

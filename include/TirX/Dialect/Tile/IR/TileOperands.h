@@ -30,9 +30,8 @@ struct MixedOperand {
 
 /// Pairs `args` with `kinds` (unit = next SSA value). Fails, with a
 /// diagnostic on `op`, when they disagree.
-FailureOr<SmallVector<MixedOperand>> getMixedOperands(Operation *op,
-                                                      ValueRange args,
-                                                      ArrayAttr kinds);
+FailureOr<SmallVector<MixedOperand>>
+getMixedOperands(Operation *op, ValueRange args, ArrayAttr kinds);
 
 /// A tensor operand as the shared checker sees it.
 struct TileTensorOperand {

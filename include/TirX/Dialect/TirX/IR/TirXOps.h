@@ -44,9 +44,8 @@ FailureOr<unsigned> getTargetPTX(Operation *op);
 /// region claims for its base (proven by the kernel's verifier), or a
 /// diagnostic through `emitError`.
 FailureOr<TensorType>
-inferRegionType(function_ref<InFlightDiagnostic()> emitError,
-                TensorType source, ArrayRef<int64_t> staticOffsets,
-                ArrayRef<int64_t> sizes,
+inferRegionType(function_ref<InFlightDiagnostic()> emitError, TensorType source,
+                ArrayRef<int64_t> staticOffsets, ArrayRef<int64_t> sizes,
                 std::optional<int64_t> claimedAlign = std::nullopt);
 
 /// Threads per block of the kernel enclosing `op`: the launch of a
