@@ -7,7 +7,12 @@ operations the body traces go inside its region. The spellings are TIRx's
 (`tvm_tirx.script.serial`, `unroll`, and the IR builder's `If`/`Then`/`Else`
 frames, which is how TVMScript itself builds an `if` it does not decide in
 Python)."""
+import ast
+import inspect
 import math
+import sys
+import textwrap
+import threading
 
 from ._dsl import (GridExpr, ScalarValue, SizeVar, divisor_of, _BOOL, _error, _user_position, builder, is_int,
                    location_text)
@@ -165,6 +170,7 @@ class If(_Frame):
                      "`with T.Else():` block")
 
     def __enter__(self):
+        check_no_early_exit(sys._getframe(1).f_code)
         if self.state != "new":
             raise _error("a T.If(...) frame can be entered once")
         self.state = "entered"
@@ -193,6 +199,7 @@ class _Branch(_Frame):
         self.position = _user_position()
 
     def __enter__(self):
+        check_no_early_exit(sys._getframe(1).f_code)
         b = self.builder
         frame = b.frames[-1] if b.frames else None
         if not isinstance(frame, If):
@@ -247,6 +254,85 @@ def _check_top(b, frame):
     blocks and always close."""
     if b.frames[-1] is not frame:
         raise _left_early(b.frames[-1])
+
+
+_BRANCHES = {"If", "Then", "Else"}
+
+
+def _is_branch(node):
+    """`with T.If(...)` / `T.Then()` / `T.Else()` (any module alias)."""
+    call = node if isinstance(node, ast.Call) else None
+    func = call.func if call is not None else None
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    return name in _BRANCHES
+
+
+_exit_errors = {}  # code object -> (message, position) of its early exit, or None
+_exits_lock = threading.Lock()
+
+
+def check_no_early_exit(code):
+    """A `return` inside a T.If/T.Then/T.Else block, or a `break`/`continue`
+    there that leaves a loop around the block, would end the trace of the
+    code after it for every thread, not only where the condition holds.
+    Checked in the source of the function (`code`) that enters a branch,
+    once per function (the finding is kept); a DSLError at the statement's
+    line. (A T.serial loop left by break/return is caught while tracing.)"""
+    with _exits_lock:
+        known = code in _exit_errors
+        found = _exit_errors.get(code)
+    if not known:
+        found = _find_early_exit(code)
+        with _exits_lock:
+            _exit_errors[code] = found
+    if found:
+        raise _error(*found)
+
+
+def _find_early_exit(code):
+    try:
+        lines, first = inspect.getsourcelines(code)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None  # no source (exec'd code, a lambda's line): nothing to check
+
+    def visit(node, stack, top):
+        if not top and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                         ast.Lambda, ast.ClassDef)):
+            return None
+        kind = None
+        if isinstance(node, ast.Return) and "branch" in stack:
+            kind = "return"
+        elif isinstance(node, (ast.Break, ast.Continue)) and "branch" in stack and \
+                stack[::-1].index("branch") < (stack[::-1] + ["loop"]).index("loop"):
+            kind = "break" if isinstance(node, ast.Break) else "continue"
+        if kind:
+            return ("`%s` inside a T.If/T.Then/T.Else block cannot be traced: it would "
+                    "skip the rest of the %s for every thread, not only where the "
+                    "condition holds; put that code in T.Else (or guard it with T.If)"
+                    % (kind, "function" if kind == "return" else "loop"),
+                    (code.co_filename, first + node.lineno - 1))
+        children, inner = list(ast.iter_child_nodes(node)), stack
+        if isinstance(node, (ast.With, ast.AsyncWith)) and \
+                any(_is_branch(item.context_expr) for item in node.items):
+            children, inner = node.body, stack + ["branch"]
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            for child in node.orelse:
+                found = visit(child, stack, False)
+                if found:
+                    return found
+            children, inner = node.body, stack + ["loop"]
+        for child in children:
+            found = visit(child, inner, False)
+            if found:
+                return found
+        return None
+
+    for node in tree.body:
+        found = visit(node, [], True)
+        if found:
+            return found
+    return None
 
 
 def check_closed(b):

@@ -573,3 +573,59 @@ def test_not_in_a_scalar_function():
     with raises(line_of("MARK-scalar-if") + "T.If" + tail):
         compile_kernel(kernel(branched))
     assert compile_kernel(kernel(unrolled)).source_ir.count("arith.addf") == 2
+
+
+def test_early_exit_from_a_branch():
+    # A return, break or continue inside a traced branch would silently drop
+    # the code after it for every thread: refused at its line, before tracing.
+    def returns(A, B, regs):
+        with T.If(T.cuda.thread_idx("x") < 16):
+            with T.Then():
+                return  # MARK-branch-return
+        T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B, regs, scope="cta")
+    with raises(line_of("MARK-branch-return") + "`return` inside a T.If/T.Then/T.Else block cannot "
+                "be traced: it would skip the rest of the function for every thread, not only "
+                "where the condition holds; put that code in T.Else (or guard it with T.If)"):
+        compile_kernel(small_kernel(returns))
+
+    def continues(A, B, regs):
+        for i in T.serial(4):
+            with T.If(T.cuda.thread_idx("x") < i):
+                with T.Else():
+                    continue  # MARK-branch-continue
+            T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B, regs, scope="cta")
+    with raises(line_of("MARK-branch-continue") + "`continue` inside a T.If/T.Then/T.Else block "
+                "cannot be traced: it would skip the rest of the loop for every thread"):
+        compile_kernel(small_kernel(continues))
+
+    def breaks(A, B, regs):
+        for i in T.unroll(2):
+            with T.If(T.cuda.thread_idx("x") < i):
+                with T.Then():
+                    break  # MARK-branch-break
+    with raises(line_of("MARK-branch-break") + "`break` inside a T.If/T.Then/T.Else block cannot "
+                "be traced"):
+        compile_kernel(small_kernel(breaks))
+
+    # Loops inside the branch, and functions defined there, may exit freely.
+    def fine(A, B, regs):
+        with T.If(T.cuda.thread_idx("x") < 16):
+            with T.Then():
+                for u in T.unroll(4):
+                    if u == 2:
+                        break
+                helper = lambda: 1  # noqa: E731
+                def inner():
+                    return helper()
+                inner()
+    compile_kernel(small_kernel(fine))
+
+
+def test_early_exit_is_reported_every_time():
+    def returns(A, B, regs):
+        with T.If(T.cuda.thread_idx("x") < 16):
+            with T.Then():
+                return  # MARK-branch-return-again
+    for _ in range(2):
+        with raises(line_of("MARK-branch-return-again") + "`return` inside a T.If"):
+            compile_kernel(small_kernel(returns))
