@@ -10,12 +10,15 @@ calls, with the chip), the compile options, the CUDA toolkit the compile
 uses (its path, ptxas and libdevice) and the TirX build (the C API
 library's path, size and modification time). TIRX_CACHE=0 turns both off.
 
-An entry is `TIRXCACHE1 <length> <sha256 of the payload>\\n` then the
-payload: a line of JSON (PTX, report, warnings, stage times) and the IR of
-each stage as JSON, decoded only when .mlir is read. It is written to a temporary file in the same folder and
-renamed over the entry (atomic on POSIX), so a reader sees an old entry, a
-new one or none; a truncated or corrupted one fails its length or hash
-check and is compiled again and rewritten, never loaded.
+An entry is two files, each `TIRXCACHE2 <length> <sha256 of the
+payload>\\n` then the payload: `<key>.tirx` holds JSON of the PTX, report,
+warnings, stage times and the hash of `<key>.stages`, which holds the IR of
+each stage as JSON, read only when .mlir is asked for (a disk hit reads 2
+KB, not 30). Each is written to a temporary file in the same folder and
+renamed over the old one (atomic on POSIX), the stages first, so a reader
+sees an old entry, a new one or none; a truncated or corrupted entry fails
+its length or hash check and is compiled again and rewritten, never
+loaded; stages that fail theirs are made again by compiling the IR.
 """
 import hashlib
 import json
@@ -25,7 +28,7 @@ import threading
 
 from . import _capi
 
-FORMAT = b"TIRXCACHE1"
+FORMAT = b"TIRXCACHE2"
 _LIBDEVICE = os.path.join("nvvm", "libdevice", "libdevice.10.bc")
 # Guards the in-memory maps when threads compile the same kernel at once.
 lock = threading.Lock()
@@ -84,15 +87,15 @@ def key(ir, options):
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def path(entry_key):
-    return os.path.join(directory(), entry_key[:2], entry_key + ".tirx")
+def path(entry_key, suffix=".tirx"):
+    return os.path.join(directory(), entry_key[:2], entry_key + suffix)
 
 
-def load(entry_key):
-    """The entry's payload (a dict), or None when it is absent, truncated
-    or corrupted."""
+def _read_payload(file_path):
+    """The checked payload of a cache file, or None when it is absent,
+    truncated or corrupted."""
     try:
-        with open(path(entry_key), "rb") as file:
+        with open(file_path, "rb") as file:
             data = file.read()
     except OSError:
         return None
@@ -102,38 +105,68 @@ def load(entry_key):
             int(fields[1]) != len(payload) or \
             hashlib.sha256(payload).hexdigest().encode() != fields[2]:
         return None
-    # The IR of each stage (most of the entry) stays text until .mlir is read.
-    meta, _, stages = payload.partition(b"\n")
+    return payload
+
+
+def load(entry_key):
+    """The entry (a dict without its stages: `load_stages` reads them when
+    .mlir is asked for), or None when it is absent, truncated or
+    corrupted."""
+    payload = _read_payload(path(entry_key))
+    if payload is None:
+        return None
     try:
-        entry = json.loads(meta)
+        entry = json.loads(payload)
     except ValueError:
         return None
-    if not isinstance(entry, dict) or entry.get("key") != entry_key:
+    if not isinstance(entry, dict) or entry.get("key") != entry_key or \
+            not isinstance(entry.get("stages_sha256"), str):
         return None
-    entry["stages"] = stages
+    entry["stages"] = None
     return entry
 
 
-def store(entry_key, entry):
-    """Writes the entry atomically; a cache that cannot be written (a
-    read-only home, a full disk) only costs the next compile."""
-    meta = {name: value for name, value in entry.items() if name != "stages"}
-    payload = b"%s\n%s" % (json.dumps(dict(meta, key=entry_key)).encode(),
-                           json.dumps(entry["stages"]).encode())
-    data = b"%s %d %s\n%s" % (FORMAT, len(payload), hashlib.sha256(payload).hexdigest().encode(),
-                              payload)
-    target = path(entry_key)
+def load_stages(entry_key, stages_sha256):
+    """The IR of each stage of an entry (a dict), or None when its file is
+    absent, corrupted, or not the one the entry was written with."""
+    payload = _read_payload(path(entry_key, ".stages"))
+    if payload is None or hashlib.sha256(payload).hexdigest() != stages_sha256:
+        return None
+    try:
+        stages = json.loads(payload)
+    except ValueError:
+        return None
+    return stages if isinstance(stages, dict) else None
+
+
+def _write_atomically(target, payload):
+    data = b"%s %d %s\n%s" % (FORMAT, len(payload),
+                              hashlib.sha256(payload).hexdigest().encode(), payload)
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
         fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(target))
     except OSError:
-        return
+        return False
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(data)
         os.replace(temporary, target)
+        return True
     except OSError:
         try:
             os.unlink(temporary)
         except OSError:
             pass
+        return False
+
+
+def store(entry_key, entry):
+    """Writes the entry atomically: the stages' file first, then the entry
+    naming its hash. A cache that cannot be written (a read-only home, a
+    full disk) only costs the next compile."""
+    stages = json.dumps(entry["stages"]).encode()
+    if not _write_atomically(path(entry_key, ".stages"), stages):
+        return
+    meta = {name: value for name, value in entry.items() if name != "stages"}
+    meta.update(key=entry_key, stages_sha256=hashlib.sha256(stages).hexdigest())
+    _write_atomically(path(entry_key), json.dumps(meta).encode())

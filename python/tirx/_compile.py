@@ -1,7 +1,6 @@
 """tirx.compile: trace, compile through the C API, launch through the
 runtime library."""
 import ctypes
-import json
 import os
 import re
 import warnings
@@ -126,6 +125,12 @@ def compile(f, target=None, pipeline="default"):
         source = "compiled"
         if caching:
             _cache.store(disk_key, entry)
+    else:
+        # The stages are read when .mlir is asked for; if their file is gone
+        # or damaged, compiling the IR again makes them.
+        stages_sha256 = entry["stages_sha256"]
+        entry["stages"] = lambda: _cache.load_stages(disk_key, stages_sha256) or \
+            _compile_ir(f, trace, ir, options)["stages"]
     # Warnings of a successful compile (ptxas's spills) at the kernel's line.
     for file, line, message in entry["warnings"]:
         warnings.warn_explicit(message, SpillWarning, file or "<unknown>", line)
@@ -205,7 +210,7 @@ class Compiled:
         self.name = function.name
         self.ptx = ptx
         self.source_ir = ir
-        self._stages = stages  # a dict, or a cache entry's JSON (decoded on use)
+        self._stages = stages  # a dict, or a function reading it (disk hits)
         self.stage_times = times
         self.arch = arch
         # ptxas -v's report (docs/registers.md); None without ptxas.
@@ -221,8 +226,8 @@ class Compiled:
     @property
     def mlir(self):
         """The IR after each stage, "input" first."""
-        if isinstance(self._stages, bytes):
-            self._stages = json.loads(self._stages)
+        if callable(self._stages):
+            self._stages = self._stages()
         return self._stages
 
     def __call__(self, *args):

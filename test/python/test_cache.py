@@ -4,6 +4,7 @@ it from $TIRX_CACHE_DIR; an edit of the kernel, of a scalar function it
 calls or of an option changes the key; a truncated or corrupted entry is
 compiled again and rewritten, never loaded; TIRX_CACHE=0 turns it off."""
 import importlib.util
+import hashlib
 import json
 import os
 import subprocess
@@ -64,8 +65,12 @@ def load_kernel(path, text):
     return module.kernel
 
 
-def entries(folder):
-    return sorted(p for p in folder.rglob("*") if p.is_file())
+def entries(folder, suffix=".tirx"):
+    """The entries (or, with suffix=".stages", their stages' files); any
+    other file, such as a temporary one left behind, is an error."""
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    assert all(p.suffix in (".tirx", ".stages") for p in files), files
+    return [p for p in files if p.suffix == suffix]
 
 
 def test_memory_hit_is_the_same_object(cache_dir, tmp_path):
@@ -165,6 +170,24 @@ def test_a_bad_entry_is_compiled_again_and_repaired(cache_dir, tmp_path, corrupt
     assert again.cache == "compiled" and again.ptx == first.ptx
     assert _cache.load(first.cache_key) is not None  # rewritten
     assert entries(cache_dir) == [entry]  # no temporary file left
+
+
+@pytest.mark.parametrize("damage", ["remove", "flip", "swap"])
+def test_stages_are_read_when_asked_and_made_again_when_damaged(cache_dir, tmp_path,
+                                                                 damage):
+    first = tirx.compile(load_kernel(tmp_path / "k.py", KERNEL), target=TARGET)
+    want = first.mlir
+    (stages,) = entries(cache_dir, ".stages")
+    if damage == "remove":
+        stages.unlink()
+    elif damage == "flip":
+        stages.write_bytes(corrupt_flip(stages.read_bytes()))
+    else:  # a well-formed stages file of another compile
+        stages.write_bytes(b"%s 2 %s\n{}" % (_cache.FORMAT,
+                                             hashlib.sha256(b"{}").hexdigest().encode()))
+    again = tirx.compile(load_kernel(tmp_path / "k.py", KERNEL), target=TARGET)
+    assert again.cache == "disk"  # the entry itself is intact
+    assert again.mlir == want
 
 
 def test_tirx_cache_0_turns_it_off(cache_dir, tmp_path, monkeypatch):

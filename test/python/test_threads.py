@@ -107,12 +107,17 @@ def test_16_threads_3_kernels(tmp_path, monkeypatch, cache):
         assert compiled.ptx == serial[k]
     assert len(results) == 48
     if cache == "1":
-        # One Compiled per kernel, and one valid entry each, nothing else.
+        # One Compiled per kernel, and one valid entry each (with its
+        # stages), nothing else.
         for k in range(3):
             assert len({id(results[i, k]) for i in range(16)}) == 1
-        files = sorted(p for p in tmp_path.rglob("*") if p.is_file())
-        assert len(files) == 3
+        files = sorted(p.name for p in tmp_path.rglob("*") if p.is_file())
+        assert len(files) == 6
         for k in range(3):
-            assert _cache.load(results[0, k].cache_key)["ptx"] == serial[k]
+            key = results[0, k].cache_key
+            assert key + ".tirx" in files and key + ".stages" in files
+            entry = _cache.load(key)
+            assert entry["ptx"] == serial[k]
+            assert _cache.load_stages(key, entry["stages_sha256"])["input"]
     else:
         assert not any(tmp_path.iterdir())
