@@ -12,9 +12,9 @@ library's path, size and modification time). TIRX_CACHE=0 turns both off.
 
 An entry is two files, each `TIRXCACHE2 <length> <sha256 of the
 payload>\\n` then the payload: `<key>.tirx` holds JSON of the PTX, report,
-warnings, stage times and the hash of `<key>.stages`, which holds the IR of
-each stage as JSON, read only when .mlir is asked for (a disk hit reads 2
-KB, not 30). Each is written to a temporary file in the same folder and
+warnings, stage times and the hash of `<key>-<hash>.stages`, which holds the
+IR of each stage as JSON, read only when .mlir is asked for (a disk hit
+reads 2 KB, not 30). Each is written to a temporary file in the same folder and
 renamed over the old one (atomic on POSIX), the stages first, so a reader
 sees an old entry, a new one or none; a truncated or corrupted entry fails
 its length or hash check and is compiled again and rewritten, never
@@ -126,10 +126,18 @@ def load(entry_key):
     return entry
 
 
+def stages_path(entry_key, stages_sha256):
+    """The stages' file is named by its own hash too: stage IR is not
+    deterministic (it records LLVM's timing), so two processes storing one
+    key at once each keep their own, and an entry always names one that
+    exists."""
+    return path(entry_key, "-%s.stages" % stages_sha256[:16])
+
+
 def load_stages(entry_key, stages_sha256):
     """The IR of each stage of an entry (a dict), or None when its file is
     absent, corrupted, or not the one the entry was written with."""
-    payload = _read_payload(path(entry_key, ".stages"))
+    payload = _read_payload(stages_path(entry_key, stages_sha256))
     if payload is None or hashlib.sha256(payload).hexdigest() != stages_sha256:
         return None
     try:
@@ -165,8 +173,9 @@ def store(entry_key, entry):
     naming its hash. A cache that cannot be written (a read-only home, a
     full disk) only costs the next compile."""
     stages = json.dumps(entry["stages"]).encode()
-    if not _write_atomically(path(entry_key, ".stages"), stages):
+    stages_sha256 = hashlib.sha256(stages).hexdigest()
+    if not _write_atomically(stages_path(entry_key, stages_sha256), stages):
         return
     meta = {name: value for name, value in entry.items() if name != "stages"}
-    meta.update(key=entry_key, stages_sha256=hashlib.sha256(stages).hexdigest())
+    meta.update(key=entry_key, stages_sha256=stages_sha256)
     _write_atomically(path(entry_key), json.dumps(meta).encode())

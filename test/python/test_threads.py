@@ -111,11 +111,14 @@ def test_16_threads_3_kernels(tmp_path, monkeypatch, cache):
         # stages), nothing else.
         for k in range(3):
             assert len({id(results[i, k]) for i in range(16)}) == 1
+        # (Threads storing one key at once may each leave a stages file:
+        # stage IR records LLVM's timing. The entry names one of them.)
         files = sorted(p.name for p in tmp_path.rglob("*") if p.is_file())
-        assert len(files) == 6
+        assert sorted(f for f in files if f.endswith(".tirx")) == \
+            sorted(results[0, k].cache_key + ".tirx" for k in range(3))
+        assert all(f.endswith(".tirx") or f.endswith(".stages") for f in files)
         for k in range(3):
             key = results[0, k].cache_key
-            assert key + ".tirx" in files and key + ".stages" in files
             entry = _cache.load(key)
             assert entry["ptx"] == serial[k]
             assert _cache.load_stages(key, entry["stages_sha256"])["input"]
