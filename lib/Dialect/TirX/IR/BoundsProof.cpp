@@ -736,16 +736,13 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
     SmallVector<StringRef> runtimeFactors;
     unsigned runtimeZeros = 0;
     if (runtimeSource) {
-      for (unsigned inner = dim + 1; inner < rank; ++inner) {
-        if (StringAttr name = sourceType.getSizeName(inner)) {
-          runtimeFactors.push_back(name.getValue());
-          BlockArgument arg = getSizeArgument(kernel, name);
-          // Only its power of two matters for an alignment.
-          runtimeZeros += llvm::countr_zero(static_cast<uint64_t>(
-              arg ? getSizeMultiple(kernel, arg.getArgNumber()) : 1));
-        } else {
-          strideBytes *= shape[inner];
-        }
+      strideBytes *= sourceType.getStaticStrideFactor(dim);
+      for (StringAttr name : sourceType.getRuntimeStrideFactors(dim)) {
+        runtimeFactors.push_back(name.getValue());
+        BlockArgument arg = getSizeArgument(kernel, name);
+        // Only its power of two matters for an alignment.
+        runtimeZeros += llvm::countr_zero(static_cast<uint64_t>(
+            arg ? getSizeMultiple(kernel, arg.getArgNumber()) : 1));
       }
     } else {
       strideBytes *= staticStrides[nextDynamic];

@@ -677,10 +677,7 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
         continue;
       // The base moves by a runtime stride: only its constant factor is
       // known without a claim.
-      int64_t strideBytes = elementBytes;
-      for (int64_t inner : shape.drop_front(dim + 1))
-        if (!ShapedType::isDynamic(inner))
-          strideBytes *= inner; // the type verifier bounds static products
+      int64_t strideBytes = elementBytes * source.getStaticStrideFactor(dim);
       if (alignment)
         alignment =
             std::min(alignment, ShapedType::isDynamic(offset)
@@ -688,9 +685,8 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
                                     : powerOfTwoFactor({strideBytes, offset}));
       continue;
     }
-    int64_t stride = 1;
-    for (int64_t inner : shape.drop_front(dim + 1))
-      stride *= inner; // static: the dimension is inside every runtime one
+    // Static: the dimension is inside every runtime one.
+    int64_t stride = source.getStaticStrideFactor(dim);
     if (offset != 0 && alignment) {
       int64_t moveBytes = stride * elementBytes;
       alignment =

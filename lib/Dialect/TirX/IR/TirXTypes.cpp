@@ -227,6 +227,24 @@ StringAttr tirx::TensorType::getSizeName(unsigned dim) const {
   return cast<StringAttr>(getSizeNames()[index]);
 }
 
+int64_t tirx::TensorType::getStaticStrideFactor(unsigned dim) const {
+  int64_t product = 1;
+  for (int64_t inner : getShape().drop_front(dim + 1))
+    if (!ShapedType::isDynamic(inner))
+      product *= inner; // the verifier bounds the constant extents' product
+  return product;
+}
+
+SmallVector<StringAttr>
+tirx::TensorType::getRuntimeStrideFactors(unsigned dim) const {
+  SmallVector<StringAttr> names;
+  for (unsigned inner = dim + 1, rank = getShape().size(); inner < rank;
+       ++inner)
+    if (StringAttr name = getSizeName(inner))
+      names.push_back(name);
+  return names;
+}
+
 TileLayout tirx::TensorType::getLayoutOrDefault() const {
   assert(hasStaticShape() && "a runtime-sized tensor has no static layout");
   if (TileLayoutAttr layout = getLayout())

@@ -65,6 +65,12 @@ def TirX_TensorType : TypeDef<TirX_Dialect, "Tensor"> {
     bool hasStaticShape() const;
     /// The size variable of dimension `dim`, or null for a constant extent.
     ::mlir::StringAttr getSizeName(unsigned dim) const;
+    /// Dimension `dim`'s row-major stride (in elements) is the product of
+    /// the extents inside it: this is the product of the constant ones;
+    /// `getRuntimeStrideFactors` are the size variables among them.
+    int64_t getStaticStrideFactor(unsigned dim) const;
+    ::llvm::SmallVector<::mlir::StringAttr>
+    getRuntimeStrideFactors(unsigned dim) const;
     /// The layout, or the row-major default over the shape. Needs a static
     /// shape.
     ::mlir::tirx::TileLayout getLayoutOrDefault() const;
