@@ -16,6 +16,9 @@
 #include "TirX/Dialect/Tile/PTX/PTXTable.h"
 #include "TirX/Dialect/Tile/PTX/PTXInstruction.h"
 #include "TirX/Dialect/Tile/PTX/PTXRules.h"
+#include "TirX/Layout/TileLayout.h"
+
+#include "llvm/ADT/DenseSet.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -173,8 +176,10 @@ TEST(PTXHelpers, HasModifier) {
 
 TEST(PTXHelpers, FamilyNames) {
   std::vector<StringRef> expected = {
-      "ld",   "st",    "mov", "add", "sub", "mul", "mad", "fma", "div", "rcp",
-      "sqrt", "rsqrt", "min", "max", "cvt", "ex2", "lg2", "abs", "neg"};
+      "ld",         "st",   "mov",  "add",   "sub",   "mul",  "mad",
+      "fma",        "div",  "rcp",  "sqrt",  "rsqrt", "min",  "max",
+      "cvt",        "ex2",  "lg2",  "abs",   "neg",   "setp", "selp",
+      "activemask", "shfl", "vote", "redux", "bar"};
   EXPECT_EQ(
       std::vector<StringRef>(getFamilyNames().begin(), getFamilyNames().end()),
       expected);
@@ -878,6 +883,134 @@ void forEachCandidate(const FormInfo &form, unsigned sampleSize,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Collectives and predicates (issue 17)
+//===----------------------------------------------------------------------===//
+
+TEST(PTXCollectives, ExecutionKinds) {
+  EXPECT_EQ(parseOk("fma.rn.f32").exec, ExecKind::Thread);
+  EXPECT_FALSE(parseOk("fma.rn.f32").isVolatile);
+  EXPECT_EQ(parseOk("shfl.sync.bfly.b32").exec, ExecKind::Warp);
+  EXPECT_TRUE(parseOk("shfl.sync.bfly.b32").isVolatile);
+  EXPECT_EQ(parseOk("vote.sync.ballot.b32").exec, ExecKind::Warp);
+  EXPECT_EQ(parseOk("redux.sync.min.u32").exec, ExecKind::Warp);
+  EXPECT_EQ(parseOk("bar.warp.sync").exec, ExecKind::Warp);
+  EXPECT_EQ(parseOk("bar.sync").exec, ExecKind::Warp);
+  EXPECT_EQ(parseOk("bar.arrive").exec, ExecKind::Warp);
+  // Per thread, but its value depends on convergence.
+  Instruction activemask = parseOk("activemask.b32");
+  EXPECT_EQ(activemask.exec, ExecKind::Thread);
+  EXPECT_TRUE(activemask.isVolatile);
+  for (const FormInfo &form : getForms())
+    EXPECT_EQ(form.exec == ExecKind::Thread,
+              !llvm::is_contained({StringRef("shfl"), StringRef("vote"),
+                                   StringRef("redux"), StringRef("bar")},
+                                  form.family))
+        << form.name.str();
+}
+
+TEST(PTXCollectives, ShuffleOperands) {
+  llvm::SmallVector<Instruction, 1> forms = parseFormsOk("shfl.sync.idx.b32");
+  ASSERT_EQ(forms.size(), 2u);
+  const Instruction &plain = forms[0], &withValid = forms[1];
+  EXPECT_EQ(plain.formName, "shfl.sync");
+  ASSERT_EQ(plain.operands.size(), 5u);
+  expectOperand(plain, 0, "d", true, false, false, Kind::Bits, 32, 32);
+  expectOperand(plain, 1, "a", false, false, false, Kind::Bits, 32, 32);
+  expectOperand(plain, 2, "b", false, false, true, Kind::Bits, 32, 32);
+  expectOperand(plain, 3, "c", false, false, true, Kind::Bits, 32, 1);
+  expectOperand(plain, 4, "membermask", false, false, true, Kind::Bits, 32, 1);
+  EXPECT_EQ(plain.operands[0].fragment, "S[(32) : (1@laneid)]");
+  EXPECT_TRUE(plain.operands[3].fragment.empty());
+  EXPECT_EQ(withValid.formName, "shfl.sync.pred");
+  ASSERT_EQ(withValid.operands.size(), 6u);
+  expectOperand(withValid, 1, "p", true, false, false, Kind::Exact, 1, 32);
+  EXPECT_EQ(withValid.operands[1].element.exact, ScalarKind::pred);
+  EXPECT_TRUE(withValid.operands[1].joinsPrevious);
+  EXPECT_FALSE(withValid.operands[0].joinsPrevious);
+  EXPECT_EQ(parseOk("shfl.sync.up.b32").minSM, 50u);
+  EXPECT_EQ(parseOk("shfl.sync.up.b32").minPTX, 60u);
+  EXPECT_EQ(parseError("shfl.sync.bfly.b32", 4),
+            "'shfl.sync.bfly.b32' expects 5 or 6 operands, got 4");
+  EXPECT_EQ(parseError("shfl.bfly.b32"),
+            "'shfl.bfly.b32': missing required .sync");
+  EXPECT_EQ(parseError("shfl.sync.bfly.f32"),
+            "'shfl.sync.bfly.f32': unknown modifier .f32");
+}
+
+TEST(PTXCollectives, VotesAndReductions) {
+  Instruction all = parseOk("vote.sync.all.pred");
+  expectOperand(all, 0, "d", true, false, false, Kind::Exact, 1, 32);
+  expectOperand(all, 1, "a", false, false, false, Kind::Exact, 1, 32);
+  Instruction ballot = parseOk("vote.sync.ballot.b32");
+  expectOperand(ballot, 0, "d", true, false, false, Kind::Bits, 32, 32);
+  EXPECT_EQ(ballot.operands[1].element.exact, ScalarKind::pred);
+  EXPECT_EQ(parseError("vote.sync.all.b32"),
+            "'vote.sync.all.b32': .b32 is not valid here (open slots: type)");
+  Instruction add = parseOk("redux.sync.add.s32");
+  EXPECT_EQ(add.minSM, 80u);
+  EXPECT_EQ(add.minPTX, 70u);
+  expectOperand(add, 0, "d", true, false, false, Kind::Exact, 32, 32);
+  expectOperand(parseOk("redux.sync.and.b32"), 1, "a", false, false, false,
+                Kind::Bits, 32, 32);
+  EXPECT_EQ(parseError("redux.sync.and.s32"),
+            "'redux.sync.and.s32': .s32 is not valid here (open slots: "
+            "type)");
+}
+
+TEST(PTXCollectives, Barriers) {
+  EXPECT_EQ(parseOk("bar.sync", 1).formName, "bar.sync");
+  EXPECT_EQ(parseOk("bar.sync", 2).formName, "bar.sync.count");
+  EXPECT_EQ(parseOk("bar.arrive").operands.size(), 2u);
+  EXPECT_EQ(parseOk("bar.warp.sync").operands.size(), 1u);
+  EXPECT_EQ(parseError("bar.arrive", 1),
+            "'bar.arrive' expects 2 operands, got 1");
+}
+
+TEST(PTXPredicates, SetpAndSelp) {
+  Instruction setp = parseOk("setp.lt.s32");
+  expectOperand(setp, 0, "d", true, false, false, Kind::Exact, 1);
+  expectOperand(setp, 1, "a", false, false, true, Kind::Exact, 32);
+  EXPECT_EQ(parseOk("setp.ftz.gtu.f32").spelling, "setp.gtu.ftz.f32");
+  Instruction selp = parseOk("selp.f64");
+  expectOperand(selp, 3, "c", false, false, false, Kind::Exact, 1);
+  EXPECT_EQ(parseError("setp.le.b16"),
+            "'setp.le.b16': .le is not allowed on .b16 (bit types compare "
+            "only with .eq and .ne)");
+  EXPECT_EQ(parseError("setp.hs.s64"),
+            "'setp.hs.s64': .hs compares unsigned integers, but the type is "
+            ".s64");
+  EXPECT_EQ(parseError("setp.num.u32"),
+            "'setp.num.u32': .num compares floats, but the type is .u32");
+  EXPECT_EQ(parseError("setp.eq.ftz.s32"),
+            "'setp.eq.ftz.s32': .ftz is not allowed on .s32");
+  EXPECT_TRUE(ElementClass({Kind::Exact, 1, ScalarKind::pred, ""})
+                  .accepts(ScalarKind::pred));
+  EXPECT_FALSE(ElementClass({Kind::Bits, 32, ScalarKind::u8, ""})
+                   .accepts(ScalarKind::pred));
+  EXPECT_EQ(getScalarKindName(ScalarKind::pred), "pred");
+}
+
+TEST(PTXTable, FragmentsParse) {
+  ASSERT_FALSE(getFragments().empty());
+  for (const FragmentInfo &fragment : getFragments()) {
+    SCOPED_TRACE(fragment.name.str());
+    llvm::Expected<mlir::tirx::TileLayout> layout =
+        mlir::tirx::TileLayout::parse(fragment.layout);
+    ASSERT_TRUE(static_cast<bool>(layout))
+        << llvm::toString(layout.takeError());
+    EXPECT_EQ(layout->size(), static_cast<int64_t>(fragment.atom));
+    // A fragment maps each atom element to a distinct (lane, register).
+    llvm::DenseSet<std::pair<int64_t, int64_t>> seen;
+    for (int64_t index = 0; index < layout->size(); ++index) {
+      mlir::tirx::PhysicalCoord owner = layout->apply(index);
+      int64_t lane = mlir::tirx::at(owner, mlir::tirx::Axis::laneid);
+      EXPECT_LT(lane, 32);
+      EXPECT_TRUE(seen.insert({lane, at(owner, mlir::tirx::Axis::m)}).second);
+    }
+  }
+}
+
 TEST(PTXTable, FormsAreWellFormed) {
   llvm::StringSet<> names;
   for (const FormInfo &form : getForms()) {
@@ -888,8 +1021,8 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 50u);
-  EXPECT_EQ(getFamilyNames().size(), 19u);
+  EXPECT_EQ(getForms().size(), 63u);
+  EXPECT_EQ(getFamilyNames().size(), 26u);
 }
 
 // Rules read modifiers as `m[Slot::name]`: a slot a rule names is a `Slot`,
@@ -953,7 +1086,12 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
         }
         // Operand roles.
         ASSERT_FALSE(inst.operands.empty());
-        EXPECT_TRUE(inst.operands.front().isDestination);
+        // Barriers write nothing; shfl's second line also writes `p`.
+        bool isBarrier = inst.family == "bar";
+        unsigned expectedDestinations = isBarrier                           ? 0
+                                        : inst.formName == "shfl.sync.pred" ? 2
+                                                                            : 1;
+        EXPECT_EQ(inst.operands.front().isDestination, !isBarrier);
         bool isMemory = inst.family == "ld" || inst.family == "st";
         EXPECT_EQ(inst.space != MemorySpace::None, isMemory);
         unsigned destinations = 0, memory = 0;
@@ -965,7 +1103,7 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
           EXPECT_GE(op.atom, 1u);
           EXPECT_GT(op.element.bitWidth, 0u);
         }
-        EXPECT_EQ(destinations, 1u);
+        EXPECT_EQ(destinations, expectedDestinations);
         EXPECT_EQ(memory, isMemory ? 1u : 0u);
         if (isMemory) {
           const OperandInfo &mem =

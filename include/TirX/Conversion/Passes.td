@@ -55,15 +55,20 @@ def TileDispatch : Pass<"tile-dispatch", "::mlir::ModuleOp"> {
     kernel's block size), and emits, in row-major repeat order, one
     instruction per repeat: register operands are read and written through
     `tirx.slot_load`/`tirx.slot_store` with constant slots, memory operands
-    through `tirx.element_ptr`. Instructions the PTX table marks native
-    (plain `ld`/`st`) become `llvm.load`/`llvm.store`; every other form
-    becomes inline PTX with exactly the spelled mnemonic. `tile.ewise`
-    inlines its scalar function once per element. Must run inside GPU
-    kernels (after `tirx-to-gpu`).
+    through `tirx.element_ptr`. A warp collective whose NVVM op yields
+    exactly the named instruction (`shfl.sync`, `vote.sync`, `redux.sync`,
+    `bar.warp.sync`, `bar.sync`) becomes that op, a convergent intrinsic
+    (a uniform predicate becomes an `scf.if` around it); every other form
+    becomes inline PTX with exactly the spelled mnemonic, with side effects
+    when it touches memory or is volatile. `tile.ewise` inlines its scalar
+    function once per element. Must run inside GPU kernels (after
+    `tirx-to-gpu`).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::gpu::GPUDialect"];
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def TirXLowerTensors : Pass<"tirx-lower-tensors", "::mlir::ModuleOp"> {

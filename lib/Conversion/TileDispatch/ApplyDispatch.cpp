@@ -16,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "DispatchUtils.h"
+#include "NVVMCollectives.h"
+#include "PTXBuilder.h"
 #include "TirX/Conversion/Passes.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
@@ -23,6 +25,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/Format.h"
 
@@ -31,55 +34,8 @@ using namespace mlir::tirx;
 using namespace mlir::tirx::tile;
 
 //===----------------------------------------------------------------------===//
-// Register classes
+// Operand values
 //===----------------------------------------------------------------------===//
-
-/// The LLVM type an inline-asm operand of element type `type` is passed as,
-/// and its NVPTX constraint letter.
-static std::pair<Type, char> getAsmRegister(Type type) {
-  MLIRContext *context = type.getContext();
-  if (type.isF32())
-    return {type, 'f'};
-  if (type.isF64())
-    return {type, 'd'};
-  switch (type.getIntOrFloatBitWidth()) {
-  case 8:
-  case 16:
-    return {IntegerType::get(context, 16), 'h'};
-  case 32:
-    return {IntegerType::get(context, 32), 'r'};
-  default:
-    return {IntegerType::get(context, 64), 'l'};
-  }
-}
-
-/// Converts `value` (storage type) to its asm register type.
-static Value toAsmRegister(OpBuilder &builder, Location loc, Value value) {
-  Type asmType = getAsmRegister(value.getType()).first;
-  if (value.getType() == asmType)
-    return value;
-  unsigned width = value.getType().getIntOrFloatBitWidth();
-  if (isa<FloatType>(value.getType()))
-    value = LLVM::BitcastOp::create(
-        builder, loc, IntegerType::get(builder.getContext(), width), value);
-  if (width < asmType.getIntOrFloatBitWidth())
-    value = LLVM::ZExtOp::create(builder, loc, asmType, value);
-  return value;
-}
-
-/// Converts an asm register value back to `storageType`.
-static Value fromAsmRegister(OpBuilder &builder, Location loc, Value value,
-                             Type storageType) {
-  if (value.getType() == storageType)
-    return value;
-  unsigned width = storageType.getIntOrFloatBitWidth();
-  if (width < value.getType().getIntOrFloatBitWidth())
-    value = LLVM::TruncOp::create(
-        builder, loc, IntegerType::get(builder.getContext(), width), value);
-  if (isa<FloatType>(storageType))
-    value = LLVM::BitcastOp::create(builder, loc, storageType, value);
-  return value;
-}
 
 /// A scalar SSA operand as its storage type (unsigned integers are cast to
 /// signless; the cast disappears when the function is converted to LLVM).
@@ -126,16 +82,15 @@ getInlineLiteral(TypedAttr immediate, const ptx::OperandInfo &info) {
   return text;
 }
 
-/// An immediate materialized as an asm register value.
+/// An immediate as a value of its storage type.
 static Value materializeImmediate(OpBuilder &builder, Location loc,
                                   TypedAttr immediate) {
   Type storageType = getStorageType(immediate.getType());
   Attribute value = immediate;
   if (auto intAttr = dyn_cast<IntegerAttr>(immediate))
     value = builder.getIntegerAttr(storageType, intAttr.getValue());
-  Value constant = LLVM::ConstantOp::create(builder, loc, storageType,
-                                            cast<TypedAttr>(value));
-  return toAsmRegister(builder, loc, constant);
+  return LLVM::ConstantOp::create(builder, loc, storageType,
+                                  cast<TypedAttr>(value));
 }
 
 //===----------------------------------------------------------------------===//
@@ -147,8 +102,11 @@ namespace {
 struct OperandPlan {
   const MixedOperand *operand;
   const ptx::OperandInfo *info;
-  tirx::TensorType tensor;    // null for scalars and immediates
-  SmallVector<int64_t> slots; // register tensors: per (repeat, atom)
+  tirx::TensorType tensor; // null for scalars and immediates
+  /// Register tensors: per repeat, the executing thread's slots in the
+  /// order the instruction lists them (the atom's elements; a collective's
+  /// registers of its fragment).
+  SmallVector<SmallVector<int64_t, 4>> repeatSlots;
   /// Memory tensors: the byte offset of each repeat's atom from repeat 0's,
   /// when it is the same for every thread (empty otherwise).
   SmallVector<int64_t> repeatOffsets;
@@ -186,8 +144,31 @@ static SmallVector<int64_t> getRepeatByteOffsets(tirx::TensorType tensor,
   return offsets;
 }
 
+/// Per repeat, the slots one thread reads or writes for a register operand
+/// whose per-group slots (row-major repeat × atom) are `slots`: the atom's
+/// elements for a per-thread form; for a collective, its fragment's
+/// registers, at the slot of the atom's first element minus that element's
+/// fragment register (the verifier proved the atom follows the fragment).
+static SmallVector<SmallVector<int64_t, 4>>
+getRepeatSlots(ArrayRef<int64_t> slots, const ptx::OperandInfo &info,
+               int64_t repeats) {
+  SmallVector<SmallVector<int64_t, 4>> result(repeats);
+  for (int64_t repeat = 0; repeat < repeats; ++repeat) {
+    if (info.fragment.empty()) {
+      for (unsigned index = 0; index < info.atom; ++index)
+        result[repeat].push_back(slots[repeat * info.atom + index]);
+      continue;
+    }
+    const Fragment &fragment = getFragment(info.fragment);
+    int64_t base = slots[repeat * info.atom] - fragment.registerIndex[0];
+    for (int64_t reg = 0; reg < fragment.registersPerLane; ++reg)
+      result[repeat].push_back(base + reg);
+  }
+  return result;
+}
+
 // tile.apply "op" (dst, srcs...) ⇒ per repeat: slot loads, the instruction
-// as inline PTX, slot stores.
+// (an NVVM op that yields exactly it, or inline PTX), slot stores.
 struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -197,17 +178,20 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
         getMixedOperands(op, op.getArgs(), op.getOperandKinds());
     if (failed(operands))
       return failure();
-    FailureOr<ptx::Instruction> parsed =
+    FailureOr<const ptx::Instruction *> selected =
         selectInstructionForm(op, op.getInstruction(), *operands);
-    if (failed(parsed))
+    if (failed(selected))
       return failure();
-    const ptx::Instruction &instruction = *parsed;
-    FailureOr<ExecutionDomain> domain = getExecutionDomain(op, op.getScope());
+    const ptx::Instruction &instruction = **selected;
+    bool collective = instruction.exec != ptx::ExecKind::Thread;
+    FailureOr<ExecutionDomain> domain =
+        getExecutionDomain(op, op.getScope(), collective);
     if (failed(domain))
       return failure();
 
     SmallVector<OperandPlan> plans;
-    int64_t repeats = 0;
+    // An instruction without tensor operands (bar.sync) is issued once.
+    int64_t repeats = 1;
     for (const MixedOperand &operand : *operands) {
       OperandPlan plan{
           &operand, &instruction.operands[operand.position], {}, {}, {}};
@@ -221,7 +205,7 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
               getThreadSlots(op, operand.position, plan.tensor, *domain);
           if (failed(slots))
             return failure();
-          plan.slots = std::move(*slots);
+          plan.repeatSlots = getRepeatSlots(*slots, *plan.info, repeats);
         }
       }
       plans.push_back(std::move(plan));
@@ -229,14 +213,21 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
 
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
-    SmallVector<Value> group =
-        buildGroupCoordinates(rewriter, loc, op, *domain);
-    for (OperandPlan &plan : plans)
-      if (plan.tensor && plan.info->isMemory)
-        plan.repeatOffsets =
-            getRepeatByteOffsets(plan.tensor, group.size(), repeats);
-    for (int64_t repeat = 0; repeat < repeats; ++repeat)
-      emitInlinePTX(rewriter, loc, op, instruction, plans, group, repeat);
+    SmallVector<Value> group;
+    if (!collective) {
+      group = buildGroupCoordinates(rewriter, loc, op, *domain);
+      for (OperandPlan &plan : plans)
+        if (plan.tensor && plan.info->isMemory)
+          plan.repeatOffsets =
+              getRepeatByteOffsets(plan.tensor, group.size(), repeats);
+    }
+    bool viaNVVM = hasExactNVVMOp(instruction);
+    for (int64_t repeat = 0; repeat < repeats; ++repeat) {
+      if (viaNVVM)
+        emitViaNVVM(rewriter, loc, op, instruction, plans, repeat);
+      else
+        emitInlinePTX(rewriter, loc, op, instruction, plans, group, repeat);
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -272,59 +263,87 @@ private:
     return LLVM::PtrToIntOp::create(builder, loc, builder.getI64Type(), ptr);
   }
 
+  /// The register and scalar operands of one repeat as values of their
+  /// storage types, for an NVVM op: per source operand, its registers (slot
+  /// loads), or its scalar or immediate.
+  static void emitViaNVVM(PatternRewriter &rewriter, Location loc, ApplyOp op,
+                          const ptx::Instruction &instruction,
+                          ArrayRef<OperandPlan> plans, int64_t repeat) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    // The verifier proved the predicate warp-uniform: a branch around the
+    // collective keeps every lane of a warp together.
+    if (Value pred = op.getPred()) {
+      auto ifOp = scf::IfOp::create(rewriter, loc, pred, /*withElse=*/false);
+      rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    }
+    SmallVector<Value> sources;
+    SmallVector<std::pair<const OperandPlan *, Type>> destinations;
+    for (const OperandPlan &plan : plans) {
+      const MixedOperand &operand = *plan.operand;
+      if (plan.info->isDestination) {
+        destinations.push_back(
+            {&plan, getStorageType(plan.tensor.getElementType())});
+        continue;
+      }
+      if (operand.immediate) {
+        sources.push_back(
+            materializeImmediate(rewriter, loc, operand.immediate));
+      } else if (!plan.tensor) {
+        sources.push_back(toStorageValue(rewriter, loc, operand.value));
+      } else {
+        Type storageType = getStorageType(plan.tensor.getElementType());
+        for (int64_t slot : plan.repeatSlots[repeat])
+          sources.push_back(SlotLoadOp::create(rewriter, loc, storageType,
+                                               operand.value, slot));
+      }
+    }
+    SmallVector<Type> resultTypes;
+    for (auto [plan, type] : destinations)
+      resultTypes.push_back(type);
+    SmallVector<Value> results =
+        buildExactNVVMOp(rewriter, loc, instruction, sources, resultTypes);
+    for (auto [index, destination] : llvm::enumerate(destinations)) {
+      const OperandPlan &plan = *destination.first;
+      SlotStoreOp::create(rewriter, loc, results[index], plan.operand->value,
+                          plan.repeatSlots[repeat].front());
+    }
+  }
+
   /// One inline-PTX instruction: outputs ($0..) are the register
   /// destinations, inputs follow; immediates are inlined when PTX allows.
   static void emitInlinePTX(PatternRewriter &rewriter, Location loc, ApplyOp op,
                             const ptx::Instruction &instruction,
                             ArrayRef<OperandPlan> plans, ArrayRef<Value> group,
                             int64_t repeat) {
+    PTXBuilder ptx(rewriter, loc);
     struct Output {
       Value tile;
       int64_t slot;
-      Type storageType;
-      Type asmType;
     };
     SmallVector<Output> outputs;
-    std::string outputConstraints;
     // Outputs first: they are numbered before the inputs.
-    for (const OperandPlan &plan : plans) {
+    SmallVector<SmallVector<std::string, 4>> outputNames(plans.size());
+    for (auto [index, plan] : llvm::enumerate(plans)) {
       if (!plan.tensor || plan.info->isMemory || !plan.info->isDestination)
         continue;
-      unsigned atom = plan.info->atom;
       Type storageType = getStorageType(plan.tensor.getElementType());
-      auto [asmType, letter] = getAsmRegister(storageType);
-      for (unsigned lane = 0; lane < atom; ++lane) {
-        outputs.push_back({plan.operand->value,
-                           plan.slots[repeat * atom + lane], storageType,
-                           asmType});
-        outputConstraints += (outputConstraints.empty() ? "=" : ",=");
-        outputConstraints += letter;
+      for (int64_t slot : plan.repeatSlots[repeat]) {
+        outputs.push_back({plan.operand->value, slot});
+        outputNames[index].push_back(ptx.addOutput(storageType));
       }
     }
-
-    SmallVector<Value> inputs;
-    std::string inputConstraints;
-    auto addInput = [&](Value value, char letter) {
-      inputConstraints += (inputConstraints.empty() ? "" : ",");
-      inputConstraints += letter;
-      inputs.push_back(value);
-      return "$" + std::to_string(outputs.size() + inputs.size() - 1);
-    };
 
     std::string text;
     llvm::raw_string_ostream os(text);
     if (Value pred = op.getPred()) {
       Value predWord =
           LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), pred);
-      std::string predOperand = addInput(predWord, 'r');
-      os << "{\n\t.reg .pred %tirx_p;\n\tsetp.ne.b32 %tirx_p, " << predOperand
-         << ", 0;\n\t@%tirx_p ";
+      os << "{\n\t.reg .pred %tirx_p;\n\tsetp.ne.b32 %tirx_p, "
+         << ptx.addInput(predWord) << ", 0;\n\t@%tirx_p ";
     }
-    os << instruction.spelling << " ";
-    unsigned nextOutput = 0;
+    os << instruction.spelling;
     for (auto [index, plan] : llvm::enumerate(plans)) {
-      if (index)
-        os << ", ";
+      os << (index == 0 ? " " : plan.info->joinsPrevious ? "|" : ", ");
       const MixedOperand &operand = *plan.operand;
       if (operand.immediate) {
         if (std::optional<std::string> literal =
@@ -332,14 +351,12 @@ private:
           os << *literal;
           continue;
         }
-        Value value = materializeImmediate(rewriter, loc, operand.immediate);
-        os << addInput(value, getAsmRegister(value.getType()).second);
+        os << ptx.addInput(
+            materializeImmediate(rewriter, loc, operand.immediate));
         continue;
       }
       if (!plan.tensor) {
-        Value value = toAsmRegister(
-            rewriter, loc, toStorageValue(rewriter, loc, operand.value));
-        os << addInput(value, getAsmRegister(value.getType()).second);
+        os << ptx.addInput(toStorageValue(rewriter, loc, operand.value));
         continue;
       }
       if (plan.info->isMemory) {
@@ -348,30 +365,27 @@ private:
         bool shared = !plan.repeatOffsets.empty();
         Value address = buildAsmAddress(rewriter, loc, plan, instruction, group,
                                         shared ? 0 : repeat);
-        os << "[" << addInput(address, 'l');
+        os << "[" << ptx.addAddress(address);
         if (shared && plan.repeatOffsets[repeat])
           os << "+" << plan.repeatOffsets[repeat];
         os << "]";
         continue;
       }
-      unsigned atom = plan.info->atom;
-      if (atom > 1)
+      ArrayRef<int64_t> slots = plan.repeatSlots[repeat];
+      if (slots.size() > 1)
         os << "{";
-      for (unsigned lane = 0; lane < atom; ++lane) {
+      for (auto [lane, slot] : llvm::enumerate(slots)) {
         if (lane)
           os << ", ";
         if (plan.info->isDestination) {
-          os << "$" << nextOutput++;
+          os << outputNames[index][lane];
           continue;
         }
         Type storageType = getStorageType(plan.tensor.getElementType());
-        Value value =
-            SlotLoadOp::create(rewriter, loc, storageType, operand.value,
-                               plan.slots[repeat * atom + lane]);
-        value = toAsmRegister(rewriter, loc, value);
-        os << addInput(value, getAsmRegister(value.getType()).second);
+        os << ptx.addInput(SlotLoadOp::create(rewriter, loc, storageType,
+                                              operand.value, slot));
       }
-      if (atom > 1)
+      if (slots.size() > 1)
         os << "}";
     }
     os << ";";
@@ -381,42 +395,17 @@ private:
       // destination is tied to an input carrying the slot's current value,
       // so the slot keeps it (an output-only operand would be undefined).
       for (auto [index, output] : llvm::enumerate(outputs)) {
-        Value current = SlotLoadOp::create(rewriter, loc, output.storageType,
-                                           output.tile, output.slot);
-        inputConstraints += (inputConstraints.empty() ? "" : ",");
-        inputConstraints += std::to_string(index);
-        inputs.push_back(toAsmRegister(rewriter, loc, current));
+        Type storageType = getStorageType(
+            cast<tirx::TensorType>(output.tile.getType()).getElementType());
+        ptx.tieToOutput(index, SlotLoadOp::create(rewriter, loc, storageType,
+                                                  output.tile, output.slot));
       }
     }
-
-    std::string constraints = outputConstraints;
-    if (!constraints.empty() && !inputConstraints.empty())
-      constraints += ",";
-    constraints += inputConstraints;
-    bool touchesMemory = instruction.space != ptx::MemorySpace::None;
-
-    SmallVector<Type> resultTypes;
-    for (const Output &output : outputs)
-      resultTypes.push_back(output.asmType);
-    Type resultType;
-    if (resultTypes.size() == 1)
-      resultType = resultTypes.front();
-    else if (resultTypes.size() > 1)
-      resultType =
-          LLVM::LLVMStructType::getLiteral(rewriter.getContext(), resultTypes);
-    auto asmOp = LLVM::InlineAsmOp::create(
-        rewriter, loc, resultType ? TypeRange(resultType) : TypeRange(), inputs,
-        text, constraints, /*has_side_effects=*/touchesMemory,
-        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr(), ArrayAttr());
-    for (auto [index, output] : llvm::enumerate(outputs)) {
-      Value value = asmOp.getResult(0);
-      if (outputs.size() > 1)
-        value = LLVM::ExtractValueOp::create(rewriter, loc, value,
-                                             static_cast<int64_t>(index));
-      value = fromAsmRegister(rewriter, loc, value, output.storageType);
+    bool hasSideEffects =
+        instruction.space != ptx::MemorySpace::None || instruction.isVolatile;
+    SmallVector<Value> results = ptx.create(text, hasSideEffects);
+    for (auto [output, value] : llvm::zip_equal(outputs, results))
       SlotStoreOp::create(rewriter, loc, value, output.tile, output.slot);
-    }
   }
 };
 } // namespace

@@ -33,7 +33,7 @@ struct TileDispatchPass
       if (*sm)
         return WalkResult::advance();
       op.emitOpError("has no target chip to check '")
-          << op.getInstruction()
+          << op.getInstruction().getSpelling()
           << "' against: name one with tirx-to-gpu{chip=sm_90} (as "
              "--tirx-to-ptx does) or a 'tirx.chip' attribute on the module";
       return WalkResult::interrupt();

@@ -347,7 +347,7 @@ tirx.kernel @bad_immediate() launch(grid = [1], block = [32]) {
 tirx.kernel @kinds_mismatch() launch(grid = [1], block = [32]) {
   %r = tirx.alloc_local : !tirx.tensor<1xf32, local>
   // expected-error @+1 {{has 1 SSA operands but operand_kinds uses 0}}
-  "tile.apply"(%r) <{instruction = "abs.f32", scope = 0 : i32, operand_kinds = [1.0 : f32, 2.0 : f32], operandSegmentSizes = array<i32: 1, 0>}> : (!tirx.tensor<1xf32, local>) -> ()
+  "tile.apply"(%r) <{instruction = #tile.ptx<"abs.f32">, scope = 0 : i32, operand_kinds = [1.0 : f32, 2.0 : f32], operandSegmentSizes = array<i32: 1, 0>}> : (!tirx.tensor<1xf32, local>) -> ()
   tirx.return
 }
 
@@ -356,7 +356,7 @@ tirx.kernel @kinds_mismatch() launch(grid = [1], block = [32]) {
 tirx.kernel @kinds_too_many() launch(grid = [1], block = [32]) {
   %r = tirx.alloc_local : !tirx.tensor<1xf32, local>
   // expected-error @+1 {{operand_kinds names more SSA operands than the op has}}
-  "tile.apply"(%r) <{instruction = "abs.f32", scope = 0 : i32, operand_kinds = [unit, unit], operandSegmentSizes = array<i32: 1, 0>}> : (!tirx.tensor<1xf32, local>) -> ()
+  "tile.apply"(%r) <{instruction = #tile.ptx<"abs.f32">, scope = 0 : i32, operand_kinds = [unit, unit], operandSegmentSizes = array<i32: 1, 0>}> : (!tirx.tensor<1xf32, local>) -> ()
   tirx.return
 }
 
@@ -365,7 +365,7 @@ tirx.kernel @kinds_too_many() launch(grid = [1], block = [32]) {
 tirx.kernel @kinds_bad_entry() launch(grid = [1], block = [32]) {
   %r = tirx.alloc_local : !tirx.tensor<1xf32, local>
   // expected-error @+1 {{operand #1 must be an SSA value or an integer/float immediate, got "x"}}
-  "tile.apply"(%r) <{instruction = "abs.f32", scope = 0 : i32, operand_kinds = [unit, "x"], operandSegmentSizes = array<i32: 1, 0>}> : (!tirx.tensor<1xf32, local>) -> ()
+  "tile.apply"(%r) <{instruction = #tile.ptx<"abs.f32">, scope = 0 : i32, operand_kinds = [unit, "x"], operandSegmentSizes = array<i32: 1, 0>}> : (!tirx.tensor<1xf32, local>) -> ()
   tirx.return
 }
 

@@ -15,8 +15,18 @@ func.func private @bad_element(!tirx.tensor<4xvector<2xf32>, global>)
 
 // -----
 
-// expected-error @+1 {{element type 'i1' is not a scalar type}}
+// expected-error @+1 {{an i1 (predicate) tensor lives in registers and must be local, not global}}
 func.func private @bool_element(!tirx.tensor<4xi1, global>)
+
+// -----
+
+// expected-error @+1 {{an i1 (predicate) tensor lives in registers and must be local, not shared}}
+func.func private @bool_shared(!tirx.tensor<4xi1, shared>)
+
+// -----
+
+// expected-error @+1 {{element type 'i2' is not a scalar type}}
+func.func private @two_bit_element(!tirx.tensor<4xi2, local>)
 
 // -----
 
@@ -85,7 +95,7 @@ func.func private @rank_zero(!tirx.tensor<f32, global>)
 
 // -----
 
-// expected-error @+1 {{element type 'index' is not a scalar type (f16, bf16, f32, f64, or an integer of 8, 16, 32 or 64 bits)}}
+// expected-error @+1 {{element type 'index' is not a scalar type (f16, bf16, f32, f64, an integer of 8, 16, 32 or 64 bits, or i1 for predicates)}}
 func.func private @f(!tirx.tensor<4xindex, global>)
 
 // -----

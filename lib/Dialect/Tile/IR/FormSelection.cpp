@@ -14,21 +14,49 @@
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::tirx;
 using namespace mlir::tirx::tile;
 
-FailureOr<ptx::Instruction>
-mlir::tirx::tile::selectInstructionForm(Operation *op, StringRef spelling,
+FailureOr<const ptx::Instruction *>
+mlir::tirx::tile::selectInstructionForm(Operation *op,
+                                        PTXInstructionAttr instruction,
                                         ArrayRef<MixedOperand> operands) {
-  llvm::Expected<SmallVector<ptx::Instruction, 1>> forms =
-      ptx::parseInstructionForms(spelling, operands.size());
-  if (!forms)
-    return op->emitOpError() << llvm::toString(forms.takeError());
+  ArrayRef<ptx::Instruction> forms = instruction.getForms();
+  if (forms.empty()) {
+    // Only an attribute built unchecked from an illegal spelling has no
+    // forms; say why as the checked constructor would have.
+    llvm::Expected<SmallVector<ptx::Instruction, 1>> parsed =
+        ptx::parseInstructionForms(instruction.getSpelling());
+    if (!parsed)
+      return op->emitOpError() << llvm::toString(parsed.takeError());
+    // check-diagnostics: internal, the table parses what it parsed before
+    return op->emitOpError("has an instruction without forms");
+  }
+  SmallVector<const ptx::Instruction *, 2> candidates;
+  SmallVector<unsigned, 2> counts;
+  for (const ptx::Instruction &form : forms) {
+    if (form.operands.size() == operands.size())
+      candidates.push_back(&form);
+    if (!llvm::is_contained(counts, form.operands.size()))
+      counts.push_back(form.operands.size());
+  }
+  if (candidates.empty()) {
+    llvm::sort(counts);
+    InFlightDiagnostic diag = op->emitOpError("'")
+                              << instruction.getSpelling() << "' expects ";
+    for (auto [index, count] : llvm::enumerate(counts))
+      diag << (index == 0                   ? ""
+               : index + 1 == counts.size() ? " or "
+                                            : ", ")
+           << count;
+    bool plural = counts.size() > 1 || counts.front() != 1;
+    return diag << (plural ? " operands" : " operand") << ", got "
+                << operands.size();
+  }
   auto fits = [&](const ptx::Instruction &form) {
-    if (form.operands.size() != operands.size())
-      return false;
     for (const MixedOperand &operand : operands) {
       const ptx::OperandInfo &info = form.operands[operand.position];
       auto tensor = dyn_cast<tirx::TensorType>(operand.getType());
@@ -41,10 +69,10 @@ mlir::tirx::tile::selectInstructionForm(Operation *op, StringRef spelling,
     }
     return true;
   };
-  for (const ptx::Instruction &form : *forms)
-    if (fits(form))
+  for (const ptx::Instruction *form : candidates)
+    if (fits(*form))
       return form;
-  return forms->front();
+  return candidates.front();
 }
 
 std::optional<ptx::ScalarKind> mlir::tirx::tile::getScalarKind(Type type) {
@@ -57,6 +85,8 @@ std::optional<ptx::ScalarKind> mlir::tirx::tile::getScalarKind(Type type) {
     return ScalarKind::f32;
   if (type.isF64())
     return ScalarKind::f64;
+  if (type.isInteger(1))
+    return ScalarKind::pred;
   auto intType = dyn_cast<IntegerType>(type);
   if (!intType)
     return std::nullopt;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/TileDialect.h"
+#include "TirX/Dialect/Tile/IR/TileAttrs.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 
 using namespace mlir;
@@ -14,6 +15,7 @@ using namespace mlir::tirx::tile;
 #include "TirX/Dialect/Tile/IR/TileEnums.cpp.inc"
 
 void TileDialect::initialize() {
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "TirX/Dialect/Tile/IR/TileOps.cpp.inc"

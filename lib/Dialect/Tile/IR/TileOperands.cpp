@@ -18,7 +18,11 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <memory>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -66,6 +70,24 @@ mlir::tirx::tile::getMixedOperands(Operation *op, ValueRange args,
 
 void ExecutionDomain::forEachThread(ArrayRef<int64_t> group,
                                     function_ref<bool(int64_t)> fn) const {
+  if (lanesInAtom) {
+    switch (scope) {
+    case Scope::thread:
+    case Scope::warp:
+      for (int64_t warp = 0; warp * 32 < numThreads; ++warp)
+        if (!fn(warp * 32))
+          return;
+      return;
+    case Scope::warpgroup:
+      for (int64_t wg = 0; wg * 128 < numThreads; ++wg)
+        if (!fn(wg * 128 + group[0] * 32))
+          return;
+      return;
+    case Scope::cta:
+      fn(group[0] * 32);
+      return;
+    }
+  }
   switch (scope) {
   case Scope::thread:
     for (int64_t tid = 0; tid < numThreads; ++tid)
@@ -95,14 +117,35 @@ int64_t ExecutionDomain::getNumGroups() const {
   return groups;
 }
 
-FailureOr<ExecutionDomain> mlir::tirx::tile::getExecutionDomain(Operation *op,
-                                                                Scope scope) {
+FailureOr<ExecutionDomain>
+mlir::tirx::tile::getExecutionDomain(Operation *op, Scope scope,
+                                     bool lanesInAtom) {
   std::optional<int64_t> blockThreads = getEnclosingBlockThreads(op);
   if (!blockThreads)
     return op->emitOpError("must be inside a tirx.kernel (its launch "
                            "configuration defines the executing threads)");
   int64_t threads = *blockThreads;
-  ExecutionDomain domain{scope, threads, {}};
+  ExecutionDomain domain{scope, threads, {}, lanesInAtom};
+  if (lanesInAtom) {
+    // The verifier rejects thread scope for collectives before asking.
+    // check-diagnostics: internal, ApplyOp::verify rejects thread scope first
+    if (scope == Scope::thread)
+      return op->emitOpError("a collective cannot run at scope thread");
+    if (threads % 32 != 0)
+      return op->emitOpError("a warp-collective instruction needs all 32 "
+                             "lanes of every warp, but the block has ")
+             << threads << " threads";
+    if (scope == Scope::warpgroup) {
+      if (threads % 128 != 0)
+        return op->emitOpError("scope warpgroup needs whole warpgroups (128 "
+                               "threads), but the block has ")
+               << threads << " threads";
+      domain.groupShape = {4};
+    } else if (scope == Scope::cta) {
+      domain.groupShape = {threads / 32};
+    }
+    return domain;
+  }
   auto partialWarps = [&]() {
     return op->emitOpError("scope ")
            << stringifyScope(scope) << " needs whole warps, but the block has "
@@ -194,6 +237,36 @@ static std::string describeOwner(const TileLayout &layout,
 }
 
 //===----------------------------------------------------------------------===//
+// Fragments
+//===----------------------------------------------------------------------===//
+
+const Fragment &mlir::tirx::tile::getFragment(StringRef notation) {
+  // Verification runs on several threads; the table has a handful of
+  // fragments, each parsed once.
+  static std::mutex mutex;
+  static llvm::StringMap<std::unique_ptr<Fragment>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Fragment> &entry = cache[notation];
+  if (entry)
+    return *entry;
+  llvm::Expected<TileLayout> layout = TileLayout::parse(notation);
+  // PTXTable.FragmentsParse (unittests/PTX) parses every table fragment.
+  if (!layout)
+    llvm::report_fatal_error(
+        "PTX table fragment '" + notation +
+        "' does not parse: " + llvm::toString(layout.takeError()));
+  entry = std::make_unique<Fragment>(Fragment{*layout, {}, {}, 1});
+  for (int64_t index = 0; index < layout->size(); ++index) {
+    PhysicalCoord owner = layout->apply(index);
+    entry->lane.push_back(at(owner, Axis::laneid));
+    entry->registerIndex.push_back(at(owner, Axis::m));
+    entry->registersPerLane =
+        std::max(entry->registersPerLane, entry->registerIndex.back() + 1);
+  }
+  return *entry;
+}
+
+//===----------------------------------------------------------------------===//
 // The checker
 //===----------------------------------------------------------------------===//
 
@@ -205,6 +278,7 @@ public:
 
   LogicalResult checkShapes(ArrayRef<TileTensorOperand> operands);
   LogicalResult checkRegisterOperand(const TileTensorOperand &operand);
+  LogicalResult checkFragmentOperand(const TileTensorOperand &operand);
   LogicalResult checkMemoryOperand(const TileTensorOperand &operand);
 
 private:
@@ -293,8 +367,9 @@ TileOperandChecker::checkRegisterOperand(const TileTensorOperand &operand) {
 
   // Ownership: every thread executing an element's group coordinate must be
   // one of the element's owners. A layout without thread axes is private to
-  // every thread.
-  if (layout.hasThreadAxes()) {
+  // every thread. (A collective operand's owners are its fragment's lanes,
+  // checked by checkFragmentOperand.)
+  if (layout.hasThreadAxes() && operand.fragment.empty()) {
     auto scope = layout.getScope();
     if (!scope)
       return emitOperandError(operand) << llvm::toString(scope.takeError());
@@ -330,14 +405,19 @@ TileOperandChecker::checkRegisterOperand(const TileTensorOperand &operand) {
   }
 
   // Distinct destinations: one thread's slots never repeat across repeats.
+  // (The elements of a collective's atom are in different lanes.)
   if (operand.isDestination) {
     int64_t perGroup = getElementsPerGroup(operand);
-    llvm::DenseMap<int64_t, int64_t> firstElementOfSlot;
+    const Fragment *fragment =
+        operand.fragment.empty() ? nullptr : &getFragment(operand.fragment);
+    llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> firstElementOfSlot;
     for (int64_t flat = 0; flat < numElements; ++flat) {
       if (flat % perGroup == 0)
         firstElementOfSlot.clear();
       int64_t slot = at(layout.apply(flat), Axis::m);
-      auto [it, inserted] = firstElementOfSlot.try_emplace(slot, flat);
+      int64_t lane = fragment ? fragment->lane[flat % operand.atom] : 0;
+      auto [it, inserted] =
+          firstElementOfSlot.try_emplace(std::make_pair(slot, lane), flat);
       if (!inserted)
         return emitOperandError(operand)
                << "destination elements "
@@ -346,6 +426,76 @@ TileOperandChecker::checkRegisterOperand(const TileTensorOperand &operand) {
                << " share register slot " << slot
                << " of one thread; destinations must be distinct across "
                   "repeats";
+    }
+  }
+  return success();
+}
+
+/// A collective operand: its layout must equal the instruction's fragment on
+/// the atom. For every element, each executing warp's lane that the fragment
+/// names must own it, and its register slot must be the fragment's register
+/// plus one base per (group, repeat): registers cannot be indexed by lane.
+LogicalResult
+TileOperandChecker::checkFragmentOperand(const TileTensorOperand &operand) {
+  tirx::TensorType type = operand.type;
+  if (!type.isLocal())
+    return emitOperandError(operand)
+           << "a register operand must be a local tensor, got a "
+           << stringifyMemorySpace(type.getMemorySpace()) << " tensor";
+  const Fragment &fragment = getFragment(operand.fragment);
+  TileLayout layout = type.getLayoutOrDefault();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t atom = operand.atom;
+  auto scope = layout.getScope();
+  if (!scope)
+    return emitOperandError(operand) << llvm::toString(scope.takeError());
+  int64_t inner = getScopeUnit(scope->first, domain.numThreads);
+  int64_t outer = getScopeUnit(scope->second, domain.numThreads);
+  for (int64_t start = 0; start < type.getNumElements(); start += atom) {
+    SmallVector<int64_t> coord = delinearize(start, shape);
+    SmallVector<int64_t> group = getGroup(coord);
+    SmallVector<int64_t> repeat(
+        ArrayRef<int64_t>(coord).drop_front(group.size()).drop_back());
+    int64_t base = at(layout.apply(start), Axis::m) - fragment.registerIndex[0];
+    for (int64_t index = 0; index < atom; ++index) {
+      int64_t flat = start + index;
+      PhysicalCoord owner = layout.apply(flat);
+      int64_t lane = fragment.lane[index];
+      int64_t slot = at(owner, Axis::m);
+      int64_t expectedSlot = base + fragment.registerIndex[index];
+      bool lanesMatch = true;
+      domain.forEachThread(group, [&](int64_t warpBase) {
+        int64_t tid = warpBase + lane;
+        bool owned = false;
+        layout.forEachOwner(flat, [&](const PhysicalCoord &candidate) {
+          int64_t ownerId = getFlatThreadId(candidate);
+          owned = owned ||
+                  ((tid % outer) / inner == ownerId / inner && ownerId < outer);
+        });
+        lanesMatch = owned;
+        return owned;
+      });
+      if (lanesMatch && slot == expectedSlot)
+        continue;
+      InFlightDiagnostic diag = emitOperandError(operand);
+      diag << "atom element " << index;
+      if (!repeat.empty())
+        diag << " of repeat " << formatList(repeat);
+      if (!group.empty())
+        diag << " of group " << formatList(group);
+      std::string owners = describeOwner(layout, owner);
+      diag << " is held by "
+           << (owners.empty() ? "every thread (a private register)" : owners)
+           << " in register " << slot << ", but the instruction's fragment "
+           << operand.fragment << " puts it in lane " << lane << ", register "
+           << expectedSlot;
+      if (expectedSlot != fragment.registerIndex[index])
+        diag << " (the atom's first element is in register "
+             << base + fragment.registerIndex[0] << ")";
+      if (!lanesMatch && !owners.empty() && getFlatThreadId(owner) % 32 == lane)
+        diag << " of the warp executing this group; the layout must map the "
+                "group axes to the executing warps";
+      return diag;
     }
   }
   return success();
@@ -395,17 +545,27 @@ TileOperandChecker::checkMemoryOperand(const TileTensorOperand &operand) {
   return success();
 }
 
-LogicalResult mlir::tirx::tile::checkTileTensorOperands(
-    Operation *op, Scope scope, ArrayRef<TileTensorOperand> operands) {
-  FailureOr<ExecutionDomain> domain = getExecutionDomain(op, scope);
+LogicalResult
+mlir::tirx::tile::checkTileTensorOperands(Operation *op, Scope scope,
+                                          ArrayRef<TileTensorOperand> operands,
+                                          bool lanesInAtom) {
+  FailureOr<ExecutionDomain> domain =
+      getExecutionDomain(op, scope, lanesInAtom);
   if (failed(domain))
     return failure();
   TileOperandChecker checker(op, *domain);
   if (failed(checker.checkShapes(operands)))
     return failure();
   for (const TileTensorOperand &operand : operands) {
-    if (failed(operand.isMemory ? checker.checkMemoryOperand(operand)
-                                : checker.checkRegisterOperand(operand)))
+    if (operand.isMemory) {
+      if (failed(checker.checkMemoryOperand(operand)))
+        return failure();
+      continue;
+    }
+    if (!operand.fragment.empty() &&
+        failed(checker.checkFragmentOperand(operand)))
+      return failure();
+    if (failed(checker.checkRegisterOperand(operand)))
       return failure();
   }
   return success();

@@ -7,12 +7,14 @@
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
+#include "TirX/Dialect/Tile/IR/Uniformity.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -101,11 +103,11 @@ static ParseResult resolveArgs(OpAsmParser &parser,
 
 // tile.apply "spelling" scope(s) (operands) [pred(%p)] attr-dict [: types]
 ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
-  StringAttr instruction;
+  std::string spelling;
   ScopeAttr scope;
   SmallVector<OpAsmParser::UnresolvedOperand> args;
   ArrayAttr kinds;
-  if (parser.parseAttribute(instruction) || parseScope(parser, scope))
+  if (parser.parseString(&spelling) || parseScope(parser, scope))
     return failure();
   SMLoc argsLoc = parser.getCurrentLocation();
   if (parseMixedOperands(parser, args, kinds))
@@ -124,7 +126,10 @@ ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
   if (hasPred && parser.resolveOperand(pred, parser.getBuilder().getI1Type(),
                                        result.operands))
     return failure();
-  result.addAttribute(getInstructionAttrName(result.name), instruction);
+  // Unchecked: an illegal spelling is reported by the verifier, on the op
+  // and at its location (the DSL maps that back to the Python line).
+  result.addAttribute(getInstructionAttrName(result.name),
+                      PTXInstructionAttr::get(parser.getContext(), spelling));
   result.addAttribute(getScopeAttrName(result.name), scope);
   result.addAttribute(getOperandKindsAttrName(result.name), kinds);
   result.addAttribute(getOperandSegmentSizesAttrName(result.name),
@@ -135,7 +140,7 @@ ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void ApplyOp::print(OpAsmPrinter &printer) {
   printer << ' ';
-  printer.printAttribute(getInstructionAttr());
+  printer.printString(getInstruction().getSpelling());
   printer << " scope(" << stringifyScope(getScope()) << ") ";
   printMixedOperands(printer, getArgs(), getOperandKinds());
   if (getPred())
@@ -150,19 +155,32 @@ void ApplyOp::print(OpAsmPrinter &printer) {
   }
 }
 
+/// The form the op's operand count selects, or null (for interfaces, which
+/// must not emit diagnostics: the verifier explains).
+static const ptx::Instruction *findFormByCount(ApplyOp op) {
+  for (const ptx::Instruction &form : op.getInstruction().getForms())
+    if (form.operands.size() == op.getOperandKinds().size())
+      return &form;
+  return nullptr;
+}
+
 void ApplyOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  llvm::Expected<ptx::Instruction> instruction =
-      ptx::parseInstruction(getInstruction(), getOperandKinds().size());
-  if (!instruction) {
-    llvm::consumeError(instruction.takeError());
-    // Unknown instruction: be conservative.
-    for (OpOperand &operand : getArgsMutable()) {
-      effects.emplace_back(MemoryEffects::Read::get(), &operand);
-      effects.emplace_back(MemoryEffects::Write::get(), &operand);
+  const ptx::Instruction *instruction = findFormByCount(*this);
+  if (!instruction || instruction->isVolatile) {
+    // Unknown instruction: be conservative. Collectives and volatile forms
+    // (their results depend on which threads run together) also must never
+    // be moved, merged or removed.
+    effects.emplace_back(MemoryEffects::Read::get());
+    effects.emplace_back(MemoryEffects::Write::get());
+    if (!instruction) {
+      for (OpOperand &operand : getArgsMutable()) {
+        effects.emplace_back(MemoryEffects::Read::get(), &operand);
+        effects.emplace_back(MemoryEffects::Write::get(), &operand);
+      }
+      return;
     }
-    return;
   }
   unsigned nextArg = 0;
   for (auto [position, kind] : llvm::enumerate(getOperandKinds())) {
@@ -194,14 +212,10 @@ std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
     }
   }
   std::string text = "operand #" + std::to_string(position);
-  llvm::Expected<ptx::Instruction> instruction =
-      ptx::parseInstruction(getInstruction(), getOperandKinds().size());
-  if (!instruction) {
-    llvm::consumeError(instruction.takeError());
-  } else if (position < instruction->operands.size()) {
+  if (const ptx::Instruction *instruction = findFormByCount(*this);
+      instruction && position < instruction->operands.size())
     text += " (" + instruction->operands[position].name + ")";
-  }
-  return text + " of '" + getInstruction().str() + "'";
+  return text + " of '" + getInstruction().getSpelling().str() + "'";
 }
 
 /// The instruction's SM and PTX ISA floors against the named target.
@@ -222,20 +236,90 @@ static LogicalResult verifyTargetFloors(ApplyOp op,
   return success();
 }
 
+/// "0x0000ffff".
+static std::string formatHex(uint64_t value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format_hex(value, 10);
+  return text;
+}
+
+/// What a collective needs beyond its operands' fragments: a scope of whole
+/// warps, all 32 lanes (membermask, no per-lane predicate or branch around
+/// it), and named-barrier operands in range.
+static LogicalResult verifyCollective(ApplyOp op,
+                                      const ptx::Instruction &instruction,
+                                      ArrayRef<MixedOperand> operands) {
+  StringRef kind = ptx::getExecKindName(instruction.exec);
+  auto describe = [&]() {
+    return op.emitOpError("'") << instruction.spelling << "' is a " << kind
+                               << "-collective instruction";
+  };
+  if (op.getScope() == Scope::thread)
+    return describe() << ": the 32 lanes of a warp execute it together, so "
+                         "it needs scope warp, warpgroup or cta, not thread";
+  if (Value pred = op.getPred(); pred && !isWarpUniform(pred))
+    return describe() << ": its predicate must be the same in every lane of "
+                         "a warp (computed from block indices, sizes, loop "
+                         "indices or the warp index), but it may differ "
+                         "between lanes";
+  if (Value condition = findDivergentCondition(op)) {
+    InFlightDiagnostic diag =
+        describe() << ": it is inside a branch whose condition may differ "
+                      "between the lanes of a warp";
+    diag.attachNote(condition.getLoc()) << "the condition is computed here";
+    return diag;
+  }
+  std::optional<int64_t> blockThreads = getEnclosingBlockThreads(op);
+  for (const MixedOperand &operand : operands) {
+    const ptx::OperandInfo &info = instruction.operands[operand.position];
+    auto immediate = dyn_cast_or_null<IntegerAttr>(operand.immediate);
+    auto describeOperand = [&]() {
+      return op.emitOpError("operand #")
+             << operand.position << " (" << info.name << ") of '"
+             << instruction.spelling << "': ";
+    };
+    if (info.name == "membermask") {
+      if (!immediate)
+        return describeOperand()
+               << "must be the immediate -1 : i32 (0xffffffff): every lane "
+                  "of the warp executes a tile.apply";
+      uint64_t mask = immediate.getValue().getZExtValue() & 0xffffffffu;
+      if (mask != 0xffffffffu)
+        return describeOperand()
+               << "membermask " << formatHex(mask)
+               << " leaves lanes out, but every lane of the warp executes a "
+                  "tile.apply; use -1 : i32 (0xffffffff)";
+      continue;
+    }
+    if (instruction.family != "bar" || !immediate)
+      continue;
+    int64_t value = immediate.getValue().getSExtValue();
+    if (info.name == "a" && (value < 0 || value > 15))
+      return describeOperand()
+             << "barrier " << value << " does not exist (a CTA has barriers "
+             << "0 to 15)";
+    if (info.name == "b" && (value <= 0 || value % 32 != 0))
+      return describeOperand()
+             << "a named barrier counts whole warps: " << value
+             << " threads is not a positive multiple of 32";
+    if (info.name == "b" && blockThreads && value > *blockThreads)
+      return describeOperand()
+             << value << " threads can never arrive: the block has "
+             << *blockThreads;
+  }
+  return success();
+}
+
 LogicalResult ApplyOp::verify() {
   FailureOr<SmallVector<MixedOperand>> operands =
       getMixedOperands(*this, getArgs(), getOperandKinds());
   if (failed(operands))
     return failure();
-  FailureOr<ptx::Instruction> parsed =
+  FailureOr<const ptx::Instruction *> selected =
       selectInstructionForm(*this, getInstruction(), *operands);
-  if (failed(parsed))
+  if (failed(selected))
     return failure();
-  const ptx::Instruction &instruction = *parsed;
-  if (instruction.operands.size() != operands->size())
-    return emitOpError("'") << instruction.spelling << "' expects "
-                            << instruction.operands.size() << " operands, got "
-                            << operands->size();
+  const ptx::Instruction &instruction = **selected;
 
   // The floors are checked against the compilation target once one is named
   // (tirx.chip: set by tirx-to-gpu{chip=...}, which re-verifies every
@@ -248,6 +332,10 @@ LogicalResult ApplyOp::verify() {
     return failure();
   if (*targetSM &&
       failed(verifyTargetFloors(*this, instruction, **targetSM, *targetPTX)))
+    return failure();
+
+  bool collective = instruction.exec != ptx::ExecKind::Thread;
+  if (collective && failed(verifyCollective(*this, instruction, *operands)))
     return failure();
 
   SmallVector<TileTensorOperand> tensors;
@@ -302,10 +390,14 @@ LogicalResult ApplyOp::verify() {
                           << " memory, but the tensor is "
                           << stringifyMemorySpace(tensor.getMemorySpace());
     }
+    if (collective && info.fragment.empty())
+      return describe() << "is a per-lane value of a collective and must be "
+                           "an immediate or a scalar, got a tensor";
     tensors.push_back({operand.position, info.name, tensor, info.isDestination,
-                       info.isMemory, info.atom, instruction.vectorBytes});
+                       info.isMemory, info.atom, instruction.vectorBytes,
+                       info.fragment});
   }
-  return checkTileTensorOperands(*this, getScope(), tensors);
+  return checkTileTensorOperands(*this, getScope(), tensors, collective);
 }
 
 //===----------------------------------------------------------------------===//

@@ -262,6 +262,9 @@ static Expected<Instruction> buildInstruction(const Form &form,
     op.atom = spec.atom;
     if (spec.atomSlot >= 0)
       (void)slotToken(spec.atomSlot).drop_front().getAsInteger(10, op.atom);
+    if (spec.fragment >= 0)
+      op.fragment = getFragments()[spec.fragment].layout.str();
+    op.joinsPrevious = spec.joinsPrevious;
     inst.operands.push_back(std::move(op));
   }
 
@@ -279,6 +282,9 @@ static Expected<Instruction> buildInstruction(const Form &form,
   }
   inst.minSM = attempt.floor.sm;
   inst.minPTX = attempt.floor.ptx;
+  inst.exec = form.exec;
+  inst.isVolatile = form.isVolatile;
+  inst.formName = form.raw->name;
   return inst;
 }
 

@@ -420,4 +420,27 @@ std::string rules::checkAbsNeg(const Mods &m, Floor &) {
   return "";
 }
 
+//===----------------------------------------------------------------------===//
+// setp (PTX ISA 9.7.7.1)
+//===----------------------------------------------------------------------===//
+
+std::string rules::checkSetp(const Mods &m, Floor &) {
+  StringRef cmp = m[Slot::cmp], type = m[Slot::type];
+  bool isFloatType = isOneOf(type, {"f32", "f64"});
+  bool isBitType = type.starts_with("b");
+  bool isUnsignedType = type.starts_with("u");
+  if (isBitType && !isOneOf(cmp, {"eq", "ne"}))
+    return dot(cmp) + " is not allowed on " + dot(type) +
+           " (bit types compare only with .eq and .ne)";
+  if (!isFloatType &&
+      isOneOf(cmp, {"equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"}))
+    return dot(cmp) + " compares floats, but the type is " + dot(type);
+  if (!isUnsignedType && isOneOf(cmp, {"lo", "ls", "hi", "hs"}))
+    return dot(cmp) + " compares unsigned integers, but the type is " +
+           dot(type);
+  if (!m[Slot::ftz].empty() && type != "f32")
+    return ".ftz is not allowed on " + dot(type);
+  return "";
+}
+
 } // namespace mlir::tirx::ptx

@@ -28,8 +28,13 @@ namespace mlir::tirx::ptx {
 namespace {
 
 const RawForm rawForms[] = {
-#define PTX_FORM(FAMILY, NAME, SLOTS, OPERANDS, MIN_SM, MIN_PTX, CHECK)        \
-  {FAMILY, NAME, SLOTS, OPERANDS, MIN_SM, MIN_PTX, &rules::CHECK},
+#define PTX_FORM(FAMILY, NAME, EXEC, SLOTS, OPERANDS, MIN_SM, MIN_PTX, CHECK)  \
+  {FAMILY, NAME, EXEC, SLOTS, OPERANDS, MIN_SM, MIN_PTX, &rules::CHECK},
+#include "TirX/Dialect/Tile/PTX/PTXTable.def"
+};
+
+const FragmentInfo fragments[] = {
+#define PTX_FRAGMENT(NAME, ATOM, LAYOUT) {#NAME, ATOM, LAYOUT},
 #include "TirX/Dialect/Tile/PTX/PTXTable.def"
 };
 
@@ -127,6 +132,17 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
   for (StringRef attr : ArrayRef(fields).drop_front(3)) {
     if (attr == "imm") {
       op.allowsImmediate = true;
+    } else if (attr == "join") {
+      op.joinsPrevious = true;
+    } else if (attr.consume_front("frag=")) {
+      const FragmentInfo *fragment =
+          llvm::find_if(fragments, [&](const FragmentInfo &candidate) {
+            return candidate.name == attr;
+          });
+      if (fragment == std::end(fragments))
+        tableError(raw, "unknown fragment '" + attr + "'");
+      op.fragment = fragment - std::begin(fragments);
+      op.atom = fragment->atom;
     } else if (attr.consume_front("if=")) {
       op.presentSlot = findSlot(form, attr);
       if (op.presentSlot < 0)
@@ -177,6 +193,23 @@ static Table buildTable() {
       form.isMemory |= role == Role::MemoryDst || role == Role::MemorySrc;
     }
     form.spaceSlot = form.findSlot(Slot::space);
+    auto [execName, execFlag] = StringRef(raw.exec).split('+');
+    std::optional<ExecKind> exec = parseExecKind(execName);
+    if (!exec || (!execFlag.empty() && execFlag != "volatile"))
+      tableError(raw, "unknown execution kind '" + Twine(raw.exec) + "'");
+    form.exec = *exec;
+    form.isVolatile = *exec != ExecKind::Thread || execFlag == "volatile";
+    if (!form.operands.empty() && form.operands.front().joinsPrevious)
+      tableError(raw, "the first operand cannot join a previous one");
+    // A collective's register destinations say who holds what; a
+    // per-thread form's operands are the thread's own.
+    bool collective = form.exec != ExecKind::Thread;
+    for (const OperandSpec &op : form.operands)
+      if ((op.role == Role::RegisterDst && collective && op.fragment < 0) ||
+          (!collective && op.fragment >= 0))
+        tableError(raw, "operand '" + op.name +
+                            "': a collective's register destinations, and "
+                            "only a collective's operands, have a fragment");
     // Every token a type reference can produce must name an element class.
     for (const OperandSpec &op : form.operands)
       for (auto [slot, text] : op.typeRefs)
@@ -193,6 +226,7 @@ static Table buildTable() {
     FormInfo info;
     info.family = family;
     info.name = raw.name;
+    info.exec = form.exec;
     info.minSM = raw.minSM;
     info.minPTX = raw.minPTX;
     for (const SlotSpec &slot : form.slots) {
@@ -223,5 +257,7 @@ const Table &getTable() {
 ArrayRef<StringRef> getFamilyNames() { return getTable().families; }
 
 ArrayRef<FormInfo> getForms() { return getTable().infos; }
+
+ArrayRef<FragmentInfo> getFragments() { return fragments; }
 
 } // namespace mlir::tirx::ptx

@@ -27,6 +27,8 @@ namespace mlir::tirx::ptx {
 
 unsigned getBitWidth(ScalarKind kind) {
   switch (kind) {
+  case ScalarKind::pred:
+    return 1;
   case ScalarKind::u8:
   case ScalarKind::s8:
     return 8;
@@ -73,6 +75,8 @@ StringRef getScalarKindName(ScalarKind kind) {
     return "f32";
   case ScalarKind::f64:
     return "f64";
+  case ScalarKind::pred:
+    return "pred";
   }
   llvm_unreachable("unknown ScalarKind");
 }
@@ -91,7 +95,8 @@ static std::optional<ScalarKind> parseScalarKind(StringRef name) {
   for (ScalarKind kind :
        {ScalarKind::u8, ScalarKind::s8, ScalarKind::u16, ScalarKind::s16,
         ScalarKind::u32, ScalarKind::s32, ScalarKind::u64, ScalarKind::s64,
-        ScalarKind::f16, ScalarKind::bf16, ScalarKind::f32, ScalarKind::f64})
+        ScalarKind::f16, ScalarKind::bf16, ScalarKind::f32, ScalarKind::f64,
+        ScalarKind::pred})
     if (getScalarKindName(kind) == name)
       return kind;
   return std::nullopt;
@@ -137,6 +142,29 @@ StringRef getMemorySpaceName(MemorySpace space) {
     return "local";
   }
   return "";
+}
+
+StringRef getExecKindName(ExecKind kind) {
+  switch (kind) {
+  case ExecKind::Thread:
+    return "thread";
+  case ExecKind::Warp:
+    return "warp";
+  case ExecKind::Warpgroup:
+    return "warpgroup";
+  case ExecKind::Single:
+    return "single";
+  }
+  return "";
+}
+
+std::optional<ExecKind> parseExecKind(StringRef name) {
+  return StringSwitch<std::optional<ExecKind>>(name)
+      .Case("thread", ExecKind::Thread)
+      .Case("warp", ExecKind::Warp)
+      .Case("warpgroup", ExecKind::Warpgroup)
+      .Case("single", ExecKind::Single)
+      .Default(std::nullopt);
 }
 
 //===----------------------------------------------------------------------===//

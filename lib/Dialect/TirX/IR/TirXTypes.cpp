@@ -176,10 +176,17 @@ tirx::TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (llvm::MulOverflow(numElements, extent, numElements))
       return emitError() << "tensor element count overflows int64";
   }
-  if (!isTirXScalarType(elementType))
+  // i1 is a predicate register (.pred): it has no memory representation.
+  bool isPredicate = elementType.isInteger(1);
+  if (!isTirXScalarType(elementType) && !isPredicate)
     return emitError() << "element type " << elementType
-                       << " is not a scalar type (f16, bf16, f32, f64, or an "
-                          "integer of 8, 16, 32 or 64 bits)";
+                       << " is not a scalar type (f16, bf16, f32, f64, an "
+                          "integer of 8, 16, 32 or 64 bits, or i1 for "
+                          "predicates)";
+  if (isPredicate && memorySpace != MemorySpace::local)
+    return emitError() << "an i1 (predicate) tensor lives in registers and "
+                          "must be local, not "
+                       << stringifyMemorySpace(memorySpace);
   if (alignment < 0 || (alignment && !llvm::isPowerOf2_64(alignment)))
     return emitError() << "align = " << alignment << " is not a power of two";
   int64_t elementBytes = (elementType.getIntOrFloatBitWidth() + 7) / 8;

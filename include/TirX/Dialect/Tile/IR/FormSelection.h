@@ -21,16 +21,19 @@
 
 namespace mlir::tirx::tile {
 
-/// Parses `spelling` for `operands`. Where several forms share a spelling
-/// and operand count (mov.b32 copies one b32, or packs two b16), the first
-/// whose atoms fit the tensor operands' innermost extents and element widths
-/// is chosen; otherwise the first form, whose checks then explain the
-/// mismatch. Fails with the parser's reason on `op`.
-FailureOr<ptx::Instruction>
-selectInstructionForm(Operation *op, StringRef spelling,
+/// The form of `instruction` that `operands` use: among the forms with as
+/// many operands (min/max with two or three inputs, shfl with or without
+/// `|p`), and where several share the count (mov.b32 copies one b32, or
+/// packs two b16), the first whose atoms fit the tensor operands' innermost
+/// extents and element widths; otherwise the first of that count, whose
+/// checks then explain the mismatch. Fails with a diagnostic on `op` when no
+/// form has that many operands.
+FailureOr<const ptx::Instruction *>
+selectInstructionForm(Operation *op, PTXInstructionAttr instruction,
                       ArrayRef<MixedOperand> operands);
 
-/// The PTX scalar kind of an element type (signless integers are signed).
+/// The PTX scalar kind of an element type (signless integers are signed,
+/// i1 is a predicate).
 std::optional<ptx::ScalarKind> getScalarKind(Type type);
 
 } // namespace mlir::tirx::tile

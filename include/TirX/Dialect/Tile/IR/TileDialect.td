@@ -22,7 +22,10 @@ def Tile_Dialect : Dialect {
     checked statically; see `docs/guide.md`.
   }];
   let dependentDialects = ["::mlir::tirx::TirXDialect"];
-  let useDefaultAttributePrinterParser = 0;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>

@@ -16,6 +16,7 @@
 #define TIRX_DIALECT_TILE_IR_TILEOPERANDS_H
 
 #include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Layout/TileLayout.h"
 
 namespace mlir::tirx::tile {
 
@@ -44,18 +45,27 @@ struct TileTensorOperand {
   unsigned atom;
   /// Bytes of one memory atom (memory operands only).
   unsigned vectorBytes;
+  /// Collective register operands: the instruction's fragment (TileLayout
+  /// notation) over the atom; empty for per-thread operands.
+  StringRef fragment = {};
 };
 
 /// The threads that execute a tile op together, and the group prefix of its
 /// operands (spec §2.2): thread: (); warp: (32); warpgroup: (4, 32);
 /// cta: (block / 32, 32) — a block smaller than a warp gives (1, n).
+/// A warp-collective instruction absorbs the lane axis into its atom: its
+/// group prefix drops the lanes (warp: (); warpgroup: (4); cta: (block/32)),
+/// and each group coordinate is executed by whole warps.
 struct ExecutionDomain {
   Scope scope;
   int64_t numThreads;
   SmallVector<int64_t, 2> groupShape;
+  /// Lanes are part of the atom (a warp-collective instruction).
+  bool lanesInAtom = false;
 
-  /// Flat thread ids (in the CTA) executing group coordinate `group`; stops
-  /// when `fn` returns false.
+  /// Flat thread ids (in the CTA) executing group coordinate `group` (with
+  /// lanesInAtom: the id of lane 0 of each executing warp); stops when `fn`
+  /// returns false.
   void forEachThread(ArrayRef<int64_t> group,
                      function_ref<bool(int64_t)> fn) const;
   /// Number of group coordinates.
@@ -63,13 +73,27 @@ struct ExecutionDomain {
 };
 
 /// The domain of `op` under `scope`, or a diagnostic on `op` (outside a
-/// kernel, partial warps or warpgroups).
-FailureOr<ExecutionDomain> getExecutionDomain(Operation *op, Scope scope);
+/// kernel, partial warps or warpgroups). `lanesInAtom` for warp-collective
+/// instructions, which need whole warps.
+FailureOr<ExecutionDomain> getExecutionDomain(Operation *op, Scope scope,
+                                              bool lanesInAtom = false);
 
 /// Checks decomposition, group extents, shape agreement, ownership,
 /// distinct destinations and memory atoms of `operands` under `scope`.
 LogicalResult checkTileTensorOperands(Operation *op, Scope scope,
-                                      ArrayRef<TileTensorOperand> operands);
+                                      ArrayRef<TileTensorOperand> operands,
+                                      bool lanesInAtom = false);
+
+/// A collective operand's fragment, parsed: per atom element, the lane that
+/// holds it and its register among the lane's `registersPerLane`.
+struct Fragment {
+  TileLayout layout;
+  SmallVector<int64_t> lane;
+  SmallVector<int64_t> registerIndex;
+  int64_t registersPerLane = 1;
+};
+/// Parses (once per notation) a PTX_FRAGMENT layout.
+const Fragment &getFragment(StringRef notation);
 
 } // namespace mlir::tirx::tile
 

@@ -7,6 +7,7 @@
 #ifndef TIRX_DIALECT_TILE_IR_TILEOPS_H
 #define TIRX_DIALECT_TILE_IR_TILEOPS_H
 
+#include "TirX/Dialect/Tile/IR/TileAttrs.h"
 #include "TirX/Dialect/Tile/IR/TileDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 #include "mlir/IR/OpImplementation.h"

@@ -7,7 +7,7 @@
 #ifndef TIRX_DIALECT_TILE_IR_TILEOPS_TD
 #define TIRX_DIALECT_TILE_IR_TILEOPS_TD
 
-include "TirX/Dialect/Tile/IR/TileDialect.td"
+include "TirX/Dialect/Tile/IR/TileAttrs.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -60,7 +60,8 @@ def Tile_ApplyOp : Tile_Op<"apply", [AttrSizedOperandSegments,
     vector size. The enclosing kernel proves every memory operand inside its
     tensor wherever `pred` holds (docs/bounds.md).
   }];
-  let arguments = !con((ins StrAttr:$instruction, Tile_Scope:$scope),
+  let arguments = !con((ins Tile_PTXInstructionAttr:$instruction,
+                            Tile_Scope:$scope),
                        Tile_MixedOperands, (ins Optional<I1>:$pred));
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

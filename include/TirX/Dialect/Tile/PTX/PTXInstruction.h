@@ -60,8 +60,14 @@ struct OperandInfo {
   bool allowsImmediate = false;
   ElementClass element;
   /// Consecutive elements this operand covers per instruction (the atom):
-  /// the vector length for ld/st and mov pack forms, 1 otherwise.
+  /// the vector length for ld/st and mov pack forms, the fragment's size for
+  /// collective operands, 1 otherwise.
   unsigned atom = 1;
+  /// Collective operands: the fragment in TileLayout notation (which lane
+  /// holds each atom element, in which register); empty otherwise.
+  std::string fragment;
+  /// Written `prev|this` after the previous operand (shfl's `d|p`).
+  bool joinsPrevious = false;
 };
 
 struct Instruction {
@@ -80,6 +86,13 @@ struct Instruction {
   /// Minimum SM version (e.g. 90 for sm_90) and PTX ISA version (e.g. 78).
   unsigned minSM = 0;
   unsigned minPTX = 0;
+  /// Who executes one instruction.
+  ExecKind exec = ExecKind::Thread;
+  /// Its result depends on which threads run it together (activemask):
+  /// never moved, merged or removed. Collectives are always so.
+  bool isVolatile = false;
+  /// The table entry's name ("shfl.sync.pred").
+  std::string formName;
 
   bool hasModifier(llvm::StringRef token) const;
 };
@@ -93,10 +106,12 @@ parseInstruction(llvm::StringRef spelling,
                  std::optional<unsigned> numOperands = std::nullopt);
 
 /// Every form the spelling names, in table order; the first is what
-/// `parseInstruction` returns. Only `mov` has several: its scalar copy and
-/// its vector pack/unpack lines share spelling and operand count and differ
-/// in operand atoms, so a verifier picks the one the operand shapes match.
-/// Errors are those of `parseInstruction`.
+/// `parseInstruction` returns. Without `numOperands` this includes forms of
+/// every operand count (min/max, shfl with and without `|p`, bar.sync with
+/// and without a thread count). With it, only `mov` has several: its scalar
+/// copy and its vector pack/unpack lines share spelling and operand count
+/// and differ in operand atoms, so a verifier picks the one the operand
+/// shapes match. Errors are those of `parseInstruction`.
 llvm::Expected<llvm::SmallVector<Instruction, 1>>
 parseInstructionForms(llvm::StringRef spelling,
                       std::optional<unsigned> numOperands = std::nullopt);

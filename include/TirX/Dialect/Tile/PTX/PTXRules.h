@@ -120,6 +120,8 @@ std::string checkCvtTf32(const Mods &m, Floor &floor);
 // ex2 / abs / neg (spec §3.8, §3.9).
 std::string checkEx2(const Mods &m, Floor &floor);
 std::string checkAbsNeg(const Mods &m, Floor &floor);
+// setp: comparisons allowed per type class.
+std::string checkSetp(const Mods &m, Floor &floor);
 } // namespace rules
 
 } // namespace mlir::tirx::ptx

@@ -19,6 +19,7 @@
 #define TIRX_DIALECT_TILE_PTX_PTXTABLE_H
 
 #include "TirX/Dialect/Tile/PTX/PTXRules.h"
+#include "TirX/Dialect/Tile/PTX/PTXTypes.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
@@ -52,12 +53,21 @@ struct SlotInfo {
 struct FormInfo {
   llvm::StringRef family;
   llvm::StringRef name; // unique: "add.float", "ld.vector", ...
+  ExecKind exec = ExecKind::Thread;
   llvm::SmallVector<SlotInfo, 8> slots;
   /// The entry's floor before token and rule floors.
   unsigned minSM = 0;
   unsigned minPTX = 0;
 };
 llvm::ArrayRef<FormInfo> getForms();
+
+/// A PTX_FRAGMENT record: a collective operand's layout over its atom.
+struct FragmentInfo {
+  llvm::StringRef name;
+  unsigned atom;
+  llvm::StringRef layout; // TileLayout notation
+};
+llvm::ArrayRef<FragmentInfo> getFragments();
 
 //===----------------------------------------------------------------------===//
 // Loaded representation (read by the matcher)
@@ -67,6 +77,7 @@ llvm::ArrayRef<FormInfo> getForms();
 struct RawForm {
   const char *family;
   const char *name;
+  const char *exec;
   const char *slots;
   const char *operands;
   unsigned minSM;
@@ -111,6 +122,8 @@ struct OperandSpec {
   unsigned atom = 1;
   int atomSlot = -1;    // atom from a `.vN` slot
   int presentSlot = -1; // present only when this slot is spelled
+  int fragment = -1;    // index into getFragments()
+  bool joinsPrevious = false;
 };
 
 /// One loaded entry.
@@ -120,6 +133,8 @@ struct Form {
   llvm::SmallVector<OperandSpec, 4> operands;
   int spaceSlot = -1;
   bool isMemory = false;
+  ExecKind exec = ExecKind::Thread;
+  bool isVolatile = false;
 
   /// The index of the entry's slot `id`, or -1 when it has none.
   int findSlot(Slot id) const {

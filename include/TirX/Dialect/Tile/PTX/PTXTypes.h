@@ -40,7 +40,9 @@ enum class ScalarKind : uint8_t {
   f16,
   bf16,
   f32,
-  f64
+  f64,
+  /// A predicate register (.pred); a tile of i1 elements.
+  pred
 };
 unsigned getBitWidth(ScalarKind kind);
 llvm::StringRef getScalarKindName(ScalarKind kind);
@@ -75,6 +77,17 @@ enum class MemorySpace : uint8_t {
   Local
 };
 llvm::StringRef getMemorySpaceName(MemorySpace space);
+
+/// Who executes one instruction (docs/instruction-model.md).
+enum class ExecKind : uint8_t {
+  Thread,    // each thread on its own registers
+  Warp,      // the 32 lanes of a warp together (.sync collectives, bar)
+  Warpgroup, // the 4 warps of a warpgroup together
+  Single     // one elected thread issues it for its group
+};
+/// "thread", "warp", "warpgroup", "single" (the table's spelling).
+llvm::StringRef getExecKindName(ExecKind kind);
+std::optional<ExecKind> parseExecKind(llvm::StringRef name);
 
 //===----------------------------------------------------------------------===//
 // Type tokens (the table's own helpers)
