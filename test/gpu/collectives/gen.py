@@ -1,0 +1,540 @@
+#!/usr/bin/env python3
+"""Generates the collectives suite (issue 17, item 3): every warp-collective
+form of tile.apply (shfl.sync, vote.sync, redux.sync, bar.warp.sync) and the
+per-thread i1 helpers they need (setp, selp), as TirX kernels and as CUDA
+C++ reference kernels that issue the same instruction through inline asm.
+
+    gen.py OUT_DIR     writes GROUP.mlir (one module per form group),
+                       reference.cu (every reference kernel) and cases.json
+
+Layout of the data. Every kernel covers 256 warps x 32 lanes = 8192
+elements per operand: element e = 32 g + l belongs to lane l of warp g.
+- scope(cta) kernels: grid 64, block 128 (4 warps); CTA b, warp w, lane l
+  handles e = 128 b + 32 w + l. A global operand is a 64x4x32x1 tensor,
+  the CTA's region [b, 0, 0, 0] [1, 4, 32, 1] viewed as 4x32x1.
+- scope(warp) kernels: grid 256, block 32; CTA b, lane l handles
+  e = 32 b + l (global 256x32x1, region [b, 0, 0] [1, 32, 1]).
+A per-thread register tile (4x32x1, or 32x1 at scope(warp)) and the
+per-lane tile a collective takes (4x32, or 32: the lane axis last, mapped to
+laneid with stride 1) are the same registers: tirx.view drops the unit
+axis. Global operands are 32-bit words (an i1 result is stored as
+selp.b32 1/0); kernel parameters are the outputs, then the inputs, each a
+pointer, then the scalar i32 operands (b, c of a shuffle) by value; the
+reference kernel has the same parameters in the same order.
+
+Each case in cases.json names its kernel, form group, operands and the
+scalar values run.py sweeps over (a shuffle whose b and c are kernel
+parameters runs once per (b, c) pair). test/gpu/collectives/run.py runs
+both kernels on a GPU, poisons outputs before each launch, compares bit for
+bit and checks nvcc against a numpy model of the PTX ISA's pseudo-code.
+
+All IR text is written by the helpers under "IR spelling" below: a change
+of the tile.apply contract (the i1 type, the mask, the layouts, the operand
+order of `d|p`) is a change there only.
+"""
+import json
+import os
+import sys
+
+# ===----------------------------------------------------------------------===#
+# IR spelling (the contract of issue 17, in one place)
+# ===----------------------------------------------------------------------===#
+
+MODULE = 'module attributes {tirx.chip = "sm_90", tirx.ptx = 81 : i32} {\n%s\n}\n'
+PRED = "i1"               # the element type of a predicate tile
+MASK = "-1 : i32"         # membermask: all 32 lanes
+WARPS = 4                 # warps per CTA at scope(cta)
+TOTAL_WARPS = 256         # warps per launch, both scopes
+N = TOTAL_WARPS * 32
+LAUNCH = {"cta": (TOTAL_WARPS // WARPS, WARPS * 32), "warp": (TOTAL_WARPS, 32)}
+# The registers: one per thread, lane axis mapped to laneid with stride 1.
+# The per-thread tile (extra unit axis, used by ld/st/setp/selp) keeps the
+# same layout: tirx.view only reshapes. (The brief wrote the per-thread
+# layout as S[(4, 32, 1) : (1@warpid, 1@laneid, 1)]; today's tirx.view
+# rejects a view that changes the layout text, so both tiles use this one.)
+# Each module starts with these attribute aliases.
+LAYOUTS = {
+    "#cta_lanes": "#tirx.layout<S[(%d, 32) : (1@warpid, 1@laneid)]>" % WARPS,
+    "#warp_lanes": "#tirx.layout<S[(32) : (1@laneid)]>",
+    "#cta_slice": "#tirx.layout<S[(1, %d, 32, 1) : (%d, 32, 1, 1)]>" % (WARPS, WARPS * 32),
+    "#warp_slice": "#tirx.layout<S[(1, 32, 1) : (32, 1, 1)]>",
+}
+LANE_LAYOUT = {"cta": "#cta_lanes", "warp": "#warp_lanes"}
+THREAD_LAYOUT = LANE_LAYOUT
+SLICE_LAYOUT = {"cta": "#cta_slice", "warp": "#warp_slice"}
+
+
+def module_text(kernels):
+    aliases = "".join("%s = %s\n" % kv for kv in LAYOUTS.items())
+    return aliases + MODULE % "\n".join(kernels)
+
+
+def lane_shape(scope):
+    return "%dx32" % WARPS if scope == "cta" else "32"
+
+
+def lane_type(scope, dt):
+    """The per-lane operand of a collective: (W, 32) or (32)."""
+    return "!tirx.tensor<%sx%s, local, %s>" % (lane_shape(scope), dt, LANE_LAYOUT[scope])
+
+
+def thread_type(scope, dt):
+    """The same registers as one-element atoms of per-thread forms."""
+    return "!tirx.tensor<%sx1x%s, local, %s>" % (lane_shape(scope), dt, THREAD_LAYOUT[scope])
+
+
+def global_type(scope, dt):
+    grid = LAUNCH[scope][0]
+    return "!tirx.tensor<%dx%sx1x%s, global>" % (grid, lane_shape(scope), dt)
+
+
+def region_type(scope, dt):
+    """What tirx.region gives for one CTA's slice, and its view without the
+    CTA axis."""
+    layout = SLICE_LAYOUT[scope]
+    if scope == "cta":
+        return ("!tirx.tensor<1x%dx32x1x%s, global, %s>" % (WARPS, dt, layout),
+                "!tirx.tensor<%dx32x1x%s, global, %s>" % (WARPS, dt, layout))
+    return ("!tirx.tensor<1x32x1x%s, global, %s>" % (dt, layout),
+            "!tirx.tensor<32x1x%s, global, %s>" % (dt, layout))
+
+
+def immediate(value):
+    """An i32 immediate as tile.apply writes it (signed decimal)."""
+    value &= 0xFFFFFFFF
+    return "%d : i32" % (value - (1 << 32) if value >> 31 else value)
+
+
+def apply_text(spelling, scope, operands, types):
+    """operands: SSA names and immediates in PTX order (destination first);
+    types: the SSA operands' types."""
+    text = 'tile.apply "%s" scope(%s) (%s)' % (spelling, scope, ", ".join(operands))
+    return text + (" : " + ", ".join(types) if types else "")
+
+
+def shfl_operands(d, p, a, b, c):
+    """shfl.sync's operands: (d, a, b, c, membermask), or with the validity
+    predicate (d, p, a, b, c, membermask) for `d|p`."""
+    return [d] + ([p] if p is not None else []) + [a, b, c, MASK]
+
+
+class Kernel:
+    """One TirX kernel: parameters (tensors, then i32 scalars), a body of
+    tile.apply lines over registers loaded from its CTA's slice."""
+
+    def __init__(self, name, scope, tensors, scalars=()):
+        # tensors: [(param name, element type)]; scalars: [param name]
+        self.name, self.scope = name, scope
+        self.tensors, self.scalars = dict(tensors), list(scalars)
+        grid, block = LAUNCH[scope]
+        params = ["%%%s: %s" % (n, global_type(scope, dt)) for n, dt in tensors]
+        params += ["%%%s: i32" % n for n in scalars]
+        self.lines = ["  tirx.kernel @%s(%s)" % (name, ", ".join(params)),
+                      "      launch(grid = [%d], block = [%d]) {" % (grid, block),
+                      "    %bx = tirx.block_idx x"]
+        self.count = 0
+        self.views = {}
+
+    def fresh(self, stem):
+        self.count += 1
+        return "%%%s%d" % (stem, self.count)
+
+    def emit(self, line):
+        self.lines.append("    " + line)
+
+    def slice(self, param):
+        """The CTA's part of a global operand, as a per-thread tile."""
+        if param not in self.views:
+            dt = self.tensors[param]
+            cta, view = region_type(self.scope, dt)
+            region, flat = self.fresh("c"), self.fresh("g")
+            starts = ", ".join(["%bx"] + ["0"] * (3 if self.scope == "cta" else 2))
+            sizes = "1, %d, 32, 1" % WARPS if self.scope == "cta" else "1, 32, 1"
+            self.emit("%s = tirx.region %%%s[%s] [%s] : %s" % (
+                region, param, starts, sizes, global_type(self.scope, dt)))
+            self.emit("%s = tirx.view %s : %s -> %s" % (flat, region, cta, view))
+            self.views[param] = (flat, view)
+        return self.views[param]
+
+    def alloc(self, dt):
+        """A register tile: (per-thread name, per-lane name, dtype)."""
+        thread, lane = self.fresh("t"), self.fresh("l")
+        self.emit("%s = tirx.alloc_local : %s" % (thread, thread_type(self.scope, dt)))
+        self.emit("%s = tirx.view %s : %s -> %s" % (
+            lane, thread, thread_type(self.scope, dt), lane_type(self.scope, dt)))
+        return thread, lane, dt
+
+    def load(self, param):
+        reg = self.alloc(self.tensors[param])
+        flat, view = self.slice(param)
+        self.emit(apply_text("ld.global.b32", self.scope, [reg[0], flat],
+                             [thread_type(self.scope, reg[2]), view]))
+        return reg
+
+    def store(self, param, reg):
+        flat, view = self.slice(param)
+        self.emit(apply_text("st.global.b32", self.scope, [flat, reg[0]],
+                             [view, thread_type(self.scope, reg[2])]))
+
+    def thread_op(self, spelling, operands):
+        """A per-thread form; operands: register tiles or immediate text."""
+        self.emit(apply_text(spelling, self.scope,
+                             [o if isinstance(o, str) else o[0] for o in operands],
+                             [thread_type(self.scope, o[2]) for o in operands
+                              if not isinstance(o, str)]))
+
+    def collective(self, spelling, operands):
+        """A warp-collective form; operands: register tiles (passed as their
+        per-lane view), scalar parameters ("%b", type i32) or immediates."""
+        names, types = [], []
+        for o in operands:
+            if isinstance(o, str):
+                names.append(o)
+                if o.startswith("%"):
+                    types.append("i32")
+            else:
+                names.append(o[1])
+                types.append(lane_type(self.scope, o[2]))
+        self.emit(apply_text(spelling, self.scope, names, types))
+
+    def predicate(self, reg):
+        """An i1 tile: reg != 0."""
+        p = self.alloc(PRED)
+        self.thread_op("setp.ne.b32", [p, reg, "0 : %s" % reg[2]])
+        return p
+
+    def from_predicate(self, p):
+        """An i32 tile: p ? 1 : 0."""
+        out = self.alloc("i32")
+        self.thread_op("selp.b32", [out, "1 : i32", "0 : i32", p])
+        return out
+
+    def text(self):
+        return "\n".join(self.lines + ["    tirx.return", "  }"])
+
+
+# ===----------------------------------------------------------------------===#
+# Reference kernels (nvcc inline asm)
+# ===----------------------------------------------------------------------===#
+
+def cuda_kernel(name, outputs, inputs, scalars, asm, skip=None):
+    """outputs/inputs: parameter names (32-bit words); scalars: i32 parameter
+    names; asm: (template, output names, input names) where the template's
+    %N are the asm operands, outputs first. skip: an element index left
+    unwritten (the deliberate mutation)."""
+    params = ["unsigned *%s" % n for n in outputs]
+    params += ["const unsigned *%s" % n for n in inputs]
+    params += ["unsigned %s" % n for n in scalars]
+    body = ['extern "C" __global__ void %s(%s) {' % (name, ", ".join(params)),
+            "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;"]
+    for n in inputs:
+        body.append("  unsigned v_%s = %s[i];" % (n, n))
+    for n in outputs:
+        body.append("  unsigned v_%s;" % n)
+    template, outs, ins = asm
+    body.append('  asm volatile("%s"\n      : %s\n      : %s);' % (
+        template, ", ".join('"=r"(v_%s)' % n for n in outs),
+        ", ".join('"r"(%s)' % (n if n in scalars else "v_" + n) for n in ins)))
+    guard = "  " if skip is None else "  if (i != %du) " % skip
+    for n in outputs:
+        body.append("%s%s[i] = v_%s;" % (guard, n, n))
+    return "\n".join(body + ["}"])
+
+
+# ===----------------------------------------------------------------------===#
+# The cases
+# ===----------------------------------------------------------------------===#
+
+SHFL_MODES = ["up", "down", "bfly", "idx"]
+# b: every lane offset, then values >= 32 (PTX uses b[4:0]).
+B_SWEEP = list(range(32)) + [32, 33, 47, 63, 64, 255, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF]
+# c: clamps (c[4:0]) with no segment mask, CUDA's width masks (c[12:8] =
+# 32 - width; clamp 0x1f for down/bfly/idx, 0 for up), segment masks that
+# are not contiguous, and bits outside c[4:0] and c[12:8].
+C_SWEEP = [0x1F, 0x0F, 0x07, 0x00, 0x01, 0x10, 0x1E,
+           0x1E1F, 0x1C1F, 0x181F, 0x101F, 0x1F1F,
+           0x1E00, 0x1C00, 0x1800, 0x1000, 0x1F00,
+           0x1C03, 0x0A15, 0x0500, 0x20, 0xE0E0, 0xFFFFFFFF]
+B_IMM = [0, 1, 2, 16, 31]
+C_IMM = [0x1F, 0x181F, 0x1C00, 0x00]
+# Immediates outside b[4:0] / c's fields: ptxas takes them; TirX may too.
+B_WIDE = [32, 33, 255, 0xFFFFFFFF]
+C_WIDE = [0xFFFFFFFF, 0x20]
+VOTE_MODES = ["all", "any", "uni"]
+REDUX = [("add", "u32", "ui32"), ("min", "u32", "ui32"), ("max", "u32", "ui32"),
+         ("add", "s32", "i32"), ("min", "s32", "i32"), ("max", "s32", "i32"),
+         ("and", "b32", "i32"), ("or", "b32", "i32"), ("xor", "b32", "i32")]
+SETP = [(op, ty) for ty in ("s32", "u32") for op in ("eq", "ne", "lt", "le", "gt", "ge")]
+SETP += [("eq", "b32"), ("ne", "b32")]  # ordered comparisons are not defined on .b32
+SETP_TYPE = {"s32": "i32", "u32": "ui32", "b32": "i32"}
+# setp with an immediate b: (op, type, value)
+SETP_IMM = [("lt", "s32", -1), ("ge", "s32", 0), ("gt", "u32", 0x7FFFFFFF),
+            ("le", "u32", 0x80000000), ("eq", "b32", 0x80000000)]
+
+
+def ptx_pattern(spelling, pred=False):
+    """A regex the kernel's PTX must match: the instruction itself (not an
+    emulation). redux.sync.add.u32 may be printed .s32 (the same bits: NVVM's
+    redux add intrinsic prints .s32)."""
+    text = spelling.replace(".", r"\.")
+    if spelling == "redux.sync.add.u32":
+        text = r"redux\.sync\.add\.[us]32"
+    if spelling == "bar.warp.sync":
+        return r"bar\.warp\.sync\s+(-1|0xffffffff|0xFFFFFFFF|4294967295)\s*;"
+    if spelling.startswith("shfl"):
+        return text + (r"\s+[^,;|\s]+\|[^,;\s]+," if pred else r"\s+[^,;|\s]+,")
+    return text + r"\s"
+
+
+class Suite:
+    def __init__(self):
+        self.files = {}      # file stem -> [kernel text]
+        self.references = []
+        self.cases = []
+
+    def add(self, file, kernel, reference, case):
+        self.files.setdefault(file, []).append(kernel.text())
+        self.references.append(reference)
+        case.update(name=kernel.name, file=file, scope=kernel.scope,
+                    grid=LAUNCH[kernel.scope][0], block=LAUNCH[kernel.scope][1])
+        self.cases.append(case)
+
+
+def add_shuffles(suite):
+    for mode in SHFL_MODES:
+        for pred in (False, True):
+            spelling = "shfl.sync.%s.b32" % mode
+            group = spelling + ("|p" if pred else "")
+            file = "shfl-%s%s" % (mode, "-p" if pred else "")
+            variants = []
+            # (suffix, scope, dtype, b kind, c kind): b/c "s" scalar
+            # parameter, "t" per-lane tile (b only), or an immediate value.
+            for dt in ("f32", "i32", "ui32"):
+                variants.append(("reg_%s" % dt, "cta", dt, "s", "s"))
+            variants.append(("reg_warp", "warp", "i32", "s", "s"))
+            variants.append(("lane", "cta", "i32", "t", "s"))
+            variants.append(("lane_f32", "cta", "f32", "t", "s"))
+            for c in (0x1F, 0x181F, 0x00):
+                variants.append(("lane_c%x" % c, "cta", "i32", "t", c))
+            variants.append(("bimm_5", "cta", "ui32", 5, "s"))
+            variants.append(("cimm_101f", "cta", "ui32", "s", 0x101F))
+            for b in B_IMM:
+                for c in C_IMM:
+                    variants.append(("imm_%d_%x" % (b, c), "cta", "i32", b, c))
+            for b in B_WIDE:
+                for c in C_WIDE:
+                    variants.append(("wide_%x_%x" % (b, c), "cta", "i32", b, c))
+            for suffix, scope, dt, bk, ck in variants:
+                wide = suffix.startswith("wide")
+                name = "shfl_%s%s_%s" % (mode, "_p" if pred else "", suffix)
+                outputs = ["d"] + (["p"] if pred else [])
+                inputs = ["a"] + (["b"] if bk == "t" else [])
+                scalars = (["bs"] if bk == "s" else []) + (["cs"] if ck == "s" else [])
+                tensors = [("d", dt)] + ([("p", "i32")] if pred else []) + [("a", dt)]
+                tensors += [("b", "i32")] if bk == "t" else []
+                k = Kernel(name, scope, tensors, scalars)
+                a = k.load("a")
+                b_reg = k.load("b") if bk == "t" else None
+                d = k.alloc(dt)
+                p = k.alloc(PRED) if pred else None
+                b_op = b_reg if bk == "t" else ("%bs" if bk == "s" else immediate(bk))
+                c_op = "%cs" if ck == "s" else immediate(ck)
+                k.collective(spelling, shfl_operands(d, p, a, b_op, c_op))
+                k.store("d", d)
+                if pred:
+                    k.store("p", k.from_predicate(p))
+                # Reference: the same instruction, p through selp; asm
+                # operands %0 (d), %1 (p), then a, then b and c unless
+                # immediate.
+                ins, slot = ["a"], len(outputs)
+                texts = ["%%%d" % slot]
+                slot += 1
+                for kind, tensor, scalar in ((bk, "b", "bs"), (ck, None, "cs")):
+                    if kind in ("t", "s"):
+                        ins.append(tensor if kind == "t" else scalar)
+                        texts.append("%%%d" % slot)
+                        slot += 1
+                    else:
+                        texts.append("0x%08X" % (kind & 0xFFFFFFFF))
+                if pred:
+                    template = ("{ .reg .pred q; %s %%0|q, %s, 0xFFFFFFFF; "
+                                "selp.b32 %%1, 1, 0, q; }" % (spelling, ", ".join(texts)))
+                else:
+                    template = "%s %%0, %s, 0xFFFFFFFF;" % (spelling, ", ".join(texts))
+                ref = cuda_kernel(name, outputs, inputs, scalars, (template, outputs, ins))
+                sweep_b = B_SWEEP if bk == "s" else [bk if bk != "t" else None]
+                sweep_c = C_SWEEP if ck == "s" else [ck]
+                case = {"group": group, "family": "shfl", "spelling": spelling, "mode": mode,
+                        "pred": pred, "dtype": dt, "outputs": outputs, "inputs": inputs,
+                        "input_data": {"a": "shfl_a_" + dt, "b": "lane_b"},
+                        "scalars": scalars, "b": bk if bk in ("s", "t") else bk & 0xFFFFFFFF,
+                        "c": ck if ck == "s" else ck & 0xFFFFFFFF,
+                        "sweep": [[x for x, kind in ((bv, bk), (cv, ck)) if kind == "s"]
+                                  for bv in sweep_b for cv in sweep_c],
+                        "optional": wide, "ptx": ptx_pattern(spelling, pred)}
+                suite.add(file + ("-wide" if wide else ""), k, ref, case)
+
+
+def add_votes(suite):
+    for mode in VOTE_MODES + ["ballot"]:
+        if mode == "ballot":
+            spelling = "vote.sync.ballot.b32"
+            variants = [("i32", "cta"), ("ui32", "cta"), ("i32", "warp")]
+        else:
+            spelling = "vote.sync.%s.pred" % mode
+            variants = [(PRED, "cta"), (PRED, "warp")]
+        for dt, scope in variants:
+            name = "vote_%s_%s%s" % (mode, dt, "_warp" if scope == "warp" else "")
+            k = Kernel(name, scope, [("d", "i32" if dt == PRED else dt), ("a", "i32")])
+            x = k.load("a")
+            pa = k.predicate(x)
+            d = k.alloc(dt)
+            k.collective(spelling, [d, pa, MASK])
+            k.store("d", k.from_predicate(d) if dt == PRED else d)
+            if dt == PRED:
+                template = ("{ .reg .pred a, d; setp.ne.b32 a, %%1, 0; %s d, a, 0xFFFFFFFF; "
+                            "selp.b32 %%0, 1, 0, d; }" % spelling)
+            else:
+                template = ("{ .reg .pred a; setp.ne.b32 a, %%1, 0; %s %%0, a, 0xFFFFFFFF; }"
+                            % spelling)
+            ref = cuda_kernel(name, ["d"], ["a"], [], (template, ["d"], ["a"]))
+            suite.add("vote-" + mode, k, ref, {
+                "group": spelling, "family": "vote", "spelling": spelling, "mode": mode,
+                "dtype": dt, "outputs": ["d"], "inputs": ["a"],
+                "input_data": {"a": "vote_x"}, "scalars": [], "sweep": [[]],
+                "optional": False, "ptx": ptx_pattern(spelling)})
+
+
+def add_redux(suite):
+    for op, ptype, dt in REDUX:
+        spelling = "redux.sync.%s.%s" % (op, ptype)
+        variants = [(dt, "cta"), (dt, "warp")]
+        if ptype == "b32":
+            variants.append(("ui32", "cta"))
+        for vdt, scope in variants:
+            name = "redux_%s_%s_%s%s" % (op, ptype, vdt, "_warp" if scope == "warp" else "")
+            k = Kernel(name, scope, [("d", vdt), ("a", vdt)])
+            a = k.load("a")
+            d = k.alloc(vdt)
+            k.collective(spelling, [d, a, MASK])
+            k.store("d", d)
+            ref = cuda_kernel(name, ["d"], ["a"], [],
+                              ("%s %%0, %%1, 0xFFFFFFFF;" % spelling, ["d"], ["a"]))
+            suite.add("redux-%s-%s" % (op, ptype), k, ref, {
+                "group": spelling, "family": "redux", "spelling": spelling, "op": op,
+                "ptype": ptype, "dtype": vdt, "outputs": ["d"], "inputs": ["a"],
+                "input_data": {"a": "redux_a"}, "scalars": [], "sweep": [[]],
+                "optional": False, "ptx": ptx_pattern(spelling)})
+
+
+def add_bar_warp(suite):
+    for scope in ("cta", "warp"):
+        name = "bar_warp_sync%s" % ("_warp" if scope == "warp" else "")
+        k = Kernel(name, scope, [("d", "i32"), ("a", "i32")])
+        a = k.load("a")
+        k.emit(apply_text("bar.warp.sync", scope, [MASK], []))
+        k.store("d", a)
+        ref = cuda_kernel(name, ["d"], ["a"], [],
+                          ("mov.b32 %0, %1; bar.warp.sync 0xFFFFFFFF;", ["d"], ["a"]))
+        suite.add("bar-warp-sync", k, ref, {
+            "group": "bar.warp.sync", "family": "bar", "spelling": "bar.warp.sync",
+            "dtype": "i32", "outputs": ["d"], "inputs": ["a"],
+            "input_data": {"a": "shfl_a_i32"}, "scalars": [], "sweep": [[]],
+            "optional": False, "ptx": ptx_pattern("bar.warp.sync")})
+
+
+def add_helpers(suite):
+    for op, ptype in SETP:
+        spelling = "setp.%s.%s" % (op, ptype)
+        dt = SETP_TYPE[ptype]
+        for imm in [None] + [v for o, t, v in SETP_IMM if (o, t) == (op, ptype)]:
+            name = "setp_%s_%s%s" % (op, ptype, "" if imm is None else "_imm")
+            tensors = [("d", "i32"), ("a", dt)] + ([("b", dt)] if imm is None else [])
+            k = Kernel(name, "cta", tensors)
+            a = k.load("a")
+            if imm is None:
+                b_op, b_text, ins = k.load("b"), "%2", ["a", "b"]
+            else:
+                value = imm & 0xFFFFFFFF
+                b_op = "%d : %s" % (value if dt == "ui32" else
+                                    (value - (1 << 32) if value >> 31 else value), dt)
+                b_text, ins = "0x%08X" % value, ["a"]
+            p = k.alloc(PRED)
+            k.thread_op(spelling, [p, a, b_op])
+            k.store("d", k.from_predicate(p))
+            template = ("{ .reg .pred q; %s q, %%1, %s; selp.b32 %%0, 1, 0, q; }"
+                        % (spelling, b_text))
+            ref = cuda_kernel(name, ["d"], ins, [], (template, ["d"], ins))
+            suite.add("setp-%s-%s" % (op, ptype), k, ref, {
+                "group": spelling, "family": "setp", "spelling": spelling, "op": op,
+                "ptype": ptype, "dtype": dt, "outputs": ["d"], "inputs": ins,
+                "input_data": {"a": "setp_a", "b": "setp_b"},
+                "imm": None if imm is None else imm & 0xFFFFFFFF,
+                "scalars": [], "sweep": [[]], "optional": False, "ptx": None})
+    # selp.b32: d = c ? a : b, c an i1 tile (x != 0), a and b tiles or
+    # immediates.
+    for variant in ("tiles", "imm"):
+        name = "selp_b32_%s" % variant
+        tensors = [("d", "i32")] + ([("a", "i32"), ("b", "i32")] if variant == "tiles" else [])
+        tensors.append(("c", "i32"))
+        k = Kernel(name, "cta", tensors)
+        if variant == "tiles":
+            a, b = k.load("a"), k.load("b")
+            ins, texts = ["a", "b", "c"], ["%1", "%2"]
+        else:
+            a, b = "-559038737 : i32", "305419896 : i32"   # 0xDEADBEEF, 0x12345678
+            ins, texts = ["c"], ["0xDEADBEEF", "0x12345678"]
+        c = k.predicate(k.load("c"))
+        d = k.alloc("i32")
+        k.thread_op("selp.b32", [d, a, b, c])
+        k.store("d", d)
+        template = ("{ .reg .pred q; setp.ne.b32 q, %%%d, 0; selp.b32 %%0, %s, %s, q; }"
+                    % (len(ins), texts[0], texts[1]))
+        ref = cuda_kernel(name, ["d"], ins, [], (template, ["d"], ins))
+        suite.add("selp-b32", k, ref, {
+            "group": "selp.b32", "family": "selp", "spelling": "selp.b32", "dtype": "i32",
+            "outputs": ["d"], "inputs": ins, "variant": variant,
+            "input_data": {"a": "selp_a", "b": "selp_b", "c": "selp_c"},
+            "scalars": [], "sweep": [[]], "optional": False, "ptx": None})
+
+
+def add_mutations(suite):
+    """A reference kernel that leaves one element unwritten: run.py checks
+    that the poison comparison sees it (the kernel is nvcc's only)."""
+    name = "mutation_skip_one"
+    template = "shfl.sync.bfly.b32 %0, %1, 1, 0x0000001F, 0xFFFFFFFF;"
+    suite.references.append(cuda_kernel(name, ["d"], ["a"], [], (template, ["d"], ["a"]),
+                                        skip=32 * 5 + 13))
+
+
+def build():
+    suite = Suite()
+    add_shuffles(suite)
+    add_votes(suite)
+    add_redux(suite)
+    add_bar_warp(suite)
+    add_helpers(suite)
+    add_mutations(suite)
+    return suite
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    suite = build()
+    for stem, kernels in sorted(suite.files.items()):
+        with open(os.path.join(out, stem + ".mlir"), "w") as f:
+            f.write("// Generated by test/gpu/collectives/gen.py\n" + module_text(kernels))
+    with open(os.path.join(out, "reference.cu"), "w") as f:
+        f.write("// Generated by test/gpu/collectives/gen.py\n" +
+                "\n\n".join(suite.references) + "\n")
+    with open(os.path.join(out, "cases.json"), "w") as f:
+        json.dump({"n": N, "cases": suite.cases}, f, indent=0)
+    groups = sorted({c["group"] for c in suite.cases})
+    print("%d kernels" % len(suite.cases))
+    print("%d form groups" % len(groups))
+    print("%d modules" % len(suite.files))
+    print("%d launches per implementation and poison" % sum(len(c["sweep"]) for c in suite.cases))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
