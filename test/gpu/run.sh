@@ -181,13 +181,13 @@ else
   done
 fi
 
-# --- The collectives suite under compute-sanitizer (memcheck, synccheck):
-# one launch per kernel (run.py --quick), every .sync collective with all
-# 32 lanes converged.
+# --- The collectives suite under compute-sanitizer: one launch of one
+# kernel per form group (run.py --quick); synccheck for the .sync
+# collectives and barriers, racecheck for the named barriers' shared memory.
 if [ -x "$sanitizer" ] && [ -d "$here/collectives" ]; then
-  for tool in memcheck synccheck; do
+  for tool in memcheck synccheck racecheck; do
     sanitize $tool collectives/run.py python3 "$here/collectives/run.py" \
-      "$here/collectives" --quick
+      "$here/collectives" --quick --exit-zero
   done
 fi
 # --- end of the collectives suite ------------------------------------------

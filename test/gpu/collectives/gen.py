@@ -99,16 +99,29 @@ def region_type(scope, dt):
             "!tirx.tensor<32x1x%s, global, %s>" % (dt, layout))
 
 
+def shared_type(rows):
+    return "!tirx.tensor<%dx32x1xi32, shared>" % rows
+
+
+def shared_window_type(start):
+    """What tirx.region gives for rows [start, start + W) of shared_type."""
+    offset = "" if start == 0 else " + %d" % (32 * start)
+    return "!tirx.tensor<%dx32x1xi32, shared, #tirx.layout<S[(%d, 32, 1) : (32, 1, 1)]%s>>" % (
+        WARPS, WARPS, offset)
+
+
 def immediate(value):
     """An i32 immediate as tile.apply writes it (signed decimal)."""
     value &= 0xFFFFFFFF
     return "%d : i32" % (value - (1 << 32) if value >> 31 else value)
 
 
-def apply_text(spelling, scope, operands, types):
+def apply_text(spelling, scope, operands, types, pred=None):
     """operands: SSA names and immediates in PTX order (destination first);
-    types: the SSA operands' types."""
+    types: the SSA operands' types; pred: a warp-uniform i1 guard."""
     text = 'tile.apply "%s" scope(%s) (%s)' % (spelling, scope, ", ".join(operands))
+    if pred is not None:
+        text += " pred(%s)" % pred
     return text + (" : " + ", ".join(types) if types else "")
 
 
@@ -176,12 +189,55 @@ class Kernel:
         self.emit(apply_text("st.global.b32", self.scope, [flat, reg[0]],
                              [view, thread_type(self.scope, reg[2])]))
 
-    def thread_op(self, spelling, operands):
-        """A per-thread form; operands: register tiles or immediate text."""
-        self.emit(apply_text(spelling, self.scope,
-                             [o if isinstance(o, str) else o[0] for o in operands],
-                             [thread_type(self.scope, o[2]) for o in operands
-                              if not isinstance(o, str)]))
+    def thread_op(self, spelling, operands, pred=None):
+        """A per-thread form; operands: register tiles, (name, type) pairs
+        (shared-memory tiles) or immediate text."""
+        names, types = [], []
+        for o in operands:
+            if isinstance(o, str):
+                names.append(o)
+            elif len(o) == 2:
+                names.append(o[0])
+                types.append(o[1])
+            else:
+                names.append(o[0])
+                types.append(thread_type(self.scope, o[2]))
+        self.emit(apply_text(spelling, self.scope, names, types, pred))
+
+    def warp_index(self):
+        """%w: the warp of the thread in its CTA (thread_idx x / 32, which
+        the verifier knows is warp-uniform)."""
+        self.emit("%tx = tirx.thread_idx x")
+        self.emit("%c32 = arith.constant 32 : index")
+        self.emit("%w = arith.divui %tx, %c32 : index")
+        return "%w"
+
+    def index_constant(self, value):
+        name = self.fresh("k")
+        self.emit("%s = arith.constant %d : index" % (name, value))
+        return name
+
+    def compare(self, predicate, lhs, value):
+        """An i1 scalar: lhs PREDICATE value (index comparison)."""
+        name = self.fresh("q")
+        self.emit("%s = arith.cmpi %s, %s, %s : index" % (
+            name, predicate, lhs, self.index_constant(value)))
+        return name
+
+    def shared_rows(self, rows):
+        """A (rows, 32, 1) i32 shared-memory tensor."""
+        name = self.fresh("smem")
+        self.emit("%s = tirx.alloc_shared : %s" % (name, shared_type(rows)))
+        return name, rows
+
+    def shared_window(self, smem, start):
+        """Rows [start, start + W) of a shared tensor: thread (w, l) of the
+        CTA addresses row start + w, column l."""
+        name, rows = smem
+        window = self.fresh("s")
+        self.emit("%s = tirx.region %s[%d, 0, 0] [%d, 32, 1] : %s" % (
+            window, name, start, WARPS, shared_type(rows)))
+        return window, shared_window_type(start)
 
     def collective(self, spelling, operands):
         """A warp-collective form; operands: register tiles (passed as their
@@ -266,7 +322,14 @@ REDUX = [("add", "u32", "ui32"), ("min", "u32", "ui32"), ("max", "u32", "ui32"),
          ("and", "b32", "i32"), ("or", "b32", "i32"), ("xor", "b32", "i32")]
 SETP = [(op, ty) for ty in ("s32", "u32") for op in ("eq", "ne", "lt", "le", "gt", "ge")]
 SETP += [("eq", "b32"), ("ne", "b32")]  # ordered comparisons are not defined on .b32
-SETP_TYPE = {"s32": "i32", "u32": "ui32", "b32": "i32"}
+SETP += [(op, "u32") for op in ("lo", "ls", "hi", "hs")]  # the unsigned spellings
+FLOAT_COMPARISONS = ["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu",
+                     "gtu", "geu", "num", "nan"]
+SETP += [(op, "f32") for op in FLOAT_COMPARISONS]
+SETP += [(op, "ftz.f32") for op in FLOAT_COMPARISONS]
+SETP_TYPE = {"s32": "i32", "u32": "ui32", "b32": "i32", "f32": "f32"}
+SELP = [("b32", "i32", "tiles"), ("b32", "i32", "imm"), ("u32", "ui32", "tiles"),
+        ("s32", "i32", "tiles"), ("f32", "f32", "tiles")]
 # setp with an immediate b: (op, type, value)
 SETP_IMM = [("lt", "s32", -1), ("ge", "s32", 0), ("gt", "u32", 0x7FFFFFFF),
             ("le", "u32", 0x80000000), ("eq", "b32", 0x80000000)]
@@ -295,7 +358,7 @@ class Suite:
     def add(self, file, kernel, reference, case):
         self.files.setdefault(file, []).append(kernel.text())
         self.references.append(reference)
-        case.update(name=kernel.name, file=file, scope=kernel.scope,
+        case.update(name=kernel.name, file=file, scope=kernel.scope, n=N,
                     grid=LAUNCH[kernel.scope][0], block=LAUNCH[kernel.scope][1])
         self.cases.append(case)
 
@@ -446,9 +509,10 @@ def add_bar_warp(suite):
 def add_helpers(suite):
     for op, ptype in SETP:
         spelling = "setp.%s.%s" % (op, ptype)
-        dt = SETP_TYPE[ptype]
+        dt = SETP_TYPE[ptype.split(".")[-1]]
+        float_ = ptype.endswith("f32")
         for imm in [None] + [v for o, t, v in SETP_IMM if (o, t) == (op, ptype)]:
-            name = "setp_%s_%s%s" % (op, ptype, "" if imm is None else "_imm")
+            name = "setp_%s_%s%s" % (op, ptype.replace(".", "_"), "" if imm is None else "_imm")
             tensors = [("d", "i32"), ("a", dt)] + ([("b", dt)] if imm is None else [])
             k = Kernel(name, "cta", tensors)
             a = k.load("a")
@@ -464,18 +528,23 @@ def add_helpers(suite):
             k.store("d", k.from_predicate(p))
             template = ("{ .reg .pred q; %s q, %%1, %s; selp.b32 %%0, 1, 0, q; }"
                         % (spelling, b_text))
+            if float_:  # f32 operands are "f" registers in the reference
+                template = ("{ .reg .pred q; .reg .f32 x, y; mov.b32 x, %%1; mov.b32 y, %s; "
+                            "%s q, x, y; selp.b32 %%0, 1, 0, q; }" % (b_text, spelling))
             ref = cuda_kernel(name, ["d"], ins, [], (template, ["d"], ins))
-            suite.add("setp-%s-%s" % (op, ptype), k, ref, {
+            suite.add("setp-%s-%s" % (op, ptype.replace(".", "-")), k, ref, {
                 "group": spelling, "family": "setp", "spelling": spelling, "op": op,
                 "ptype": ptype, "dtype": dt, "outputs": ["d"], "inputs": ins,
-                "input_data": {"a": "setp_a", "b": "setp_b"},
+                "input_data": {"a": "setpf_a" if float_ else "setp_a",
+                               "b": "setpf_b" if float_ else "setp_b"},
                 "imm": None if imm is None else imm & 0xFFFFFFFF,
                 "scalars": [], "sweep": [[]], "optional": False, "ptx": None})
-    # selp.b32: d = c ? a : b, c an i1 tile (x != 0), a and b tiles or
+    # selp.TYPE: d = c ? a : b, c an i1 tile (x != 0), a and b tiles or
     # immediates.
-    for variant in ("tiles", "imm"):
-        name = "selp_b32_%s" % variant
-        tensors = [("d", "i32")] + ([("a", "i32"), ("b", "i32")] if variant == "tiles" else [])
+    for ptype, dt, variant in SELP:
+        spelling = "selp.%s" % ptype
+        name = "selp_%s_%s" % (ptype, variant)
+        tensors = [("d", dt)] + ([("a", dt), ("b", dt)] if variant == "tiles" else [])
         tensors.append(("c", "i32"))
         k = Kernel(name, "cta", tensors)
         if variant == "tiles":
@@ -485,17 +554,114 @@ def add_helpers(suite):
             a, b = "-559038737 : i32", "305419896 : i32"   # 0xDEADBEEF, 0x12345678
             ins, texts = ["c"], ["0xDEADBEEF", "0x12345678"]
         c = k.predicate(k.load("c"))
-        d = k.alloc("i32")
-        k.thread_op("selp.b32", [d, a, b, c])
+        d = k.alloc(dt)
+        k.thread_op(spelling, [d, a, b, c])
         k.store("d", d)
-        template = ("{ .reg .pred q; setp.ne.b32 q, %%%d, 0; selp.b32 %%0, %s, %s, q; }"
-                    % (len(ins), texts[0], texts[1]))
+        if ptype == "f32":
+            template = ("{ .reg .pred q; .reg .f32 x, y, z; mov.b32 x, %1; mov.b32 y, %2; "
+                        "setp.ne.b32 q, %3, 0; selp.f32 z, x, y, q; mov.b32 %0, z; }")
+        else:
+            template = ("{ .reg .pred q; setp.ne.b32 q, %%%d, 0; %s %%0, %s, %s, q; }"
+                        % (len(ins), spelling, texts[0], texts[1]))
         ref = cuda_kernel(name, ["d"], ins, [], (template, ["d"], ins))
-        suite.add("selp-b32", k, ref, {
-            "group": "selp.b32", "family": "selp", "spelling": "selp.b32", "dtype": "i32",
+        suite.add("selp-" + ptype, k, ref, {
+            "group": spelling, "family": "selp", "spelling": spelling, "dtype": dt,
             "outputs": ["d"], "inputs": ins, "variant": variant,
             "input_data": {"a": "selp_a", "b": "selp_b", "c": "selp_c"},
             "scalars": [], "sweep": [[]], "optional": False, "ptx": None})
+
+
+def add_activemask(suite):
+    """activemask.b32 with every thread converged: all 32 bits."""
+    for dt, scope in (("i32", "cta"), ("ui32", "cta"), ("i32", "warp")):
+        name = "activemask_%s%s" % (dt, "_warp" if scope == "warp" else "")
+        k = Kernel(name, scope, [("d", dt)])
+        d = k.alloc(dt)
+        k.thread_op("activemask.b32", [d])
+        k.store("d", d)
+        ref = cuda_kernel(name, ["d"], [], [], ("activemask.b32 %0;", ["d"], []))
+        suite.add("activemask", k, ref, {
+            "group": "activemask.b32", "family": "activemask", "spelling": "activemask.b32",
+            "dtype": dt, "outputs": ["d"], "inputs": [], "input_data": {}, "scalars": [],
+            "sweep": [[]], "optional": False, "ptx": ptx_pattern("activemask.b32")})
+
+
+# Named barriers: (kernel, spelling, what the CTA's 4 warps do). Each
+# thread (w, l) stores a[w, l] at shared rows w and w + 4, meets the others
+# at the barrier, and reads back:
+#   all:      bar.sync 1 / bar.sync 1, 128 by every warp; every warp reads
+#             row w + 1: d[w] = a[(w + 1) % 4].
+#   pairs:    bar.sync 1 + w / 2, 64: warps {0, 1} and {2, 3} meet apart;
+#             even warps read row w + 1 (their partner), odd keep their own.
+#   arrive:   warps 0-1 bar.arrive 1, 128 (producers, keep their own),
+#             warps 2-3 bar.sync 1, 128 and read row w + 2 (= a[w - 2]).
+NAMED_BARRIERS = [
+    ("bar_sync_all", "bar.sync", "all", ["1 : i32"], "bar.sync 1;",
+     "bar.sync 1 (every warp)"),
+    ("bar_sync_all_count", "bar.sync", "all", ["1 : i32", "128 : i32"], "bar.sync 1, 128;",
+     "bar.sync 1, 128 (every warp)"),
+    ("bar_sync_pairs", "bar.sync", "pairs", ["%id", "64 : i32"], None,
+     "bar.sync 1 + w / 2, 64 (warp pairs apart)"),
+    ("bar_arrive", "bar.arrive", "arrive", ["1 : i32", "128 : i32"], None,
+     "bar.arrive 1, 128 + bar.sync 1, 128 (producers, consumers)"),
+]
+
+
+def add_named_barriers(suite):
+    for name, spelling, kind, operands, asm, label in NAMED_BARRIERS:
+        k = Kernel(name, "cta", [("d", "i32"), ("a", "i32")])
+        w = k.warp_index()
+        a = k.load("a")
+        smem = k.shared_rows(2 * WARPS)
+        for start in (0, WARPS):
+            k.thread_op("st.shared.b32", [k.shared_window(smem, start), a])
+        reader, read_row = None, 1
+        if kind == "all":
+            k.emit(apply_text(spelling, "cta", operands, []))
+        elif kind == "pairs":
+            # id = 1 + w / 2 as i32: warp-uniform, so a scalar operand.
+            k.emit("%c2 = arith.constant 2 : index")
+            k.emit("%c1 = arith.constant 1 : index")
+            k.emit("%pair = arith.divui %w, %c2 : index")
+            k.emit("%id_index = arith.addi %pair, %c1 : index")
+            k.emit("%id = arith.index_cast %id_index : index to i32")
+            k.emit(apply_text(spelling, "cta", operands, ["i32"]))
+            k.emit("%odd = arith.remui %w, %c2 : index")
+            k.emit("%c0 = arith.constant 0 : index")
+            k.emit("%even = arith.cmpi eq, %odd, %c0 : index")
+            reader = "%even"
+        else:
+            producer, consumer = k.compare("ult", w, 2), k.compare("uge", w, 2)
+            k.emit(apply_text("bar.arrive", "cta", operands, [], pred=producer))
+            k.emit(apply_text("bar.sync", "cta", operands, [], pred=consumer))
+            reader, read_row = consumer, 2
+        k.thread_op("ld.shared.b32", [a, k.shared_window(smem, read_row)], pred=reader)
+        k.store("d", a)
+        reads = {"all": "true", "pairs": "w % 2 == 0", "arrive": "w >= 2"}[kind]
+        barrier = {"all": asm, "pairs": "bar.sync %0, 64;",
+                   "arrive": None}[kind]
+        lines = ['extern "C" __global__ void %s(unsigned *d, const unsigned *a) {' % name,
+                 "  __shared__ unsigned s[%d];" % (2 * WARPS * 32),
+                 "  unsigned t = threadIdx.x, w = t / 32, l = t % 32;",
+                 "  unsigned i = blockIdx.x * blockDim.x + t;",
+                 "  unsigned v = a[i];",
+                 "  s[w * 32 + l] = v;",
+                 "  s[(w + %d) * 32 + l] = v;" % WARPS]
+        if kind == "pairs":
+            lines.append('  asm volatile("%s" :: "r"(1 + w / 2) : "memory");' % barrier)
+        elif kind == "all":
+            lines.append('  asm volatile("%s" ::: "memory");' % barrier)
+        else:
+            lines.append('  if (w < 2) asm volatile("bar.arrive 1, 128;" ::: "memory");')
+            lines.append('  else asm volatile("bar.sync 1, 128;" ::: "memory");')
+        lines.append("  if (%s) v = s[(w + %d) * 32 + l];" % (reads, read_row))
+        lines += ["  d[i] = v;", "}"]
+        suite.add("bar-" + name.replace("_", "-")[4:], k, "\n".join(lines), {
+            "group": label,
+            "family": "named_barrier", "spelling": spelling, "kind": kind, "dtype": "i32",
+            "outputs": ["d"], "inputs": ["a"], "input_data": {"a": "shfl_a_i32"},
+            "scalars": [], "sweep": [[]], "optional": False,
+            "ptx": ptx_pattern(spelling)})
 
 
 def add_mutations(suite):
@@ -514,6 +680,8 @@ def build():
     add_redux(suite)
     add_bar_warp(suite)
     add_helpers(suite)
+    add_activemask(suite)
+    add_named_barriers(suite)
     add_mutations(suite)
     return suite
 

@@ -4,7 +4,7 @@ kernel (shfl.sync, vote.sync, redux.sync, bar.warp.sync, and the setp/selp
 helpers) against its nvcc inline-asm reference, on the same inputs,
 compared bit for bit. Usage:
 
-    run.py DIR [RESULTS.md] [--quick] [--dry]
+    run.py DIR [RESULTS.md] [--quick] [--exit-zero] [--dry] [--dry-break=KERNEL]
 
 DIR comes from gen.py + tirx-opt + nvcc (scripts/make-gpu-bundle.sh):
 GROUP.mlir compiled to GROUP.ptx (GROUP.err when tirx-opt refused it),
@@ -37,7 +37,9 @@ check; shfl.idx with lane 5 vs lane 6, bfly vs down, min.u32 vs min.s32,
 vote.any vs vote.all give different results on this data; a model that
 ignores c disagrees with nvcc.
 
---quick runs the first launch of each kernel only (for compute-sanitizer).
+--quick runs the first launch of the first kernel of each form group only,
+and --exit-zero exits 0 whatever the comparisons say (run.sh runs both
+under compute-sanitizer, whose verdict is then the tool's alone).
 --dry needs no GPU: both "kernels" are the numpy model (checks this
 script's logic; TirX's PTX text is checked against DIR/reference.ptx,
 nvcc's PTX of the reference, when present; a GROUP.err still means "did
@@ -203,6 +205,31 @@ def setp_inputs(n, seed):
     return a.astype(np.uint32), b.astype(np.uint32)
 
 
+FLOAT_COMPARE_SPECIALS = [0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x7F800000,
+                          0xFF800000, 0x7FC00000, 0x7F800001, 0xFFC00001, 0x00000001,
+                          0x80000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0x3F800001,
+                          0x3F000000]
+
+
+def float_compare_inputs(n, seed):
+    """(a, b) f32 bits: every special (+-0, +-1, +-inf, quiet, signaling
+    and negative NaNs, subnormals, the smallest normal, the largest float)
+    against every special, then equal pairs, neighbours one ulp apart,
+    ordinary numbers and random bits."""
+    rng = np.random.default_rng(seed)
+    s = np.array(FLOAT_COMPARE_SPECIALS, dtype=np.uint64)
+    a = rng.integers(0, 1 << 32, n, dtype=np.uint64)
+    b = rng.integers(0, 1 << 32, n, dtype=np.uint64)
+    k = len(s) * len(s)
+    a[:k], b[:k] = np.repeat(s, len(s)), np.tile(s, len(s))
+    q = (n - k) // 4
+    b[k: k + q] = a[k: k + q]
+    b[k + q: k + 2 * q] = (a[k + q: k + 2 * q] + 1) & 0xFFFFFFFF
+    normal = rng.standard_normal(2 * q).astype(np.float32).view(np.uint32)
+    a[k + 2 * q: k + 3 * q], b[k + 2 * q: k + 3 * q] = normal[:q], normal[q:]
+    return a.astype(np.uint32), b.astype(np.uint32)
+
+
 def input_arrays(n):
     """Every input of the suite, by the name cases.json uses."""
     nw = n // 32
@@ -213,6 +240,7 @@ def input_arrays(n):
     data["vote_x"] = vote_inputs(nw, 5).ravel()
     data["redux_a"] = redux_inputs(nw, 6).ravel()
     data["setp_a"], data["setp_b"] = setp_inputs(n, 7)
+    data["setpf_a"], data["setpf_b"] = float_compare_inputs(n, 8)
     data["selp_a"] = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
     data["selp_b"] = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
     c = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
@@ -281,12 +309,54 @@ def redux_model(op, ptype, a):
     return np.repeat(out.astype(np.uint32), 32)
 
 
+def flush_subnormals(bits):
+    """f32 bits with subnormals replaced by a zero of the same sign (.ftz)."""
+    bits = np.asarray(bits, dtype=np.uint32)
+    subnormal = ((bits & 0x7F800000) == 0) & ((bits & 0x007FFFFF) != 0)
+    return np.where(subnormal, bits & 0x80000000, bits).astype(np.uint32)
+
+
 def setp_model(op, ptype, a, b):
+    """setp.OP.TYPE: s32/u32/b32 integer comparisons (lo/ls/hi/hs the
+    unsigned ones); f32 ordered (false on NaN; `ne` too), unordered
+    (equ..geu: true on NaN), num, nan; .ftz flushes subnormal inputs."""
+    b = np.asarray(b, dtype=np.uint32)
+    if ptype.endswith("f32"):
+        if ptype.startswith("ftz"):
+            a, b = flush_subnormals(a), flush_subnormals(b)
+        x, y = a.view(np.float32), b.view(np.float32)
+        unordered = np.isnan(x) | np.isnan(y)
+        with np.errstate(invalid="ignore"):
+            base = {"eq": x == y, "ne": x != y, "lt": x < y, "le": x <= y, "gt": x > y,
+                    "ge": x >= y}
+        if op in base:
+            result = base[op] & ~unordered
+        elif op in ("equ", "neu", "ltu", "leu", "gtu", "geu"):
+            result = base[op[:-1]] | unordered
+        elif op == "num":
+            result = ~unordered
+        else:
+            result = unordered
+        return result.astype(np.uint32)
     if ptype == "s32":
-        a, b = a.view(np.int32), np.asarray(b, dtype=np.uint32).view(np.int32)
+        a, b = a.view(np.int32), b.view(np.int32)
+    op = {"lo": "lt", "ls": "le", "hi": "gt", "hs": "ge"}.get(op, op)
     compare = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
                "gt": np.greater, "ge": np.greater_equal}[op]
     return compare(a, b).astype(np.uint32)
+
+
+def named_barrier_model(kind, a):
+    """gen.py's NAMED_BARRIERS: what each warp of a 4-warp CTA reads back."""
+    a = a.reshape(-1, 4, 32)
+    warps = np.arange(4)
+    if kind == "all":
+        source = (warps + 1) % 4
+    elif kind == "pairs":
+        source = np.where(warps % 2 == 0, warps + 1, warps)
+    else:
+        source = np.where(warps >= 2, warps - 2, warps)
+    return a[:, source, :].ravel()
 
 
 def model(case, inputs, scalars, ignore_c=False):
@@ -306,6 +376,10 @@ def model(case, inputs, scalars, ignore_c=False):
         return [redux_model(case["op"], case["ptype"], inputs["a"])]
     if family == "bar":
         return [inputs["a"].copy()]
+    if family == "named_barrier":
+        return [named_barrier_model(case["kind"], inputs["a"])]
+    if family == "activemask":
+        return [np.full(case["n"], 0xFFFFFFFF, dtype=np.uint32)]
     if family == "setp":
         b = inputs["b"] if case["imm"] is None else np.uint32(case["imm"])
         return [setp_model(case["op"], case["ptype"], inputs["a"], b)]
@@ -313,7 +387,7 @@ def model(case, inputs, scalars, ignore_c=False):
         if case["variant"] == "tiles":
             a, b = inputs["a"], inputs["b"]
         else:
-            a, b = np.uint32(0xDEADBEEF), np.uint32(0x12345678)
+            a, b = np.uint32(0xDEADBEEF), np.uint32(0x12345678)  # gen.py's immediates
         return [np.where(inputs["c"] != 0, a, b).astype(np.uint32)]
     raise ValueError(family)
 
@@ -376,6 +450,10 @@ class Suite:
         self.directory, self.quick, self.dry = directory, quick, dry
         spec = json.load(open(os.path.join(directory, "cases.json")))
         self.n, self.cases = spec["n"], spec["cases"]
+        if quick:  # the first kernel of each form group
+            seen = set()
+            self.cases = [c for c in self.cases
+                          if group_label(c) not in seen and not seen.add(group_label(c))]
         self.inputs = input_arrays(self.n)
         if dry:
             self.cp = DryArrays
@@ -399,9 +477,13 @@ class Suite:
                 text = open(err).read() if os.path.exists(err) else "no %s.ptx" % file
                 lines = text.strip().splitlines()
                 errors = [l.split("error:", 1)[1].strip() for l in lines if "error:" in l]
+                # A crash: its first frame in TirX's code.
+                errors = errors or ["crashed: " + l.strip() for l in lines
+                                    if re.search(r"#\d+ .*(tirx|Tile|Apply|Dispatch)", l)]
                 self.errors[file] = [e[:300] for e in (errors or lines)[:3]] or ["no PTX"]
         if dry and os.path.exists(dry_ptx):
-            self.ptx.update(entries(open(dry_ptx).read()))
+            for name, text in entries(open(dry_ptx).read()).items():
+                self.ptx.setdefault(name, text)
 
     def launch(self, module, case, sweep, pattern):
         """Every launch of the sweep, outputs poisoned with pattern: one
@@ -541,6 +623,8 @@ def main(argv):
     if results_path:
         open(results_path, "w").write("\n".join(lines) + "\n")
     print(summary)
+    if "--exit-zero" in flags:  # under compute-sanitizer: the tool's verdict only
+        return 0
     return 1 if failures or model_failures or sensitivity_failures else 0
 
 
@@ -572,7 +656,7 @@ def sensitivity_checks(suite, kept):
                    "results gives %d mismatch with nvcc (must be 1)" % (
                        "TirX's" if name in kept else "nvcc's (TirX's did not run)", count)))
     # An nvcc kernel that leaves element 173 unwritten.
-    case = {"name": "mutation_skip_one", "inputs": ["a"], "outputs": ["d"], "grid": 64,
+    case = {"name": "mutation_skip_one", "inputs": ["a"], "outputs": ["d"], "grid": n // 128,
             "block": 128, "input_data": {"a": "shfl_a_i32"}}
     first = suite.launch(suite.reference, case, [[]], POISON)[0]
     second = suite.launch(suite.reference, case, [[]], POISON2)[0]
