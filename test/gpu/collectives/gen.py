@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Generates the collectives suite (issue 17, item 3): every warp-collective
-form of tile.apply (shfl.sync, vote.sync, redux.sync, bar.warp.sync) and the
-per-thread i1 helpers they need (setp, selp), as TirX kernels and as CUDA
-C++ reference kernels that issue the same instruction through inline asm.
+form of tile.apply (shfl.sync up/down/bfly/idx with and without `d|p`,
+vote.sync all/any/uni/ballot, redux.sync add/min/max .u32/.s32 and
+and/or/xor .b32, bar.warp.sync), the named barriers (bar.sync, bar.arrive),
+activemask and the per-thread i1 helpers (setp on s32/u32/b32/f32, selp), as
+TirX kernels and as CUDA C++ reference kernels that issue the same
+instruction through inline asm.
 
     gen.py OUT_DIR     writes GROUP.mlir (one module per form group),
                        reference.cu (every reference kernel) and cases.json
@@ -338,12 +341,15 @@ SETP_IMM = [("lt", "s32", -1), ("ge", "s32", 0), ("gt", "u32", 0x7FFFFFFF),
 def ptx_pattern(spelling, pred=False):
     """A regex the kernel's PTX must match: the instruction itself (not an
     emulation). redux.sync.add.u32 may be printed .s32 (the same bits: NVVM's
-    redux add intrinsic prints .s32)."""
+    redux add intrinsic prints .s32), bar.sync/bar.arrive as
+    barrier.sync/arrive.aligned (the same instruction in the PTX ISA)."""
     text = spelling.replace(".", r"\.")
     if spelling == "redux.sync.add.u32":
         text = r"redux\.sync\.add\.[us]32"
     if spelling == "bar.warp.sync":
         return r"bar\.warp\.sync\s+(-1|0xffffffff|0xFFFFFFFF|4294967295)\s*;"
+    if spelling in ("bar.sync", "bar.arrive"):  # PTX: the same as barrier.*.aligned
+        return r"(%s|barrier\.%s\.aligned)\s" % (text, spelling.split(".")[1])
     if spelling.startswith("shfl"):
         return text + (r"\s+[^,;|\s]+\|[^,;\s]+," if pred else r"\s+[^,;|\s]+,")
     return text + r"\s"
@@ -699,7 +705,9 @@ def main(out):
         json.dump({"n": N, "cases": suite.cases}, f, indent=0)
     groups = sorted({c["group"] for c in suite.cases})
     print("%d kernels" % len(suite.cases))
-    print("%d form groups" % len(groups))
+    optional = sorted({c["group"] for c in suite.cases if c["optional"]})
+    print("%d form groups (and %d optional ones: shuffles with wide immediates)" % (
+        len(groups), len(optional)))
     print("%d modules" % len(suite.files))
     print("%d launches per implementation and poison" % sum(len(c["sweep"]) for c in suite.cases))
 
