@@ -17,6 +17,7 @@ elements per operand: element e = 32 g + l belongs to lane l of warp g.
   the CTA's region [b, 0, 0, 0] [1, 4, 32, 1] viewed as 4x32x1.
 - scope(warp) kernels: grid 256, block 32; CTA b, lane l handles
   e = 32 b + l (global 256x32x1, region [b, 0, 0] [1, 32, 1]).
+- scope(warpgroup) kernels: as scope(cta), the CTA being one warpgroup.
 A per-thread register tile (4x32x1, or 32x1 at scope(warp)) and the
 per-lane tile a collective takes (4x32, or 32: the lane axis last, mapped to
 laneid with stride 1) are the same registers: tirx.view drops the unit
@@ -49,7 +50,10 @@ MASK = "-1 : i32"         # membermask: all 32 lanes
 WARPS = 4                 # warps per CTA at scope(cta)
 TOTAL_WARPS = 256         # warps per launch, both scopes
 N = TOTAL_WARPS * 32
-LAUNCH = {"cta": (TOTAL_WARPS // WARPS, WARPS * 32), "warp": (TOTAL_WARPS, 32)}
+# scope(warpgroup) kernels run one warpgroup (4 warps) per CTA: the same
+# launch and data layout as scope(cta), warps numbered by wid_in_wg.
+LAUNCH = {"cta": (TOTAL_WARPS // WARPS, WARPS * 32), "warp": (TOTAL_WARPS, 32),
+          "warpgroup": (TOTAL_WARPS // WARPS, WARPS * 32)}
 # The registers: one per thread, lane axis mapped to laneid with stride 1.
 # The per-thread tile (extra unit axis, used by ld/st/setp/selp) keeps the
 # same layout: tirx.view only reshapes. (The brief wrote the per-thread
@@ -59,12 +63,13 @@ LAUNCH = {"cta": (TOTAL_WARPS // WARPS, WARPS * 32), "warp": (TOTAL_WARPS, 32)}
 LAYOUTS = {
     "#cta_lanes": "#tirx.layout<S[(%d, 32) : (1@warpid, 1@laneid)]>" % WARPS,
     "#warp_lanes": "#tirx.layout<S[(32) : (1@laneid)]>",
+    "#wg_lanes": "#tirx.layout<S[(%d, 32) : (1@wid_in_wg, 1@laneid)]>" % WARPS,
     "#cta_slice": "#tirx.layout<S[(1, %d, 32, 1) : (%d, 32, 1, 1)]>" % (WARPS, WARPS * 32),
     "#warp_slice": "#tirx.layout<S[(1, 32, 1) : (32, 1, 1)]>",
 }
-LANE_LAYOUT = {"cta": "#cta_lanes", "warp": "#warp_lanes"}
+LANE_LAYOUT = {"cta": "#cta_lanes", "warp": "#warp_lanes", "warpgroup": "#wg_lanes"}
 THREAD_LAYOUT = LANE_LAYOUT
-SLICE_LAYOUT = {"cta": "#cta_slice", "warp": "#warp_slice"}
+SLICE_LAYOUT = {"cta": "#cta_slice", "warp": "#warp_slice", "warpgroup": "#cta_slice"}
 
 
 def module_text(kernels):
@@ -73,7 +78,7 @@ def module_text(kernels):
 
 
 def lane_shape(scope):
-    return "%dx32" % WARPS if scope == "cta" else "32"
+    return "32" if scope == "warp" else "%dx32" % WARPS
 
 
 def lane_type(scope, dt):
@@ -95,7 +100,7 @@ def region_type(scope, dt):
     """What tirx.region gives for one CTA's slice, and its view without the
     CTA axis."""
     layout = SLICE_LAYOUT[scope]
-    if scope == "cta":
+    if scope != "warp":
         return ("!tirx.tensor<1x%dx32x1x%s, global, %s>" % (WARPS, dt, layout),
                 "!tirx.tensor<%dx32x1x%s, global, %s>" % (WARPS, dt, layout))
     return ("!tirx.tensor<1x32x1x%s, global, %s>" % (dt, layout),
@@ -164,8 +169,8 @@ class Kernel:
             dt = self.tensors[param]
             cta, view = region_type(self.scope, dt)
             region, flat = self.fresh("c"), self.fresh("g")
-            starts = ", ".join(["%bx"] + ["0"] * (3 if self.scope == "cta" else 2))
-            sizes = "1, %d, 32, 1" % WARPS if self.scope == "cta" else "1, 32, 1"
+            starts = ", ".join(["%bx"] + ["0"] * (2 if self.scope == "warp" else 3))
+            sizes = "1, 32, 1" if self.scope == "warp" else "1, %d, 32, 1" % WARPS
             self.emit("%s = tirx.region %%%s[%s] [%s] : %s" % (
                 region, param, starts, sizes, global_type(self.scope, dt)))
             self.emit("%s = tirx.view %s : %s -> %s" % (flat, region, cta, view))
@@ -381,6 +386,7 @@ def add_shuffles(suite):
             for dt in ("f32", "i32", "ui32"):
                 variants.append(("reg_%s" % dt, "cta", dt, "s", "s"))
             variants.append(("reg_warp", "warp", "i32", "s", "s"))
+            variants.append(("reg_warpgroup", "warpgroup", "i32", "s", "s"))
             variants.append(("lane", "cta", "i32", "t", "s"))
             variants.append(("lane_f32", "cta", "f32", "t", "s"))
             for c in (0x1F, 0x181F, 0x00):
@@ -448,12 +454,12 @@ def add_votes(suite):
     for mode in VOTE_MODES + ["ballot"]:
         if mode == "ballot":
             spelling = "vote.sync.ballot.b32"
-            variants = [("i32", "cta"), ("ui32", "cta"), ("i32", "warp")]
+            variants = [("i32", "cta"), ("ui32", "cta"), ("i32", "warp"), ("i32", "warpgroup")]
         else:
             spelling = "vote.sync.%s.pred" % mode
-            variants = [(PRED, "cta"), (PRED, "warp")]
+            variants = [(PRED, "cta"), (PRED, "warp"), (PRED, "warpgroup")]
         for dt, scope in variants:
-            name = "vote_%s_%s%s" % (mode, dt, "_warp" if scope == "warp" else "")
+            name = "vote_%s_%s%s" % (mode, dt, "" if scope == "cta" else "_" + scope)
             k = Kernel(name, scope, [("d", "i32" if dt == PRED else dt), ("a", "i32")])
             x = k.load("a")
             pa = k.predicate(x)
@@ -477,11 +483,11 @@ def add_votes(suite):
 def add_redux(suite):
     for op, ptype, dt in REDUX:
         spelling = "redux.sync.%s.%s" % (op, ptype)
-        variants = [(dt, "cta"), (dt, "warp")]
+        variants = [(dt, "cta"), (dt, "warp"), (dt, "warpgroup")]
         if ptype == "b32":
             variants.append(("ui32", "cta"))
         for vdt, scope in variants:
-            name = "redux_%s_%s_%s%s" % (op, ptype, vdt, "_warp" if scope == "warp" else "")
+            name = "redux_%s_%s_%s%s" % (op, ptype, vdt, "" if scope == "cta" else "_" + scope)
             k = Kernel(name, scope, [("d", vdt), ("a", vdt)])
             a = k.load("a")
             d = k.alloc(vdt)
@@ -497,8 +503,8 @@ def add_redux(suite):
 
 
 def add_bar_warp(suite):
-    for scope in ("cta", "warp"):
-        name = "bar_warp_sync%s" % ("_warp" if scope == "warp" else "")
+    for scope in ("cta", "warp", "warpgroup"):
+        name = "bar_warp_sync%s" % ("" if scope == "cta" else "_" + scope)
         k = Kernel(name, scope, [("d", "i32"), ("a", "i32")])
         a = k.load("a")
         k.emit(apply_text("bar.warp.sync", scope, [MASK], []))
