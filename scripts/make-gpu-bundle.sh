@@ -48,10 +48,11 @@ done
   "$out/numerics/reference.cu"
 cp "$root/test/gpu/numerics/run.py" "$out/numerics/"
 # --- The collectives suite (issue 17; test/gpu/collectives) ---------------
-# Every warp-collective form (shfl/vote/redux/bar.warp.sync) and its i1
-# helpers (setp/selp) as TirX PTX, one module per form group so that a
-# module tirx-opt refuses fails its group alone (its errors are kept in
-# GROUP.err for run.py to print), and an nvcc inline-asm reference.
+# Every warp-collective form (shfl/vote/redux/bar.warp.sync), the named
+# barriers, activemask and the i1 helpers (setp/selp) as TirX PTX, one
+# module per form group so that a module tirx-opt refuses fails its group
+# alone (its errors are kept in GROUP.err for run.py to print), and an nvcc
+# inline-asm reference.
 mkdir -p "$out/collectives"
 /usr/bin/python3 "$root/test/gpu/collectives/gen.py" "$out/collectives" > /dev/null
 for mlir in "$out"/collectives/*.mlir; do

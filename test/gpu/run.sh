@@ -89,9 +89,10 @@ if [ -d "$here/numerics" ]; then
     "${NUMERICS_RESULTS:-$here/numerics/RESULTS.md}"
 fi
 # --- The collectives suite (issue 17; test/gpu/collectives) ---------------
-# Every warp-collective form (shfl/vote/redux/bar.warp.sync, and setp/selp)
-# against nvcc's inline asm, bit for bit; run.py prints a PASS:/FAIL: line
-# per form group. The reference is rebuilt here when this machine has nvcc.
+# Every warp-collective form (shfl/vote/redux/bar.warp.sync; named
+# barriers, activemask, setp/selp) against nvcc's inline asm, bit for bit;
+# run.py prints a PASS:/FAIL: line per form group. The reference is rebuilt
+# here when this machine has nvcc.
 if [ -d "$here/collectives" ]; then
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
   if [ -x "$nvcc" ]; then
