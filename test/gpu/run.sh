@@ -88,6 +88,22 @@ if [ -d "$here/numerics" ]; then
   check "numerics/run.py" python3 "$here/numerics/run.py" "$here/numerics" \
     "${NUMERICS_RESULTS:-$here/numerics/RESULTS.md}"
 fi
+# --- The collectives suite (issue 17; test/gpu/collectives) ---------------
+# Every warp-collective form (shfl/vote/redux/bar.warp.sync; named
+# barriers, activemask, setp/selp) against nvcc's inline asm, bit for bit;
+# run.py prints a PASS:/FAIL: line per form group. The reference is rebuilt
+# here when this machine has nvcc.
+if [ -d "$here/collectives" ]; then
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  if [ -x "$nvcc" ]; then
+    "$nvcc" -arch=sm_90 -cubin -o "$here/collectives/reference.cubin" \
+      "$here/collectives/reference.cu" \
+      && echo "collectives: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
+  fi
+  check "collectives/run.py" python3 "$here/collectives/run.py" "$here/collectives" \
+    "${COLLECTIVES_RESULTS:-$here/collectives/RESULTS.md}"
+fi
+# --- end of the collectives suite ------------------------------------------
 # The seed's examples, verbatim but for the imports, through the Python package.
 with_tirx() { PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" "$@"; }
 if [ -d "$here/python/tirx" ]; then
@@ -165,6 +181,17 @@ else
     fi
   done
 fi
+
+# --- The collectives suite under compute-sanitizer: one launch of one
+# kernel per form group (run.py --quick); synccheck for the .sync
+# collectives and barriers, racecheck for the named barriers' shared memory.
+if [ -x "$sanitizer" ] && [ -d "$here/collectives" ]; then
+  for tool in memcheck synccheck racecheck; do
+    sanitize $tool collectives/run.py python3 "$here/collectives/run.py" \
+      "$here/collectives" --quick --exit-zero
+  done
+fi
+# --- end of the collectives suite ------------------------------------------
 
 echo "gpu checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
