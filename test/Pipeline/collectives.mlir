@@ -65,6 +65,7 @@ tirx.kernel @warp_sum(%A: !tirx.tensor<4x32x1xf32, global, align = 4>,
 // IR: nvvm.vote.sync ballot
 // IR: nvvm.vote.sync all {{.+}} -> i1
 // IR: nvvm.redux.sync umax
+// IR: llvm.inline_asm has_side_effects "redux.sync.add.u32 $0, $1, 0xFFFFFFFF;", "=r,r"
 // IR: scf.if
 // IR-NEXT: nvvm.bar.warp.sync
 // IR: nvvm.barrier id = {{.+}} number_of_threads = {{.+}}
@@ -76,7 +77,8 @@ tirx.kernel @warp_sum(%A: !tirx.tensor<4x32x1xf32, global, align = 4>,
 // CHECK: shfl.sync.idx.b32 [[D:%r[0-9]+]]|[[P:%p[0-9]+]], [[A:%r[0-9]+]], 5, 31, -1;
 // CHECK: vote.sync.ballot.b32 {{%r[0-9]+}}, [[P]], -1;
 // CHECK: vote.sync.all.pred {{%p[0-9]+}}, [[P]], -1;
-// CHECK: redux.sync.max.u32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}};
+// CHECK: redux.sync.max.u32 [[MAX:%r[0-9]+]], {{%r[0-9]+}}, {{%r[0-9]+}};
+// CHECK: redux.sync.add.u32 {{%r[0-9]+}}, [[MAX]], 0xFFFFFFFF;
 // CHECK: mov.u32 [[BID:%r[0-9]+]], %ctaid.x;
 // CHECK-NEXT: setp.ne.b32 [[NOTFIRST:%p[0-9]+]], [[BID]], 0;
 // CHECK-NEXT: @[[NOTFIRST]] bra [[SKIP:\$L__BB1_[0-9]+]];
@@ -104,6 +106,8 @@ tirx.kernel @families(%A: !tirx.tensor<4x32x1xi32, global, align = 4>,
   tile.apply "vote.sync.all.pred" scope(cta) (%q, %p, -1 : i32)
       : !tirx.tensor<4x32xi1, local, #thr>, !tirx.tensor<4x32xi1, local, #thr>
   tile.apply "redux.sync.max.u32" scope(cta) (%b, %b, -1 : i32)
+      : !tirx.tensor<4x32xui32, local, #thr>, !tirx.tensor<4x32xui32, local, #thr>
+  tile.apply "redux.sync.add.u32" scope(cta) (%b, %b, -1 : i32)
       : !tirx.tensor<4x32xui32, local, #thr>, !tirx.tensor<4x32xui32, local, #thr>
   %bid = tirx.block_idx x
   %c0 = arith.constant 0 : index

@@ -16,6 +16,10 @@ using namespace mlir::tirx::tile;
 
 bool mlir::tirx::tile::hasExactNVVMOp(const ptx::Instruction &instruction) {
   StringRef family = instruction.family;
+  // nvvm.redux.sync add prints .s32 for both signednesses (the same bits,
+  // but not the named instruction): redux.sync.add.u32 stays inline PTX.
+  if (instruction.spelling == "redux.sync.add.u32")
+    return false;
   return family == "shfl" || family == "vote" || family == "redux" ||
          instruction.formName == "bar.warp.sync" ||
          instruction.formName == "bar.sync" ||

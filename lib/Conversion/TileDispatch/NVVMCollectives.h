@@ -9,7 +9,8 @@
 // collective is lowered to it rather than to inline PTX: LLVM then knows the
 // call is convergent and never duplicates, sinks or predicates it per lane.
 // Covered: shfl.sync (with and without `|p`), vote.sync, redux.sync,
-// bar.warp.sync, bar.sync. Others (bar.arrive, activemask) go through the
+// bar.warp.sync, bar.sync. Others (bar.arrive, activemask, and
+// redux.sync.add.u32, which nvvm.redux.sync prints as .s32) go through the
 // PTX builder with side effects.
 //
 //===----------------------------------------------------------------------===//

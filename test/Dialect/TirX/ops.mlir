@@ -39,6 +39,11 @@ tirx.kernel @views(%A: !tirx.tensor<2x32x4xf16, global, align = 8>)
   // CHECK: tirx.view %{{.*}} : !tirx.tensor<2x32x4xf32, local, #[[$REG]]> -> !tirx.tensor<2x32x4x1xf32, local, #[[$REG]]>
   %s = tirx.view %r : !tirx.tensor<2x32x4xf32, local, #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>>
                    -> !tirx.tensor<2x32x4x1xf32, local, #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+  // The layout may be written for the view's own shape: equal placements
+  // are equal layouts (here with the unit axis).
+  // CHECK: tirx.view %{{.*}} -> !tirx.tensor<2x32x4x1xf32, local, #{{.+}}>
+  %u = tirx.view %r : !tirx.tensor<2x32x4xf32, local, #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+                   -> !tirx.tensor<2x32x4x1xf32, local, #tirx.layout<S[(2, 32, 4, 1) : (1@warpid, 1@laneid, 1, 1)]>>
   // A same-width dtype view keeps shape and layout.
   // CHECK: tirx.view %{{.*}} : !tirx.tensor<2x32x4xf16, global, align = 8> -> !tirx.tensor<2x32x4xui16, global, align = 8>
   %w = tirx.view %A : !tirx.tensor<2x32x4xf16, global, align = 8>

@@ -590,8 +590,10 @@ LogicalResult ViewOp::verify() {
   // Without an explicit layout on both sides, row-major stays row-major.
   if (!source.getLayout() && !result.getLayout() && sourceBits == resultBits)
     return success();
+  // Layouts are equal when they place every element alike: a view may
+  // write the layout for its own shape (a unit axis dropped or added).
   TileLayout resultLayout = result.getLayoutOrDefault();
-  if (resultLayout != expectedLayout)
+  if (resultLayout.canonicalize() != expectedLayout.canonicalize())
     return emitOpError("result layout must be ")
            << TileLayoutAttr::get(getContext(), expectedLayout) << ", got "
            << TileLayoutAttr::get(getContext(), resultLayout);
