@@ -17,17 +17,37 @@ import tirx
 from stream import bit_exact, checked, timed
 
 sys.path.insert(0, sys.argv[1])
-from affine_relu_persistent import make_kernel, make_one_pass_kernel  # noqa
+from affine_relu_persistent import (make_kernel, make_one_pass_kernel,  # noqa
+                                    make_pipelined_kernel)
 
 # TirX variants, each its own row: (threads per CTA, 16-byte vectors per
-# thread per step, CTAs per SM, load, store). The first is the example's
-# default; all were written before this run, none is chosen from it.
-VARIANTS = [(256, 4, 8, "ld.global.v4.b32", "st.global.v4.b32"),
-            (256, 8, 8, "ld.global.v4.b32", "st.global.v4.b32"),
-            (256, 16, 4, "ld.global.v4.b32", "st.global.v4.b32"),
-            (128, 8, 16, "ld.global.v4.b32", "st.global.v4.b32"),
-            (512, 4, 4, "ld.global.v4.b32", "st.global.v4.b32"),
-            (256, 4, 8, "ld.global.nc.L1::no_allocate.v4.b32", "st.global.cs.v4.b32")]
+# thread per step, CTAs per SM, load, store, loads first). The first is the
+# example's default; the second was its default until 2026-12-01. Loads
+# first: a thread's loads of a step all issue before its first store;
+# otherwise load, compute, store one vector at a time.
+# Grids of 4..8 CTAs per SM are what is resident at once (persistent); 64 and
+# more per SM are more than that (the hardware hands a CTA to an SM as one
+# finishes, so a faster SM takes more CTAs: bench/RESULTS.md, runtime sizes).
+V4 = ("ld.global.v4.b32", "st.global.v4.b32")
+NC_CS = ("ld.global.nc.L1::no_allocate.v4.b32", "st.global.cs.v4.b32")
+VARIANTS = [(256, 4, 8) + V4 + (False,),
+            (256, 4, 8) + V4 + (True,),
+            (512, 4, 4) + V4 + (True,),
+            (128, 2, 16) + V4 + (True,),
+            (256, 4, 8) + NC_CS + (True,),
+            (256, 4, 8) + NC_CS + (False,),
+            (512, 4, 4) + V4 + (False,),
+            (256, 4, 4) + V4 + (False,),
+            (256, 4, 64) + V4 + (False,),
+            (256, 4, 256) + V4 + (False,),
+            (128, 2, 1024) + V4 + (True,),
+            (128, 2, 1024) + V4 + (False,)]
+# Software-pipelined persistent variants (make_pipelined_kernel): (threads,
+# vectors per thread per step, CTAs per SM); 4 per SM is what its 59
+# registers let be resident.
+PIPELINED = [(256, 4, 4)]
+# One-pass variants (make_one_pass_kernel): (threads per CTA, vectors per thread).
+ONE_PASS = [(256, 4), (128, 2)]
 
 
 def main(results=None):
@@ -35,14 +55,21 @@ def main(results=None):
     sms = props.multi_processor_count
     print("device: %s (%d SMs), torch %s" % (props.name, sms, torch.__version__))
     kernels = []
-    for threads, unroll, per_sm, load, store in VARIANTS:
+    for threads, unroll, per_sm, load, store, loads_first in VARIANTS:
         hints = " nc/cs" if ".nc" in load else ""
-        label = "TirX persistent %d CTAs x %d thr, %d x 16 B/thread/step%s" % (
-            per_sm * sms, threads, unroll, hints)
+        label = "TirX persistent %d CTAs (%d/SM) x %d thr, %d x 16 B/thread/step, %s%s" % (
+            per_sm * sms, per_sm, threads, unroll,
+            "loads first" if loads_first else "one vector at a time", hints)
         kernels.append((label, tirx.compile(make_kernel(sms, threads, unroll, per_sm, load,
-                                                        store), target="cuda")))
-    kernels.append(("TirX one pass, ceil(n / 4096) CTAs x 256 thr, 4 x 16 B/thread",
-                    tirx.compile(make_one_pass_kernel(), target="cuda")))
+                                                        store, loads_first), target="cuda")))
+    for threads, unroll, per_sm in PIPELINED:
+        kernels.append(("TirX pipelined %d CTAs (%d/SM) x %d thr, %d x 16 B/thread/step" % (
+            per_sm * sms, per_sm, threads, unroll),
+            tirx.compile(make_pipelined_kernel(sms, threads, unroll, per_sm), target="cuda")))
+    for threads, unroll in ONE_PASS:
+        kernels.append(("TirX one pass, ceil(n / %d) CTAs x %d thr, %d x 16 B/thread" % (
+            threads * 4 * unroll, threads, unroll),
+            tirx.compile(make_one_pass_kernel(threads, unroll), target="cuda")))
     eager = lambda a: torch.clamp_min(a * 2 + 1, 0)
     compiled_torch = torch.compile(eager)
     rows, failures = [], []
