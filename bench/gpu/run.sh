@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Streaming benchmarks on a GPU (see stream.py; needs torch, cupy, nvrtc).
-#   In a GPU bundle (make gpu-bundle):  bash bench/run.sh [--sizes] [RESULTS.md]
-#   In a built checkout with a GPU:     bash bench/gpu/run.sh [--sizes] [RESULTS.md]
-# --sizes runs sizes.py (runtime-sized persistent affine-ReLU) instead.
+#   In a GPU bundle (make gpu-bundle):  bash bench/run.sh [--sizes|--softmax] [RESULTS.md]
+#   In a built checkout with a GPU:     bash bench/gpu/run.sh [--sizes|--softmax] [RESULTS.md]
+# --sizes runs sizes.py (runtime-sized persistent affine-ReLU) instead;
+# --softmax runs softmax.py (row softmax against copy, torch, Triton).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -d "$here/../python/tirx" ] && [ -d "$here/../lib" ]; then
@@ -18,5 +19,9 @@ export TIRX_LIBRARY="${TIRX_LIBRARY:-$lib}"
 if [ "${1:-}" = "--sizes" ]; then
   shift
   exec python3 "$here/sizes.py" "$root/examples/python" "$@"
+fi
+if [ "${1:-}" = "--softmax" ]; then
+  shift
+  exec python3 "$here/softmax.py" "$root/examples/python" "$@"
 fi
 exec python3 "$here/stream.py" "$@"

@@ -533,10 +533,21 @@ class TensorValue:
             return TileLayout("S[(%s) : (%s)]" % (inner, ", ".join(map(str, strides))))
         return TileLayout("S[%s : 1]" % inner)
 
-    def view(self, *args):
+    def view(self, *args, layout=None):
         """view(d0, d1, ...) reshapes (same element count, same layout);
-        view("uint16") reinterprets the bits (spec §1.9)."""
+        view("uint16") reinterprets the bits (spec §1.9);
+        view(d0, d1, ..., layout=L) declares a tensor of that shape and
+        layout over the same storage (tirx.reinterpret: TIRx's decl_tensor
+        over a buffer), e.g. a shared row with lanes broadcast (stride 0)."""
         b = builder()
+        if layout is not None:
+            shape = tuple(args[0]) if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+            shape = check_shape(shape, "view")
+            new_type = TensorType(shape, self.type.dtype, self.type.space,
+                                  _as_layout(layout), self.type.align)
+            result = b.fresh("view")
+            b.emit("%s = tirx.reinterpret %s : %s -> %s" % (result, self.ssa, self.type, new_type))
+            return TensorValue(result, new_type)
         if len(args) == 1 and isinstance(args[0], (str, DType)):
             new_dtype = as_dtype(args[0])
             old = self.type
@@ -894,6 +905,9 @@ class _Bool(DType):
 
 
 _BOOL = _Bool("bool", "i1", 1, "b", "|b1")
+# A predicate register (.pred): local tiles of "bool" hold setp results,
+# shfl's `|p`, and vote's inputs and outputs.
+DTYPES["bool"] = _BOOL
 
 
 def math_op(name, value):

@@ -267,7 +267,8 @@ def _dlpack_dtype(dtype):
     return (4 if dtype.name == "bfloat16" else _DLPACK_CODES[dtype.kind], dtype.bits, 1)
 
 
-_DLPACK_NAMES = {_dlpack_dtype(d): d.typestr for d in DTYPES.values()}
+_DLPACK_NAMES = {_dlpack_dtype(d): d.typestr for d in DTYPES.values()
+                 if d.kind != "b"}  # predicates live in registers only
 
 
 class _DLTensor(ctypes.Structure):

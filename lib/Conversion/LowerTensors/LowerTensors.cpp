@@ -179,8 +179,8 @@ bool TensorLowering::isPromotable(AllocLocalOp alloc) {
   while (!worklist.empty()) {
     Value tensor = worklist.pop_back_val();
     for (Operation *user : tensor.getUsers()) {
-      if (auto view = dyn_cast<ViewOp>(user)) {
-        worklist.push_back(view.getResult());
+      if (isa<ViewOp, ReinterpretOp>(user)) {
+        worklist.push_back(user->getResult(0));
         continue;
       }
       if (auto region = dyn_cast<RegionOp>(user)) {
@@ -273,10 +273,11 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     toErase.push_back(op);
     return success();
   }
-  // view ⇒ the same pointer.
-  if (auto view = dyn_cast<ViewOp>(op)) {
-    roots[view.getResult()] = roots.lookup(view.getSource());
-    pointers[view.getResult()] = lookup(view.getSource());
+  // view, reinterpret ⇒ the same pointer.
+  if (isa<ViewOp, ReinterpretOp>(op)) {
+    Value source = op->getOperand(0);
+    roots[op->getResult(0)] = roots.lookup(source);
+    pointers[op->getResult(0)] = lookup(source);
     toErase.push_back(op);
     return success();
   }

@@ -333,3 +333,48 @@ func.func @host(%a: i64) {
   tirx.launch @k(%a) : i64
   return
 }
+
+// -----
+
+tirx.kernel @reinterpret_too_far() launch(grid = [1], block = [64]) {
+  %s = tirx.alloc_shared : !tirx.tensor<2xf32, shared>
+  // expected-error @+1 {{'tirx.reinterpret' op the result reaches 3 elements of storage but the source has only 2}}
+  %r = tirx.reinterpret %s : !tirx.tensor<2xf32, shared> -> !tirx.tensor<3xf32, shared>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @reinterpret_too_many_registers() launch(grid = [1], block = [64]) {
+  %p = tirx.alloc_local : !tirx.tensor<2xf32, local>
+  // expected-error @+1 {{'tirx.reinterpret' op the result reaches 3 register slots of storage but the source has only 2}}
+  %r = tirx.reinterpret %p : !tirx.tensor<2xf32, local> -> !tirx.tensor<2x32x2xf32, local, #tirx.layout<S[(2, 32, 2) : (1@warpid, 1@laneid, 2)]>>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @reinterpret_space() launch(grid = [1], block = [64]) {
+  %p = tirx.alloc_local : !tirx.tensor<2xf32, local>
+  // expected-error @+1 {{'tirx.reinterpret' op cannot change the memory space (local -> shared)}}
+  %r = tirx.reinterpret %p : !tirx.tensor<2xf32, local> -> !tirx.tensor<2xf32, shared>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @reinterpret_dtype() launch(grid = [1], block = [64]) {
+  %p = tirx.alloc_local : !tirx.tensor<2xf32, local>
+  // expected-error @+1 {{'tirx.reinterpret' op keeps the element type ('f32' -> 'i32'); reinterpret bits with tirx.view}}
+  %r = tirx.reinterpret %p : !tirx.tensor<2xf32, local> -> !tirx.tensor<2xi32, local>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @reinterpret_align() launch(grid = [1], block = [64]) {
+  %s = tirx.alloc_shared : !tirx.tensor<4xf32, shared, align = 16>
+  // expected-error @+1 {{'tirx.reinterpret' op cannot change the alignment (16 -> 4)}}
+  %r = tirx.reinterpret %s : !tirx.tensor<4xf32, shared, align = 16> -> !tirx.tensor<4xf32, shared, align = 4>
+  tirx.return
+}

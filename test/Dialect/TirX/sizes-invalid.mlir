@@ -373,3 +373,12 @@ tirx.kernel @huge_static_offset(%A: !M, %rows: index {tirx.size = "rows"}) launc
   %t = tirx.region %A[0, 9223372036854775807] [1, 4] : !M
   tirx.return
 }
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+tirx.kernel @reinterpret_runtime(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.reinterpret' op cannot reinterpret a tensor with runtime extents; select a tile of static size with tirx.region first}}
+  %v = tirx.reinterpret %A : !N -> !tirx.tensor<4xf32, global, align = 16>
+  tirx.return
+}

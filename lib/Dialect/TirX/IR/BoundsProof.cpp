@@ -635,8 +635,9 @@ static LogicalResult verifyOperand(KernelOp kernel, TensorAccessOpInterface op,
                        [&](unsigned dim) { return needsProof(region, dim); }))
         regions.push_back(region);
       current = region.getSource();
-    } else if (auto view = dyn_cast<ViewOp>(def)) {
-      current = view.getSource();
+    } else if (isa<ViewOp, ReinterpretOp>(def)) {
+      // Both stay within their source's storage (verified).
+      current = def->getOperand(0);
     } else {
       break;
     }

@@ -514,6 +514,38 @@ void AllocSharedOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
 }
 
 //===----------------------------------------------------------------------===//
+// ReinterpretOp
+//===----------------------------------------------------------------------===//
+
+Value ReinterpretOp::getViewSource() { return getSource(); }
+
+LogicalResult ReinterpretOp::verify() {
+  tirx::TensorType source = getSource().getType(),
+                   result = getResult().getType();
+  if (!source.hasStaticShape() || !result.hasStaticShape())
+    return emitOpError("cannot reinterpret a tensor with runtime extents; "
+                       "select a tile of static size with tirx.region first");
+  if (source.getMemorySpace() != result.getMemorySpace())
+    return emitOpError("cannot change the memory space (")
+           << stringifyMemorySpace(source.getMemorySpace()) << " -> "
+           << stringifyMemorySpace(result.getMemorySpace()) << ")";
+  if (source.getElementType() != result.getElementType())
+    return emitOpError("keeps the element type (")
+           << source.getElementType() << " -> " << result.getElementType()
+           << "); reinterpret bits with tirx.view";
+  if (source.getAlignment() != result.getAlignment())
+    return emitOpError("cannot change the alignment (")
+           << source.getAlignment() << " -> " << result.getAlignment() << ")";
+  int64_t sourceSpan = source.getLayoutOrDefault().span(Axis::m);
+  int64_t resultSpan = result.getLayoutOrDefault().span(Axis::m);
+  if (resultSpan > sourceSpan)
+    return emitOpError("the result reaches ")
+           << resultSpan << (source.isLocal() ? " register slots" : " elements")
+           << " of storage but the source has only " << sourceSpan;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ViewOp
 //===----------------------------------------------------------------------===//
 

@@ -158,6 +158,32 @@ def TirX_ViewOp : TirX_Op<"view", [Pure,
   let hasVerifier = 1;
 }
 
+def TirX_ReinterpretOp : TirX_Op<"reinterpret", [Pure,
+    DeclareOpInterfaceMethods<ViewLikeOpInterface>]> {
+  let summary = "A tensor of another shape and layout over the same storage";
+  let description = [{
+    ```mlir
+    %b = tirx.reinterpret %s : !tirx.tensor<8xf32, shared>
+        -> !tirx.tensor<8x32x1xf32, shared, #tirx.layout<S[(8, 32, 1) : (1, 0, 1)]>>
+    ```
+    declares a new tensor over its source's storage (TIRx's `decl_tensor`
+    over a buffer): any shape and layout whose storage lies within the
+    source's, i.e. the result's span on `m` (element offsets of a memory
+    tensor; per-thread register slots of a local one) is at most the
+    source's. This is how one storage is seen with different owners: a
+    shared row written one value per warp (lanes broadcast, stride 0) and
+    read back by every thread, or a thread's private registers used as a
+    per-lane operand of a collective. Element type, memory space and
+    alignment are kept (dtypes change with `tirx.view`); both tensors have
+    static shapes.
+  }];
+  let arguments = (ins TirX_AnyTensor:$source);
+  let results = (outs TirX_AnyTensor:$result);
+  let assemblyFormat =
+      "$source attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 def TirX_RegionOp : TirX_Op<"region", [Pure,
     DeclareOpInterfaceMethods<ViewLikeOpInterface>,
     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Row softmax, float32, on a GPU (issue 17): TirX's examples/python/softmax.py
+against a device-to-device copy of the same bytes (read x, write y), eager
+torch.softmax, torch.compile of it, and Triton 3's fused-softmax tutorial
+kernel (one program per row, BLOCK_SIZE = next power of two of the row) at
+every num_warps in {4, 8, 16, 32}, in one process, timed as stream.py times
+(CUDA events, median of 20 after 5 warm-ups, each run queued behind a sleep
+kernel). Shapes: 32768 x 4096 and 8192 x 16384 (the issue's). Bandwidth is
+2 x rows x cols x 4 bytes (read once, write once) over the time.
+
+TirX variants, each its own row, named by (threads per CTA, 16-byte chunks
+per thread): all written before this run; none is chosen from it. Triton
+gets the same chance (every num_warps); torch.compile runs in its default
+mode and in mode="max-autotune".
+
+Every implementation first runs into an output poisoned with NaN and is
+checked against float64 torch.softmax: relative error at most 2e-6 per
+element (the bound docs/collectives.md states for TirX; torch and Triton
+meet it too). Usage: softmax.py EXAMPLES_DIR [RESULTS.md]"""
+import sys
+
+import torch
+
+import tirx
+
+from stream import timed
+
+sys.path.insert(0, sys.argv[1])
+import softmax as tirx_softmax  # noqa: E402
+
+SHAPES = [(32768, 4096), (8192, 16384)]
+# (threads, chunks) per row length: threads x 4 x chunks = the row.
+VARIANTS = {4096: [(256, 4), (512, 2), (1024, 1), (128, 8)],
+            16384: [(1024, 4), (512, 8), (256, 16)]}
+RTOL = 2e-6
+
+
+def triton_softmax_factory():
+    try:
+        import triton
+        import triton.language as tl
+    except ImportError:
+        return None, None
+
+    @triton.jit
+    def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols,
+                       BLOCK_SIZE: tl.constexpr):
+        row = tl.program_id(0)
+        offsets = tl.arange(0, BLOCK_SIZE)
+        mask = offsets < n_cols
+        x = tl.load(in_ptr + row * in_stride + offsets, mask=mask, other=-float("inf"))
+        x = x - tl.max(x, axis=0)
+        numerator = tl.exp(x)
+        y = numerator / tl.sum(numerator, axis=0)
+        tl.store(out_ptr + row * out_stride + offsets, y, mask=mask)
+
+    def run(x, y, num_warps):
+        rows, cols = x.shape
+        softmax_kernel[(rows,)](y, x, x.stride(0), y.stride(0), cols,
+                                BLOCK_SIZE=triton.next_power_of_2(cols), num_warps=num_warps)
+    return run, triton.__version__
+
+
+def check(who, run, y, reference):
+    """Runs `run` (which returns its output) into a NaN-poisoned `y` and
+    compares the output with the float64 reference."""
+    y.fill_(float("nan"))
+    out = run()
+    torch.cuda.synchronize()
+    error = ((out.double() - reference).abs() / reference.abs().clamp_min(1e-38)).max().item()
+    ok = error <= RTOL
+    if not ok:
+        print("FAIL: %s: max relative error %.3g > %g" % (who, error, RTOL))
+    return ok, error
+
+
+def main(results=None):
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    triton_run, triton_version = triton_softmax_factory()
+    print("device: %s (%d SMs), torch %s, triton %s"
+          % (props.name, props.multi_processor_count, torch.__version__, triton_version))
+    compiled_default = torch.compile(lambda x: torch.softmax(x, dim=-1))
+    compiled_max = torch.compile(lambda x: torch.softmax(x, dim=-1), mode="max-autotune")
+    lines, failed = [], False
+    for rows, cols in SHAPES:
+        torch.manual_seed(0)
+        x = torch.randn(rows, cols, device="cuda") * 4
+        y = torch.empty_like(x)
+        reference = torch.softmax(x.double(), dim=-1)
+        gbytes = 2 * x.numel() * 4 / 1e9
+        entries = []  # (label, run): run() returns the output
+
+        def into_y(fn):
+            def run():
+                fn()
+                return y
+            return run
+        entries.append(("device copy (anchor)", lambda: y.copy_(x)))
+        entries.append(("torch.softmax (eager)", lambda: torch.softmax(x, dim=-1)))
+        for threads, chunks in VARIANTS[cols]:
+            kernel = tirx.compile(tirx_softmax.make_kernel(threads, chunks), target="cuda")
+            entries.append(("TirX %d thr x %d chunks" % (threads, chunks),
+                            into_y(lambda kernel=kernel: kernel(x, y))))
+        if triton_run:
+            for warps in (4, 8, 16, 32):
+                entries.append(("Triton num_warps=%d" % warps,
+                                into_y(lambda warps=warps: triton_run(x, y, warps))))
+        entries.append(("torch.compile", lambda: compiled_default(x)))
+        entries.append(("torch.compile max-autotune", lambda: compiled_max(x)))
+        measured = []
+        for label, run in entries:
+            if label.startswith("device copy"):
+                error = 0.0
+                y.fill_(float("nan"))
+                ok = torch.equal(run(), x)
+            else:
+                ok, error = check(label, run, y, reference)
+            failed |= not ok
+            ms = timed(run)
+            measured.append((label, ms, ok, error))
+        copy_ms = measured[0][1]
+        lines.append("### softmax f32 %d x %d" % (rows, cols))
+        lines.append("")
+        lines.append("| implementation | ms | GB/s | % of copy | max rel. error |")
+        lines.append("|---|---|---|---|---|")
+        for label, ms, ok, error in measured:
+            lines.append("| %s | %.4f | %.0f | %.1f | %s |"
+                         % (label, ms, gbytes / ms * 1e3, 100 * copy_ms / ms,
+                            ("%.2g" % error) if ok else "FAIL"))
+        lines.append("")
+    text = "\n".join(lines)
+    print(text)
+    if results:
+        with open(results, "w") as out:
+            out.write(text + "\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[2] if len(sys.argv) > 2 else None))
