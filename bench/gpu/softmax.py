@@ -14,9 +14,9 @@ gets the same chance (every num_warps); torch.compile runs in its default
 mode and in mode="max-autotune".
 
 Every implementation first runs into an output poisoned with NaN and is
-checked against float64 torch.softmax: relative error at most 2e-6 per
-element (the bound docs/collectives.md states for TirX; torch and Triton
-meet it too). Usage: softmax.py EXAMPLES_DIR [RESULTS.md]"""
+checked against float64 torch.softmax: relative error at most 5e-6 per
+element (the bound examples/python/softmax.py derives for |x - max| < 64;
+torch, torch.compile and Triton meet it too). Usage: softmax.py EXAMPLES_DIR [RESULTS.md]"""
 import sys
 
 import torch
@@ -32,7 +32,7 @@ SHAPES = [(32768, 4096), (8192, 16384)]
 # (threads, chunks) per row length: threads x 4 x chunks = the row.
 VARIANTS = {4096: [(256, 4), (512, 2), (1024, 1), (128, 8)],
             16384: [(1024, 4), (512, 8), (256, 16)]}
-RTOL = 2e-6
+RTOL = 5e-6
 
 
 def triton_softmax_factory():

@@ -13,16 +13,20 @@
 # Reductions (docs/collectives.md): each thread reduces its registers, the
 # warp reduces by butterfly shuffles (shfl.sync.bfly, 5 steps), warps meet
 # through shared memory: lane 0 of each warp stores its warp's value
-# (`smem` seen as (warps, 32, 1) with lanes broadcast), one barrier, and
-# every thread reads all warps' values back (the same row seen with warps
-# and lanes broadcast) and reduces them. exp is ex2.approx.ftz of
+# (`smem` seen as (warps, 32, 1) with lanes broadcast), one barrier, then
+# lane l of every warp reads warp l % warps's value (the same row seen with
+# warps broadcast) and log2(warps) more butterflies give every thread the
+# CTA's result. exp is ex2.approx.ftz of
 # (x - max) * log2(e), computed as one fma; the sum's reciprocal is
 # rcp.rn.f32 and the result x * (1/sum).
 #
-# Accuracy: ex2.approx.ftz.f32 has a maximum relative error of 2^-22.5 (PTX
-# ISA); with the fma's rounding of the exponent (|x - max| log2 e rounded
-# once) the result is within 2e-6 relative of torch.softmax in float32 for
-# rows up to 16384 (tested in test/gpu/run_softmax.py).
+# Accuracy: the exponent t = (x - max) log2 e is rounded once by the fma, an
+# absolute error of at most 2^-24 |t|, i.e. a relative error of
+# ln 2 * 2^-24 |t| in 2^t; ex2.approx.ftz.f32 adds at most 2^-22.5 (PTX ISA),
+# the sum, reciprocal and product a few 2^-24. For the test data
+# (|x - max| < 64) that is below 5e-6 relative to float64 softmax, the bound
+# checked here and in bench/gpu/softmax.py (torch.softmax itself measured
+# 2.4e-6, Triton 4.3e-6 on the benchmark shapes).
 import math
 import sys
 
@@ -31,6 +35,7 @@ from tirx.layout import S, TileLayout
 from tirx.cuda.axis import laneid, warpid
 
 LOG2E = math.log2(math.e)
+RTOL = 5e-6  # see Accuracy above
 FULL = -1  # membermask: all 32 lanes
 
 
@@ -44,33 +49,39 @@ def make_kernel(threads=256, chunks=4):
     row_layout = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
     # One value per thread (slot 0), lanes as the collective's atom.
     lane_layout = TileLayout(S[(warps, 32, 1) : (1 @ warpid, 1 @ laneid, 1)])
-    # Shared: one value per warp; written with lanes broadcast ...
+    # Shared: one value per warp, written with lanes broadcast ...
     per_warp = TileLayout(S[(warps, 32, 1) : (1, 0, 1)])
-    # ... read back whole by every thread.
-    every_warp = TileLayout(S[(warps, 32, warps // 4, 4) : (0, 0, 4, 1)])
-    gathered = TileLayout(S[(warps, 32, warps // 4, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
+    # ... and read back by every warp, lane l reading warp l % warps's value.
+    lane_reads = TileLayout(S[(warps, 32 // warps, warps, 1) : (0, 0, 1, 1)])
 
     def apply(name, *operands, **kwargs):
         T.cuda.tile.apply(T.ptx[name], *operands, scope="cta", **kwargs)
 
-    def block_reduce(value, op, smem, is_lane0):
-        """value (warps, 32, 1), one per thread ⇒ the op over the whole CTA,
-        in every thread."""
+    def warp_reduce(value, op, offsets):
         lanes = value.view(warps, 32)
         other = T.alloc_local((warps, 32, 1), "float32", layout=lane_layout)
-        for offset in (16, 8, 4, 2, 1):
+        for offset in offsets:
             apply("shfl.sync.bfly.b32", other.view(warps, 32), lanes, T.int32(offset),
                   T.int32(31), T.int32(FULL))
             apply(op, value, value, other)
+
+    def block_reduce(value, op, smem, is_lane0):
+        """value (warps, 32, 1), one per thread ⇒ the op over the whole CTA,
+        in every thread: butterflies in each warp, then each warp's value
+        through shared memory to every warp, and butterflies over them."""
+        warp_reduce(value, op, (16, 8, 4, 2, 1))
+        if warps == 1:
+            return
         apply("st.shared.b32", smem.view(warps, 32, 1, layout=per_warp), value,
               pred=is_lane0)
         T.cuda.cta_sync()
-        parts = T.alloc_local((warps, 32, warps // 4, 4), "float32", layout=gathered)
-        apply("ld.shared.v4.b32", parts, smem.view(warps, 32, warps // 4, 4, layout=every_warp))
-        flat = parts.view(warps, 32, warps, 1)
-        apply("mov.b32", value, flat.sub[:, :, 0, :])
-        for i in range(1, warps):
-            apply(op, value, value, flat.sub[:, :, i, :])
+        apply("ld.shared.b32", value, smem.view(warps, 32, 1, layout=lane_reads))
+        offsets = []
+        step = warps // 2
+        while step:
+            offsets.append(step)
+            step //= 2
+        warp_reduce(value, op, offsets)
 
     @T.function
     def softmax(X: T.Tensor((rows, cols), "float32", align=16),
@@ -90,7 +101,7 @@ def make_kernel(threads=256, chunks=4):
         apply("max.f32", top, scalars.sub[:, :, 0, :], scalars.sub[:, :, 1, :])
         for i in range(2, chunks * 4):
             apply("max.f32", top, top, scalars.sub[:, :, i, :])
-        max_smem = T.alloc_shared((warps,), "float32", align=16)
+        max_smem = T.alloc_shared((warps,), "float32")
         block_reduce(top, "max.f32", max_smem, is_lane0)
         # e = 2^(x log2e - max log2e), summed.
         shift = T.alloc_local((warps, 32, 1), "float32", layout=lane_layout)
@@ -103,7 +114,7 @@ def make_kernel(threads=256, chunks=4):
         apply("add.rn.f32", total, scalars.sub[:, :, 0, :], scalars.sub[:, :, 1, :])
         for i in range(2, chunks * 4):
             apply("add.rn.f32", total, total, scalars.sub[:, :, i, :])
-        sum_smem = T.alloc_shared((warps,), "float32", align=16)
+        sum_smem = T.alloc_shared((warps,), "float32")
         block_reduce(total, "add.rn.f32", sum_smem, is_lane0)
         apply("rcp.rn.f32", total, total)
         for i in range(chunks * 4):
@@ -148,8 +159,9 @@ if __name__ == "__main__":
         y = softmax(x)
         want = torch.softmax(x.double(), dim=-1)
         error = ((y.double() - want).abs() / want.abs().clamp_min(1e-30)).max().item()
-        if not error <= 2e-6:
-            print("FAIL: softmax %d x %d: max relative error %.3g > 2e-6" % (rows, cols, error))
+        if not error <= RTOL:
+            print("FAIL: softmax %d x %d: max relative error %.3g > %g"
+                  % (rows, cols, error, RTOL))
             sys.exit(1)
         print("softmax %d x %d: max relative error %.3g against float64: OK"
               % (rows, cols, error))

@@ -164,8 +164,9 @@ def test_softmax_example_down_to_ptx():
         sys.path.remove(EXAMPLES)
     compiled = compile_kernel(softmax.make_kernel(threads=256, chunks=4))
     ptx = compiled.ptx
-    # Two block reductions: 5 butterfly steps each, one barrier each.
-    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 10
+    # Two block reductions: 5 butterfly steps in each warp, one barrier, 3
+    # more over the 8 warps.
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 16
     assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 2
     # 4 chunks of one 16-byte load and store per thread, each predicated by
     # chunk < cols; 16 exponentials.
