@@ -4,8 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Each repeat of a `tile.apply` becomes exactly one instruction, inline PTX
-// carrying the canonical spelling. Register operands are read/written
+// Each repeat of a `tile.apply` becomes exactly one instruction: the NVVM
+// op that yields it for the warp collectives that have one
+// (NVVMCollectives.h), otherwise inline PTX carrying the canonical spelling,
+// built by the one PTXBuilder. Register operands are read/written
 // through constant slots, memory operands are addressed through
 // tirx.element_ptr; repeats at constant distances from the first share its
 // address register and carry the distance as the address's immediate offset

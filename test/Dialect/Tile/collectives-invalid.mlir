@@ -395,3 +395,18 @@ tirx.kernel @unchecked_bad_spelling() launch(grid = [1], block = [32]) {
   tile.apply "vote.sync.most.pred" scope(warp) (-1 : i32)
   tirx.return
 }
+
+// -----
+
+// With a block of 48 x 2, one warp holds x = 32..47 of y = 0 and x = 0..15 of
+// y = 1: x / 32 differs inside it.
+tirx.kernel @warp_index_of_2d_block() launch(grid = [1], block = [48, 2]) {
+  %tid = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %c1 = arith.constant 1 : index
+  %warp = arith.divui %tid, %c32 : index
+  %first = arith.cmpi ult, %warp, %c1 : index
+  // expected-error @+1 {{'bar.warp.sync' is a warp-collective instruction: its predicate must be the same in every lane of a warp}}
+  tile.apply "bar.warp.sync" scope(cta) (-1 : i32) pred(%first)
+  tirx.return
+}

@@ -18,8 +18,19 @@ using namespace mlir::tirx;
 using namespace mlir::tirx::tile;
 
 /// Whether `value` is `thread_idx x` divided, floor-divided or shifted right
-/// by a constant multiple of 32 (a warp index).
+/// by a constant multiple of 32 (a warp index). A warp is 32 consecutive
+/// flat thread ids (x + X·(y + Y·z)), so `x / 32` is the same across a warp
+/// only when the block's x extent X is a multiple of 32, or the block is
+/// one-dimensional.
 static bool isWarpIndex(Operation *op) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel)
+    return false;
+  ArrayRef<int64_t> block = kernel.getLaunch().getBlock();
+  bool oneDimensional = llvm::all_of(block.drop_front(),
+                                     [](int64_t extent) { return extent == 1; });
+  if (!oneDimensional && block.front() % 32 != 0)
+    return false;
   if (!isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp, arith::ShRUIOp,
            arith::ShRSIOp>(op))
     return false;

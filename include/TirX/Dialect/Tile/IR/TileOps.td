@@ -40,10 +40,11 @@ def Tile_ApplyOp : Tile_Op<"apply", [AttrSizedOperandSegments,
         : !tirx.tensor<2x32x4x1xf32, local, #reg>,
           !tirx.tensor<2x32x4x1xf32, local, #reg>
     ```
-    The instruction is spelled exactly as in PTX and parsed against the
-    PTX instruction table. Operands follow PTX order, destination first;
-    each is a tensor, a scalar SSA value, or a typed immediate (scalars
-    broadcast over every repeat). `pred(%p)` gates every emitted
+    The instruction is spelled exactly as in PTX; the `#tile.ptx`
+    attribute parses it once against the PTX instruction table
+    (docs/instruction-model.md). Operands follow PTX order, destination
+    first; each is a tensor, a scalar SSA value, or a typed immediate
+    (scalars broadcast over every repeat). `pred(%p)` gates every emitted
     instruction.
 
     Every tensor operand is viewed as `group × repeat × atom`: `scope`
@@ -51,11 +52,20 @@ def Tile_ApplyOp : Tile_Op<"apply", [AttrSizedOperandSegments,
     (4 warps, 32 lanes); cta: (block/32 warps, 32 lanes)), the innermost
     dimension is the instruction's atom for that operand (e.g. 4 for
     `.v4.b32`, 1 for a register instruction), and the dimensions between are
-    repeats: one instruction per repeat coordinate, in row-major order. The
-    verifier proves: legal spelling and operand count, the target chip meets
-    the instruction's SM floor, operand roles and element types, group
-    extents equal the active threads, equal group × repeat shapes, every
-    register element owned by the issuing thread, destinations distinct
+    repeats: one instruction per repeat coordinate, in row-major order.
+    A warp-collective instruction (shfl.sync, vote.sync, redux.sync,
+    bar.*; docs/collectives.md) absorbs the lanes into its atom: the group
+    prefix is the warps (warp: none; warpgroup: (4); cta: (block/32)), the
+    atom is the instruction's fragment (`S[(32) : (1@laneid)]`), every lane
+    takes part (membermask -1), and `pred` and the branches around it must
+    be the same in every lane of a warp; it lowers to the NVVM op that
+    yields it (a `pred` becomes an `scf.if`).
+
+    The verifier proves: legal spelling and operand count, the target chip
+    meets the instruction's SM and PTX ISA floors, operand roles and
+    element types, group extents equal the active threads, equal group ×
+    repeat shapes, every register element owned by the issuing thread (a
+    collective operand: laid out as the fragment), destinations distinct
     across repeats, and every memory atom contiguous and aligned to the
     vector size. The enclosing kernel proves every memory operand inside its
     tensor wherever `pred` holds (docs/bounds.md).

@@ -12,7 +12,8 @@
 //
 // The proof is a conservative backward walk: constants, block indices,
 // kernel arguments (sizes, tensors), loop indices of loops with uniform
-// bounds, `thread_idx x` divided (or shifted) by a multiple of 32, and pure
+// bounds, `thread_idx x` divided (or shifted) by a multiple of 32 (when the
+// block's x extent is a multiple of 32, or the block is 1-D), and pure
 // operations of uniform operands are uniform; anything else (a thread index,
 // a loaded value, an unknown block argument) is not.
 //

@@ -32,8 +32,6 @@ def TirX_Dialect : Dialect {
     /// Name of the discardable attribute (on any ancestor, usually the
     /// module) that names the target chip, e.g. `tirx.chip = "sm_90"`.
     static constexpr ::llvm::StringLiteral kChipAttrName = "tirx.chip";
-    /// The chip assumed when no ancestor names one.
-    static constexpr ::llvm::StringLiteral kDefaultChip = "sm_90";
     /// Name of the discardable integer attribute naming the target PTX ISA
     /// version times ten (`tirx.ptx = 80` for PTX 8.0); default 80, what
     /// `--tirx-to-ptx` emits unless its `features` say otherwise.
