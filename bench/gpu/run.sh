@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Streaming benchmarks on a GPU (see stream.py; needs torch, cupy, nvrtc).
-#   In a GPU bundle (make gpu-bundle):  bash bench/run.sh [--sizes|--softmax] [RESULTS.md]
-#   In a built checkout with a GPU:     bash bench/gpu/run.sh [--sizes|--softmax] [RESULTS.md]
+#   In a GPU bundle (make gpu-bundle):  bash bench/run.sh [--sizes|--softmax|--rmsnorm] [RESULTS.md]
+#   In a built checkout with a GPU:     bash bench/gpu/run.sh [--sizes|--softmax|--rmsnorm] [RESULTS.md]
 # --sizes runs sizes.py (runtime-sized persistent affine-ReLU) instead;
-# --softmax runs softmax.py (row softmax against copy, torch, Triton).
+# --softmax runs softmax.py (row softmax against copy, torch, Triton);
+# --rmsnorm runs rmsnorm.py (bf16 RMSNorm against copy, torch, Triton).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -d "$here/../python/tirx" ] && [ -d "$here/../lib" ]; then
@@ -19,6 +20,10 @@ export TIRX_LIBRARY="${TIRX_LIBRARY:-$lib}"
 if [ "${1:-}" = "--sizes" ]; then
   shift
   exec python3 "$here/sizes.py" "$root/examples/python" "$@"
+fi
+if [ "${1:-}" = "--rmsnorm" ]; then
+  shift
+  exec python3 "$here/rmsnorm.py" "$root/examples/python" "$@"
 fi
 if [ "${1:-}" = "--softmax" ]; then
   shift

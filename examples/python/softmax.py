@@ -10,8 +10,9 @@
 # loaded (a predicate that every thread shares) and keep -inf, so they add
 # nothing to the max or the sum, and are not stored.
 #
-# Reductions (docs/collectives.md): each thread reduces its registers, the
-# warp reduces by butterfly shuffles (shfl.sync.bfly, 5 steps), warps meet
+# Reductions (T.cuda.cta_reduce, docs/collectives.md): each thread reduces
+# its registers, the warp reduces by butterfly shuffles (shfl.sync.bfly, 5
+# steps), warps meet
 # through shared memory: lane 0 of each warp stores its warp's value
 # (`smem` seen as (warps, 32, 1) with lanes broadcast), one barrier, then
 # lane l of every warp reads warp l % warps's value (the same row seen with
@@ -36,7 +37,6 @@ from tirx.cuda.axis import laneid, warpid
 
 LOG2E = math.log2(math.e)
 RTOL = 5e-6  # see Accuracy above
-FULL = -1  # membermask: all 32 lanes
 
 
 def make_kernel(threads=256, chunks=4):
@@ -49,46 +49,14 @@ def make_kernel(threads=256, chunks=4):
     row_layout = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
     # One value per thread (slot 0), lanes as the collective's atom.
     lane_layout = TileLayout(S[(warps, 32, 1) : (1 @ warpid, 1 @ laneid, 1)])
-    # Shared: one value per warp, written with lanes broadcast ...
-    per_warp = TileLayout(S[(warps, 32, 1) : (1, 0, 1)])
-    # ... and read back by every warp, lane l reading warp l % warps's value.
-    lane_reads = TileLayout(S[(warps, 32 // warps, warps, 1) : (0, 0, 1, 1)])
-
     def apply(name, *operands, **kwargs):
         T.cuda.tile.apply(T.ptx[name], *operands, scope="cta", **kwargs)
-
-    def warp_reduce(value, op, offsets):
-        lanes = value.view(warps, 32)
-        other = T.alloc_local((warps, 32, 1), "float32", layout=lane_layout)
-        for offset in offsets:
-            apply("shfl.sync.bfly.b32", other.view(warps, 32), lanes, T.int32(offset),
-                  T.int32(31), T.int32(FULL))
-            apply(op, value, value, other)
-
-    def block_reduce(value, op, smem, is_lane0):
-        """value (warps, 32, 1), one per thread ⇒ the op over the whole CTA,
-        in every thread: butterflies in each warp, then each warp's value
-        through shared memory to every warp, and butterflies over them."""
-        warp_reduce(value, op, (16, 8, 4, 2, 1))
-        if warps == 1:
-            return
-        apply("st.shared.b32", smem.view(warps, 32, 1, layout=per_warp), value,
-              pred=is_lane0)
-        T.cuda.cta_sync()
-        apply("ld.shared.b32", value, smem.view(warps, 32, 1, layout=lane_reads))
-        offsets = []
-        step = warps // 2
-        while step:
-            offsets.append(step)
-            step //= 2
-        warp_reduce(value, op, offsets)
 
     @T.function
     def softmax(X: T.Tensor((rows, cols), "float32", align=16),
                 Y: T.Tensor((rows, cols), "float32", align=16)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=rows, block=threads))
         row = T.cuda.block_idx("x")
-        is_lane0 = T.cuda.thread_idx("x") % 32 == 0
         x = T.alloc_local((warps, 32, chunks, 4), "float32", layout=row_layout)
         scalars = x.view(warps, 32, chunks * 4, 1)
         apply("mov.b32", scalars, T.float32(-math.inf))
@@ -101,8 +69,7 @@ def make_kernel(threads=256, chunks=4):
         apply("max.f32", top, scalars.sub[:, :, 0, :], scalars.sub[:, :, 1, :])
         for i in range(2, chunks * 4):
             apply("max.f32", top, top, scalars.sub[:, :, i, :])
-        max_smem = T.alloc_shared((warps,), "float32")
-        block_reduce(top, "max.f32", max_smem, is_lane0)
+        T.cuda.cta_reduce(top, "max")
         # e = 2^(x log2e - max log2e), summed.
         shift = T.alloc_local((warps, 32, 1), "float32", layout=lane_layout)
         apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
@@ -114,8 +81,7 @@ def make_kernel(threads=256, chunks=4):
         apply("add.rn.f32", total, scalars.sub[:, :, 0, :], scalars.sub[:, :, 1, :])
         for i in range(2, chunks * 4):
             apply("add.rn.f32", total, total, scalars.sub[:, :, i, :])
-        sum_smem = T.alloc_shared((warps,), "float32")
-        block_reduce(total, "add.rn.f32", sum_smem, is_lane0)
+        T.cuda.cta_reduce(total, "sum")
         apply("rcp.rn.f32", total, total)
         for i in range(chunks * 4):
             element = scalars.sub[:, :, i, :]

@@ -843,8 +843,15 @@ class ScalarValue:
         src = self.dtype
         if src is dtype:
             return self
-        if src is None or dtype is None:
-            raise _error("casts to or from index are not supported")
+        if src is None:
+            # An index (a thread/block index, loop index or size: never
+            # negative) as a number: a signed conversion through i64.
+            wide = b.fresh("cast")
+            b.emit("%s = arith.index_cast %s : index to i64" % (wide, self.ssa))
+            if dtype.is_float:
+                b.emit("%s = arith.sitofp %s : i64 to %s" % (result, wide, dtype.mlir))
+                return ScalarValue(result, dtype)
+            return ScalarValue(wide, DTYPES["int64"])._cast(dtype)
         if src.is_float and dtype.is_float:
             op = "arith.extf" if dtype.bits > src.bits else "arith.truncf"
         elif src.is_float:

@@ -629,3 +629,29 @@ def test_early_exit_is_reported_every_time():
     for _ in range(2):
         with raises(line_of("MARK-branch-return-again") + "`return` inside a T.If"):
             compile_kernel(small_kernel(returns))
+
+
+def test_indices_and_sizes_as_numbers():
+    """T.float32(index) / T.int32(index): a thread, block or loop index or a
+    size as a number (signed, through i64: indices are never negative)."""
+    n = T.dynamic("n")
+
+    @T.function
+    def k(A: T.Tensor((n,), "float32", align=4), B: T.Tensor((64, 1), "float32", align=4),
+          C: T.Tensor((64, 1), "int32", align=4)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=64))
+        tx = T.cuda.thread_idx("x")
+        regs = T.alloc_local((1, 1), "float32")
+        T.cuda.tile.apply(T.ptx["mov.b32"], regs, T.float32(n.value()), scope="thread")
+        T.cuda.tile.apply(T.ptx["add.rn.f32"], regs, regs, T.float32(tx), scope="thread")
+        T.cuda.tile.apply(T.ptx["st.global.b32"], B[tx:tx + 1, :], regs, scope="thread")
+        ints = T.alloc_local((1, 1), "int32")
+        T.cuda.tile.apply(T.ptx["mov.b32"], ints, T.int32(T.cuda.block_idx("x")),
+                          scope="thread")
+        T.cuda.tile.apply(T.ptx["st.global.b32"], C[tx:tx + 1, :], ints, scope="thread")
+    compiled = compile_kernel(k)
+    ir = kernel_ir(compiled)
+    assert re.search(r"arith\.index_cast %\w+ : index to i64", ir)
+    assert re.search(r"arith\.sitofp %\w+ : i64 to f32", ir)
+    assert re.search(r"arith\.trunci %\w+ : i64 to i32", ir)
+    assert re.search(r"cvt\.rn\.f32\.s64", compiled.ptx)

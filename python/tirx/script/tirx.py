@@ -2,6 +2,7 @@
 import types as _types
 
 from .._control import Else, If, Then, serial, unroll
+from .._reduce import cta_reduce as _cta_reduce, warp_reduce as _warp_reduce
 from .._dsl import (DTYPES as _DTYPES, SizeVar as _SizeVar, Tensor, ceildiv, if_then_else,
                     math_op as _math)
 
@@ -60,5 +61,7 @@ cuda = _types.SimpleNamespace(
     thread_idx=_thread_idx,
     block_idx=_block_idx,
     cta_sync=_cta_sync,
+    warp_reduce=_warp_reduce,
+    cta_reduce=_cta_reduce,
     tile=_types.SimpleNamespace(apply=_apply, ewise=_ewise),
 )

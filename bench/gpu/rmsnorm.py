@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""RMSNorm, bfloat16 in and out, float32 statistics, on a GPU (issue 17):
+TirX's examples/python/rmsnorm.py against a device-to-device copy of the
+same bytes (read x, write y), torch.nn.functional.rms_norm, torch.compile of
+it (default mode and mode="max-autotune"), an eager float32 formula in
+torch, and a Triton 3 kernel of the same algorithm (one program per row,
+BLOCK = next power of two of the row, float32 statistics) at every
+num_warps in {4, 8, 16, 32}, in one process, timed as stream.py times (CUDA
+events, median of 20 after 5 warm-ups, each run queued behind a sleep
+kernel). Shapes: 32768 x 4096 and 16384 x 8192 (the issue's). Bandwidth is
+2 x rows x cols x 2 bytes (x read once, y written once; the weight is one
+row) over the time.
+
+TirX variants, each its own row, named by (threads per CTA, 16-byte chunks
+per thread): all written before this run; none is chosen from it.
+
+Every implementation first runs into an output poisoned with NaN and is
+checked against a float64 RMSNorm of the bfloat16 inputs: relative error at
+most 2^-7 (one bfloat16 ulp, the bound examples/python/rmsnorm.py derives).
+Usage: rmsnorm.py EXAMPLES_DIR [RESULTS.md]"""
+import sys
+
+import torch
+
+import tirx
+
+from stream import timed
+
+sys.path.insert(0, sys.argv[1])
+import rmsnorm as tirx_rmsnorm  # noqa: E402
+
+SHAPES = [(32768, 4096), (16384, 8192)]
+VARIANTS = {4096: [(256, 2), (512, 1), (128, 4)],
+            8192: [(512, 2), (1024, 1), (256, 4)]}
+EPS = tirx_rmsnorm.EPS
+RTOL = tirx_rmsnorm.RTOL
+
+
+def triton_factory():
+    try:
+        import triton
+        import triton.language as tl
+    except ImportError:
+        return None, None
+
+    @triton.jit
+    def rms_norm_kernel(y_ptr, x_ptr, w_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        offsets = tl.arange(0, BLOCK)
+        mask = offsets < n_cols
+        x = tl.load(x_ptr + row * stride + offsets, mask=mask, other=0.0).to(tl.float32)
+        w = tl.load(w_ptr + offsets, mask=mask, other=0.0).to(tl.float32)
+        mean_square = tl.sum(x * x, axis=0) / n_cols
+        y = x * tl.rsqrt(mean_square + eps) * w
+        tl.store(y_ptr + row * stride + offsets, y.to(tl.bfloat16), mask=mask)
+
+    def run(x, w, y, num_warps):
+        rows, cols = x.shape
+        rms_norm_kernel[(rows,)](y, x, w, x.stride(0), cols, EPS,
+                                 BLOCK=triton.next_power_of_2(cols), num_warps=num_warps)
+    return run, triton.__version__
+
+
+def check(who, run, y, reference):
+    y.fill_(float("nan"))
+    out = run()
+    torch.cuda.synchronize()
+    error = ((out.double() - reference).abs() / reference.abs().clamp_min(1e-30)).max().item()
+    ok = error <= RTOL
+    if not ok:
+        print("FAIL: %s: max relative error %.3g > 2^-7" % (who, error))
+    return ok, error
+
+
+def eager_float32(x, w):
+    xf = x.float()
+    return (xf * torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + EPS) * w.float()).to(x.dtype)
+
+
+def main(results=None):
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    triton_run, triton_version = triton_factory()
+    print("device: %s (%d SMs), torch %s, triton %s"
+          % (props.name, props.multi_processor_count, torch.__version__, triton_version))
+    rms = torch.nn.functional.rms_norm
+    compiled_default = torch.compile(lambda x, w: rms(x, (x.shape[-1],), w, EPS))
+    compiled_max = torch.compile(lambda x, w: rms(x, (x.shape[-1],), w, EPS),
+                                 mode="max-autotune")
+    lines, failed = [], False
+    for rows, cols in SHAPES:
+        torch.manual_seed(0)
+        x = torch.randn(rows, cols, device="cuda").to(torch.bfloat16)
+        w = (torch.rand(cols, device="cuda") + 0.5).to(torch.bfloat16)
+        y = torch.empty_like(x)
+        reference = tirx_rmsnorm.reference(x, w)
+        gbytes = 2 * x.numel() * 2 / 1e9
+
+        def into_y(fn):
+            def run():
+                fn()
+                return y
+            return run
+        entries = [("device copy (anchor)", lambda: y.copy_(x)),
+                   ("F.rms_norm (eager)", lambda: rms(x, (cols,), w, EPS)),
+                   ("eager torch, float32 formula", lambda: eager_float32(x, w))]
+        for threads, chunks in VARIANTS[cols]:
+            kernel = tirx.compile(tirx_rmsnorm.make_kernel(threads, chunks), target="cuda")
+            entries.append(("TirX %d thr x %d chunks" % (threads, chunks),
+                            into_y(lambda kernel=kernel: kernel(x, w, y))))
+        if triton_run:
+            for warps in (4, 8, 16, 32):
+                entries.append(("Triton num_warps=%d" % warps,
+                                into_y(lambda warps=warps: triton_run(x, w, y, warps))))
+        entries.append(("torch.compile", lambda: compiled_default(x, w)))
+        entries.append(("torch.compile max-autotune", lambda: compiled_max(x, w)))
+        measured = []
+        for label, run in entries:
+            if label.startswith("device copy"):
+                error = 0.0
+                y.fill_(float("nan"))
+                ok = torch.equal(run(), x)
+            else:
+                ok, error = check(label, run, y, reference)
+            failed |= not ok
+            measured.append((label, timed(run), ok, error))
+        copy_ms = measured[0][1]
+        lines.append("### RMSNorm bf16 %d x %d" % (rows, cols))
+        lines.append("")
+        lines.append("| implementation | ms | GB/s | % of copy | max rel. error |")
+        lines.append("|---|---|---|---|---|")
+        for label, ms, ok, error in measured:
+            lines.append("| %s | %.4f | %.0f | %.1f | %s |"
+                         % (label, ms, gbytes / ms * 1e3, 100 * copy_ms / ms,
+                            ("%.2g" % error) if ok else "FAIL"))
+        lines.append("")
+    text = "\n".join(lines)
+    print(text)
+    if results:
+        with open(results, "w") as out:
+            out.write(text + "\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[2] if len(sys.argv) > 2 else None))

@@ -1,0 +1,140 @@
+# RMSNorm of a bfloat16 (rows, cols) tensor with a bfloat16 weight, float32
+# statistics: y = x / sqrt(mean(x^2) + eps) * w, rounded to bfloat16 once.
+# Both extents are known at run time: `rows` is the grid, `cols` any
+# multiple of the chunk (threads x 8) up to the kernel's capacity
+# (threads x 8 x chunks); `rms_norm(x, w)` picks a compiled kernel whose
+# capacity covers the row.
+#
+# One CTA per row; warp w, lane l holds, in chunk r, the eight columns
+# r*C + 256 w + 8 l + (0..7) (C = threads x 8): one 16-byte load per thread
+# and chunk, coalesced across the CTA, widened to float32 by one
+# cvt.f32.bf16 per element. Chunks past `cols` are not loaded (a predicate
+# every thread shares) and keep 0, adding nothing to the sum of squares, and
+# are not stored. The sum is a float32 fma chain per thread, then
+# T.cuda.cta_reduce (warp butterflies + one shared-memory exchange); the
+# scale is rsqrt.approx.f32 of sum / cols + eps; the result is packed two
+# elements at a time by cvt.rn.bf16x2.f32.
+#
+# Accuracy: every step before the final rounding is float32 (relative error
+# below 2^-20 with rsqrt.approx's 2^-22.9), so y is the float64 result
+# rounded to bfloat16, or one bfloat16 ulp from it where that result lies
+# within 2^-20 of a rounding boundary: at most 2^-7 relative, the bound
+# checked here and in bench/gpu/rmsnorm.py.
+import sys
+
+from tirx.script import tirx as T
+from tirx.layout import S, TileLayout
+from tirx.cuda.axis import laneid, warpid
+
+EPS = 1e-6
+RTOL = 2.0 ** -7  # one bfloat16 ulp (see Accuracy above)
+
+
+def make_kernel(threads=256, chunks=2, eps=EPS):
+    """An RMSNorm kernel for rows of up to threads * 8 * chunks columns."""
+    warps = threads // 32
+    chunk = threads * 8
+    rows = T.dynamic("rows")
+    cols = T.dynamic("cols", multiple_of=chunk)
+    # 16 bytes per thread and chunk: warp w, lane l, chunk r, word k.
+    words = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
+    # The same elements as float32, one register each.
+    floats = TileLayout(S[(warps, 32, chunks * 8, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
+    lanes = TileLayout(S[(warps, 32, 1) : (1 @ warpid, 1 @ laneid, 1)])
+
+    def apply(name, *operands, **kwargs):
+        T.cuda.tile.apply(T.ptx[name], *operands, scope="cta", **kwargs)
+
+    def load_floats(source, present):
+        """The row's chunks of `source` (a bf16 row) as float32 registers."""
+        raw = T.alloc_local((warps, 32, chunks, 4), "uint32", layout=words)
+        apply("mov.b32", raw.view(warps, 32, chunks * 4, 1), T.uint32(0))
+        for r in T.unroll(chunks):
+            apply("ld.global.v4.b32", raw.sub[:, :, r, :],
+                  source(r).view("uint32").view(warps, 32, 4), pred=present(r))
+        values = T.alloc_local((warps, 32, chunks * 8, 1), "float32", layout=floats)
+        apply("cvt.f32.bf16", values, raw.view("bfloat16").view(warps, 32, chunks * 8, 1))
+        return values
+
+    @T.function
+    def rms_norm(X: T.Tensor((rows, cols), "bfloat16", align=16),
+                 W: T.Tensor((cols,), "bfloat16", align=16),
+                 Y: T.Tensor((rows, cols), "bfloat16", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=rows, block=threads))
+        row = T.cuda.block_idx("x")
+
+        def present(r):
+            return r * chunk < cols
+        x = load_floats(lambda r: X.sub[row, r * chunk:(r + 1) * chunk], present)
+        w = load_floats(lambda r: W[r * chunk:(r + 1) * chunk], present)
+        # Sum of squares, per thread then over the CTA.
+        total = T.alloc_local((warps, 32, 1), "float32", layout=lanes)
+        apply("mul.rn.f32", total, x.sub[:, :, 0, :], x.sub[:, :, 0, :])
+        for i in range(1, chunks * 8):
+            element = x.sub[:, :, i, :]
+            apply("fma.rn.f32", total, element, element, total)
+        T.cuda.cta_reduce(total, "sum")
+        apply("div.rn.f32", total, total, T.float32(cols.value()))
+        apply("add.rn.f32", total, total, T.float32(eps))
+        apply("rsqrt.approx.f32", total, total)
+        for i in range(chunks * 8):
+            element = x.sub[:, :, i, :]
+            apply("mul.rn.f32", element, element, total)
+        apply("mul.rn.f32", x, x, w)
+        # Pack pairs: element 2i in the low half, 2i + 1 in the high half.
+        out = T.alloc_local((warps, 32, chunks * 4, 1), "uint32", layout=words)
+        pairs = x.view(warps, 32, chunks * 4, 2)
+        apply("cvt.rn.bf16x2.f32", out, pairs[:, :, :, 1:2], pairs[:, :, :, 0:1])
+        packed = out.view(warps, 32, chunks, 4)
+        for r in T.unroll(chunks):
+            apply("st.global.v4.b32",
+                  Y.sub[row, r * chunk:(r + 1) * chunk].view("uint32").view(warps, 32, 4),
+                  packed.sub[:, :, r, :], pred=present(r))
+
+    return rms_norm
+
+
+_compiled = {}
+
+
+def rms_norm(x, weight, out=None, threads=None, eps=EPS):
+    """RMSNorm over the last dimension of a contiguous bfloat16 CUDA matrix
+    whose row length is a multiple of 2048 (or of threads x 8)."""
+    import tirx
+    import torch
+    cols = x.shape[-1]
+    threads = threads or (512 if cols >= 8192 else 256)
+    chunk = threads * 8
+    if cols % chunk:
+        raise ValueError("rms_norm: the row length %d is not a multiple of %d" % (cols, chunk))
+    chunks = 1 << max(0, (cols // chunk - 1).bit_length())  # a power of two >= cols / chunk
+    key = (threads, chunks, eps)
+    if key not in _compiled:
+        _compiled[key] = tirx.compile(make_kernel(threads, chunks, eps), target="cuda")
+    out = torch.empty_like(x) if out is None else out
+    _compiled[key](x, weight, out)
+    return out
+
+
+def reference(x, weight, eps=EPS):
+    """float64 RMSNorm of the bfloat16 inputs (rounding left to the caller)."""
+    import torch
+    xd = x.double()
+    return xd * torch.rsqrt(xd.pow(2).mean(dim=-1, keepdim=True) + eps) * weight.double()
+
+
+if __name__ == "__main__":
+    import torch
+
+    torch.manual_seed(0)
+    for rows, cols in ((1, 2048), (3, 4096), (7, 6144), (5, 8192)):
+        x = torch.randn(rows, cols, device="cuda").to(torch.bfloat16)
+        weight = (torch.rand(cols, device="cuda") + 0.5).to(torch.bfloat16)
+        y = rms_norm(x, weight)
+        want = reference(x, weight)
+        error = ((y.double() - want).abs() / want.abs().clamp_min(1e-30)).max().item()
+        if not error <= RTOL:
+            print("FAIL: rms_norm %d x %d: max relative error %.3g > 2^-7" % (rows, cols, error))
+            sys.exit(1)
+        print("rms_norm %d x %d: max relative error %.3g against float64: OK"
+              % (rows, cols, error))
