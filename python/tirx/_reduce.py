@@ -25,8 +25,12 @@ _OPS = {
 
 
 def _check(value, op, width):
-    if not isinstance(value, TensorValue) or value.type.space != "local":
-        raise _error("a reduction needs a local tile of one value per thread, got %r" % (value,))
+    if not isinstance(value, TensorValue):
+        raise _error("a reduction needs a local tile of one value per thread, got %s"
+                     % type(value).__name__)
+    if value.type.space != "local":
+        raise _error("a reduction needs a local tile of one value per thread, got a %s tensor"
+                     % value.type.space)
     shape = value.shape
     if len(shape) != 3 or shape[1] != 32 or shape[2] != 1:
         raise _error("a reduction needs a (warps, 32, 1) tile (one value per thread), got shape %s"

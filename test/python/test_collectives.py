@@ -175,3 +175,65 @@ def test_softmax_example_down_to_ptx():
     assert len(re.findall(r"ex2\.approx\.ftz\.f32", ptx)) == 16
     assert ".local" not in ptx
     assert [v.name for v in compiled.size_vars] == ["rows", "cols"]
+
+
+def test_cta_reduce_and_warp_reduce():
+    """T.cuda.cta_reduce: 5 butterflies per warp, one barrier, log2(warps)
+    more; T.cuda.warp_reduce(width=8): 3 butterflies."""
+    def body(x):
+        T.cuda.cta_reduce(x, "max")
+        T.cuda.warp_reduce(x, "sum", width=8)
+    ptx = compile_kernel(warp_kernel(body)).ptx
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 5 + 2 + 3
+    assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 1
+    assert len(re.findall(r"max\.s32", ptx)) == 7
+    assert len(re.findall(r"add\.s32", ptx)) == 3
+
+
+@pytest.mark.parametrize("make, marker, message", [
+    (lambda x: T.cuda.cta_reduce(T.alloc_shared((4, 32, 1), "int32")),  # MARK-r1
+     "MARK-r1", "a reduction needs a local tile of one value per thread, got a shared tensor"),
+    (lambda x: T.cuda.cta_reduce(T.int32(1)),  # MARK-r2
+     "MARK-r2", "a reduction needs a local tile of one value per thread, got "),
+    (lambda x: T.cuda.cta_reduce(x.view(4, 32)),  # MARK-r3
+     "MARK-r3", "a reduction needs a (warps, 32, 1) tile (one value per thread), got shape "
+                "(4, 32)"),
+    (lambda x: T.cuda.cta_reduce(x, "prod"),  # MARK-r4
+     "MARK-r4", "unknown reduction 'prod'; expected one of sum, max, min"),
+    (lambda x: T.cuda.cta_reduce(T.alloc_local((4, 32, 1), "float16", layout=LANES)),  # MARK-r5
+     "MARK-r5", "sum reductions take float32, int32, uint32 tiles, got float16"),
+    (lambda x: T.cuda.warp_reduce(x, "sum", width=3),  # MARK-r6
+     "MARK-r6", "width must be 2, 4, 8, 16 or 32 lanes, got 3"),
+])
+def test_reduction_misuse_is_located(make, marker, message):
+    with raises(line_of(marker) + message):
+        compile_kernel(warp_kernel(make))
+
+
+def test_cta_reduce_needs_a_power_of_two_of_warps():
+    @T.function
+    def k(A: T.Tensor((3, 32, 1), "int32", align=4)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=96))
+        x = T.alloc_local((3, 32, 1), "int32",
+                          layout=TileLayout(S[(3, 32, 1) : (1 @ warpid, 1 @ laneid, 1)]))
+        T.cuda.cta_reduce(x)  # MARK-pow2
+    with raises(line_of("MARK-pow2") + "cta_reduce needs a power-of-two number of warps, got 3"):
+        compile_kernel(k)
+
+
+def test_rmsnorm_example_down_to_ptx():
+    sys.path.insert(0, EXAMPLES)
+    try:
+        import rmsnorm
+    finally:
+        sys.path.remove(EXAMPLES)
+    compiled = compile_kernel(rmsnorm.make_kernel(threads=256, chunks=2))
+    ptx = compiled.ptx
+    # x and w: 2 chunks of one 16-byte load per thread each; y: 2 stores.
+    assert len(re.findall(r"@%tirx_p ld\.global\.v4\.b32", ptx)) == 4
+    assert len(re.findall(r"@%tirx_p st\.global\.v4\.b32", ptx)) == 2
+    assert len(re.findall(r"cvt\.f32\.bf16", ptx)) == 32
+    assert len(re.findall(r"cvt\.rn\.bf16x2\.f32", ptx)) == 8
+    assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 1
+    assert re.search(r"rsqrt\.approx\.f32", ptx)
+    assert ".local" not in ptx
