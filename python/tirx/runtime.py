@@ -115,7 +115,7 @@ def _check_scalar(name, kind, arg):
         fits = not math.isfinite(value) or abs(value) <= limit
     else:
         value = int(arg)
-        low = 0 if kind.kind == "u" else -(1 << (kind.bits - 1))
+        low = 0 if kind.kind in "ub" else -(1 << (kind.bits - 1))
         fits = low <= value < low + (1 << kind.bits)
     if not fits:
         raise ValueError("parameter '%s' = %r is out of range for %s" % (name, arg, kind.name))
@@ -233,7 +233,8 @@ def _check_interface(name, kind, arg, sizes, bound):
     return _check_pointer(name, kind, data[0])
 
 
-_TORCH_TYPESTR = {"torch." + d.name: d.typestr for d in DTYPES.values()}
+# Predicate ("bool") tensors live in registers only: no tensor argument.
+_TORCH_TYPESTR = {"torch." + d.name: d.typestr for d in DTYPES.values() if d.kind != "b"}
 
 
 def _check_torch(name, kind, arg, sizes, bound):
@@ -788,7 +789,7 @@ class Launcher:
             return ["    if (type(%s) is not float and type(%s) is not int) or not "
                     "-%r <= %s <= %r: %s" % (a, a, limit, a, limit, fallback)]
         if kind.mlir in _CTYPES and kind.mlir != "i1":
-            low = 0 if kind.kind == "u" else -(1 << (kind.bits - 1))
+            low = 0 if kind.kind in "ub" else -(1 << (kind.bits - 1))
             high = low + (1 << kind.bits) - 1
             return ["    if type(%s) is not int or not %d <= %s <= %d: %s" % (
                 a, low, a, high, fallback)]
