@@ -24,7 +24,7 @@ import torch
 
 import tirx
 
-from stream import timed
+from rowwise import finish, into, measure_table
 
 sys.path.insert(0, sys.argv[1])
 import rmsnorm as tirx_rmsnorm  # noqa: E402
@@ -61,17 +61,6 @@ def triton_factory():
     return run, triton.__version__
 
 
-def check(who, run, y, reference):
-    y.fill_(float("nan"))
-    out = run()
-    torch.cuda.synchronize()
-    error = ((out.double() - reference).abs() / reference.abs().clamp_min(1e-30)).max().item()
-    ok = error <= RTOL
-    if not ok:
-        print("FAIL: %s: max relative error %.3g > 2^-7" % (who, error))
-    return ok, error
-
-
 def eager_float32(x, w):
     xf = x.float()
     return (xf * torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + EPS) * w.float()).to(x.dtype)
@@ -94,51 +83,24 @@ def main(results=None):
         y = torch.empty_like(x)
         reference = tirx_rmsnorm.reference(x, w)
         gbytes = 2 * x.numel() * 2 / 1e9
-
-        def into_y(fn):
-            def run():
-                fn()
-                return y
-            return run
         entries = [("device copy (anchor)", lambda: y.copy_(x)),
                    ("F.rms_norm (eager)", lambda: rms(x, (cols,), w, EPS)),
                    ("eager torch, float32 formula", lambda: eager_float32(x, w))]
         for threads, chunks in VARIANTS[cols]:
             kernel = tirx.compile(tirx_rmsnorm.make_kernel(threads, chunks), target="cuda")
             entries.append(("TirX %d thr x %d chunks" % (threads, chunks),
-                            into_y(lambda kernel=kernel: kernel(x, w, y))))
+                            into(y, lambda kernel=kernel: kernel(x, w, y))))
         if triton_run:
             for warps in (4, 8, 16, 32):
                 entries.append(("Triton num_warps=%d" % warps,
-                                into_y(lambda warps=warps: triton_run(x, w, y, warps))))
+                                into(y, lambda warps=warps: triton_run(x, w, y, warps))))
         entries.append(("torch.compile", lambda: compiled_default(x, w)))
         entries.append(("torch.compile max-autotune", lambda: compiled_max(x, w)))
-        measured = []
-        for label, run in entries:
-            if label.startswith("device copy"):
-                error = 0.0
-                y.fill_(float("nan"))
-                ok = torch.equal(run(), x)
-            else:
-                ok, error = check(label, run, y, reference)
-            failed |= not ok
-            measured.append((label, timed(run), ok, error))
-        copy_ms = measured[0][1]
-        lines.append("### RMSNorm bf16 %d x %d" % (rows, cols))
-        lines.append("")
-        lines.append("| implementation | ms | GB/s | % of copy | max rel. error |")
-        lines.append("|---|---|---|---|---|")
-        for label, ms, ok, error in measured:
-            lines.append("| %s | %.4f | %.0f | %.1f | %s |"
-                         % (label, ms, gbytes / ms * 1e3, 100 * copy_ms / ms,
-                            ("%.2g" % error) if ok else "FAIL"))
-        lines.append("")
-    text = "\n".join(lines)
-    print(text)
-    if results:
-        with open(results, "w") as out:
-            out.write(text + "\n")
-    return 1 if failed else 0
+        table, bad = measure_table("RMSNorm bf16 %d x %d" % (rows, cols), entries, x, y,
+                                   reference, RTOL, gbytes)
+        lines += table
+        failed |= bad
+    return finish(lines, results, failed)
 
 
 if __name__ == "__main__":

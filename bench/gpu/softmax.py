@@ -23,7 +23,7 @@ import torch
 
 import tirx
 
-from stream import timed
+from rowwise import finish, into, measure_table
 
 sys.path.insert(0, sys.argv[1])
 import softmax as tirx_softmax  # noqa: E402
@@ -61,19 +61,6 @@ def triton_softmax_factory():
     return run, triton.__version__
 
 
-def check(who, run, y, reference):
-    """Runs `run` (which returns its output) into a NaN-poisoned `y` and
-    compares the output with the float64 reference."""
-    y.fill_(float("nan"))
-    out = run()
-    torch.cuda.synchronize()
-    error = ((out.double() - reference).abs() / reference.abs().clamp_min(1e-38)).max().item()
-    ok = error <= RTOL
-    if not ok:
-        print("FAIL: %s: max relative error %.3g > %g" % (who, error, RTOL))
-    return ok, error
-
-
 def main(results=None):
     props = torch.cuda.get_device_properties(torch.cuda.current_device())
     triton_run, triton_version = triton_softmax_factory()
@@ -89,51 +76,23 @@ def main(results=None):
         reference = torch.softmax(x.double(), dim=-1)
         gbytes = 2 * x.numel() * 4 / 1e9
         entries = []  # (label, run): run() returns the output
-
-        def into_y(fn):
-            def run():
-                fn()
-                return y
-            return run
         entries.append(("device copy (anchor)", lambda: y.copy_(x)))
         entries.append(("torch.softmax (eager)", lambda: torch.softmax(x, dim=-1)))
         for threads, chunks in VARIANTS[cols]:
             kernel = tirx.compile(tirx_softmax.make_kernel(threads, chunks), target="cuda")
             entries.append(("TirX %d thr x %d chunks" % (threads, chunks),
-                            into_y(lambda kernel=kernel: kernel(x, y))))
+                            into(y, lambda kernel=kernel: kernel(x, y))))
         if triton_run:
             for warps in (4, 8, 16, 32):
                 entries.append(("Triton num_warps=%d" % warps,
-                                into_y(lambda warps=warps: triton_run(x, y, warps))))
+                                into(y, lambda warps=warps: triton_run(x, y, warps))))
         entries.append(("torch.compile", lambda: compiled_default(x)))
         entries.append(("torch.compile max-autotune", lambda: compiled_max(x)))
-        measured = []
-        for label, run in entries:
-            if label.startswith("device copy"):
-                error = 0.0
-                y.fill_(float("nan"))
-                ok = torch.equal(run(), x)
-            else:
-                ok, error = check(label, run, y, reference)
-            failed |= not ok
-            ms = timed(run)
-            measured.append((label, ms, ok, error))
-        copy_ms = measured[0][1]
-        lines.append("### softmax f32 %d x %d" % (rows, cols))
-        lines.append("")
-        lines.append("| implementation | ms | GB/s | % of copy | max rel. error |")
-        lines.append("|---|---|---|---|---|")
-        for label, ms, ok, error in measured:
-            lines.append("| %s | %.4f | %.0f | %.1f | %s |"
-                         % (label, ms, gbytes / ms * 1e3, 100 * copy_ms / ms,
-                            ("%.2g" % error) if ok else "FAIL"))
-        lines.append("")
-    text = "\n".join(lines)
-    print(text)
-    if results:
-        with open(results, "w") as out:
-            out.write(text + "\n")
-    return 1 if failed else 0
+        table, bad = measure_table("softmax f32 %d x %d" % (rows, cols), entries, x, y,
+                                   reference, RTOL, gbytes)
+        lines += table
+        failed |= bad
+    return finish(lines, results, failed)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,15 @@ def _lane_layout(warps):
     return TileLayout(S[(warps, 32, 1) : (1 @ warpid, 1 @ laneid, 1)])
 
 
+def _halving(width):
+    """The butterfly offsets over `width` lanes: width/2, ..., 1."""
+    offsets = []
+    while width > 1:
+        width //= 2
+        offsets.append(width)
+    return offsets
+
+
 def _butterflies(value, instruction, offsets):
     warps = value.shape[0]
     other = alloc_local(value.shape, value.dtype, layout=_lane_layout(warps))
@@ -65,12 +74,7 @@ def warp_reduce(value, op="sum", width=32):
     (shfl.sync.bfly), in place: every lane of a group ends with the group's
     result."""
     instruction = _check(value, op, width)
-    offsets = []
-    step = width // 2
-    while step:
-        offsets.append(step)
-        step //= 2
-    _butterflies(value, instruction, offsets)
+    _butterflies(value, instruction, _halving(width))
     return value
 
 
@@ -84,7 +88,7 @@ def cta_reduce(value, op="sum"):
     warps = value.shape[0]
     if warps & (warps - 1):
         raise _error("cta_reduce needs a power-of-two number of warps, got %d" % warps)
-    _butterflies(value, instruction, (16, 8, 4, 2, 1))
+    _butterflies(value, instruction, _halving(32))
     if warps == 1:
         return value
     smem = alloc_shared((warps,), value.dtype)
@@ -96,10 +100,5 @@ def cta_reduce(value, op="sum"):
           pred=is_lane0)
     cta_sync()
     apply("ld.shared.b32", value, smem.view(warps, 32, 1, layout=lane_reads), scope="cta")
-    offsets = []
-    step = warps // 2
-    while step:
-        offsets.append(step)
-        step //= 2
-    _butterflies(value, instruction, offsets)
+    _butterflies(value, instruction, _halving(warps))
     return value
