@@ -137,3 +137,33 @@ tirx.kernel @families(%A: !tirx.tensor<4x32x1xi32, global, align = 4>,
       : !tirx.tensor<4x32x1xi32, global, align = 4>, !tirx.tensor<4x32x1xi32, local, #thr>
   tirx.return
 }
+
+// .b32 operands take any 32-bit type: f32 tiles and immediates reach the
+// NVVM ops (which take i32 masks, offsets and integer reductions) as bits.
+// CHECK-LABEL: .entry float_bits(
+// CHECK: shfl.sync.idx.b32 [[S:%r[0-9]+]], {{%r[0-9]+}}, {{%r[0-9]+}}, 1065353216, -1;
+// CHECK: redux.sync.and.b32 {{%r[0-9]+}}, [[S]], {{%r[0-9]+}};
+// CHECK: vote.sync.ballot.b32 {{%r[0-9]+}}, {{%p[0-9]+}}, -1;
+#lanes2 = #tirx.layout<S[(4, 32, 1) : (1@warpid, 1@laneid, 1)]>
+tirx.kernel @float_bits(%A: !tirx.tensor<4x32x1xf32, global, align = 4>,
+                        %B: !tirx.tensor<4x32x1xf32, global, align = 4>)
+    launch(grid = [1], block = [128]) {
+  %x = tirx.alloc_local : !tirx.tensor<4x32x1xf32, local, #lanes2>
+  tile.apply "ld.global.b32" scope(cta) (%x, %A)
+      : !tirx.tensor<4x32x1xf32, local, #lanes2>, !tirx.tensor<4x32x1xf32, global, align = 4>
+  %l = tirx.view %x : !tirx.tensor<4x32x1xf32, local, #lanes2> -> !tirx.tensor<4x32xf32, local, #lanes2>
+  %p = tirx.alloc_local : !tirx.tensor<4x32xi1, local, #lanes2>
+  %b = tirx.alloc_local : !tirx.tensor<4x32xf32, local, #lanes2>
+  tile.apply "shfl.sync.idx.b32" scope(cta) (%l, %l, %l, 1.0 : f32, -1 : i32)
+      : !tirx.tensor<4x32xf32, local, #lanes2>, !tirx.tensor<4x32xf32, local, #lanes2>, !tirx.tensor<4x32xf32, local, #lanes2>
+  tile.apply "redux.sync.and.b32" scope(cta) (%l, %l, -1 : i32)
+      : !tirx.tensor<4x32xf32, local, #lanes2>, !tirx.tensor<4x32xf32, local, #lanes2>
+  tile.apply "vote.sync.ballot.b32" scope(cta) (%b, %p, -1 : i32)
+      : !tirx.tensor<4x32xf32, local, #lanes2>, !tirx.tensor<4x32xi1, local, #lanes2>
+  %bt = tirx.view %b : !tirx.tensor<4x32xf32, local, #lanes2> -> !tirx.tensor<4x32x1xf32, local, #lanes2>
+  tile.apply "st.global.b32" scope(cta) (%B, %x)
+      : !tirx.tensor<4x32x1xf32, global, align = 4>, !tirx.tensor<4x32x1xf32, local, #lanes2>
+  tile.apply "st.global.b32" scope(cta) (%A, %bt)
+      : !tirx.tensor<4x32x1xf32, global, align = 4>, !tirx.tensor<4x32x1xf32, local, #lanes2>
+  tirx.return
+}

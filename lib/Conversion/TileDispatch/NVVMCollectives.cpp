@@ -35,11 +35,24 @@ static StringRef getModifier(const ptx::Instruction &instruction,
              : StringRef();
 }
 
+/// `value` as `type` (same width: a bit cast). The table's .b32 operands
+/// accept f32 tiles and immediates, but NVVM's masks, offsets and integer
+/// reductions take i32, and its results have the op's type, not the
+/// destination tile's.
+static Value castBits(OpBuilder &builder, Location loc, Value value,
+                      Type type) {
+  if (value.getType() == type)
+    return value;
+  return LLVM::BitcastOp::create(builder, loc, type, value);
+}
+
 SmallVector<Value> mlir::tirx::tile::buildExactNVVMOp(
     OpBuilder &builder, Location loc, const ptx::Instruction &instruction,
     ArrayRef<Value> sources, ArrayRef<Type> resultTypes) {
   MLIRContext *context = builder.getContext();
   StringRef family = instruction.family;
+  Type i32 = builder.getI32Type();
+  auto asI32 = [&](Value value) { return castBits(builder, loc, value, i32); };
   if (family == "shfl") {
     // shfl.sync.<mode>.b32 d[|p], a, b, c, membermask
     auto kind = llvm::StringSwitch<NVVM::ShflKind>(getModifier(instruction, 1))
@@ -48,16 +61,20 @@ SmallVector<Value> mlir::tirx::tile::buildExactNVVMOp(
                     .Case("bfly", NVVM::ShflKind::bfly)
                     .Default(NVVM::ShflKind::idx);
     bool withValid = resultTypes.size() == 2;
-    Type resultType = resultTypes.front();
+    // The value keeps its own type (i32 or f32); so does the result.
+    Value value = sources[0];
+    Type resultType = value.getType();
     if (withValid)
       resultType = LLVM::LLVMStructType::getLiteral(
-          context, {resultTypes[0], builder.getI1Type()});
+          context, {value.getType(), builder.getI1Type()});
     Value shuffled = NVVM::ShflOp::create(
-        builder, loc, resultType, sources[3], sources[0], sources[1],
-        sources[2], kind, withValid ? builder.getUnitAttr() : UnitAttr());
+        builder, loc, resultType, asI32(sources[3]), value, asI32(sources[1]),
+        asI32(sources[2]), kind,
+        withValid ? builder.getUnitAttr() : UnitAttr());
     if (!withValid)
-      return {shuffled};
-    return {LLVM::ExtractValueOp::create(builder, loc, shuffled, 0),
+      return {castBits(builder, loc, shuffled, resultTypes[0])};
+    Value result = LLVM::ExtractValueOp::create(builder, loc, shuffled, 0);
+    return {castBits(builder, loc, result, resultTypes[0]),
             LLVM::ExtractValueOp::create(builder, loc, shuffled, 1)};
   }
   if (family == "vote") {
@@ -68,9 +85,12 @@ SmallVector<Value> mlir::tirx::tile::buildExactNVVMOp(
             .Case("any", NVVM::VoteSyncKind::any)
             .Case("uni", NVVM::VoteSyncKind::uni)
             .Default(NVVM::VoteSyncKind::ballot);
-    return {NVVM::VoteSyncOp::create(
-        builder, loc, resultTypes.front(), sources[1], sources[0],
-        NVVM::VoteSyncKindAttr::get(context, kind))};
+    Type resultType =
+        kind == NVVM::VoteSyncKind::ballot ? i32 : builder.getI1Type();
+    Value vote = NVVM::VoteSyncOp::create(
+        builder, loc, resultType, asI32(sources[1]), sources[0],
+        NVVM::VoteSyncKindAttr::get(context, kind));
+    return {castBits(builder, loc, vote, resultTypes.front())};
   }
   if (family == "redux") {
     // redux.sync.<op>.<type> d, a, membermask; min/max of u32 are umin/umax.
@@ -84,16 +104,17 @@ SmallVector<Value> mlir::tirx::tile::buildExactNVVMOp(
                     .Case("and", NVVM::ReduxKind::AND)
                     .Case("or", NVVM::ReduxKind::OR)
                     .Default(NVVM::ReduxKind::XOR);
-    return {NVVM::ReduxOp::create(builder, loc, resultTypes.front(), sources[0],
-                                  kind, sources[1])};
+    Value reduced = NVVM::ReduxOp::create(builder, loc, i32, asI32(sources[0]),
+                                          kind, asI32(sources[1]));
+    return {castBits(builder, loc, reduced, resultTypes.front())};
   }
   if (instruction.formName == "bar.warp.sync") {
-    NVVM::SyncWarpOp::create(builder, loc, sources[0]);
+    NVVM::SyncWarpOp::create(builder, loc, asI32(sources[0]));
     return {};
   }
   // bar.sync a[, b]
-  NVVM::BarrierOp::create(builder, loc, TypeRange(), sources[0],
-                          sources.size() > 1 ? sources[1] : Value(),
+  NVVM::BarrierOp::create(builder, loc, TypeRange(), asI32(sources[0]),
+                          sources.size() > 1 ? asI32(sources[1]) : Value(),
                           NVVM::BarrierReductionAttr(), Value());
   return {};
 }
