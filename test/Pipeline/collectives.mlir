@@ -167,3 +167,26 @@ tirx.kernel @float_bits(%A: !tirx.tensor<4x32x1xf32, global, align = 4>,
       : !tirx.tensor<4x32x1xf32, global, align = 4>, !tirx.tensor<4x32x1xf32, local, #lanes2>
   tirx.return
 }
+
+// Predicates from a size and from the warp index stay provably uniform
+// through the whole pipeline (tile.apply is verified again inside the
+// gpu.func, where sizes are function arguments and indices gpu ops).
+// CHECK-LABEL: .entry uniform_predicates(
+// CHECK: setp.lt.u64 [[SMALL:%p[0-9]+]], {{%rd[0-9]+}}, 5;
+// CHECK: @[[SMALL]] bra
+// CHECK: bar.warp.sync -1;
+// CHECK: bar.sync 1, 64;
+tirx.kernel @uniform_predicates(%n: index {tirx.size = "n"},
+                                %A: !tirx.tensor<?xf32, global, sizes = [n]>)
+    launch(grid = [1], block = [128]) {
+  %c4 = arith.constant 4 : index
+  %big = arith.cmpi ugt, %n, %c4 : index
+  tile.apply "bar.warp.sync" scope(cta) (-1 : i32) pred(%big)
+  %tid = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %c2 = arith.constant 2 : index
+  %warp = arith.divui %tid, %c32 : index
+  %low = arith.cmpi ult, %warp, %c2 : index
+  tile.apply "bar.sync" scope(cta) (1 : i32, 64 : i32) pred(%low)
+  tirx.return
+}

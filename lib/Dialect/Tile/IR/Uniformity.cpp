@@ -8,6 +8,7 @@
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -17,25 +18,43 @@ using namespace mlir;
 using namespace mlir::tirx;
 using namespace mlir::tirx::tile;
 
-/// Whether `value` is `thread_idx x` divided, floor-divided or shifted right
-/// by a constant multiple of 32 (a warp index). A warp is 32 consecutive
-/// flat thread ids (x + X·(y + Y·z)), so `x / 32` is the same across a warp
-/// only when the block's x extent X is a multiple of 32, or the block is
-/// one-dimensional.
+/// The block extents of the kernel around `op`: a tirx.kernel's launch, or,
+/// after tirx-to-gpu, the gpu.func's known block size.
+static SmallVector<int64_t, 3> getBlockExtents(Operation *op) {
+  if (auto kernel = op->getParentOfType<KernelOp>())
+    return SmallVector<int64_t, 3>(kernel.getLaunch().getBlock());
+  if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
+    if (DenseI32ArrayAttr known = func.getKnownBlockSizeAttr())
+      return SmallVector<int64_t, 3>(known.asArrayRef());
+  return {};
+}
+
+/// Whether `op` reads the thread index along x (tirx or gpu spelling).
+static bool isThreadIndexX(Operation *op) {
+  if (auto index = dyn_cast_or_null<ThreadIdxOp>(op))
+    return index.getDim() == Dim::x;
+  if (auto index = dyn_cast_or_null<gpu::ThreadIdOp>(op))
+    return index.getDimension() == gpu::Dimension::x;
+  return false;
+}
+
+/// Whether `op` is the thread index along x divided, floor-divided or
+/// shifted right by a constant multiple of 32 (a warp index). A warp is 32
+/// consecutive flat thread ids (x + X·(y + Y·z)), so `x / 32` is the same
+/// across a warp only when the block's x extent X is a multiple of 32, or
+/// the block is one-dimensional.
 static bool isWarpIndex(Operation *op) {
-  auto kernel = op->getParentOfType<KernelOp>();
-  if (!kernel)
+  if (!isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp,
+           arith::ShRUIOp, arith::ShRSIOp>(op))
     return false;
-  ArrayRef<int64_t> block = kernel.getLaunch().getBlock();
-  bool oneDimensional = llvm::all_of(block.drop_front(),
+  if (!isThreadIndexX(op->getOperand(0).getDefiningOp()))
+    return false;
+  SmallVector<int64_t, 3> block = getBlockExtents(op);
+  if (block.empty())
+    return false;
+  bool oneDimensional = llvm::all_of(ArrayRef(block).drop_front(),
                                      [](int64_t extent) { return extent == 1; });
   if (!oneDimensional && block.front() % 32 != 0)
-    return false;
-  if (!isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp, arith::ShRUIOp,
-           arith::ShRSIOp>(op))
-    return false;
-  auto threadIdx = op->getOperand(0).getDefiningOp<ThreadIdxOp>();
-  if (!threadIdx || threadIdx.getDim() != Dim::x)
     return false;
   APInt divisor;
   if (!matchPattern(op->getOperand(1), m_ConstantInt(&divisor)))
@@ -43,6 +62,13 @@ static bool isWarpIndex(Operation *op) {
   if (isa<arith::ShRUIOp, arith::ShRSIOp>(op))
     return divisor.getZExtValue() >= 5;
   return divisor.getZExtValue() > 0 && divisor.getZExtValue() % 32 == 0;
+}
+
+/// Values every thread of the kernel sees alike, with no operand to look
+/// through: constants and block, grid and launch extents.
+static bool isUniformSource(Operation *op) {
+  return matchPattern(op, m_Constant()) ||
+         isa<BlockIdxOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp>(op);
 }
 
 static bool isUniform(Value value, llvm::DenseMap<Value, bool> &memo,
@@ -56,7 +82,8 @@ static bool isUniform(Value value, llvm::DenseMap<Value, bool> &memo,
   bool result = false;
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     Operation *owner = arg.getOwner()->getParentOp();
-    if (isa<KernelOp>(owner)) {
+    // Kernel parameters (sizes, tensors), before and after tirx-to-gpu.
+    if (isa<KernelOp, gpu::GPUFuncOp>(owner) && arg.getOwner()->isEntryBlock()) {
       result = true;
     } else if (auto loop = dyn_cast<scf::ForOp>(owner)) {
       result = arg == loop.getInductionVar() &&
@@ -66,11 +93,12 @@ static bool isUniform(Value value, llvm::DenseMap<Value, bool> &memo,
     }
   } else {
     Operation *op = value.getDefiningOp();
-    if (matchPattern(value, m_Constant()) || isa<BlockIdxOp>(op) ||
-        isWarpIndex(op)) {
+    if (isUniformSource(op) || isWarpIndex(op)) {
       result = true;
-    } else if (!isa<ThreadIdxOp>(op) && op->getNumRegions() == 0 &&
+    } else if (op->getNumOperands() > 0 && op->getNumRegions() == 0 &&
                isMemoryEffectFree(op)) {
+      // Anything else without operands (a thread or lane index, an unknown
+      // source) is not proven.
       result = llvm::all_of(op->getOperands(), [&](Value operand) {
         return isUniform(operand, memo, depth + 1);
       });
@@ -86,7 +114,8 @@ bool mlir::tirx::tile::isWarpUniform(Value value) {
 }
 
 Value mlir::tirx::tile::findDivergentCondition(Operation *op) {
-  for (Operation *parent = op->getParentOp(); parent && !isa<KernelOp>(parent);
+  for (Operation *parent = op->getParentOp();
+       parent && !isa<KernelOp, gpu::GPUFuncOp>(parent);
        parent = parent->getParentOp()) {
     Value condition;
     if (auto ifOp = dyn_cast<scf::IfOp>(parent))

@@ -10,8 +10,10 @@
 // therefore proves that a collective's predicate, and the condition of
 // every scf.if / scf.while around it, is warp-uniform.
 //
-// The proof is a conservative backward walk: constants, block indices,
-// kernel arguments (sizes, tensors), loop indices of loops with uniform
+// The proof is a conservative backward walk, valid before and after
+// tirx-to-gpu (tirx or gpu index ops, tirx.kernel or gpu.func parameters):
+// constants, block indices and extents, kernel parameters (sizes, tensors),
+// loop indices of loops with uniform
 // bounds, `thread_idx x` divided (or shifted) by a multiple of 32 (when the
 // block's x extent is a multiple of 32, or the block is 1-D), and pure
 // operations of uniform operands are uniform; anything else (a thread index,
