@@ -179,7 +179,7 @@ TEST(PTXHelpers, FamilyNames) {
       "ld",         "st",   "mov",  "add",   "sub",   "mul",  "mad",
       "fma",        "div",  "rcp",  "sqrt",  "rsqrt", "min",  "max",
       "cvt",        "ex2",  "lg2",  "abs",   "neg",   "setp", "selp",
-      "activemask", "shfl", "vote", "redux", "bar"};
+      "activemask", "shfl", "vote", "redux", "bar",   "mma"};
   EXPECT_EQ(
       std::vector<StringRef>(getFamilyNames().begin(), getFamilyNames().end()),
       expected);
@@ -904,7 +904,8 @@ TEST(PTXCollectives, ExecutionKinds) {
   for (const FormInfo &form : getForms())
     EXPECT_EQ(form.exec == ExecKind::Thread,
               !llvm::is_contained({StringRef("shfl"), StringRef("vote"),
-                                   StringRef("redux"), StringRef("bar")},
+                                   StringRef("redux"), StringRef("bar"),
+                                   StringRef("mma")},
                                   form.family))
         << form.name.str();
 }
@@ -967,6 +968,39 @@ TEST(PTXCollectives, Barriers) {
             "'bar.arrive' expects 2 operands, got 1");
 }
 
+TEST(PTXCollectives, MmaSync) {
+  Instruction mma =
+      parseOk("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+  EXPECT_EQ(mma.exec, ExecKind::Warp);
+  EXPECT_EQ(mma.minSM, 80u);
+  EXPECT_EQ(mma.minPTX, 70u);
+  ASSERT_EQ(mma.operands.size(), 4u);
+  expectOperand(mma, 0, "d", true, false, false, Kind::Exact, 32, 128);
+  expectOperand(mma, 1, "a", false, false, false, Kind::Bits, 32, 128);
+  expectOperand(mma, 2, "b", false, false, false, Kind::Bits, 32, 64);
+  expectOperand(mma, 3, "c", false, false, false, Kind::Exact, 32, 128);
+  EXPECT_EQ(mma.operands[0].atomShape, (llvm::SmallVector<int64_t, 2>{16, 8}));
+  EXPECT_EQ(mma.operands[2].atomShape, (llvm::SmallVector<int64_t, 2>{8, 8}));
+  EXPECT_EQ(mma.operands[0].fragment, mma.operands[3].fragment);
+  EXPECT_TRUE(parseOk("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")
+                  .hasModifier("f16"));
+  EXPECT_EQ(
+      parseError("mma.sync.aligned.m16n8k16.row.col.f32.f16.bf16.f32"),
+      "'mma.sync.aligned.m16n8k16.row.col.f32.f16.bf16.f32': A and B must "
+      "have one type, got .f16 and .bf16");
+  // The layouts are ordered slots: .col.row is A column-major, refused,
+  // never silently read as .row.col.
+  EXPECT_EQ(parseError("mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32"),
+            "'mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32': m16n8k16 "
+            "takes A row-major and B column-major (.row.col), got .col.row");
+  EXPECT_EQ(parseError("mma.sync.aligned.m16n8k16.row.row.f32.f16.f16.f32"),
+            "'mma.sync.aligned.m16n8k16.row.row.f32.f16.f16.f32': m16n8k16 "
+            "takes A row-major and B column-major (.row.col), got .row.row");
+  // Per-thread operands keep a one-dimensional atom.
+  EXPECT_EQ(parseOk("ld.global.v4.b32").operands[0].atomShape,
+            (llvm::SmallVector<int64_t, 2>{4}));
+}
+
 TEST(PTXPredicates, SetpAndSelp) {
   Instruction setp = parseOk("setp.lt.s32");
   expectOperand(setp, 0, "d", true, false, false, Kind::Exact, 1);
@@ -999,7 +1033,8 @@ TEST(PTXTable, FragmentsParse) {
         mlir::tirx::TileLayout::parse(fragment.layout);
     ASSERT_TRUE(static_cast<bool>(layout))
         << llvm::toString(layout.takeError());
-    EXPECT_EQ(layout->size(), static_cast<int64_t>(fragment.atom));
+    EXPECT_EQ(layout->size(), static_cast<int64_t>(fragment.getAtom()));
+    EXPECT_FALSE(fragment.getShape().empty()) << fragment.shape.str();
     // A fragment maps each atom element to a distinct (lane, register).
     llvm::DenseSet<std::pair<int64_t, int64_t>> seen;
     for (int64_t index = 0; index < layout->size(); ++index) {
@@ -1021,8 +1056,8 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 63u);
-  EXPECT_EQ(getFamilyNames().size(), 26u);
+  EXPECT_EQ(getForms().size(), 64u);
+  EXPECT_EQ(getFamilyNames().size(), 27u);
 }
 
 // Rules read modifiers as `m[Slot::name]`: a slot a rule names is a `Slot`,

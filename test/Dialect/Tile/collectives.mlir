@@ -119,3 +119,20 @@ tirx.kernel @predicates() launch(grid = [1], block = [32]) {
       : !tirx.tensor<4x1xf32, local>, !tirx.tensor<4x1xf32, local>, !tirx.tensor<4x1xi1, local>
   tirx.return
 }
+
+// mma.sync at scope cta: the warps are the group, (2) repeats, the atoms are
+// the fragments' (16, 8) and (8, 8) trailing dimensions.
+// CHECK-LABEL: tirx.kernel @mma_repeats
+// CHECK: tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" scope(cta)
+#acc4 = #tirx.layout<S[(4, 2, 2, 8, 4, 2) : (1@warpid, 4, 2, 4@laneid, 1@laneid, 1)]>
+#a4 = #tirx.layout<S[(4, 2, 2, 8, 2, 4) : (1@warpid, 4, 1, 4@laneid, 2, 1@laneid)]>
+#b4 = #tirx.layout<S[(4, 2, 8, 2, 4) : (1@warpid, 2, 4@laneid, 1, 1@laneid)]>
+tirx.kernel @mma_repeats() launch(grid = [1], block = [128]) {
+  %a = tirx.alloc_local : !tirx.tensor<4x2x16x8xui32, local, #a4>
+  %b = tirx.alloc_local : !tirx.tensor<4x2x8x8xui32, local, #b4>
+  %c = tirx.alloc_local : !tirx.tensor<4x2x16x8xf32, local, #acc4>
+  tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" scope(cta) (%c, %a, %b, %c)
+      : !tirx.tensor<4x2x16x8xf32, local, #acc4>, !tirx.tensor<4x2x16x8xui32, local, #a4>,
+        !tirx.tensor<4x2x8x8xui32, local, #b4>, !tirx.tensor<4x2x16x8xf32, local, #acc4>
+  tirx.return
+}

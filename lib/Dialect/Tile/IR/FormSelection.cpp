@@ -64,7 +64,10 @@ mlir::tirx::tile::selectInstructionForm(Operation *op,
       std::optional<ptx::ScalarKind> kind = getScalarKind(element);
       if (!kind || !info.element.accepts(*kind))
         return false;
-      if (tensor && tensor.getShape().back() != info.atom)
+      ArrayRef<int64_t> atomShape = info.atomShape;
+      if (tensor &&
+          (tensor.getShape().size() < atomShape.size() ||
+           tensor.getShape().take_back(atomShape.size()) != atomShape))
         return false;
     }
     return true;

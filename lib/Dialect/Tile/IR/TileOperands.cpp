@@ -306,7 +306,8 @@ TileOperandChecker::checkShapes(ArrayRef<TileTensorOperand> operands) {
   const TileTensorOperand *reference = nullptr;
   for (const TileTensorOperand &operand : operands) {
     ArrayRef<int64_t> shape = operand.type.getShape();
-    size_t minRank = groupRank + (operand.atom ? 1 : 0);
+    SmallVector<int64_t, 2> atomShape = operand.getAtomShape();
+    size_t minRank = groupRank + atomShape.size();
     if (shape.size() < minRank || (operand.atom == 0 && shape.size() < 1))
       return emitOperandError(operand)
              << "shape " << formatList(shape) << " has rank " << shape.size()
@@ -318,7 +319,13 @@ TileOperandChecker::checkShapes(ArrayRef<TileTensorOperand> operands) {
              << "tile has " << operand.type.getNumElements()
              << " elements; at most " << kMaxCheckedElements
              << " can be verified statically";
-    if (operand.atom && shape.back() != operand.atom) {
+    if (atomShape.size() > 1 &&
+        shape.take_back(atomShape.size()) != ArrayRef<int64_t>(atomShape))
+      return emitOperandError(operand)
+             << "the innermost dimensions must be the instruction's atom "
+             << formatList(atomShape) << ", but the shape is "
+             << formatList(shape);
+    if (atomShape.size() == 1 && shape.back() != operand.atom) {
       SmallVector<int64_t> suggested(shape);
       if (operand.atom == 1)
         suggested.push_back(1);
@@ -341,10 +348,10 @@ TileOperandChecker::checkShapes(ArrayRef<TileTensorOperand> operands) {
       reference = &operand;
       continue;
     }
-    ArrayRef<int64_t> outer = operand.atom ? shape.drop_back() : shape;
+    ArrayRef<int64_t> outer = shape.drop_back(atomShape.size());
     ArrayRef<int64_t> referenceShape = reference->type.getShape();
     ArrayRef<int64_t> referenceOuter =
-        reference->atom ? referenceShape.drop_back() : referenceShape;
+        referenceShape.drop_back(reference->getAtomShape().size());
     if (outer != referenceOuter)
       return emitOperandError(operand)
              << "group x repeat shape " << formatList(outer) << " differs from "
@@ -454,8 +461,9 @@ TileOperandChecker::checkFragmentOperand(const TileTensorOperand &operand) {
   for (int64_t start = 0; start < type.getNumElements(); start += atom) {
     SmallVector<int64_t> coord = delinearize(start, shape);
     SmallVector<int64_t> group = getGroup(coord);
-    SmallVector<int64_t> repeat(
-        ArrayRef<int64_t>(coord).drop_front(group.size()).drop_back());
+    SmallVector<int64_t> repeat(ArrayRef<int64_t>(coord)
+                                    .drop_front(group.size())
+                                    .drop_back(operand.getAtomShape().size()));
     int64_t base = at(layout.apply(start), Axis::m) - fragment.registerIndex[0];
     for (int64_t index = 0; index < atom; ++index) {
       int64_t flat = start + index;

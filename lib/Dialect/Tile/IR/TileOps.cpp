@@ -395,7 +395,7 @@ LogicalResult ApplyOp::verify() {
                            "an immediate or a scalar, got a tensor";
     tensors.push_back({operand.position, info.name, tensor, info.isDestination,
                        info.isMemory, info.atom, instruction.vectorBytes,
-                       info.fragment});
+                       info.fragment, info.atomShape});
   }
   return checkTileTensorOperands(*this, getScope(), tensors, collective);
 }

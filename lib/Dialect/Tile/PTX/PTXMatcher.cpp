@@ -31,7 +31,7 @@ namespace mlir::tirx::ptx {
 
 /// How a slot is named in messages.
 static std::string describeSlot(const SlotSpec &slot) {
-  if (slot.tokens.size() == 1 && !slot.isType)
+  if (slot.tokens.size() == 1 && !slot.isOrdered)
     return dot(slot.tokens.front().text);
   StringRef phrase = getSlotPhrase(slot.id);
   if (!phrase.empty())
@@ -97,7 +97,7 @@ static Attempt matchForm(const Form &form, ArrayRef<StringRef> tokens,
   attempt.assignment.assign(form.slots.size(), -1);
   auto filledLaterTypeSlot = [&](size_t slotIndex) -> int {
     for (size_t later = slotIndex + 1; later < form.slots.size(); ++later)
-      if (form.slots[later].isType && attempt.assignment[later] >= 0)
+      if (form.slots[later].isOrdered && attempt.assignment[later] >= 0)
         return later;
     return -1;
   };
@@ -113,7 +113,7 @@ static Attempt matchForm(const Form &form, ArrayRef<StringRef> tokens,
         conflicting = slotIndex;
         continue;
       }
-      if (slot.isType) {
+      if (slot.isOrdered) {
         if (int later = filledLaterTypeSlot(slotIndex); later >= 0) {
           outOfOrder = later;
           continue;
@@ -133,7 +133,7 @@ static Attempt matchForm(const Form &form, ArrayRef<StringRef> tokens,
       // listing it.
       const SlotSpec *wanted =
           llvm::find_if(form.slots, [text = token](const SlotSpec &slot) {
-            return slot.isType && slot.find(text);
+            return slot.isOrdered && slot.find(text);
           });
       attempt.reason = dot(token) + " (" + describeSlot(*wanted) +
                        ") must come before " +
@@ -264,6 +264,9 @@ static Expected<Instruction> buildInstruction(const Form &form,
       (void)slotToken(spec.atomSlot).drop_front().getAsInteger(10, op.atom);
     if (spec.fragment >= 0)
       op.fragment = getFragments()[spec.fragment].layout.str();
+    op.atomShape = spec.atomShape;
+    if (op.atomShape.empty())
+      op.atomShape.push_back(op.atom);
     op.joinsPrevious = spec.joinsPrevious;
     inst.operands.push_back(std::move(op));
   }

@@ -34,7 +34,7 @@ const RawForm rawForms[] = {
 };
 
 const FragmentInfo fragments[] = {
-#define PTX_FRAGMENT(NAME, ATOM, LAYOUT) {#NAME, ATOM, LAYOUT},
+#define PTX_FRAGMENT(NAME, SHAPE, LAYOUT) {#NAME, SHAPE, LAYOUT},
 #include "TirX/Dialect/Tile/PTX/PTXTable.def"
 };
 
@@ -71,8 +71,10 @@ static SlotSpec parseSlot(const RawForm &raw, StringRef text) {
   if (!id)
     tableError(raw, "slot '" + slot.name + "' is not listed by PTX_SLOT");
   slot.id = *id;
-  slot.isType =
-      slot.id == Slot::type || slot.id == Slot::dtype || slot.id == Slot::atype;
+  slot.isOrdered = slot.id == Slot::type || slot.id == Slot::dtype ||
+                   slot.id == Slot::atype || slot.id == Slot::btype ||
+                   slot.id == Slot::ctype || slot.id == Slot::alayout ||
+                   slot.id == Slot::blayout;
   if (!text.contains('=')) {
     slot.tokens.push_back({slot.name, Floor()});
     return slot;
@@ -142,7 +144,10 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       if (fragment == std::end(fragments))
         tableError(raw, "unknown fragment '" + attr + "'");
       op.fragment = fragment - std::begin(fragments);
-      op.atom = fragment->atom;
+      op.atomShape = fragment->getShape();
+      if (op.atomShape.empty())
+        tableError(raw, "fragment '" + attr + "' has a malformed shape");
+      op.atom = fragment->getAtom();
     } else if (attr.consume_front("if=")) {
       op.presentSlot = findSlot(form, attr);
       if (op.presentSlot < 0)
@@ -259,5 +264,25 @@ ArrayRef<StringRef> getFamilyNames() { return getTable().families; }
 ArrayRef<FormInfo> getForms() { return getTable().infos; }
 
 ArrayRef<FragmentInfo> getFragments() { return fragments; }
+
+SmallVector<int64_t, 2> FragmentInfo::getShape() const {
+  SmallVector<int64_t, 2> extents;
+  SmallVector<StringRef, 2> parts;
+  shape.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t extent;
+    if (part.getAsInteger(10, extent) || extent < 1)
+      return {};
+    extents.push_back(extent);
+  }
+  return extents;
+}
+
+unsigned FragmentInfo::getAtom() const {
+  unsigned atom = 1;
+  for (int64_t extent : getShape())
+    atom *= extent;
+  return atom;
+}
 
 } // namespace mlir::tirx::ptx

@@ -48,6 +48,18 @@ struct TileTensorOperand {
   /// Collective register operands: the instruction's fragment (TileLayout
   /// notation) over the atom; empty for per-thread operands.
   StringRef fragment = {};
+  /// The atom's shape (the operand's trailing dimensions) when it has more
+  /// than one dimension (an mma fragment's {16, 8}); empty: {atom}.
+  SmallVector<int64_t, 2> atomShape = {};
+
+  /// The trailing dimensions the atom covers: none for ewise (atom 0).
+  SmallVector<int64_t, 2> getAtomShape() const {
+    if (!atomShape.empty())
+      return atomShape;
+    if (atom)
+      return {static_cast<int64_t>(atom)};
+    return {};
+  }
 };
 
 /// The threads that execute a tile op together, and the group prefix of its

@@ -122,6 +122,8 @@ std::string checkEx2(const Mods &m, Floor &floor);
 std::string checkAbsNeg(const Mods &m, Floor &floor);
 // setp: comparisons allowed per type class.
 std::string checkSetp(const Mods &m, Floor &floor);
+// mma.sync: A and B of one type.
+std::string checkMma(const Mods &m, Floor &floor);
 } // namespace rules
 
 } // namespace mlir::tirx::ptx

@@ -64,8 +64,11 @@ llvm::ArrayRef<FormInfo> getForms();
 /// A PTX_FRAGMENT record: a collective operand's layout over its atom.
 struct FragmentInfo {
   llvm::StringRef name;
-  unsigned atom;
+  llvm::StringRef shape;  // "32", "16x8"
   llvm::StringRef layout; // TileLayout notation
+  /// The shape as extents, and their product (the atom).
+  llvm::SmallVector<int64_t, 2> getShape() const;
+  unsigned getAtom() const;
 };
 llvm::ArrayRef<FragmentInfo> getFragments();
 
@@ -96,8 +99,10 @@ struct SlotSpec {
   Slot id;
   llvm::StringRef name;
   bool mandatory = true;
-  /// Type slots must be spelled in slot order (dtype before atype).
-  bool isType = false;
+  /// Slots that share tokens with their siblings must be spelled in slot
+  /// order: the type slots (dtype before atype; mma's d, a, b, c types) and
+  /// mma's A and B layouts (`.row.col` is not `.col.row`).
+  bool isOrdered = false;
   Floor floor;
   llvm::SmallVector<TokenSpec, 8> tokens;
 
@@ -124,6 +129,7 @@ struct OperandSpec {
   int presentSlot = -1; // present only when this slot is spelled
   int fragment = -1;    // index into getFragments()
   bool joinsPrevious = false;
+  llvm::SmallVector<int64_t, 2> atomShape; // a fragment's; empty otherwise
 };
 
 /// One loaded entry.

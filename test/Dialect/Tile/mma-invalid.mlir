@@ -1,0 +1,135 @@
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics
+
+// Rejections of mma.sync (docs/collectives.md): operands must be laid out as
+// the instruction's fragments, shaped as its atoms, typed as spelled.
+
+#acc = #tirx.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>
+#a = #tirx.layout<S[(2, 8, 2, 4) : (1, 4@laneid, 2, 1@laneid)]>
+#b = #tirx.layout<S[(8, 2, 4) : (4@laneid, 1, 1@laneid)]>
+
+// A laid out as the accumulator: its word (0, 1) is in lane 0, register 1.
+tirx.kernel @a_as_accumulator() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<16x8xui32, local, #acc>
+  %b = tirx.alloc_local : !tirx.tensor<8x8xui32, local, #b>
+  %c = tirx.alloc_local : !tirx.tensor<16x8xf32, local, #acc>
+  // expected-error @+1 {{operand #1 (a): atom element 1 is held by laneid=0 in register 1, but the instruction's fragment S[(2, 8, 2, 4) : (1, 4@laneid, 2, 1@laneid)] puts it in lane 1, register 0}}
+  tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" scope(warp) (%c, %a, %b, %c)
+      : !tirx.tensor<16x8xf32, local, #acc>, !tirx.tensor<16x8xui32, local, #acc>,
+        !tirx.tensor<8x8xui32, local, #b>, !tirx.tensor<16x8xf32, local, #acc>
+  tirx.return
+}
+
+// -----
+
+#acc = #tirx.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>
+#b = #tirx.layout<S[(8, 2, 4) : (4@laneid, 1, 1@laneid)]>
+#a_t = #tirx.layout<S[(2, 4, 8, 2) : (2, 1@laneid, 4@laneid, 1)]>
+tirx.kernel @a_transposed() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<8x16xui32, local, #a_t>
+  %b = tirx.alloc_local : !tirx.tensor<8x8xui32, local, #b>
+  %c = tirx.alloc_local : !tirx.tensor<16x8xf32, local, #acc>
+  // expected-error @+1 {{operand #1 (a): the innermost dimensions must be the instruction's atom (16, 8), but the shape is (8, 16)}}
+  tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" scope(warp) (%c, %a, %b, %c)
+      : !tirx.tensor<16x8xf32, local, #acc>, !tirx.tensor<8x16xui32, local, #a_t>,
+        !tirx.tensor<8x8xui32, local, #b>, !tirx.tensor<16x8xf32, local, #acc>
+  tirx.return
+}
+
+// -----
+
+#acc = #tirx.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>
+#a = #tirx.layout<S[(2, 8, 2, 4) : (1, 4@laneid, 2, 1@laneid)]>
+// B's words in the order of A's (k first): word (0, 1) in lane 4.
+#b_wrong = #tirx.layout<S[(8, 2, 4) : (1@laneid, 1, 8@laneid)]>
+tirx.kernel @b_wrong_fragment() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<16x8xui32, local, #a>
+  %b = tirx.alloc_local : !tirx.tensor<8x8xui32, local, #b_wrong>
+  %c = tirx.alloc_local : !tirx.tensor<16x8xf32, local, #acc>
+  // expected-error @+1 {{operand #2 (b): atom element 1 is held by laneid=8 in register 0, but the instruction's fragment S[(8, 2, 4) : (4@laneid, 1, 1@laneid)] puts it in lane 1, register 0}}
+  tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" scope(warp) (%c, %a, %b, %c)
+      : !tirx.tensor<16x8xf32, local, #acc>, !tirx.tensor<16x8xui32, local, #a>,
+        !tirx.tensor<8x8xui32, local, #b_wrong>, !tirx.tensor<16x8xf32, local, #acc>
+  tirx.return
+}
+
+// -----
+
+#acc = #tirx.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>
+#a = #tirx.layout<S[(2, 8, 2, 4) : (1, 4@laneid, 2, 1@laneid)]>
+#b = #tirx.layout<S[(8, 2, 4) : (4@laneid, 1, 1@laneid)]>
+tirx.kernel @mixed_types() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<16x8xui32, local, #a>
+  %b = tirx.alloc_local : !tirx.tensor<8x8xui32, local, #b>
+  %c = tirx.alloc_local : !tirx.tensor<16x8xf32, local, #acc>
+  // expected-error @+1 {{'mma.sync.aligned.m16n8k16.row.col.f32.f16.bf16.f32': A and B must have one type, got .f16 and .bf16}}
+  tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.f16.bf16.f32" scope(warp) (%c, %a, %b, %c)
+      : !tirx.tensor<16x8xf32, local, #acc>, !tirx.tensor<16x8xui32, local, #a>,
+        !tirx.tensor<8x8xui32, local, #b>, !tirx.tensor<16x8xf32, local, #acc>
+  tirx.return
+}
+
+// -----
+
+#acc = #tirx.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>
+#a = #tirx.layout<S[(2, 8, 2, 4) : (1, 4@laneid, 2, 1@laneid)]>
+#b = #tirx.layout<S[(8, 2, 4) : (4@laneid, 1, 1@laneid)]>
+tirx.kernel @col_row() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<16x8xui32, local, #a>
+  %b = tirx.alloc_local : !tirx.tensor<8x8xui32, local, #b>
+  %c = tirx.alloc_local : !tirx.tensor<16x8xf32, local, #acc>
+  // expected-error @+1 {{m16n8k16 takes A row-major and B column-major (.row.col), got .col.row}}
+  tile.apply "mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32" scope(warp) (%c, %a, %b, %c)
+      : !tirx.tensor<16x8xf32, local, #acc>, !tirx.tensor<16x8xui32, local, #a>,
+        !tirx.tensor<8x8xui32, local, #b>, !tirx.tensor<16x8xf32, local, #acc>
+  tirx.return
+}
+
+// -----
+
+#acc = #tirx.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>
+#a = #tirx.layout<S[(2, 8, 2, 4) : (1, 4@laneid, 2, 1@laneid)]>
+#b = #tirx.layout<S[(8, 2, 4) : (4@laneid, 1, 1@laneid)]>
+tirx.kernel @thread_scope() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<16x8xui32, local, #a>
+  %b = tirx.alloc_local : !tirx.tensor<8x8xui32, local, #b>
+  %c = tirx.alloc_local : !tirx.tensor<16x8xf32, local, #acc>
+  // expected-error @+1 {{'mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32' is a warp-collective instruction: the 32 lanes of a warp execute it together, so it needs scope warp, warpgroup or cta, not thread}}
+  tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" scope(thread) (%c, %a, %b, %c)
+      : !tirx.tensor<16x8xf32, local, #acc>, !tirx.tensor<16x8xui32, local, #a>,
+        !tirx.tensor<8x8xui32, local, #b>, !tirx.tensor<16x8xf32, local, #acc>
+  tirx.return
+}
+
+// -----
+
+#acc = #tirx.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>
+#a = #tirx.layout<S[(2, 8, 2, 4) : (1, 4@laneid, 2, 1@laneid)]>
+#b = #tirx.layout<S[(8, 2, 4) : (4@laneid, 1, 1@laneid)]>
+tirx.kernel @f16_accumulator_tile() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<16x8xui32, local, #a>
+  %b = tirx.alloc_local : !tirx.tensor<8x8xui32, local, #b>
+  %c = tirx.alloc_local : !tirx.tensor<16x8xf16, local, #acc>
+  // expected-error @+1 {{operand #0 (d) of 'mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32': needs f32, got 'f16'}}
+  tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" scope(warp) (%c, %a, %b, %c)
+      : !tirx.tensor<16x8xf16, local, #acc>, !tirx.tensor<16x8xui32, local, #a>,
+        !tirx.tensor<8x8xui32, local, #b>, !tirx.tensor<16x8xf16, local, #acc>
+  tirx.return
+}
+
+// -----
+
+#acc = #tirx.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>
+#a = #tirx.layout<S[(2, 8, 2, 4) : (1, 4@laneid, 2, 1@laneid)]>
+#b = #tirx.layout<S[(8, 2, 4) : (4@laneid, 1, 1@laneid)]>
+module attributes {tirx.chip = "sm_75"} {
+tirx.kernel @floor() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<16x8xui32, local, #a>
+  %b = tirx.alloc_local : !tirx.tensor<8x8xui32, local, #b>
+  %c = tirx.alloc_local : !tirx.tensor<16x8xf32, local, #acc>
+  // expected-error @+1 {{'mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32' requires sm_80 but the target is sm_75}}
+  tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" scope(warp) (%c, %a, %b, %c)
+      : !tirx.tensor<16x8xf32, local, #acc>, !tirx.tensor<16x8xui32, local, #a>,
+        !tirx.tensor<8x8xui32, local, #b>, !tirx.tensor<16x8xf32, local, #acc>
+  tirx.return
+}
+}
