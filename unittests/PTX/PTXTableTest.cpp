@@ -996,6 +996,24 @@ TEST(PTXCollectives, MmaSync) {
   EXPECT_EQ(parseError("mma.sync.aligned.m16n8k16.row.row.f32.f16.f16.f32"),
             "'mma.sync.aligned.m16n8k16.row.row.f32.f16.f16.f32': m16n8k16 "
             "takes A row-major and B column-major (.row.col), got .row.row");
+  // m16n8k8: half of k16's A and B; bf16 needs sm_80, f16 sm_75.
+  Instruction k8 = parseOk("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32");
+  EXPECT_EQ(k8.minSM, 75u);
+  EXPECT_EQ(k8.minPTX, 65u);
+  EXPECT_EQ(k8.operands[1].atomShape, (llvm::SmallVector<int64_t, 2>{16, 4}));
+  EXPECT_EQ(k8.operands[2].atomShape, (llvm::SmallVector<int64_t, 2>{8, 4}));
+  EXPECT_EQ(parseOk("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32").minSM,
+            80u);
+  // f16 accumulators: C and D are 16 x 4 words of f16 pairs.
+  Instruction f16 =
+      parseOk("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+  expectOperand(f16, 0, "d", true, false, false, Kind::Bits, 32, 64);
+  EXPECT_EQ(f16.operands[0].atomShape, (llvm::SmallVector<int64_t, 2>{16, 4}));
+  EXPECT_FALSE(static_cast<bool>(
+      parseInstruction("mma.sync.aligned.m16n8k16.row.col.f16.bf16.bf16.f16")));
+  EXPECT_EQ(parseError("mma.sync.aligned.m16n8k8.col.col.f32.f16.f16.f32"),
+            "'mma.sync.aligned.m16n8k8.col.col.f32.f16.f16.f32': m16n8k8 "
+            "takes A row-major and B column-major (.row.col), got .col.col");
   // Per-thread operands keep a one-dimensional atom.
   EXPECT_EQ(parseOk("ld.global.v4.b32").operands[0].atomShape,
             (llvm::SmallVector<int64_t, 2>{4}));
@@ -1056,7 +1074,7 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 64u);
+  EXPECT_EQ(getForms().size(), 67u);
   EXPECT_EQ(getFamilyNames().size(), 27u);
 }
 

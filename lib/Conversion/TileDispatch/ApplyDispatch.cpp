@@ -374,7 +374,8 @@ private:
         continue;
       }
       ArrayRef<int64_t> slots = plan.repeatSlots[repeat];
-      if (slots.size() > 1)
+      bool vector = slots.size() > 1 || plan.info->alwaysVector;
+      if (vector)
         os << "{";
       for (auto [lane, slot] : llvm::enumerate(slots)) {
         if (lane)
@@ -387,7 +388,7 @@ private:
         os << ptx.addInput(SlotLoadOp::create(rewriter, loc, storageType,
                                               operand.value, slot));
       }
-      if (slots.size() > 1)
+      if (vector)
         os << "}";
     }
     os << ";";

@@ -268,6 +268,7 @@ static Expected<Instruction> buildInstruction(const Form &form,
     if (op.atomShape.empty())
       op.atomShape.push_back(op.atom);
     op.joinsPrevious = spec.joinsPrevious;
+    op.alwaysVector = spec.alwaysVector;
     inst.operands.push_back(std::move(op));
   }
 

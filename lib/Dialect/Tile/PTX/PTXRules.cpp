@@ -449,9 +449,10 @@ std::string rules::checkSetp(const Mods &m, Floor &) {
 
 std::string rules::checkMma(const Mods &m, Floor &) {
   // The fragments of the table are those of .row.col, the only layout pair
-  // m16n8k16 has.
+  // the m16n8 shapes have.
   if (m[Slot::alayout] != "row" || m[Slot::blayout] != "col")
-    return "m16n8k16 takes A row-major and B column-major (.row.col), got " +
+    return m[Slot::shape].str() +
+           " takes A row-major and B column-major (.row.col), got " +
            dot(m[Slot::alayout]) + dot(m[Slot::blayout]);
   if (m[Slot::atype] != m[Slot::btype])
     return "A and B must have one type, got " + dot(m[Slot::atype]) + " and " +

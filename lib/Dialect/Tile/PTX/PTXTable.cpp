@@ -136,6 +136,8 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       op.allowsImmediate = true;
     } else if (attr == "join") {
       op.joinsPrevious = true;
+    } else if (attr == "vec") {
+      op.alwaysVector = true;
     } else if (attr.consume_front("frag=")) {
       const FragmentInfo *fragment =
           llvm::find_if(fragments, [&](const FragmentInfo &candidate) {

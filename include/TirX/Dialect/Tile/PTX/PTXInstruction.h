@@ -68,6 +68,8 @@ struct OperandInfo {
   std::string fragment;
   /// Written `prev|this` after the previous operand (shfl's `d|p`).
   bool joinsPrevious = false;
+  /// Written as a `{...}` vector even when it is one register (mma).
+  bool alwaysVector = false;
   /// The atom's shape: the operand's trailing dimensions (`{atom}` unless a
   /// fragment says otherwise, e.g. {16, 8} for an mma accumulator).
   llvm::SmallVector<int64_t, 2> atomShape;

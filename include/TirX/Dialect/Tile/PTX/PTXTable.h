@@ -129,6 +129,7 @@ struct OperandSpec {
   int presentSlot = -1; // present only when this slot is spelled
   int fragment = -1;    // index into getFragments()
   bool joinsPrevious = false;
+  bool alwaysVector = false;
   llvm::SmallVector<int64_t, 2> atomShape; // a fragment's; empty otherwise
 };
 
