@@ -278,7 +278,10 @@ static LogicalResult verifyCollective(ApplyOp op,
              << operand.position << " (" << info.name << ") of '"
              << instruction.spelling << "': ";
     };
-    if (info.name == "membermask") {
+    switch (info.valueRule) {
+    case ptx::ValueRule::None:
+      break;
+    case ptx::ValueRule::FullMask: {
       if (!immediate)
         return describeOperand()
                << "must be the immediate -1 : i32 (0xffffffff): every lane "
@@ -289,23 +292,30 @@ static LogicalResult verifyCollective(ApplyOp op,
                << "membermask " << formatHex(mask)
                << " leaves lanes out, but every lane of the warp executes a "
                   "tile.apply; use -1 : i32 (0xffffffff)";
-      continue;
+      break;
     }
-    if (instruction.family != "bar" || !immediate)
-      continue;
-    int64_t value = immediate.getValue().getSExtValue();
-    if (info.name == "a" && (value < 0 || value > 15))
-      return describeOperand()
-             << "barrier " << value << " does not exist (a CTA has barriers "
-             << "0 to 15)";
-    if (info.name == "b" && (value <= 0 || value % 32 != 0))
-      return describeOperand()
-             << "a named barrier counts whole warps: " << value
-             << " threads is not a positive multiple of 32";
-    if (info.name == "b" && blockThreads && value > *blockThreads)
-      return describeOperand()
-             << value << " threads can never arrive: the block has "
-             << *blockThreads;
+    case ptx::ValueRule::BarrierId:
+      if (immediate && (immediate.getValue().getSExtValue() < 0 ||
+                        immediate.getValue().getSExtValue() > 15))
+        return describeOperand()
+               << "barrier " << immediate.getValue().getSExtValue()
+               << " does not exist (a CTA has barriers 0 to 15)";
+      break;
+    case ptx::ValueRule::ThreadCount: {
+      if (!immediate)
+        break;
+      int64_t value = immediate.getValue().getSExtValue();
+      if (value <= 0 || value % 32 != 0)
+        return describeOperand()
+               << "a named barrier counts whole warps: " << value
+               << " threads is not a positive multiple of 32";
+      if (blockThreads && value > *blockThreads)
+        return describeOperand()
+               << value << " threads can never arrive: the block has "
+               << *blockThreads;
+      break;
+    }
+    }
   }
   return success();
 }

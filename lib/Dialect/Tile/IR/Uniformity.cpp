@@ -18,17 +18,6 @@ using namespace mlir;
 using namespace mlir::tirx;
 using namespace mlir::tirx::tile;
 
-/// The block extents of the kernel around `op`: a tirx.kernel's launch, or,
-/// after tirx-to-gpu, the gpu.func's known block size.
-static SmallVector<int64_t, 3> getBlockExtents(Operation *op) {
-  if (auto kernel = op->getParentOfType<KernelOp>())
-    return SmallVector<int64_t, 3>(kernel.getLaunch().getBlock());
-  if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
-    if (DenseI32ArrayAttr known = func.getKnownBlockSizeAttr())
-      return SmallVector<int64_t, 3>(known.asArrayRef());
-  return {};
-}
-
 /// Whether `op` reads the thread index along x (tirx or gpu spelling).
 static bool isThreadIndexX(Operation *op) {
   if (auto index = dyn_cast_or_null<ThreadIdxOp>(op))
@@ -44,16 +33,16 @@ static bool isThreadIndexX(Operation *op) {
 /// across a warp only when the block's x extent X is a multiple of 32, or
 /// the block is one-dimensional.
 static bool isWarpIndex(Operation *op) {
-  if (!isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp,
-           arith::ShRUIOp, arith::ShRSIOp>(op))
+  if (!isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp, arith::ShRUIOp,
+           arith::ShRSIOp>(op))
     return false;
   if (!isThreadIndexX(op->getOperand(0).getDefiningOp()))
     return false;
-  SmallVector<int64_t, 3> block = getBlockExtents(op);
+  SmallVector<int64_t, 3> block = getEnclosingBlockExtents(op);
   if (block.empty())
     return false;
-  bool oneDimensional = llvm::all_of(ArrayRef(block).drop_front(),
-                                     [](int64_t extent) { return extent == 1; });
+  bool oneDimensional = llvm::all_of(
+      ArrayRef(block).drop_front(), [](int64_t extent) { return extent == 1; });
   if (!oneDimensional && block.front() % 32 != 0)
     return false;
   APInt divisor;
@@ -83,7 +72,8 @@ static bool isUniform(Value value, llvm::DenseMap<Value, bool> &memo,
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     Operation *owner = arg.getOwner()->getParentOp();
     // Kernel parameters (sizes, tensors), before and after tirx-to-gpu.
-    if (isa<KernelOp, gpu::GPUFuncOp>(owner) && arg.getOwner()->isEntryBlock()) {
+    if (isa<KernelOp, gpu::GPUFuncOp>(owner) &&
+        arg.getOwner()->isEntryBlock()) {
       result = true;
     } else if (auto loop = dyn_cast<scf::ForOp>(owner)) {
       result = arg == loop.getInductionVar() &&

@@ -269,6 +269,7 @@ static Expected<Instruction> buildInstruction(const Form &form,
       op.atomShape.push_back(op.atom);
     op.joinsPrevious = spec.joinsPrevious;
     op.alwaysVector = spec.alwaysVector;
+    op.valueRule = spec.valueRule;
     inst.operands.push_back(std::move(op));
   }
 

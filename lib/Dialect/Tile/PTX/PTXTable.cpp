@@ -138,6 +138,12 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       op.joinsPrevious = true;
     } else if (attr == "vec") {
       op.alwaysVector = true;
+    } else if (attr == "mask") {
+      op.valueRule = ValueRule::FullMask;
+    } else if (attr == "barrier") {
+      op.valueRule = ValueRule::BarrierId;
+    } else if (attr == "threads") {
+      op.valueRule = ValueRule::ThreadCount;
     } else if (attr.consume_front("frag=")) {
       const FragmentInfo *fragment =
           llvm::find_if(fragments, [&](const FragmentInfo &candidate) {

@@ -67,18 +67,23 @@ FailureOr<unsigned> mlir::tirx::getTargetPTX(Operation *op) {
   return TirXDialect::kDefaultPTX;
 }
 
-std::optional<int64_t> mlir::tirx::getEnclosingBlockThreads(Operation *op) {
+SmallVector<int64_t, 3> mlir::tirx::getEnclosingBlockExtents(Operation *op) {
   if (auto kernel = op->getParentOfType<KernelOp>())
-    return kernel.getLaunch().getNumThreads();
-  if (auto func = op->getParentOfType<gpu::GPUFuncOp>()) {
-    if (DenseI32ArrayAttr known = func.getKnownBlockSizeAttr()) {
-      int64_t threads = 1;
-      for (int32_t extent : known.asArrayRef())
-        threads *= extent;
-      return threads;
-    }
-  }
-  return std::nullopt;
+    return SmallVector<int64_t, 3>(kernel.getLaunch().getBlock());
+  if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
+    if (DenseI32ArrayAttr known = func.getKnownBlockSizeAttr())
+      return SmallVector<int64_t, 3>(known.asArrayRef());
+  return {};
+}
+
+std::optional<int64_t> mlir::tirx::getEnclosingBlockThreads(Operation *op) {
+  SmallVector<int64_t, 3> extents = getEnclosingBlockExtents(op);
+  if (extents.empty())
+    return std::nullopt;
+  int64_t threads = 1;
+  for (int64_t extent : extents)
+    threads *= extent;
+  return threads;
 }
 
 //===----------------------------------------------------------------------===//

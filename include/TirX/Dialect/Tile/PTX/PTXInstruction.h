@@ -70,6 +70,8 @@ struct OperandInfo {
   bool joinsPrevious = false;
   /// Written as a `{...}` vector even when it is one register (mma).
   bool alwaysVector = false;
+  /// What the operand's value must be (membermask, barrier id, count).
+  ValueRule valueRule = ValueRule::None;
   /// The atom's shape: the operand's trailing dimensions (`{atom}` unless a
   /// fragment says otherwise, e.g. {16, 8} for an mma accumulator).
   llvm::SmallVector<int64_t, 2> atomShape;

@@ -130,6 +130,7 @@ struct OperandSpec {
   int fragment = -1;    // index into getFragments()
   bool joinsPrevious = false;
   bool alwaysVector = false;
+  ValueRule valueRule = ValueRule::None;
   llvm::SmallVector<int64_t, 2> atomShape; // a fragment's; empty otherwise
 };
 

@@ -78,6 +78,15 @@ enum class MemorySpace : uint8_t {
 };
 llvm::StringRef getMemorySpaceName(MemorySpace space);
 
+/// What an operand's value must be, beyond its type (checked by the
+/// verifier on immediates; the table's operand attributes name them).
+enum class ValueRule : uint8_t {
+  None,
+  FullMask,   // `mask`: membermask, the immediate -1 (all 32 lanes)
+  BarrierId,  // `barrier`: a named barrier, 0 to 15
+  ThreadCount // `threads`: a positive multiple of 32, at most the block
+};
+
 /// Who executes one instruction (docs/instruction-model.md).
 enum class ExecKind : uint8_t {
   Thread,    // each thread on its own registers

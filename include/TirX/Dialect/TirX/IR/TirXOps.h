@@ -48,9 +48,13 @@ inferRegionType(function_ref<InFlightDiagnostic()> emitError, TensorType source,
                 ArrayRef<int64_t> staticOffsets, ArrayRef<int64_t> sizes,
                 std::optional<int64_t> claimedAlign = std::nullopt);
 
-/// Threads per block of the kernel enclosing `op`: the launch of a
-/// `tirx.kernel`, or the `known_block_size` of a `gpu.func` kernel (what
-/// `tirx-to-gpu` makes of it). std::nullopt outside kernels.
+/// Block extents (x, y, z as given) of the kernel enclosing `op`: the launch
+/// of a `tirx.kernel`, or the `known_block_size` of a `gpu.func` kernel (what
+/// `tirx-to-gpu` makes of it). Empty outside kernels.
+SmallVector<int64_t, 3> getEnclosingBlockExtents(Operation *op);
+
+/// Threads per block of the kernel enclosing `op` (the product of
+/// getEnclosingBlockExtents). std::nullopt outside kernels.
 std::optional<int64_t> getEnclosingBlockThreads(Operation *op);
 
 /// The argument of `func` (a tirx.kernel, or the gpu.func made of one) that
