@@ -176,10 +176,11 @@ TEST(PTXHelpers, HasModifier) {
 
 TEST(PTXHelpers, FamilyNames) {
   std::vector<StringRef> expected = {
-      "ld",         "st",   "mov",  "add",   "sub",   "mul",  "mad",
-      "fma",        "div",  "rcp",  "sqrt",  "rsqrt", "min",  "max",
-      "cvt",        "ex2",  "lg2",  "abs",   "neg",   "setp", "selp",
-      "activemask", "shfl", "vote", "redux", "bar",   "mma"};
+      "ld",    "st",   "mov",  "add",        "sub",      "mul",
+      "mad",   "fma",  "div",  "rcp",        "sqrt",     "rsqrt",
+      "min",   "max",  "cvt",  "ex2",        "lg2",      "abs",
+      "neg",   "setp", "selp", "activemask", "shfl",     "vote",
+      "redux", "bar",  "mma",  "ldmatrix",   "stmatrix", "cp"};
   EXPECT_EQ(
       std::vector<StringRef>(getFamilyNames().begin(), getFamilyNames().end()),
       expected);
@@ -905,7 +906,8 @@ TEST(PTXCollectives, ExecutionKinds) {
     EXPECT_EQ(form.exec == ExecKind::Thread,
               !llvm::is_contained({StringRef("shfl"), StringRef("vote"),
                                    StringRef("redux"), StringRef("bar"),
-                                   StringRef("mma")},
+                                   StringRef("mma"), StringRef("ldmatrix"),
+                                   StringRef("stmatrix")},
                                   form.family))
         << form.name.str();
 }
@@ -1019,6 +1021,82 @@ TEST(PTXCollectives, MmaSync) {
             (llvm::SmallVector<int64_t, 2>{4}));
 }
 
+TEST(PTXMatrix, LdmatrixStmatrix) {
+  Instruction x4 = parseOk("ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+  EXPECT_EQ(x4.exec, ExecKind::Warp);
+  EXPECT_EQ(x4.minSM, 75u);
+  EXPECT_EQ(x4.space, MemorySpace::Shared);
+  ASSERT_EQ(x4.operands.size(), 2u);
+  expectOperand(x4, 0, "d", true, false, false, Kind::Bits, 32, 128);
+  expectOperand(x4, 1, "addr", false, true, false, Kind::Bits, 32, 128);
+  EXPECT_EQ(x4.operands[1].space, MemorySpace::Shared);
+  EXPECT_EQ(x4.operands[0].atomShape, (llvm::SmallVector<int64_t, 2>{4, 8, 4}));
+  EXPECT_NE(x4.operands[0].fragment, x4.operands[1].fragment);
+  // The count is a slot of its own line: x1's atom is one matrix.
+  EXPECT_EQ(parseOk("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16")
+                .operands[0]
+                .atomShape,
+            (llvm::SmallVector<int64_t, 2>{1, 8, 4}));
+  EXPECT_EQ(parseOk("ldmatrix.sync.aligned.m8n8.x2.shared::cta.b16").minPTX,
+            78u);
+  Instruction st = parseOk("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16");
+  EXPECT_EQ(st.minSM, 90u);
+  EXPECT_EQ(st.minPTX, 78u);
+  expectOperand(st, 0, "addr", true, true, false, Kind::Bits, 32, 64);
+  expectOperand(st, 1, "a", false, false, false, Kind::Bits, 32, 64);
+  EXPECT_EQ(parseError("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b8"),
+            "'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b8': .m8n8 moves "
+            "16-bit elements (.trans swaps them): the type must be .b16, got "
+            ".b8");
+  EXPECT_EQ(parseError("ldmatrix.sync.aligned.m16n16.x2.trans.shared.b8"),
+            "'ldmatrix.sync.aligned.m16n16.x2.trans.shared.b8': .m16n16 "
+            "(8-bit matrices) is an sm_100a form, which TirX does not target; "
+            "use .m8n8 with .b16");
+  EXPECT_FALSE(static_cast<bool>(
+      parseInstruction("ldmatrix.sync.aligned.m8n8.x3.shared.b16")));
+  EXPECT_FALSE(static_cast<bool>(
+      parseInstruction("ldmatrix.sync.aligned.m8n8.x4.global.b16")));
+}
+
+TEST(PTXAsync, CpAsync) {
+  // Two state spaces: the destination's and the source's.
+  Instruction ca = parseOk("cp.async.ca.shared.global", 3);
+  EXPECT_EQ(ca.exec, ExecKind::Thread);
+  EXPECT_EQ(ca.minSM, 80u);
+  EXPECT_EQ(ca.operands[0].space, MemorySpace::Shared);
+  EXPECT_EQ(ca.operands[1].space, MemorySpace::Global);
+  EXPECT_TRUE(ca.operands[0].isDestination && ca.operands[0].isMemory);
+  EXPECT_EQ(ca.operands[0].element.kind, Kind::Any);
+  // The atom is the cp-size immediate's bytes, resolved by the verifier.
+  EXPECT_EQ(ca.operands[0].atom, 0u);
+  EXPECT_EQ(ca.operands[0].chunkOperand, 2);
+  EXPECT_EQ(ca.operands[2].valueRule, ValueRule::ChunkBytes);
+  EXPECT_EQ(parseOk("cp.async.cg.shared.global", 3).operands[2].valueRule,
+            ValueRule::Chunk16);
+  // Zero fill: src-size; an L2 cache hint adds the policy.
+  EXPECT_EQ(parseOk("cp.async.cg.shared.global", 4).formName,
+            "cp.async.cg.zfill");
+  EXPECT_EQ(parseOk("cp.async.cg.shared.global.L2::cache_hint", 4).formName,
+            "cp.async.cg");
+  EXPECT_EQ(parseOk("cp.async.ca.shared.global.L2::128B", 3).spelling,
+            "cp.async.ca.shared.global.L2::128B");
+  EXPECT_EQ(parseOk("cp.async.ca.shared::cta.global", 3).minPTX, 78u);
+  EXPECT_FALSE(
+      static_cast<bool>(parseInstruction("cp.async.ca.global.shared")));
+  EXPECT_FALSE(
+      static_cast<bool>(parseInstruction("cp.async.cs.shared.global")));
+  // Completion.
+  Instruction commit = parseOk("cp.async.commit_group", 0);
+  EXPECT_TRUE(commit.isVolatile);
+  Instruction wait = parseOk("cp.async.wait_group", 1);
+  EXPECT_TRUE(wait.isVolatile);
+  EXPECT_EQ(wait.operands[0].valueRule, ValueRule::GroupCount);
+  EXPECT_TRUE(wait.operands[0].allowsImmediate);
+  EXPECT_EQ(parseOk("cp.async.wait_all", 0).operands.size(), 0u);
+  EXPECT_EQ(parseError("cp.async.wait_group", 0),
+            "'cp.async.wait_group' expects 1 operand, got 0");
+}
+
 TEST(PTXPredicates, SetpAndSelp) {
   Instruction setp = parseOk("setp.lt.s32");
   expectOperand(setp, 0, "d", true, false, false, Kind::Exact, 1);
@@ -1074,8 +1152,8 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 67u);
-  EXPECT_EQ(getFamilyNames().size(), 27u);
+  EXPECT_EQ(getForms().size(), 80u);
+  EXPECT_EQ(getFamilyNames().size(), 30u);
 }
 
 // Rules read modifiers as `m[Slot::name]`: a slot a rule names is a `Slot`,
@@ -1137,7 +1215,12 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
         if (inst.family != "mov") {
           EXPECT_EQ(same->size(), 1u);
         }
-        // Operand roles.
+        // Operand roles. cp.async's completion forms have none.
+        bool isCompletion = inst.family == "cp" && inst.operands.size() <= 1;
+        if (isCompletion) {
+          EXPECT_TRUE(inst.isVolatile);
+          return;
+        }
         ASSERT_FALSE(inst.operands.empty());
         // Barriers write nothing; shfl's second line also writes `p`.
         bool isBarrier = inst.family == "bar";
@@ -1146,19 +1229,40 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
                                                                             : 1;
         EXPECT_EQ(inst.operands.front().isDestination, !isBarrier);
         bool isMemory = inst.family == "ld" || inst.family == "st";
-        EXPECT_EQ(inst.space != MemorySpace::None, isMemory);
+        bool isMatrixMove =
+            inst.family == "ldmatrix" || inst.family == "stmatrix";
+        bool isCopy = inst.family == "cp";
+        EXPECT_EQ(inst.space != MemorySpace::None,
+                  isMemory || isMatrixMove || isCopy);
         unsigned destinations = 0, memory = 0;
         for (const OperandInfo &op : inst.operands) {
           destinations += op.isDestination;
           memory += op.isMemory;
           EXPECT_FALSE(op.isDestination && op.allowsImmediate);
           EXPECT_FALSE(op.isMemory && op.allowsImmediate);
+          // A copy's memory atoms are its chunk, resolved by the verifier.
+          if (op.chunkOperand >= 0) {
+            EXPECT_EQ(op.atom, 0u);
+            EXPECT_EQ(op.element.kind, Kind::Any);
+            continue;
+          }
           EXPECT_GE(op.atom, 1u);
           EXPECT_GT(op.element.bitWidth, 0u);
         }
         EXPECT_EQ(destinations, expectedDestinations);
-        EXPECT_EQ(memory, isMemory ? 1u : 0u);
-        if (isMemory) {
+        EXPECT_EQ(memory, isCopy ? 2u : isMemory || isMatrixMove ? 1u : 0u);
+        if (isMatrixMove) {
+          // Shared rows and registers: one fragment shape, two maps.
+          const OperandInfo &mem = inst.operands[inst.family == "ldmatrix"];
+          const OperandInfo &reg = inst.operands[inst.family == "stmatrix"];
+          EXPECT_EQ(mem.space, MemorySpace::Shared);
+          EXPECT_EQ(mem.atomShape, reg.atomShape);
+          EXPECT_NE(mem.fragment, reg.fragment);
+        } else if (isCopy) {
+          EXPECT_EQ(inst.operands[0].space, MemorySpace::Shared);
+          EXPECT_EQ(inst.operands[1].space, MemorySpace::Global);
+          EXPECT_EQ(inst.vectorBytes, 0u);
+        } else if (isMemory) {
           const OperandInfo &mem =
               inst.family == "ld" ? inst.operands[1] : inst.operands[0];
           const OperandInfo &reg =

@@ -102,8 +102,8 @@ static Value materializeImmediate(OpBuilder &builder, Location loc,
 namespace {
 /// One operand of the instruction, prepared once for all repeats.
 struct OperandPlan {
-  const MixedOperand *operand;
-  const ptx::OperandInfo *info;
+  const MixedOperand *operand = nullptr;
+  const ptx::OperandInfo *info = nullptr;
   tirx::TensorType tensor; // null for scalars and immediates
   /// Register tensors: per repeat, the executing thread's slots in the
   /// order the instruction lists them (the atom's elements; a collective's
@@ -112,6 +112,11 @@ struct OperandPlan {
   /// Memory tensors: the byte offset of each repeat's atom from repeat 0's,
   /// when it is the same for every thread (empty otherwise).
   SmallVector<int64_t> repeatOffsets;
+  /// Elements of one atom.
+  int64_t atomElements = 0;
+  /// A collective's memory operand: the atom coordinates of the row the
+  /// executing lane supplies the address of.
+  SmallVector<Value> rowCoordinates;
 };
 
 /// The byte offset of every repeat's atom from the first one in a memory
@@ -122,7 +127,8 @@ struct OperandPlan {
 /// hold or an offset is not a PTX address immediate (32-bit).
 static SmallVector<int64_t> getRepeatByteOffsets(tirx::TensorType tensor,
                                                  size_t numGroupDims,
-                                                 int64_t repeats) {
+                                                 int64_t repeats,
+                                                 int64_t atomElements) {
   TileLayout layout = tensor.getLayoutOrDefault();
   ArrayRef<int64_t> shape = tensor.getShape();
   if (numGroupDims) {
@@ -133,17 +139,69 @@ static SmallVector<int64_t> getRepeatByteOffsets(tirx::TensorType tensor,
   }
   // Repeat r's atom starts at row-major element r * atom (group
   // coordinates 0).
-  int64_t atomExtent = shape.back();
   int64_t first = at(layout.apply(0), Axis::m);
   SmallVector<int64_t> offsets;
   for (int64_t repeat = 0; repeat < repeats; ++repeat) {
-    int64_t bytes = (at(layout.apply(repeat * atomExtent), Axis::m) - first) *
+    int64_t bytes =
+        (at(layout.apply(repeat * atomElements), Axis::m) - first) *
                     tensor.getElementBytes();
     if (bytes < 0 || bytes > std::numeric_limits<int32_t>::max())
       return {};
     offsets.push_back(bytes);
   }
   return offsets;
+}
+
+/// The atom coordinates of the row lane `lane` supplies the address of in a
+/// collective's memory operand (ldmatrix: matrix lane / 8 % count, row
+/// lane % 8, word 0): per atom dimension, (lane / stride) % extent or 0,
+/// read off the fragment (lanes past the fragment's repeat its rows).
+static FailureOr<SmallVector<Value>>
+buildRowCoordinates(OpBuilder &builder, Location loc, Operation *op,
+                    Value lane, const Fragment &fragment,
+                    ArrayRef<int64_t> atomShape) {
+  int64_t numLanes = 0;
+  for (int64_t owner : fragment.lane)
+    numLanes = std::max(numLanes, owner + 1);
+  SmallVector<SmallVector<int64_t>> rowOfLane(numLanes);
+  for (auto [index, owner] : llvm::enumerate(fragment.lane))
+    if (fragment.registerIndex[index] == 0)
+      rowOfLane[owner] = delinearizeIndex(index, atomShape);
+  SmallVector<Value> coordinates;
+  for (size_t dim = 0; dim < atomShape.size(); ++dim) {
+    int64_t extent = atomShape[dim];
+    auto matches = [&](int64_t stride) {
+      for (int64_t l = 0; l < 32; ++l) {
+        ArrayRef<int64_t> row = rowOfLane[l % numLanes];
+        if (row.empty() || row[dim] != (stride ? (l / stride) % extent : 0))
+          return false;
+      }
+      return true;
+    };
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, value);
+    };
+    if (matches(0)) {
+      coordinates.push_back(constant(0));
+      continue;
+    }
+    int64_t stride = 1;
+    while (stride < 32 && !matches(stride))
+      stride *= 2;
+    if (stride == 32)
+      // check-diagnostics: internal, every table fragment has such rows
+      return op->emitOpError("internal: the fragment's rows are not ")
+             << "(lane / stride) % extent in dimension " << dim;
+    Value coordinate = lane;
+    if (stride > 1)
+      coordinate = arith::DivUIOp::create(builder, loc, coordinate,
+                                          constant(stride));
+    if (extent < 32 / stride)
+      coordinate = arith::RemUIOp::create(builder, loc, coordinate,
+                                          constant(extent));
+    coordinates.push_back(coordinate);
+  }
+  return coordinates;
 }
 
 /// Per repeat, the slots one thread reads or writes for a register operand
@@ -195,13 +253,16 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
     // An instruction without tensor operands (bar.sync) is issued once.
     int64_t repeats = 1;
     for (const MixedOperand &operand : *operands) {
-      OperandPlan plan{
-          &operand, &instruction.operands[operand.position], {}, {}, {}};
+      OperandPlan plan;
+      plan.operand = &operand;
+      plan.info = &instruction.operands[operand.position];
       plan.tensor = dyn_cast<tirx::TensorType>(operand.getType());
       if (plan.tensor) {
         int64_t perGroup =
             plan.tensor.getNumElements() / domain->getNumGroups();
-        repeats = perGroup / plan.info->atom;
+        plan.atomElements = getOperandAtom(*plan.info, *operands,
+                                           plan.tensor.getElementBytes());
+        repeats = perGroup / plan.atomElements;
         if (!plan.info->isMemory) {
           FailureOr<SmallVector<int64_t>> slots =
               getThreadSlots(op, operand.position, plan.tensor, *domain);
@@ -215,13 +276,32 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
 
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
+    // Memory operands are addressed per thread: its group coordinate (a
+    // collective's drops the lane, which picks the row it addresses).
     SmallVector<Value> group;
-    if (!collective) {
+    bool hasMemory = llvm::any_of(plans, [](const OperandPlan &plan) {
+      return plan.tensor && plan.info->isMemory;
+    });
+    if (hasMemory)
       group = buildGroupCoordinates(rewriter, loc, op, *domain);
-      for (OperandPlan &plan : plans)
-        if (plan.tensor && plan.info->isMemory)
-          plan.repeatOffsets =
-              getRepeatByteOffsets(plan.tensor, group.size(), repeats);
+    Value lane;
+    if (collective && !group.empty()) {
+      lane = group.back();
+      group.pop_back();
+    }
+    for (OperandPlan &plan : plans) {
+      if (!plan.tensor || !plan.info->isMemory)
+        continue;
+      plan.repeatOffsets = getRepeatByteOffsets(plan.tensor, group.size(),
+                                                repeats, plan.atomElements);
+      if (plan.info->fragment.empty())
+        continue;
+      FailureOr<SmallVector<Value>> rows = buildRowCoordinates(
+          rewriter, loc, op, lane, getFragment(plan.info->fragment),
+          plan.info->atomShape);
+      if (failed(rows))
+        return failure();
+      plan.rowCoordinates = std::move(*rows);
     }
     bool viaNVVM = hasExactNVVMOp(instruction);
     for (int64_t repeat = 0; repeat < repeats; ++repeat) {
@@ -240,11 +320,16 @@ private:
                                 const OperandPlan &plan, ArrayRef<Value> group,
                                 int64_t repeat) {
     ArrayRef<int64_t> shape = plan.tensor.getShape();
-    ArrayRef<int64_t> repeatShape = shape.drop_front(group.size()).drop_back();
+    size_t atomRank = plan.rowCoordinates.empty() ? 1 : plan.info->atomShape.size();
+    ArrayRef<int64_t> repeatShape =
+        shape.drop_front(group.size()).drop_back(atomRank);
     SmallVector<Value> indices(group);
     for (int64_t coord : delinearizeIndex(repeat, repeatShape))
       indices.push_back(arith::ConstantIndexOp::create(builder, loc, coord));
-    indices.push_back(arith::ConstantIndexOp::create(builder, loc, 0));
+    if (plan.rowCoordinates.empty())
+      indices.push_back(arith::ConstantIndexOp::create(builder, loc, 0));
+    else
+      llvm::append_range(indices, plan.rowCoordinates);
     unsigned addressSpace = plan.tensor.isShared() ? 3 : 1;
     return ElementPtrOp::create(
         builder, loc,
@@ -259,7 +344,7 @@ private:
                                ArrayRef<Value> group, int64_t repeat) {
     Value ptr = buildAtomPointer(builder, loc, plan, group, repeat);
     // Generic-space forms need a generic address.
-    if (instruction.space == ptx::MemorySpace::Generic)
+    if (plan.info->space == ptx::MemorySpace::Generic)
       ptr = LLVM::AddrSpaceCastOp::create(
           builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), ptr);
     return LLVM::PtrToIntOp::create(builder, loc, builder.getI64Type(), ptr);

@@ -107,3 +107,21 @@ std::optional<ptx::ScalarKind> mlir::tirx::tile::getScalarKind(Type type) {
     return std::nullopt;
   }
 }
+
+int64_t mlir::tirx::tile::getChunkBytes(ArrayRef<MixedOperand> operands,
+                                        int position) {
+  for (const MixedOperand &operand : operands)
+    if (operand.position == static_cast<unsigned>(position))
+      if (auto value = dyn_cast_or_null<IntegerAttr>(operand.immediate))
+        return value.getValue().getSExtValue();
+  return 0;
+}
+
+unsigned mlir::tirx::tile::getOperandAtom(const ptx::OperandInfo &info,
+                                          ArrayRef<MixedOperand> operands,
+                                          int64_t elementBytes) {
+  if (info.chunkOperand < 0)
+    return info.atom;
+  int64_t bytes = getChunkBytes(operands, info.chunkOperand);
+  return bytes % elementBytes ? 0 : bytes / elementBytes;
+}

@@ -280,6 +280,7 @@ public:
   LogicalResult checkRegisterOperand(const TileTensorOperand &operand);
   LogicalResult checkFragmentOperand(const TileTensorOperand &operand);
   LogicalResult checkMemoryOperand(const TileTensorOperand &operand);
+  LogicalResult checkMemoryRows(const TileTensorOperand &operand);
 
 private:
   InFlightDiagnostic emitOperandError(const TileTensorOperand &operand) {
@@ -553,6 +554,70 @@ TileOperandChecker::checkMemoryOperand(const TileTensorOperand &operand) {
   return success();
 }
 
+/// A collective's memory operand (ldmatrix's shared rows): per atom, the
+/// elements one lane supplies the address of form a contiguous row in the
+/// fragment's order, starting at a multiple of the row's bytes; a
+/// destination's rows never overlap within one group coordinate.
+LogicalResult
+TileOperandChecker::checkMemoryRows(const TileTensorOperand &operand) {
+  tirx::TensorType type = operand.type;
+  const Fragment &fragment = getFragment(operand.fragment);
+  TileLayout layout = type.getLayoutOrDefault();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t elementBytes = type.getElementBytes();
+  int64_t rowBytes = operand.vectorBytes;
+  if (type.getAlignmentOrDefault() % rowBytes != 0)
+    return emitOperandError(operand)
+           << "the tensor is aligned to " << type.getAlignmentOrDefault()
+           << " byte(s) but each row address must be " << rowBytes
+           << "-byte aligned; declare align = " << rowBytes
+           << " (or more) on the tensor";
+  int64_t atom = operand.atom;
+  int64_t perGroup = getElementsPerGroup(operand);
+  llvm::DenseMap<int64_t, int64_t> writtenBy;
+  for (int64_t start = 0; start < type.getNumElements(); start += atom) {
+    if (start % perGroup == 0)
+      writtenBy.clear();
+    // The offset of each lane's row: its element in position 0.
+    llvm::DenseMap<int64_t, int64_t> rowStart;
+    for (int64_t index = 0; index < atom; ++index)
+      if (fragment.registerIndex[index] == 0)
+        rowStart[fragment.lane[index]] =
+            at(layout.apply(start + index), Axis::m);
+    for (int64_t index = 0; index < atom; ++index) {
+      int64_t flat = start + index;
+      int64_t lane = fragment.lane[index];
+      int64_t offset = at(layout.apply(flat), Axis::m);
+      int64_t expected = rowStart[lane] + fragment.registerIndex[index];
+      auto describeElement = [&]() {
+        return emitOperandError(operand)
+               << "element " << formatList(delinearize(flat, shape))
+               << " (row of lane " << lane << ")";
+      };
+      if (offset != expected)
+        return describeElement()
+               << " is at element offset " << offset << ", but its row must "
+               << "be contiguous: expected " << expected;
+      if (fragment.registerIndex[index] == 0 &&
+          (offset * elementBytes) % rowBytes != 0)
+        return describeElement()
+               << " starts at byte " << offset * elementBytes
+               << ", which is not aligned to the " << rowBytes
+               << "-byte row";
+      if (!operand.isDestination)
+        continue;
+      auto [it, inserted] = writtenBy.try_emplace(offset, flat);
+      if (!inserted)
+        return emitOperandError(operand)
+               << "elements " << formatList(delinearize(it->second, shape))
+               << " and " << formatList(delinearize(flat, shape))
+               << " are stored to the same element offset " << offset
+               << "; destinations must be distinct";
+    }
+  }
+  return success();
+}
+
 LogicalResult
 mlir::tirx::tile::checkTileTensorOperands(Operation *op, Scope scope,
                                           ArrayRef<TileTensorOperand> operands,
@@ -566,7 +631,9 @@ mlir::tirx::tile::checkTileTensorOperands(Operation *op, Scope scope,
     return failure();
   for (const TileTensorOperand &operand : operands) {
     if (operand.isMemory) {
-      if (failed(checker.checkMemoryOperand(operand)))
+      if (failed(operand.fragment.empty()
+                     ? checker.checkMemoryOperand(operand)
+                     : checker.checkMemoryRows(operand)))
         return failure();
       continue;
     }

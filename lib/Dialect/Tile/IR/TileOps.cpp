@@ -269,6 +269,15 @@ static LogicalResult verifyCollective(ApplyOp op,
     diag.attachNote(condition.getLoc()) << "the condition is computed here";
     return diag;
   }
+  return success();
+}
+
+/// The values the table's value rules ask of immediate operands: the full
+/// membermask, barrier ids and thread counts, cp.async's chunk sizes and
+/// wait_group's count.
+static LogicalResult verifyOperandValues(ApplyOp op,
+                                         const ptx::Instruction &instruction,
+                                         ArrayRef<MixedOperand> operands) {
   std::optional<int64_t> blockThreads = getEnclosingBlockThreads(op);
   for (const MixedOperand &operand : operands) {
     const ptx::OperandInfo &info = instruction.operands[operand.position];
@@ -301,6 +310,34 @@ static LogicalResult verifyCollective(ApplyOp op,
                << "barrier " << immediate.getValue().getSExtValue()
                << " does not exist (a CTA has barriers 0 to 15)";
       break;
+    case ptx::ValueRule::ChunkBytes:
+    case ptx::ValueRule::Chunk16: {
+      bool only16 = info.valueRule == ptx::ValueRule::Chunk16;
+      if (!immediate)
+        return describeOperand()
+               << "the copy size must be an immediate ("
+               << (only16 ? "16" : "4, 8 or 16") << " : i32)";
+      int64_t value = immediate.getValue().getSExtValue();
+      if (only16 && value != 16)
+        return describeOperand()
+               << "a .cg copy caches in L2 only and moves 16 bytes; got "
+               << value << " (use .ca for 4 or 8 bytes)";
+      if (value != 4 && value != 8 && value != 16)
+        return describeOperand()
+               << "cp.async copies 4, 8 or 16 bytes, got " << value;
+      break;
+    }
+    case ptx::ValueRule::GroupCount: {
+      if (!immediate)
+        return describeOperand()
+               << "the number of pending groups must be an immediate";
+      int64_t value = immediate.getValue().getSExtValue();
+      if (value < 0 || value > kMaxPendingAsyncGroups)
+        return describeOperand()
+               << value << " pending groups is out of range: wait_group "
+               << "takes 0 to " << kMaxPendingAsyncGroups;
+      break;
+    }
     case ptx::ValueRule::ThreadCount: {
       if (!immediate)
         break;
@@ -347,6 +384,8 @@ LogicalResult ApplyOp::verify() {
   bool collective = instruction.exec != ptx::ExecKind::Thread;
   if (collective && failed(verifyCollective(*this, instruction, *operands)))
     return failure();
+  if (failed(verifyOperandValues(*this, instruction, *operands)))
+    return failure();
 
   SmallVector<TileTensorOperand> tensors;
   for (const MixedOperand &operand : *operands) {
@@ -376,7 +415,7 @@ LogicalResult ApplyOp::verify() {
       continue;
     if (info.isMemory) {
       bool spaceMatches = false;
-      switch (instruction.space) {
+      switch (info.space) {
       case ptx::MemorySpace::Global:
         spaceMatches = tensor.isGlobal();
         break;
@@ -396,16 +435,32 @@ LogicalResult ApplyOp::verify() {
       }
       if (!spaceMatches)
         return describe() << "'" << instruction.spelling << "' accesses "
-                          << ptx::getMemorySpaceName(instruction.space)
+                          << ptx::getMemorySpaceName(info.space)
                           << " memory, but the tensor is "
                           << stringifyMemorySpace(tensor.getMemorySpace());
     }
     if (collective && info.fragment.empty())
       return describe() << "is a per-lane value of a collective and must be "
                            "an immediate or a scalar, got a tensor";
+    unsigned atom = info.atom;
+    unsigned vectorBytes = info.isMemory ? instruction.vectorBytes : 0;
+    if (info.chunkOperand >= 0) {
+      // The value rule proved the chunk an immediate of 4, 8 or 16 bytes.
+      int64_t bytes = getChunkBytes(*operands, info.chunkOperand);
+      int64_t elementBytes = tensor.getElementBytes();
+      if (bytes % elementBytes != 0)
+        return describe() << "a " << bytes << "-byte chunk is not a whole "
+                          << "number of " << elementType << " elements";
+      atom = bytes / elementBytes;
+      vectorBytes = bytes;
+    } else if (info.isMemory && !info.fragment.empty()) {
+      // A collective's memory rows: each lane's row is one access.
+      vectorBytes = getFragment(info.fragment).registersPerLane *
+                    tensor.getElementBytes();
+    }
     tensors.push_back({operand.position, info.name, tensor, info.isDestination,
-                       info.isMemory, info.atom, instruction.vectorBytes,
-                       info.fragment, info.atomShape});
+                       info.isMemory, atom, vectorBytes, info.fragment,
+                       info.atomShape});
   }
   return checkTileTensorOperands(*this, getScope(), tensors, collective);
 }

@@ -265,25 +265,37 @@ static Expected<Instruction> buildInstruction(const Form &form,
     if (spec.fragment >= 0)
       op.fragment = getFragments()[spec.fragment].layout.str();
     op.atomShape = spec.atomShape;
-    if (op.atomShape.empty())
+    // A chunk operand's atom is known once its element type is (atom 0).
+    if (op.atomShape.empty() && op.atom)
       op.atomShape.push_back(op.atom);
     op.joinsPrevious = spec.joinsPrevious;
     op.alwaysVector = spec.alwaysVector;
     op.valueRule = spec.valueRule;
+    op.chunkOperand = spec.chunkOperand;
     inst.operands.push_back(std::move(op));
   }
 
-  if (form.isMemory) {
-    StringRef space = form.spaceSlot >= 0 ? slotToken(form.spaceSlot) : "";
-    inst.space = StringSwitch<MemorySpace>(space)
-                     .Case("global", MemorySpace::Global)
-                     .Cases({"shared", "shared::cta"}, MemorySpace::Shared)
-                     .Case("shared::cluster", MemorySpace::SharedCluster)
-                     .Case("local", MemorySpace::Local)
-                     .Default(MemorySpace::Generic);
-    for (const OperandInfo &op : inst.operands)
-      if (op.isMemory)
-        inst.vectorBytes = op.atom * op.element.bitWidth / 8;
+  auto spaceOf = [&](int slot) {
+    StringRef space = slot >= 0 ? slotToken(slot) : "";
+    return StringSwitch<MemorySpace>(space)
+        .Case("global", MemorySpace::Global)
+        .Cases({"shared", "shared::cta"}, MemorySpace::Shared)
+        .Case("shared::cluster", MemorySpace::SharedCluster)
+        .Case("local", MemorySpace::Local)
+        .Default(MemorySpace::Generic);
+  };
+  unsigned next = 0;
+  for (const OperandSpec &spec : form.operands) {
+    if (spec.presentSlot >= 0 && attempt.assignment[spec.presentSlot] < 0)
+      continue;
+    OperandInfo &op = inst.operands[next++];
+    if (!op.isMemory)
+      continue;
+    op.space = spaceOf(spec.spaceSlot >= 0 ? spec.spaceSlot : form.spaceSlot);
+    if (inst.space == MemorySpace::None) {
+      inst.space = op.space;
+      inst.vectorBytes = op.atom * op.element.bitWidth / 8;
+    }
   }
   inst.minSM = attempt.floor.sm;
   inst.minPTX = attempt.floor.ptx;

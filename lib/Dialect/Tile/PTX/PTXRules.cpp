@@ -460,4 +460,23 @@ std::string rules::checkMma(const Mods &m, Floor &) {
   return "";
 }
 
+//===----------------------------------------------------------------------===//
+// ldmatrix / stmatrix (PTX ISA 9.7.9.25, 9.7.9.26)
+//===----------------------------------------------------------------------===//
+
+std::string rules::checkMatrixMove(const Mods &m, Floor &) {
+  // The table lists the sm_100a shapes and .b8 so that a rejection says
+  // why, instead of a bare "not valid".
+  StringRef shape = m[Slot::shape], type = m[Slot::type];
+  if (shape != "m8n8")
+    return "." + shape.str() +
+           " (8-bit matrices) is an sm_100a form, which TirX does not "
+           "target; use .m8n8 with .b16";
+  if (type != "b16")
+    return ".m8n8 moves 16-bit elements" +
+           std::string(m[Slot::trans].empty() ? "" : " (.trans swaps them)") +
+           ": the type must be .b16, got " + dot(type);
+  return "";
+}
+
 } // namespace mlir::tirx::ptx

@@ -74,7 +74,7 @@ static SlotSpec parseSlot(const RawForm &raw, StringRef text) {
   slot.isOrdered = slot.id == Slot::type || slot.id == Slot::dtype ||
                    slot.id == Slot::atype || slot.id == Slot::btype ||
                    slot.id == Slot::ctype || slot.id == Slot::alayout ||
-                   slot.id == Slot::blayout;
+                   slot.id == Slot::blayout || slot.id == Slot::sspace;
   if (!text.contains('=')) {
     slot.tokens.push_back({slot.name, Floor()});
     return slot;
@@ -144,6 +144,20 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       op.valueRule = ValueRule::BarrierId;
     } else if (attr == "threads") {
       op.valueRule = ValueRule::ThreadCount;
+    } else if (attr == "chunk") {
+      op.valueRule = ValueRule::ChunkBytes;
+    } else if (attr == "chunk16") {
+      op.valueRule = ValueRule::Chunk16;
+    } else if (attr == "groups") {
+      op.valueRule = ValueRule::GroupCount;
+    } else if (attr.consume_front("space=")) {
+      op.spaceSlot = findSlot(form, attr);
+      if (op.spaceSlot < 0)
+        tableError(raw, "unknown slot in 'space=" + attr + "'");
+    } else if (attr.consume_front("bytes=")) {
+      // Resolved to an operand index once every operand is known.
+      op.chunkName = attr;
+      op.atom = 0;
     } else if (attr.consume_front("frag=")) {
       const FragmentInfo *fragment =
           llvm::find_if(fragments, [&](const FragmentInfo &candidate) {
@@ -177,6 +191,9 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
     }
   }
   bool isMemory = op.role == Role::MemoryDst || op.role == Role::MemorySrc;
+  if (!isMemory && (op.spaceSlot >= 0 || !op.chunkName.empty()))
+    tableError(raw, "operand '" + op.name +
+                        "': only memory operands have a space or a byte atom");
   if (isMemory && op.allowsImmediate)
     tableError(raw, "a memory operand cannot take an immediate");
   if (op.role == Role::RegisterDst && op.allowsImmediate)
@@ -206,6 +223,27 @@ static Table buildTable() {
       form.isMemory |= role == Role::MemoryDst || role == Role::MemorySrc;
     }
     form.spaceSlot = form.findSlot(Slot::space);
+    // Two state spaces (cp.async's .shared.global: destination, source) are
+    // ordered, so `.global.shared` is refused, never read as the reverse.
+    if (form.spaceSlot >= 0 && form.findSlot(Slot::sspace) >= 0)
+      form.slots[form.spaceSlot].isOrdered = true;
+    for (OperandSpec &op : form.operands) {
+      if (op.chunkName.empty())
+        continue;
+      auto *size = llvm::find_if(form.operands, [&](const OperandSpec &other) {
+        return other.name == op.chunkName;
+      });
+      if (size == form.operands.end() || !size->allowsImmediate)
+        tableError(raw, "operand '" + op.name + "': 'bytes=" + op.chunkName +
+                            "' must name an operand that takes an immediate");
+      op.chunkOperand = size - form.operands.begin();
+      // Operand indices count present operands: none before it is optional.
+      if (llvm::any_of(ArrayRef(form.operands).take_front(op.chunkOperand),
+                       [](const OperandSpec &other) {
+                         return other.presentSlot >= 0;
+                       }))
+        tableError(raw, "an optional operand precedes '" + op.chunkName + "'");
+    }
     auto [execName, execFlag] = StringRef(raw.exec).split('+');
     std::optional<ExecKind> exec = parseExecKind(execName);
     if (!exec || (!execFlag.empty() && execFlag != "volatile"))

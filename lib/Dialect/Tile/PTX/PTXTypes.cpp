@@ -110,6 +110,8 @@ bool ElementClass::accepts(ScalarKind kind) const {
     return kind == exact;
   case Kind::Carrier:
     return isUnsigned(kind) && getBitWidth(kind) == bitWidth;
+  case Kind::Any:
+    return kind != ScalarKind::pred;
   }
   return false;
 }
@@ -122,6 +124,8 @@ std::string ElementClass::describe() const {
     return getScalarKindName(exact).str();
   case Kind::Carrier:
     return "u" + std::to_string(bitWidth) + " (carrier of " + packedType + ")";
+  case Kind::Any:
+    return "a non-predicate type";
   }
   return "";
 }
@@ -187,6 +191,9 @@ std::optional<ElementClass> getTokenClass(StringRef token) {
   // f16/bf16 tensor); tf32 is an f32 bit pattern in a 32-bit register.
   if (token == "f16" || token == "bf16")
     return bits(16);
+  // A byte copy (cp.async): any storage type; the atom is counted in bytes.
+  if (token == "any")
+    return ElementClass{ElementClass::Kind::Any, 0, ScalarKind::u8, ""};
   if (token == "tf32")
     return bits(32);
   if (token == "f16x2" || token == "bf16x2" || token == "u16x2" ||

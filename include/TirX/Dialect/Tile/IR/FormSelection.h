@@ -36,6 +36,20 @@ selectInstructionForm(Operation *op, PTXInstructionAttr instruction,
 /// i1 is a predicate).
 std::optional<ptx::ScalarKind> getScalarKind(Type type);
 
+/// The largest count `cp.async.wait_group` takes: the dependency counter a
+/// thread's copy groups are tracked by (docs/async-copies.md).
+inline constexpr int64_t kMaxPendingAsyncGroups = 63;
+
+/// The byte count a chunk operand (cp.async's cp-size) holds: the immediate
+/// at `position` (the verifier's value rule requires one), or 0.
+int64_t getChunkBytes(ArrayRef<MixedOperand> operands, int position);
+
+/// The atom of a tensor operand of element type `elementBytes`: the table's,
+/// or, for a chunk operand, the chunk's bytes in elements (0 when they do
+/// not divide; the verifier rejects it).
+unsigned getOperandAtom(const ptx::OperandInfo &info,
+                        ArrayRef<MixedOperand> operands, int64_t elementBytes);
+
 } // namespace mlir::tirx::tile
 
 #endif // TIRX_DIALECT_TILE_IR_FORMSELECTION_H

@@ -64,8 +64,16 @@ struct OperandInfo {
   /// collective operands, 1 otherwise.
   unsigned atom = 1;
   /// Collective operands: the fragment in TileLayout notation (which lane
-  /// holds each atom element, in which register); empty otherwise.
+  /// holds each atom element, in which register; for a memory operand,
+  /// which lane supplies the address of the row the element is in, and its
+  /// position in that contiguous row); empty otherwise.
   std::string fragment;
+  /// Memory operands: the state space they access.
+  MemorySpace space = MemorySpace::None;
+  /// A memory operand whose atom is given in bytes by the immediate of
+  /// another operand (cp.async's cp-size): that operand's index; `atom` is
+  /// then 0 and the verifier resolves it from the operand's element type.
+  int chunkOperand = -1;
   /// Written `prev|this` after the previous operand (shfl's `d|p`).
   bool joinsPrevious = false;
   /// Written as a `{...}` vector even when it is one register (mma).
@@ -86,9 +94,12 @@ struct Instruction {
   llvm::SmallVector<std::string, 4> modifiers;
   /// Operands in PTX order, destination first.
   llvm::SmallVector<OperandInfo, 4> operands;
-  /// ld/st state space; None for register instructions.
+  /// The state space of the first memory operand (ld/st, ldmatrix; each
+  /// operand's own is OperandInfo::space, cp.async has two); None for
+  /// register instructions.
   MemorySpace space = MemorySpace::None;
-  /// Bytes one memory atom covers (ld/st), 0 otherwise.
+  /// Bytes one memory atom covers (ld/st; 0 when a chunk operand gives it),
+  /// 0 otherwise.
   unsigned vectorBytes = 0;
   /// Minimum SM version (e.g. 90 for sm_90) and PTX ISA version (e.g. 78).
   unsigned minSM = 0;

@@ -124,6 +124,8 @@ std::string checkAbsNeg(const Mods &m, Floor &floor);
 std::string checkSetp(const Mods &m, Floor &floor);
 // mma.sync: A and B of one type.
 std::string checkMma(const Mods &m, Floor &floor);
+// ldmatrix / stmatrix: the .m8n8 .b16 forms only.
+std::string checkMatrixMove(const Mods &m, Floor &floor);
 } // namespace rules
 
 } // namespace mlir::tirx::ptx

@@ -128,6 +128,9 @@ struct OperandSpec {
   int atomSlot = -1;    // atom from a `.vN` slot
   int presentSlot = -1; // present only when this slot is spelled
   int fragment = -1;    // index into getFragments()
+  int spaceSlot = -1;   // memory operands: the slot naming their state space
+  int chunkOperand = -1; // atom of this many bytes: that operand's immediate
+  llvm::StringRef chunkName; // `bytes=<operand>`, resolved to chunkOperand
   bool joinsPrevious = false;
   bool alwaysVector = false;
   ValueRule valueRule = ValueRule::None;

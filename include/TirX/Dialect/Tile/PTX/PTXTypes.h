@@ -54,7 +54,10 @@ bool isFloat(ScalarKind kind);
 ///  - Carrier: an unsigned integer of `bitWidth` bits carrying packed values
 ///             (f16x2/bf16x2/u16x2/s16x2 → u32, f32x2 → u64).
 struct ElementClass {
-  enum class Kind : uint8_t { Bits, Exact, Carrier };
+  /// Bits: any type of `bitWidth` bits; Exact: that scalar type; Carrier:
+  /// an unsigned integer of `bitWidth` bits holding a packed type; Any: any
+  /// non-predicate type (cp.async copies bytes, whatever they hold).
+  enum class Kind : uint8_t { Bits, Exact, Carrier, Any };
   Kind kind;
   unsigned bitWidth;
   ScalarKind exact; // meaningful for Kind::Exact only
@@ -84,7 +87,10 @@ enum class ValueRule : uint8_t {
   None,
   FullMask,   // `mask`: membermask, the immediate -1 (all 32 lanes)
   BarrierId,  // `barrier`: a named barrier, 0 to 15
-  ThreadCount // `threads`: a positive multiple of 32, at most the block
+  ThreadCount, // `threads`: a positive multiple of 32, at most the block
+  ChunkBytes,  // `chunk`: an immediate copy size of 4, 8 or 16 bytes
+  Chunk16,     // `chunk16`: the immediate 16 (cp.async.cg)
+  GroupCount   // `groups`: an immediate count of pending async groups
 };
 
 /// Who executes one instruction (docs/instruction-model.md).
