@@ -104,6 +104,23 @@ if [ -d "$here/collectives" ]; then
     "${COLLECTIVES_RESULTS:-$here/collectives/RESULTS.md}"
 fi
 # --- end of the collectives suite ------------------------------------------
+# --- The matrix suite (issue 18; test/gpu/matrix) --------------------------
+# Every mma.sync form tile.apply accepts (m16n8k16 and m16n8k8, f16/bf16 in,
+# f32 or f16 accumulators; scope warp, cta with repeats, warpgroup) against
+# nvcc's inline asm, bit for bit, on random and special inputs (NaN, inf,
+# subnormals, large exponents); run.py prints a PASS:/FAIL: line per form.
+# The reference is rebuilt here when this machine has nvcc.
+if [ -d "$here/matrix" ]; then
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  if [ -x "$nvcc" ]; then
+    "$nvcc" -arch=sm_90 -cubin -o "$here/matrix/reference.cubin" \
+      "$here/matrix/reference.cu" \
+      && echo "matrix: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
+  fi
+  check "matrix/run.py" python3 "$here/matrix/run.py" "$here/matrix" \
+    "${MATRIX_RESULTS:-$here/matrix/RESULTS.md}"
+fi
+# --- end of the matrix suite -----------------------------------------------
 # The seed's examples, verbatim but for the imports, through the Python package.
 with_tirx() { PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" "$@"; }
 if [ -d "$here/python/tirx" ]; then
@@ -192,6 +209,15 @@ if [ -x "$sanitizer" ] && [ -d "$here/collectives" ]; then
   done
 fi
 # --- end of the collectives suite ------------------------------------------
+
+# --- The matrix suite under compute-sanitizer: memcheck over one launch of
+# one kernel (scope cta, 4 warps x (2, 2) repeats: every operand's words
+# through the per-lane views).
+if [ -x "$sanitizer" ] && [ -d "$here/matrix" ]; then
+  sanitize memcheck matrix/run.py python3 "$here/matrix/run.py" "$here/matrix" \
+    --quick --only=m16n8k16_f32_bf16_cta_2x2 --exit-zero
+fi
+# --- end of the matrix suite -----------------------------------------------
 
 echo "gpu checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

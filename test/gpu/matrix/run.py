@@ -1,0 +1,739 @@
+#!/usr/bin/env python3
+"""Runs the matrix suite on a GPU: every mma.sync form's TirX kernels
+against their nvcc inline-asm references, on the same inputs, compared bit
+for bit. Usage:
+
+    run.py DIR [RESULTS.md] [--quick] [--exit-zero] [--only=NAME] [--dry]
+           [--dry-break=KERNEL]
+
+DIR comes from gen.py + tirx-opt + nvcc (test/gpu/run.sh, the GPU bundle):
+FORM.mlir compiled to FORM.ptx (FORM.err when tirx-opt refused it),
+reference.cu compiled to reference.cubin, cases.json. Every kernel runs 256
+warps (gen.py's docstring: thread t holds W consecutive words of each
+operand, its fragment registers, one fragment per repeat) and is launched
+once per data set:
+
+- normal:  A, B, C drawn from N(0, 1) (no subnormal inputs).
+- wide:    N(0, 1) scaled by 2^e, e uniform in a range per type (f16 inputs
+           2^-10..2^10, bf16 2^-40..2^40, C to match), no subnormal inputs:
+           products of very different magnitudes, where the tensor cores'
+           alignment and rounding show.
+- special: eight kinds of fragment, fragment f of kind f % 8: NaN inputs
+           (quiet, signaling, negative, with payloads) in A, B and C;
+           +-inf; inf * 0 (A with infinities, B half zeros); signed zeros
+           (A +-0, C +-0: the sign of a zero sum); subnormal f16/bf16 inputs
+           (times large B) and subnormal C; large exponents (products and
+           sums past the f16 / f32 range; C near the largest finite);
+           cancellation (C = -A B, rounded); random bit patterns.
+
+A form group fails when, on any kernel and data set:
+- its module did not compile (the .err file's first lines are printed);
+- TirX and nvcc differ on any bit of any output word;
+- an output word differs between two launches whose output was poisoned
+  with different patterns (0xFFFFFFFF, then 0x7FBADBAD): a word a kernel
+  never writes, TirX's or nvcc's;
+- TirX's PTX for the kernel does not hold the mma exactly once per repeat;
+- on the normal and wide data, nvcc's D differs from a float64 model of
+  D = A B + C (unpacking every fragment word as the PTX ISA describes)
+  beyond a tolerance: 2^-17 (f32 accumulators) or 2^-7 (f16) of
+  sum |a b| + |c| (the ISA leaves accumulation order and rounding open).
+  This is the check of this harness's own packing.
+On the special data the model is not a verdict (the ISA leaves the handling
+of subnormal inputs unspecified; overflowing partial sums are skipped): it
+prints a NOTE line when nvcc's class (NaN, +-inf, finite) or value differs.
+
+Sensitivity checks show each comparison can fail: one flipped bit of a TirX
+result is seen; an nvcc kernel that skips one word of D is seen by the
+poison check; a model with A's registers 1 and 2 swapped, B's halves
+swapped, bf16 read as f16, or the cta_2x2 repeats in one order for every
+operand, disagrees with nvcc.
+
+--quick launches the first kernel of each form group on the normal data
+only, --only=NAME keeps the kernels whose name or form (file stem) is NAME,
+and --exit-zero exits 0 whatever the comparisons say (run.sh runs one
+kernel so under compute-sanitizer, whose verdict is then the tool's alone).
+--dry needs no GPU: both "kernels" are the model, rounded to the
+accumulator type (checks this script's logic and the PTX text when DIR has
+the .ptx files); --dry-break=KERNEL makes that kernel's dry "TirX" result
+wrong in one bit of one word (its group must fail).
+"""
+import json
+import os
+import re
+import sys
+
+import numpy as np
+
+POISON, POISON2 = 0xFFFFFFFF, 0x7FBADBAD
+KEEP = {"m16n8k16_f32_bf16_warp"}   # outputs kept for the sensitivity checks
+FRAGMENTS_MAX = 1024   # 256 warps x 4 repeats (cta_2x2)
+
+# ===----------------------------------------------------------------------===#
+# The fragments (PTX ISA 9.7.14.5.8), written out independently of TirX's
+# PTX table: g = lane / 4, t = lane % 4; for each operand kind, the matrix
+# element (row, column) held by (lane, register, half), half 0 the low 16
+# bits (the lower column of A and C/D, the lower k of B).
+# ===----------------------------------------------------------------------===#
+
+LANES = np.arange(32)
+G, T = LANES // 4, LANES % 4
+
+
+def element_map(kind, k=16):
+    """(rows, cols, regs, halves, row[32, regs, halves], col[...])."""
+    if kind == "acc_f32":      # c0..c3: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1)
+        regs = np.arange(4)
+        row = G[:, None] + 8 * (regs[None, :] // 2)
+        col = 2 * T[:, None] + regs[None, :] % 2
+        return 16, 8, 4, 1, row[:, :, None], col[:, :, None]
+    h = np.arange(2)
+    if kind == "acc_f16":      # c0c1: row g, c2c3: row g+8; columns 2t, 2t+1
+        regs = np.arange(2)
+        row = (G[:, None] + 8 * regs[None, :])[:, :, None] + 0 * h
+        col = (2 * T[:, None, None] + h) + 0 * regs[None, :, None]
+        return 16, 8, 2, 2, row, col
+    if kind == "a_k16":        # a0a1 (g, 2t..), a2a3 (g+8, 2t..), a4a5 (g, 2t+8..), a6a7 (g+8, 2t+8..)
+        regs = np.arange(4)
+        row = (G[:, None] + 8 * (regs[None, :] % 2))[:, :, None] + 0 * h
+        col = (2 * T[:, None] + 8 * (regs[None, :] // 2))[:, :, None] + h
+        return 16, 16, 4, 2, row, col
+    if kind == "a_k8":         # a0a1 (g, 2t..), a2a3 (g+8, 2t..)
+        regs = np.arange(2)
+        row = (G[:, None] + 8 * regs[None, :])[:, :, None] + 0 * h
+        col = (2 * T[:, None, None] + h) + 0 * regs[None, :, None]
+        return 16, 8, 2, 2, row, col
+    if kind == "b_k16":        # B is k x n: b0b1 (2t.., g), b2b3 (2t+8.., g)
+        regs = np.arange(2)
+        row = (2 * T[:, None] + 8 * regs[None, :])[:, :, None] + h
+        col = G[:, None, None] + 0 * regs[None, :, None] + 0 * h
+        return 16, 8, 2, 2, row, col
+    if kind == "b_k8":         # b0b1 (2t.., g)
+        row = (2 * T[:, None, None] + h) + np.zeros((1, 1, 1), dtype=int)
+        col = G[:, None, None] + 0 * h
+        return 8, 8, 1, 2, row, col
+    raise ValueError(kind)
+
+
+def operand_kinds(k, acc):
+    return {"d": "acc_" + acc, "a": "a_k%d" % k, "b": "b_k%d" % k, "c": "acc_" + acc}
+
+
+def pack(matrix, kind, swap=None):
+    """Matrix bits (F, rows, cols), uint16 (or uint32 for acc_f32), to
+    fragment words (F, 32, regs). swap: (i, j) registers exchanged (a
+    deliberately wrong packing, for the sensitivity checks), or "halves"."""
+    rows, cols, regs, halves, row, col = element_map(kind)
+    if swap is not None and swap != "halves":
+        order = np.arange(regs)
+        order[[swap[0], swap[1]]] = order[[swap[1], swap[0]]]
+        row, col = row[:, order], col[:, order]
+    values = matrix[:, row, col].astype(np.uint32)           # (F, 32, regs, halves)
+    if halves == 1:
+        return values[..., 0]
+    if swap == "halves":
+        return values[..., 1] | (values[..., 0] << 16)
+    return values[..., 0] | (values[..., 1] << 16)
+
+
+def unpack(words, kind, swap=None):
+    """Fragment words (F, 32, regs) to matrix bits (F, rows, cols)."""
+    rows, cols, regs, halves, row, col = element_map(kind)
+    if swap is not None and swap != "halves":
+        order = np.arange(regs)
+        order[[swap[0], swap[1]]] = order[[swap[1], swap[0]]]
+        row, col = row[:, order], col[:, order]
+    f = words.shape[0]
+    dtype = np.uint32 if halves == 1 else np.uint16
+    out = np.zeros((f, rows, cols), dtype=dtype)
+    if halves == 1:
+        out[:, row[..., 0], col[..., 0]] = words
+    else:
+        lo, hi = (1, 0) if swap == "halves" else (0, 1)
+        out[:, row[..., lo], col[..., lo]] = (words & 0xFFFF).astype(np.uint16)
+        out[:, row[..., hi], col[..., hi]] = (words >> 16).astype(np.uint16)
+    return out
+
+
+# ===----------------------------------------------------------------------===#
+# Numbers: f16 / bf16 / f32 bits <-> float64
+# ===----------------------------------------------------------------------===#
+
+def to_bits(x, ty):
+    """float64 values to bits of ty, rounded to nearest even."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if ty == "f16":
+            return x.astype(np.float16).view(np.uint16)
+        f = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+        if ty == "f32":
+            return f.astype(np.uint32)
+        # bf16: round the f32 bits to nearest even on bit 16 (no NaN here).
+        rounded = (f + 0x7FFF + ((f >> 16) & 1)) >> 16
+        return rounded.astype(np.uint16)
+
+
+def to_float(bits, ty):
+    with np.errstate(invalid="ignore"):   # signaling NaNs are kept as NaN
+        return _to_float(bits, ty)
+
+
+def _to_float(bits, ty):
+    if ty == "f16":
+        return np.asarray(bits, dtype=np.uint16).view(np.float16).astype(np.float64)
+    if ty == "bf16":
+        return (np.asarray(bits, dtype=np.uint32) << 16).view(np.float32).astype(np.float64)
+    return np.asarray(bits, dtype=np.uint32).view(np.float32).astype(np.float64)
+
+
+MIN_NORMAL = {"f16": 2.0 ** -14, "bf16": 2.0 ** -126, "f32": 2.0 ** -126}
+MAX_FINITE = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38}
+NANS = {"f16": [0x7E00, 0x7C01, 0xFE00, 0x7FFF, 0x7D23, 0xFC17],
+        "bf16": [0x7FC0, 0x7F81, 0xFFC0, 0x7FFF, 0x7FA5, 0xFF83],
+        "f32": [0x7FC00000, 0x7F800001, 0xFFC00000, 0x7FC00123, 0x7FFFFFFF, 0xFF800017]}
+INFS = {"f16": [0x7C00, 0xFC00], "bf16": [0x7F80, 0xFF80], "f32": [0x7F800000, 0xFF800000]}
+SIGN = {"f16": 0x8000, "bf16": 0x8000, "f32": 0x80000000}
+MANTISSA = {"f16": 0x3FF, "bf16": 0x7F, "f32": 0x7FFFFF}
+NTYPE = {"f16": np.uint16, "bf16": np.uint16, "f32": np.uint32}
+
+
+def normal_values(rng, shape, ty, scale_exp=0):
+    """N(0, 1) * 2^e, e uniform in [-scale_exp, scale_exp], away from the
+    subnormal range (magnitudes below the smallest normal become it)."""
+    x = rng.standard_normal(shape)
+    if scale_exp:
+        x = x * 2.0 ** rng.integers(-scale_exp, scale_exp + 1, shape)
+    tiny = np.abs(x) < MIN_NORMAL[ty] * 2
+    x = np.where(tiny, np.copysign(MIN_NORMAL[ty] * 2, x), x)
+    return to_bits(np.clip(x, -MAX_FINITE[ty], MAX_FINITE[ty]), ty)
+
+
+def pick(rng, shape, choices, ty):
+    return np.array(choices, dtype=np.uint64)[rng.integers(0, len(choices), shape)].astype(NTYPE[ty])
+
+
+def sprinkle(rng, bits, density, choices, ty):
+    mask = rng.random(bits.shape) < density
+    return np.where(mask, pick(rng, bits.shape, choices, ty), bits)
+
+
+def subnormals(rng, shape, ty):
+    mantissa = rng.integers(1, MANTISSA[ty] + 1, shape, dtype=np.uint64)
+    sign = rng.integers(0, 2, shape, dtype=np.uint64) * SIGN[ty]
+    return (mantissa | sign).astype(NTYPE[ty])
+
+
+def large(rng, shape, ty, low_exp):
+    """+-2^e * U[1, 2) with e from low_exp up to the largest finite."""
+    top = {"f16": 15, "bf16": 127, "f32": 127}[ty]
+    x = 2.0 ** rng.integers(low_exp, top + 1, shape) * rng.uniform(1, 2, shape)
+    x = np.minimum(x, MAX_FINITE[ty]) * rng.choice([-1.0, 1.0], shape)
+    return to_bits(x, ty)
+
+
+def random_bits(rng, shape, ty):
+    return rng.integers(0, 1 << (32 if ty == "f32" else 16), shape, dtype=np.uint64).astype(NTYPE[ty])
+
+
+def special_inputs(rng, f, k, ity, cty):
+    """Fragment i of kind i % 8 (run.py's docstring)."""
+    a = normal_values(rng, (f, 16, k), ity)
+    b = normal_values(rng, (f, k, 8), ity)
+    c = normal_values(rng, (f, 16, 8), cty)
+    kind = np.arange(f) % 8
+    zeros = [0, SIGN[ity]]
+    czeros = [0, SIGN[cty]]
+    for i in range(f):
+        s = kind[i]
+        if s == 0:    # NaNs
+            a[i] = sprinkle(rng, a[i], 1 / 96, NANS[ity], ity)
+            b[i] = sprinkle(rng, b[i], 1 / 96, NANS[ity], ity)
+            c[i] = sprinkle(rng, c[i], 1 / 32, NANS[cty], cty)
+        elif s == 1:  # infinities
+            a[i] = sprinkle(rng, a[i], 1 / 96, INFS[ity], ity)
+            b[i] = sprinkle(rng, b[i], 1 / 96, INFS[ity], ity)
+            c[i] = sprinkle(rng, c[i], 1 / 32, INFS[cty], cty)
+        elif s == 2:  # inf * 0
+            a[i] = sprinkle(rng, a[i], 1 / 32, INFS[ity], ity)
+            b[i] = sprinkle(rng, b[i], 1 / 2, zeros, ity)
+        elif s == 3:  # signed zeros: rows of A all -0, all +0 or mixed
+            p = np.array([0.0, 0.5, 1.0])[rng.integers(0, 3, (16, 1))]
+            a[i] = np.where(rng.random((16, k)) < p, SIGN[ity], 0).astype(np.uint16)
+            c[i] = pick(rng, (16, 8), czeros, cty)
+        elif s == 4:  # subnormal inputs times large ones; subnormal C
+            a[i] = np.where(rng.random((16, k)) < 0.5, subnormals(rng, (16, k), ity), a[i])
+            b[i] = np.where(rng.random((k, 8)) < 0.5, subnormals(rng, (k, 8), ity),
+                            large(rng, (k, 8), ity, {"f16": 8, "bf16": 100}[ity]))
+            c[i] = np.where(rng.random((16, 8)) < 0.5, subnormals(rng, (16, 8), cty), c[i])
+        elif s == 5:  # large exponents: products and sums past the range
+            low = {"f16": 12, "bf16": 100}[ity]
+            a[i] = large(rng, (16, k), ity, low)
+            b[i] = large(rng, (k, 8), ity, low)
+            c[i] = np.where(rng.random((16, 8)) < 0.5,
+                            large(rng, (16, 8), cty, {"f16": 12, "f32": 120}[cty]), c[i])
+        elif s == 6:  # cancellation: C = -(A B) rounded to C's type
+            exact = to_float(a[i], ity) @ to_float(b[i], ity)
+            c[i] = to_bits(-exact, cty)
+        else:         # random bit patterns
+            a[i] = random_bits(rng, (16, k), ity)
+            b[i] = random_bits(rng, (k, 8), ity)
+            c[i] = random_bits(rng, (16, 8), cty)
+    return a, b, c
+
+
+def make_inputs(k, ity, cty, dataset):
+    """(A, B, C) bits for FRAGMENTS_MAX fragments: A (F, 16, k), B (F, k, 8),
+    C (F, 16, 8)."""
+    seed = [8, 16].index(k) * 100 + ["f16", "bf16"].index(ity) * 10 + ["f32", "f16"].index(cty)
+    seed = seed * 3 + DATASETS.index(dataset)
+    rng = np.random.default_rng(1800 + seed)
+    f = FRAGMENTS_MAX
+    if dataset == "normal":
+        return (normal_values(rng, (f, 16, k), ity), normal_values(rng, (f, k, 8), ity),
+                normal_values(rng, (f, 16, 8), cty))
+    if dataset == "wide":
+        e = {"f16": 10, "bf16": 40}[ity] if cty == "f32" else 5
+        ce = {"f16": 20, "bf16": 80}[ity] if cty == "f32" else 8
+        return (normal_values(rng, (f, 16, k), ity, e), normal_values(rng, (f, k, 8), ity, e),
+                normal_values(rng, (f, 16, 8), cty, ce))
+    return special_inputs(rng, f, k, ity, cty)
+
+
+DATASETS = ["normal", "wide", "special"]
+
+
+# ===----------------------------------------------------------------------===#
+# The model: D = A B + C in float64
+# ===----------------------------------------------------------------------===#
+
+def model(a, b, c, ity, cty):
+    """(x, scale): x = sum_k a b + c in float64 (NaN and inf as IEEE),
+    scale = sum |a b| + |c| (inf/NaN where an input is)."""
+    fa, fb, fc = to_float(a, ity), to_float(b, ity), to_float(c, cty)
+    with np.errstate(invalid="ignore", over="ignore"):
+        products = fa[:, :, :, None] * fb[:, None, :, :]     # (F, 16, k, 8)
+        x = products.sum(axis=2) + fc
+        scale = np.abs(products).sum(axis=2) + np.abs(fc)
+    return x, scale
+
+
+def round_to(x, cty):
+    """The dry run's stand-in for the hardware: x rounded to C's type, NaN
+    as the canonical 0x7FFFFFFF / 0x7FFF."""
+    bits = to_bits(np.nan_to_num(x, nan=0.0, posinf=np.inf, neginf=-np.inf), cty)
+    nan = np.isnan(x)
+    return np.where(nan, 0x7FFFFFFF if cty == "f32" else 0x7FFF, bits).astype(NTYPE[cty])
+
+
+TOLERANCE = {"f32": (2.0 ** -17, 2.0 ** -126), "f16": (2.0 ** -7, 2.0 ** -14)}
+
+
+def model_compare(d, x, scale, cty):
+    """(checked, class differences, value differences, skipped, examples):
+    d the hardware's D bits (F, 16, 8)."""
+    got = to_float(d, cty)
+    rel, absolute = TOLERANCE[cty]
+    limit = MAX_FINITE[cty]
+    with np.errstate(invalid="ignore", over="ignore"):
+        x_nan, x_inf = np.isnan(x), np.isinf(x)
+        finite = ~x_nan & ~x_inf
+        in_range = finite & (scale < limit)
+        skipped = finite & ~in_range           # partial sums may overflow: no model
+        class_bad = (x_nan & ~np.isnan(got)) | (x_inf & (got != x))
+        value_bad = in_range & ~(np.abs(got - x) <= rel * scale + absolute)
+    bad = class_bad | value_bad
+    examples = []
+    for idx in np.argwhere(bad)[:3]:
+        f, r, col = idx
+        examples.append("fragment %d (%d, %d): nvcc %r, model %r (scale %.3g)" % (
+            f, r, col, float(got[f, r, col]), float(x[f, r, col]), float(scale[f, r, col])))
+    return (int((~skipped).sum()), int(class_bad.sum()), int(value_bad.sum()),
+            int(skipped.sum()), examples)
+
+
+# ===----------------------------------------------------------------------===#
+# Thread words: fragments <-> what each thread loads and stores
+# ===----------------------------------------------------------------------===#
+
+def thread_words(frag_words, bases, warps):
+    """Fragment words (warps * R, 32, N) to the flat per-thread words: thread
+    (warp, lane) holds at q * N + j register j of its repeat whose base is q
+    (bases[r] for repeat r)."""
+    r = len(bases)
+    n = frag_words.shape[2]
+    per_repeat = frag_words.reshape(warps, r, 32, n)
+    out = np.zeros((warps, 32, r * n), dtype=np.uint32)
+    for i, q in enumerate(bases):
+        out[:, :, q * n:(q + 1) * n] = per_repeat[:, i]
+    return out.ravel()
+
+
+def fragment_words(flat, bases, warps, n):
+    """The inverse: (warps * R, 32, N) fragment words of D."""
+    r = len(bases)
+    words = flat.reshape(warps, 32, r * n)
+    out = np.zeros((warps, r, 32, n), dtype=np.uint32)
+    for i, q in enumerate(bases):
+        out[:, i] = words[:, :, q * n:(q + 1) * n]
+    return out.reshape(warps * r, 32, n)
+
+
+class Data:
+    """Each kernel's inputs per data set, as matrices and as thread words."""
+
+    def __init__(self, warps):
+        self.warps, self.cache = warps, {}
+
+    def matrices(self, kernel, dataset):
+        key = (kernel["k"], kernel["itype"], kernel["acc"], dataset)
+        if key not in self.cache:
+            self.cache[key] = make_inputs(kernel["k"], kernel["itype"], kernel["acc"], dataset)
+        f = self.warps * len(kernel["coords"])
+        return tuple(m[:f] for m in self.cache[key])
+
+    def words(self, kernel, dataset, swap=None, bases=None):
+        """{operand: flat uint32 words} of a, b, c; swap = {operand: swap}
+        and bases = {operand: bases} override the packing (sensitivity)."""
+        kinds = operand_kinds(kernel["k"], kernel["acc"])
+        out = {}
+        for x, m in zip("abc", self.matrices(kernel, dataset)):
+            frags = pack(m, kinds[x], (swap or {}).get(x))
+            out[x] = thread_words(frags, (bases or kernel["bases"])[x], self.warps)
+        return out
+
+    def d_matrix(self, kernel, flat, bases=None):
+        kinds = operand_kinds(kernel["k"], kernel["acc"])
+        frags = fragment_words(flat, (bases or kernel["bases"])["d"], self.warps,
+                               kernel["regs"]["d"])
+        return unpack(frags, kinds["d"])
+
+
+# ===----------------------------------------------------------------------===#
+# Launching: cupy, or (--dry) the model standing in for both kernels
+# ===----------------------------------------------------------------------===#
+
+class DryArrays:
+    """The few cupy calls this script makes, on host arrays."""
+    full = staticmethod(np.full)
+
+    @staticmethod
+    def asarray(a):
+        return np.array(a, copy=True)
+
+    @staticmethod
+    def asnumpy(a):
+        return np.array(a, copy=True)
+
+
+class DryModule:
+    """Kernels computed by the model (rounded to C's type): reads the words
+    back through this script's own packing, writes every word of D (all
+    but the mutation's skipped word)."""
+
+    def __init__(self, kernels, data, mutation, broken=()):
+        self.kernels = {k["name"]: k for k in kernels}
+        self.data, self.mutation, self.broken = data, mutation, set(broken)
+
+    def get_function(self, name):
+        kernel = self.kernels.get(name)
+        if name == self.mutation["name"]:
+            kernel = self.kernels[self.mutation["like"]]
+        if kernel is None:
+            raise KeyError("no kernel %s" % name)
+
+        def launch(grid, block, args):
+            out, a, b, c = (np.asarray(x) for x in args)
+            kinds = operand_kinds(kernel["k"], kernel["acc"])
+            warps = self.data.warps
+            mats = [unpack(fragment_words(w, kernel["bases"][x], warps, kernel["regs"][x]),
+                           kinds[x]) for x, w in zip("abc", (a, b, c))]
+            x, _ = model(*mats, kernel["itype"], "f32" if kernel["acc"] == "f32" else "f16")
+            d = round_to(x, "f32" if kernel["acc"] == "f32" else "f16")
+            frags = pack(d, kinds["d"])
+            words = thread_words(frags, kernel["bases"]["d"], warps)
+            if name == self.mutation["name"]:
+                skip = self.mutation["skip"]
+                words[skip] = out[skip]
+            if name in self.broken:
+                words[-1] ^= np.uint32(1 << 22)
+            out[...] = words
+        return launch
+
+
+def entries(ptx):
+    """{kernel name: its PTX text}."""
+    parts = re.split(r"^\.visible \.entry (\w+)\(", ptx, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2]))
+
+
+def ctype(kernel):
+    return "f32" if kernel["acc"] == "f32" else "f16"
+
+
+class Suite:
+    def __init__(self, directory, quick=False, dry=False, broken=(), only=None):
+        self.directory, self.quick, self.dry, self.only = directory, quick, dry, only
+        spec = json.load(open(os.path.join(directory, "cases.json")))
+        self.warps, self.kernels, self.mutation = spec["warps"], spec["kernels"], spec["mutation"]
+        if only:
+            self.kernels = [k for k in self.kernels if only in (k["name"], k["form"])]
+            if not self.kernels:
+                raise SystemExit("run.py: no kernel or form named %s" % only)
+        if quick:  # the first kernel of each form group, normal data only
+            seen = set()
+            self.kernels = [dict(k, datasets=k["datasets"][:1]) for k in self.kernels
+                            if k["form"] not in seen and not seen.add(k["form"])]
+        self.data = Data(self.warps)
+        if dry:
+            self.cp = DryArrays
+            self.reference = DryModule(spec["kernels"], self.data, self.mutation)
+        else:
+            import cupy
+            self.cp = cupy
+            self.reference = cupy.RawModule(path=os.path.join(directory, "reference.cubin"))
+        self.modules, self.errors, self.ptx = {}, {}, {}
+        for file in sorted({k["file"] for k in self.kernels}):
+            path = os.path.join(directory, file + ".ptx")
+            err = os.path.join(directory, file + ".err")
+            if os.path.exists(path):
+                self.ptx.update(entries(open(path).read()))
+                self.modules[file] = (DryModule(spec["kernels"], self.data, self.mutation, broken)
+                                      if dry else self.cp.RawModule(path=path))
+            elif dry and not os.path.exists(err):
+                self.modules[file] = DryModule(spec["kernels"], self.data, self.mutation, broken)
+            else:
+                text = open(err).read() if os.path.exists(err) else "no %s.ptx" % file
+                lines = text.strip().splitlines()
+                errors = [l.split("error:", 1)[1].strip() for l in lines if "error:" in l]
+                errors = errors or ["crashed: " + l.strip() for l in lines
+                                    if re.search(r"#\d+ .*(tirx|Tile|Apply|Dispatch)", l)]
+                self.errors[file] = [e[:300] for e in (errors or lines)[:3]] or ["no PTX"]
+
+    def launch(self, module, kernel, inputs, pattern, name=None):
+        """One launch, D poisoned with pattern first: D's flat words."""
+        cp = self.cp
+        n = self.warps * 32 * kernel["words"]["d"]
+        out = cp.full(n, pattern, dtype=np.uint32)
+        args = [out] + [cp.asarray(inputs[x]) for x in "abc"]
+        module.get_function(name or kernel["name"])((kernel["grid"],), (kernel["block"],), args)
+        return cp.asnumpy(out)
+
+    def run_kernel(self, kernel):
+        if kernel["file"] in self.errors:
+            return {"compiled": False, "launches": len(kernel["datasets"])}
+        module = self.modules[kernel["file"]]
+        result = {"compiled": True, "launches": 0, "words": 0, "mismatched": 0,
+                  "unwritten": 0, "model": 0, "model_checked": 0, "notes": {},
+                  "examples": [], "outputs": {}}
+        for dataset in kernel["datasets"]:
+            inputs = self.data.words(kernel, dataset)
+            tirx = self.launch(module, kernel, inputs, POISON)
+            nvcc = self.launch(self.reference, kernel, inputs, POISON)
+            tirx2 = self.launch(module, kernel, inputs, POISON2)
+            nvcc2 = self.launch(self.reference, kernel, inputs, POISON2)
+            result["launches"] += 1
+            result["words"] += tirx.size
+            result["mismatched"] += int((tirx != nvcc).sum())
+            result["unwritten"] += int((tirx != tirx2).sum() + (nvcc != nvcc2).sum())
+            result["outputs"][dataset] = (tirx, nvcc)
+            a, b, c = self.data.matrices(kernel, dataset)
+            x, scale = model(a, b, c, kernel["itype"], ctype(kernel))
+            checked, class_bad, value_bad, skipped, examples = model_compare(
+                self.data.d_matrix(kernel, nvcc), x, scale, ctype(kernel))
+            if dataset == "special":
+                result["notes"][dataset] = (checked, class_bad, value_bad, skipped, examples)
+            else:
+                result["model"] += class_bad + value_bad
+                result["model_checked"] += checked
+                result["examples"] += examples
+        # TirX's PTX: the mma, once per repeat.
+        text = self.ptx.get(kernel["name"])
+        if text is None:
+            result["text"] = None if self.dry else False
+        else:
+            found = len(re.findall(kernel["ptx"], text))
+            result["text"] = found == kernel["mma_count"]
+            result["found"] = found
+        return result
+
+
+def main(argv):
+    flags = {a for a in argv if a.startswith("--")}
+    args = [a for a in argv if not a.startswith("--")]
+    directory, results_path = args[0], (args[1] if len(args) > 1 else None)
+    broken = [a.split("=", 1)[1] for a in flags if a.startswith("--dry-break=")]
+    only = [a.split("=", 1)[1] for a in flags if a.startswith("--only=")]
+    suite = Suite(directory, quick="--quick" in flags, dry="--dry" in flags, broken=broken,
+                  only=only[0] if only else None)
+    groups, kept = {}, {}
+    for kernel in suite.kernels:
+        try:
+            result = suite.run_kernel(kernel)
+        except Exception as error:  # a missing kernel, a launch error: this kernel fails
+            print("error: %s: %s: %s" % (kernel["name"], type(error).__name__, error))
+            result = {"compiled": True, "launches": 0, "words": 0, "mismatched": 0,
+                      "unwritten": 0, "model": 0, "model_checked": 0, "notes": {},
+                      "examples": [], "text": None, "raised": str(error)}
+        g = groups.setdefault(kernel["form"], {
+            "spelling": kernel["spelling"], "kernels": 0, "launches": 0, "words": 0,
+            "mismatched": 0, "unwritten": 0, "model": 0, "model_checked": 0,
+            "text_bad": [], "uncompiled": set(), "bad": [], "notes": [], "examples": []})
+        g["kernels"] += 1
+        g["launches"] += result["launches"]
+        if not result["compiled"]:
+            g["uncompiled"].add(kernel["file"])
+            continue
+        for key in ("words", "mismatched", "unwritten", "model", "model_checked"):
+            g[key] += result[key]
+        g["examples"] += result["examples"]
+        if result["text"] is False:
+            g["text_bad"].append("%s (%s)" % (kernel["name"], "no PTX entry" if "found" not in result
+                                               else "%d mma, %d expected" % (
+                                                   result["found"], kernel["mma_count"])))
+        if "raised" in result:
+            g["bad"].append("%s raised %s" % (kernel["name"], result["raised"][:200]))
+        elif result["mismatched"] or result["unwritten"]:
+            g["bad"].append("%s (%d differ, %d unwritten)" % (
+                kernel["name"], result["mismatched"], result["unwritten"]))
+        for dataset, (checked, class_bad, value_bad, skipped, examples) in result["notes"].items():
+            if class_bad or value_bad:
+                g["notes"].append("%s/%s: %d of %d differ in class, %d in value (%d skipped: "
+                                  "partial sums past the range)%s" % (
+                                      kernel["name"], dataset, class_bad, checked, value_bad,
+                                      skipped, "; " + "; ".join(examples[:2]) if examples else ""))
+        if kernel["name"] in KEEP:
+            kept[kernel["name"]] = (kernel, result)
+    failures = model_failures = 0
+    rows = []
+    for form, g in groups.items():
+        label = g["spelling"]
+        if g["uncompiled"]:
+            verdict = "FAIL"
+            detail = "did not compile: " + "; ".join(
+                "%s.mlir: %s" % (f, " / ".join(suite.errors[f])) for f in sorted(g["uncompiled"]))
+        else:
+            ok = not (g["mismatched"] or g["unwritten"] or g["text_bad"] or g["bad"])
+            verdict = "PASS" if ok else "FAIL"
+            detail = "%d kernels, %d launches, %d words: %d differ from nvcc, %d unwritten" % (
+                g["kernels"], g["launches"], g["words"], g["mismatched"], g["unwritten"])
+            if g["text_bad"]:
+                detail += "; PTX lacks the mma once per repeat in " + ", ".join(g["text_bad"])
+            if g["bad"]:
+                detail += "; " + ", ".join(g["bad"][:8])
+        failures += verdict == "FAIL"
+        print("%s: matrix %s (%s)" % (verdict, label, detail))
+        if not g["uncompiled"]:
+            model_ok = g["model"] == 0
+            model_failures += not model_ok
+            print("%s: matrix model %s (nvcc vs the float64 model on normal and wide data: "
+                  "%d of %d differ%s)" % ("PASS" if model_ok else "FAIL", label, g["model"],
+                                         g["model_checked"],
+                                         "; " + "; ".join(g["examples"][:3]) if g["examples"] else ""))
+            for note in g["notes"]:
+                print("NOTE: matrix model %s special data: %s" % (label, note))
+        rows.append((label, g["kernels"], g["launches"], g["words"], g["mismatched"],
+                     g["unwritten"], g["model"] if not g["uncompiled"] else "-",
+                     len(g["notes"]) if not g["uncompiled"] else "-",
+                     ("bad in %d" % len(g["text_bad"])) if g["text_bad"] else
+                     ("-" if g["uncompiled"] else "ok"), verdict))
+    try:
+        sensitivity = sensitivity_checks(suite, kept)
+    except Exception as error:
+        sensitivity = [(False, "the checks raised %s: %s" % (type(error).__name__, error))]
+    for ok, text in sensitivity:
+        print("%s: matrix sensitivity: %s" % ("PASS" if ok else "FAIL", text))
+    lines = ["| form | kernels | launches | words | TirX vs nvcc mismatches | unwritten | "
+             "nvcc vs model (normal, wide) | special-data notes | PTX text | |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+    lines += ["| `%s` | %d | %d | %d | %d | %d | %s | %s | %s | %s |" % row for row in rows]
+    lines.append("")
+    notes = [n for g in groups.values() for n in g["notes"]]
+    if notes:
+        lines += ["Notes (nvcc vs the model on special data; not a verdict):", ""]
+        lines += ["- %s" % n for n in notes]
+        lines.append("")
+    lines += ["Sensitivity: %s (%s)." % (text, "ok" if ok else "FAILED") for ok, text in sensitivity]
+    sensitivity_failures = sum(not ok for ok, _ in sensitivity)
+    summary = ("%d forms: %d passed, %d failed; model: %d failed; sensitivity: %d failed%s" % (
+        len(rows), len(rows) - failures, failures, model_failures, sensitivity_failures,
+        " (dry run: no GPU)" if suite.dry else ""))
+    lines += ["", summary]
+    if results_path:
+        open(results_path, "w").write("\n".join(lines) + "\n")
+    print(summary)
+    if "--exit-zero" in flags:  # under compute-sanitizer: the tool's verdict only
+        return 0
+    return 1 if failures or model_failures or sensitivity_failures else 0
+
+
+def sensitivity_checks(suite, kept):
+    """(ok, description) pairs; each shows a comparison of the suite can
+    fail on this data. Skipped with --quick or --only."""
+    if suite.quick or suite.only:
+        return []
+    checks = []
+    kernels = {k["name"]: k for k in suite.kernels}
+    cache = {}
+
+    def nvcc(name, dataset="normal"):
+        if (name, dataset) not in cache:
+            kernel = kernels[name]
+            cache[name, dataset] = suite.launch(suite.reference, kernel,
+                                                suite.data.words(kernel, dataset), POISON)
+        return cache[name, dataset]
+
+    def model_differs(name, swap=None, itype=None, bases=None):
+        """Elements where a (deliberately wrong) model reading of nvcc's
+        normal-data result disagrees beyond the tolerance."""
+        kernel = kernels[name]
+        kinds = operand_kinds(kernel["k"], kernel["acc"])
+        mats = suite.data.matrices(kernel, "normal")
+        if swap:  # nvcc ran on the right words; the model reads them wrongly
+            mats = [unpack(pack(m, kinds[x]), kinds[x], swap.get(x)) for x, m in zip("abc", mats)]
+        x, scale = model(*mats, itype or kernel["itype"], ctype(kernel))
+        d = suite.data.d_matrix(kernel, nvcc(name), bases)
+        if bases:  # every operand read in one repeat order: a wrong slot's products
+            words = suite.data.words(kernel, "normal")
+            mats = [unpack(fragment_words(words[x], bases[x], suite.warps, kernel["regs"][x]),
+                           kinds[x]) for x in "abc"]
+            x, scale = model(*mats, kernel["itype"], ctype(kernel))
+        return model_compare(d, x, scale, ctype(kernel))[2]
+
+    name = "m16n8k16_f32_bf16_warp"
+    tirx = kept[name][1]["outputs"]["normal"][0] if name in kept else nvcc(name)
+    flipped = tirx.copy()
+    flipped[len(flipped) // 3] ^= np.uint32(1)
+    count = int((flipped != nvcc(name)).sum())
+    checks.append((count == 1, "one bit flipped in one word of %s m16n8k16 bf16 results gives "
+                   "%d mismatch with nvcc (must be 1)" % (
+                       "TirX's" if name in kept else "nvcc's (TirX's did not run)", count)))
+    mutation = suite.mutation
+    like = kernels[mutation["like"]]
+    inputs = suite.data.words(like, "normal")
+    first = suite.launch(suite.reference, like, inputs, POISON, mutation["name"])
+    second = suite.launch(suite.reference, like, inputs, POISON2, mutation["name"])
+    count = int((first != second).sum())
+    checks.append((count == 1, "an nvcc kernel that skips one word of D: the poison check "
+                   "sees %d unwritten word (must be 1)" % count))
+    total = suite.warps * 128
+    count = model_differs(name, swap={"a": (1, 2)})
+    checks.append((count > total // 4, "a model reading A's registers 1 and 2 swapped (rows "
+                   "8-15 for columns 8-15) differs from nvcc on %d of %d elements" % (count, total)))
+    count = model_differs(name, swap={"b": "halves"})
+    checks.append((count > total // 4, "a model reading B's halves swapped (k 2t+1 for 2t) "
+                   "differs from nvcc on %d of %d elements" % (count, total)))
+    count = model_differs(name, itype="f16")
+    checks.append((count > total // 4, "a model reading bf16 inputs as f16 differs from nvcc "
+                   "on %d of %d elements" % (count, total)))
+    name = "m16n8k16_f32_bf16_cta_2x2"
+    kernel = kernels[name]
+    same = {x: list(range(len(kernel["coords"]))) for x in "dabc"}
+    count = model_differs(name, bases=same)
+    total = suite.warps * 128 * len(kernel["coords"])
+    checks.append((count > total // 4, "cta_2x2 with every operand's repeats in one order "
+                   "(a model of a wrong repeat slot) differs from nvcc on %d of %d elements" % (
+                       count, total)))
+    return checks
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
