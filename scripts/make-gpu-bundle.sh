@@ -47,28 +47,31 @@ done
 /usr/local/cuda/bin/nvcc -arch=sm_90 -cubin -o "$out/numerics/reference.cubin" \
   "$out/numerics/reference.cu"
 cp "$root/test/gpu/numerics/run.py" "$out/numerics/"
-# --- The collectives suite (issue 17; test/gpu/collectives) ---------------
-# Every warp-collective form (shfl/vote/redux/bar.warp.sync), the named
-# barriers, activemask and the i1 helpers (setp/selp) as TirX PTX, one
-# module per form group so that a module tirx-opt refuses fails its group
-# alone (its errors are kept in GROUP.err for run.py to print), and an nvcc
-# inline-asm reference.
-mkdir -p "$out/collectives"
-/usr/bin/python3 "$root/test/gpu/collectives/gen.py" "$out/collectives" > /dev/null
-for mlir in "$out"/collectives/*.mlir; do
-  group=${mlir%.mlir}
-  if "$static/bin/tirx-opt" "$mlir" \
-      --tirx-to-ptx="features=+ptx81 ptx-output=$group.ptx" -o /dev/null 2> "$group.err"; then
-    rm -f "$group.err"
-  else
-    rm -f "$group.ptx"
-    echo "collectives: $(basename "$mlir") did not compile (kept in the bundle as $(basename "$group").err)" >&2
-  fi
+# --- The generated GPU truth suites ----------------------------------------
+# collectives (issue 17): every warp-collective form (shfl/vote/redux/
+# bar.warp.sync), the named barriers, activemask and the i1 helpers;
+# matrix (issue 18): mma.sync, ldmatrix/stmatrix, cp.async. Each as TirX
+# PTX, one module per form group so that a module tirx-opt refuses fails its
+# group alone (its errors are kept in GROUP.err for run.py to print), and an
+# nvcc inline-asm reference.
+for suite in collectives matrix; do
+  mkdir -p "$out/$suite"
+  /usr/bin/python3 "$root/test/gpu/$suite/gen.py" "$out/$suite" > /dev/null
+  for mlir in "$out/$suite"/*.mlir; do
+    group=${mlir%.mlir}
+    if "$static/bin/tirx-opt" "$mlir" \
+        --tirx-to-ptx="features=+ptx81 ptx-output=$group.ptx" -o /dev/null 2> "$group.err"; then
+      rm -f "$group.err"
+    else
+      rm -f "$group.ptx"
+      echo "$suite: $(basename "$mlir") did not compile (kept in the bundle as $(basename "$group").err)" >&2
+    fi
+  done
+  /usr/local/cuda/bin/nvcc -arch=sm_90 -cubin -o "$out/$suite/reference.cubin" \
+    "$out/$suite/reference.cu"
+  cp "$root/test/gpu/$suite/run.py" "$out/$suite/"
 done
-/usr/local/cuda/bin/nvcc -arch=sm_90 -cubin -o "$out/collectives/reference.cubin" \
-  "$out/collectives/reference.cu"
-cp "$root/test/gpu/collectives/run.py" "$out/collectives/"
-# --- end of the collectives suite ------------------------------------------
+# --- end of the generated suites -------------------------------------------
 # The pip wheel (`make wheel`), built here from the same static folder,
 # uncompressed inside and xz'ed whole (run.sh unpacks it, then pip-installs it).
 mkdir -p "$out/wheel"
