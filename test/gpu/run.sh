@@ -108,7 +108,11 @@ fi
 # Every mma.sync form tile.apply accepts (m16n8k16 and m16n8k8, f16/bf16 in,
 # f32 or f16 accumulators; scope warp, cta with repeats, warpgroup) against
 # nvcc's inline asm, bit for bit, on random and special inputs (NaN, inf,
-# subnormals, large exponents); run.py prints a PASS:/FAIL: line per form.
+# subnormals, large exponents); ldmatrix/stmatrix (.x1/.x2/.x4, .trans;
+# padded and interleaved shared layouts) and cp.async (.ca 4/8/16 and .cg 16
+# bytes, .L2::128B, zero fill at src-size 0 / partial / full, commit/wait_group
+# 0 and 1, wait_all) against nvcc and against a host model of the PTX ISA,
+# bit for bit; run.py prints a PASS:/FAIL: line per form group.
 # The reference is rebuilt here when this machine has nvcc.
 if [ -d "$here/matrix" ]; then
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
@@ -211,11 +215,21 @@ fi
 # --- end of the collectives suite ------------------------------------------
 
 # --- The matrix suite under compute-sanitizer: memcheck over one launch of
-# one kernel (scope cta, 4 warps x (2, 2) repeats: every operand's words
-# through the per-lane views).
+# one mma kernel (scope cta, 4 warps x (2, 2) repeats: every operand's words
+# through the per-lane views); memcheck, racecheck and synccheck over every
+# data set of one ldmatrix, one stmatrix and one cp.async kernel (4 warps,
+# shared memory written and read by other threads across barriers; two
+# cp.async groups in flight, zero fill).
 if [ -x "$sanitizer" ] && [ -d "$here/matrix" ]; then
   sanitize memcheck matrix/run.py python3 "$here/matrix/run.py" "$here/matrix" \
     --quick --only=m16n8k16_f32_bf16_cta_2x2 --exit-zero
+  for kernel in ldmatrix_x4_trans_cta_2x2 stmatrix_x4_trans_cta_2x2 \
+                cp_async_cg_16_L2_128B_zfill_cta_2groups; do
+    for tool in memcheck racecheck synccheck; do
+      sanitize $tool "matrix/run.py $kernel" python3 "$here/matrix/run.py" "$here/matrix" \
+        --only=$kernel --exit-zero
+    done
+  done
 fi
 # --- end of the matrix suite -----------------------------------------------
 

@@ -1,16 +1,25 @@
 #!/usr/bin/env python3
-"""Generates the matrix suite (issue 18, item 2): every mma.sync form that
-tile.apply accepts today, as TirX kernels and as CUDA C++ reference kernels
-that issue the same instruction through inline asm with the same operands:
+"""Generates the matrix suite (issue 18, item 2): every mma.sync,
+ldmatrix, stmatrix and cp.async form that tile.apply accepts today, as TirX
+kernels and as CUDA C++ reference kernels that issue the same instruction
+through inline asm with the same operands:
 
     mma.sync.aligned.m16n8k16.row.col.f32.{f16.f16,bf16.bf16}.f32
     mma.sync.aligned.m16n8k8.row.col.f32.{f16.f16,bf16.bf16}.f32
     mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
     mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16
+    ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared.b16
+    stmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared.b16
+    cp.async.ca.shared.global[.L2::128B]  4, 8, 16 bytes [, src-size]
+    cp.async.cg.shared.global[.L2::128B]  16 bytes [, src-size]
+    (cp.async.commit_group, cp.async.wait_group 0 / 1, cp.async.wait_all)
 
-    gen.py OUT_DIR     writes FORM.mlir (one module per form, its variants
-                       as kernels), reference.cu (every reference kernel)
-                       and cases.json
+    gen.py OUT_DIR     writes FORM.mlir (one module per form group, its
+                       variants as kernels), reference.cu (every reference
+                       kernel) and cases.json
+
+The mma.sync part is described first; the moves (ldmatrix, stmatrix,
+cp.async) after it.
 
 Variants of each form (kernel NAME = FORM_VARIANT, FORM as in the file name
 with '_' for '-'):
@@ -47,9 +56,46 @@ the data sets run.py launches it on (normal, wide, special: run.py's
 docstring). test/gpu/matrix/run.py runs both kernels on a GPU, poisons the
 output before each launch, compares bit for bit and checks nvcc against a
 float64 model of D = A B + C.
+
+The moves. Every move kernel works on 32-bit words: its CTA's region of
+the input I (in_words a CTA) and of the output O (out_words). Shared memory
+is one buffer of SW words; a "flat" copy between it and a CTA's region
+moves word T j + t with thread t (T threads a CTA). Kernel parameters: O,
+I, then P (the i32 poison written to every shared word first, stmatrix and
+cp.async) and N (cp.async's src-size, zero-fill forms); the references
+have the same parameters in the same order.
+
+- ldmatrix (module ldmatrix-xC[-trans]): shared memory filled flat from I
+  (ld.global / st.shared through a register tile), barrier, the ldmatrix
+  (one per repeat) into a fragment tile S[(group, repeats, C, 8, 4) :
+  (group axis, register strides, 1, 4@laneid, 1@laneid)] over a shared
+  view of shape (group, repeats, C, 8, 4) with the variant's word strides,
+  the registers to O as per-thread words (thread t's registers at t W).
+- stmatrix (module stmatrix-xC[-trans]): registers from I as per-thread
+  words, shared memory poisoned with P, barrier, the stmatrix, barrier,
+  shared memory to O (flat).
+- Variants of both (matrix_variants): warp (row-major, no repeats); warp_padded (2
+  repeats, rows 20 words = 5 x 16 bytes apart); cta (4 warps x 2 repeats,
+  matrices interleaved row by row, warps interleaved with repeats);
+  cta_2x2 (4 warps x (2, 2) repeats at register bases i + 2 j, interleaved
+  matrices in padded rows, sets in another order); warpgroup (wid_in_wg
+  the group axis).
+- cp.async (module cp-async-COP-BYTES[-L2-128B][-zfill]): shared memory
+  poisoned with P, barrier, then the variant's steps (cp_variants): copies
+  of chunks from I (each a (group, repeats, chunk) tile: source and
+  shared word strides differ, some shared chunks are left out), commit /
+  wait_group / wait_all, barriers, and shared memory to O (flat, in one or
+  two parts). Variants: warp (commit, wait_group 0), warp_2x2 (wait_all
+  alone), cta (4 warps x 2 repeats; commit, wait_all), cta_2groups (two
+  groups in flight: wait_group 1 then read the first half, wait_group 0
+  then the second). The zero-fill forms run once per src-size in
+  CP_SRCSIZES (0, partial, full).
+test/gpu/matrix/run.py compares O bit for bit between TirX and nvcc and
+against a host model of the PTX ISA (run.py's docstring).
 """
 import json
 import os
+import re
 import sys
 
 MODULE = 'module attributes {tirx.chip = "sm_90", tirx.ptx = 81 : i32} {\n%s\n}\n'
@@ -292,6 +338,598 @@ def ptx_pattern(text):
     return text.replace(".", r"\.") + r"\s+\{"
 
 
+# ===----------------------------------------------------------------------===#
+# ldmatrix / stmatrix and cp.async: shared memory moves
+# ===----------------------------------------------------------------------===#
+#
+# Every kernel below works on whole 32-bit words: its CTA's region of the
+# input I (IN words a CTA, param I: (grid, IN) ui32) and of the output O
+# (OUT words a CTA). A "flat" copy between a CTA's region and a shared
+# buffer of SW words moves word k = T j + t (T threads, thread t = 32 warp +
+# lane) with thread t, j = 0 .. SW / T - 1 (ld/st.b32 through a register
+# tile). The shared layouts are written out as (shape, word strides, base):
+# offset(coordinate) = base + sum(coordinate * stride).
+
+MOVE_WARPS = 4                       # warps per CTA at scope cta / warpgroup
+MOVE_DATASETS = ["random", "halves"]
+SHARED_POISONS = (0xA5A5A5A5, 0x5AC3F00D)   # P of the two launches (run.py)
+
+
+def layout_text(shape, strides, offset=0):
+    text = "S[(%s) : (%s)]" % (", ".join(map(str, shape)), ", ".join(map(str, strides)))
+    return text + (" + %d" % offset if offset else "")
+
+
+def coord_text(coord):
+    if not coord:
+        return "(none)"
+    return str(coord[0]) if len(coord) == 1 else "(%s)" % ", ".join(map(str, coord))
+
+
+def round_up(value, multiple):
+    return (value + multiple - 1) // multiple * multiple
+
+
+def span(shape, strides, base=0):
+    """One past the largest offset of the layout."""
+    return base + sum((e - 1) * s for e, s in zip(shape, strides)) + 1
+
+
+class MoveModule(Module):
+    """A module whose layout aliases are named by number."""
+
+    def layout(self, shape, strides, offset=0):
+        text = "#tirx.layout<%s>" % layout_text(shape, strides, offset)
+        if text not in self.aliases:
+            self.aliases[text] = "#l%d" % len(self.aliases)
+        return self.aliases[text]
+
+
+def tensor(dims, dtype, space, layout=None, align=None):
+    parts = ["%sx%s" % ("x".join(map(str, dims)), dtype), space]
+    if layout:
+        parts.append(layout)
+    if align:
+        parts.append("align = %d" % align)
+    return "!tirx.tensor<%s>" % ", ".join(parts)
+
+
+class MoveKernel:
+    """What every move kernel has: its scope, launch, the flat copies and
+    the CTA's regions of the global tensors."""
+
+    def __init__(self, module, name, scope):
+        self.module, self.name, self.scope = module, name, scope
+        self.warps = 1 if scope == "warp" else MOVE_WARPS
+        self.threads = 32 * self.warps
+        self.grid, self.block = TOTAL_WARPS // self.warps, self.threads
+        self.lines, self.values = [], 0
+
+    def emit(self, line):
+        self.lines.append("    " + line)
+
+    def fresh(self, stem):
+        self.values += 1
+        return "%%%s%d" % (stem, self.values)
+
+    # Thread forms (ld, st, mov, cp.async) at scope warp (one warp) or cta:
+    # the group is (32) or (warps, 32).
+    def thread_scope(self):
+        return "warp" if self.warps == 1 else "cta"
+
+    def thread_prefix(self):
+        if self.warps == 1:
+            return [32], ["1@laneid"]
+        return [self.warps, 32], ["1@warpid", "1@laneid"]
+
+    def reinterpret(self, value, vtype, dims, layout, space, align=16):
+        out = self.fresh("v")
+        rtype = tensor(dims, "ui32", space, layout, align)
+        self.emit("%s = tirx.reinterpret %s : %s -> %s" % (out, value, vtype, rtype))
+        return out, rtype
+
+    def region(self, param, words):
+        full = tensor([self.grid, words], "ui32", "global", align=16)
+        rtype = tensor([1, words], "ui32", "global", self.module.layout([1, words], [words, 1]),
+                       16)
+        out = "%%%s_cta" % param.lower()
+        self.emit("%s = tirx.region %%%s[%%bx, 0] [1, %d] : %s" % (out, param, words, full))
+        return out, rtype
+
+    def flat_view(self, value, vtype, space, words, offset=0):
+        """Words offset .. offset + words of value, as (group, words / T, 1)."""
+        k = words // self.threads
+        assert k * self.threads == words, (self.name, words)
+        dims = self.thread_prefix()[0] + [k, 1]
+        strides = [1, 32, 1] if self.warps == 1 else [32, 1, self.threads, 1]
+        return self.reinterpret(value, vtype, dims, self.module.layout(dims, strides, offset),
+                                space)
+
+    def flat_registers(self, words):
+        dims, axes = self.thread_prefix()
+        k = words // self.threads
+        out = self.fresh("r")
+        rtype = tensor(dims + [k, 1], "ui32", "local", self.module.layout(dims + [k, 1],
+                                                                           axes + ["1", "1"]))
+        self.emit("%s = tirx.alloc_local : %s" % (out, rtype))
+        return out, rtype
+
+    def apply(self, spelling, scope, operands, types):
+        self.emit('tile.apply "%s" scope(%s) (%s)' % (spelling, scope, ", ".join(operands)))
+        if types:
+            self.emit("    : %s" % ", ".join(types))
+
+    def copy_in(self, source, stype, shared, words):
+        """Shared words 0 .. words from the CTA's region source (flat)."""
+        src, srct = self.flat_view(source, stype, "global", words)
+        regs, regt = self.flat_registers(words)
+        self.apply("ld.global.b32", self.thread_scope(), [regs, src], [regt, srct])
+        dst, dstt = self.flat_view(shared, self.shared_type, "shared", words)
+        self.apply("st.shared.b32", self.thread_scope(), [dst, regs], [dstt, regt])
+
+    def copy_out(self, shared, dest, dtype, lo, hi):
+        """Shared words lo .. hi to the same words of the CTA's region dest."""
+        src, srct = self.flat_view(shared, self.shared_type, "shared", hi - lo, lo)
+        regs, regt = self.flat_registers(hi - lo)
+        self.apply("ld.shared.b32", self.thread_scope(), [regs, src], [regt, srct])
+        dst, dstt = self.flat_view(dest, dtype, "global", hi - lo, lo)
+        self.apply("st.global.b32", self.thread_scope(), [dst, regs], [dstt, regt])
+
+    def poison(self, shared, words):
+        """Every shared word set to the kernel parameter %P."""
+        regs, regt = self.flat_registers(words)
+        self.apply("mov.b32", self.thread_scope(), [regs, "%P"], [regt, "i32"])
+        dst, dstt = self.flat_view(shared, self.shared_type, "shared", words)
+        self.apply("st.shared.b32", self.thread_scope(), [dst, regs], [dstt, regt])
+
+    def alloc_shared(self, words):
+        self.shared_type = tensor([words], "ui32", "shared", align=16)
+        self.emit("%%s = tirx.alloc_shared : %s" % self.shared_type)
+        return "%s"
+
+    def text(self, params):
+        head = ["  tirx.kernel @%s(%s)" % (self.name, ", ".join(params)),
+                "      launch(grid = [%d], block = [%d]) {" % (self.grid, self.block),
+                "    %bx = tirx.block_idx x"]
+        return "\n".join(head + self.lines + ["    tirx.return", "  }"])
+
+
+# --- ldmatrix / stmatrix -----------------------------------------------------
+
+MATRIX_COUNTS = [1, 2, 4]
+
+
+def matrix_spelling(op, count, trans):
+    return "%s.sync.aligned.m8n8.x%d%s.shared.b16" % (op, count, ".trans" if trans else "")
+
+
+def matrix_variants(count):
+    """(variant, scope, repeat shape, register strides (in matrix sets),
+    shared shape, shared strides): the shared tile's shape is (group,
+    repeats, count, 8, 4), the group (warps) absent at scope warp; its
+    strides in words."""
+    c = count
+    pad = 4 * c + 4       # a row of every matrix, then 16 bytes of padding
+    return [
+        # Row-major: matrix m at 32 m, its row r at 4 r.
+        ("warp", "warp", (), (), (c, 8, 4), (32, 4, 1)),
+        # Padded rows: row stride 20 words (5 x 16 bytes), matrix stride 160.
+        ("warp_padded", "warp", (2,), (1,), (2, c, 8, 4), (160 * c, 160, 20, 1)),
+        # Matrices interleaved (row r of matrix m at 4 (c r + m)); the sets of
+        # the four warps interleaved with the repeats.
+        ("cta", "cta", (2,), (1,), (4, 2, c, 8, 4), (32 * c, 128 * c, 4, 4 * c, 1)),
+        # Interleaved and padded rows (20 words for x4); repeat (i, j) at
+        # register base i + 2 j, at set j + 2 warp + 8 i in shared memory.
+        ("cta_2x2", "cta", (2, 2), (1, 2), (4, 2, 2, c, 8, 4),
+         (16 * pad, 64 * pad, 8 * pad, 4, pad, 1)),
+        # One warpgroup (wid_in_wg the group axis); rows 4 words apart,
+        # matrices 32.
+        ("warpgroup", "warpgroup", (), (), (4, c, 8, 4), (32 * c, 32, 4, 1)),
+    ]
+
+
+COLLECTIVE_AXIS = {"cta": "1@warpid", "warpgroup": "1@wid_in_wg"}
+
+
+class MatrixKernel(MoveKernel):
+    """ldmatrix: shared memory filled from I (flat), ldmatrix, its registers
+    to O as per-thread words. stmatrix: registers from I as per-thread
+    words, shared memory poisoned with P, stmatrix, shared memory to O
+    (flat)."""
+
+    def __init__(self, module, name, op, count, trans, variant):
+        vname, scope, rshape, rstrides, sshape, sstrides = variant
+        MoveKernel.__init__(self, module, name, scope)
+        self.op, self.count, self.trans = op, count, trans
+        self.repeats, self.rstrides = rshape, rstrides
+        self.sshape, self.sstrides = list(sshape), list(sstrides)
+        nrep = 1
+        for e in rshape:
+            nrep *= e
+        self.nrep = nrep
+        self.words = nrep * count                  # registers per thread
+        self.shared_words = round_up(span(sshape, sstrides), self.threads)
+        self.spelling = matrix_spelling(op, count, trans)
+
+    def collective_prefix(self):
+        if self.scope == "warp":
+            return [], []
+        return [self.warps], [COLLECTIVE_AXIS[self.scope]]
+
+    def fragment_type(self):
+        gdims, gaxes = self.collective_prefix()
+        dims = gdims + list(self.repeats) + [self.count, 8, 4]
+        axes = gaxes + [str(s * self.count) for s in self.rstrides] + ["1", "4@laneid",
+                                                                         "1@laneid"]
+        return tensor(dims, "ui32", "local", self.module.layout(dims, axes))
+
+    def lane_view(self, frag):
+        """The fragment's registers as (group, 32, words, 1) per lane."""
+        gdims, gaxes = self.collective_prefix()
+        dims = gdims + [32, self.words, 1]
+        return self.reinterpret(frag, self.fragment_type(), dims,
+                                self.module.layout(dims, gaxes + ["1@laneid", "1", "1"]),
+                                "local", None)
+
+    def thread_words(self, param):
+        """The CTA's region of param as (group, 32, words, 1): thread (warp,
+        lane) at (32 warp + lane) words."""
+        gdims = self.collective_prefix()[0]
+        dims = gdims + [32, self.words, 1]
+        strides = ([32 * self.words] if gdims else []) + [self.words, 1, 1]
+        value, vtype = self.region(param, self.threads * self.words)
+        return self.reinterpret(value, vtype, dims, self.module.layout(dims, strides), "global")
+
+    def rows(self, shared):
+        return self.reinterpret(shared, self.shared_type, self.sshape,
+                                self.module.layout(self.sshape, self.sstrides), "shared")
+
+    def build(self):
+        sw, tw = self.shared_words, self.threads * self.words
+        frag = self.fresh("frag")
+        ftype = self.fragment_type()
+        if self.op == "ldmatrix":
+            params = ["%%O: %s" % tensor([self.grid, tw], "ui32", "global", align=16),
+                      "%%I: %s" % tensor([self.grid, sw], "ui32", "global", align=16)]
+            shared = self.alloc_shared(sw)
+            source, stype = self.region("I", sw)
+            self.copy_in(source, stype, shared, sw)
+            self.emit("tirx.cta_sync")
+            rows, rtype = self.rows(shared)
+            self.emit("%s = tirx.alloc_local : %s" % (frag, ftype))
+            self.apply(self.spelling, self.scope, [frag, rows], [ftype, rtype])
+            lanes, ltype = self.lane_view(frag)
+            dest, dtype = self.thread_words("O")
+            self.apply("st.global.b32", self.scope, [dest, lanes], [dtype, ltype])
+        else:
+            params = ["%%O: %s" % tensor([self.grid, sw], "ui32", "global", align=16),
+                      "%%I: %s" % tensor([self.grid, tw], "ui32", "global", align=16),
+                      "%P: i32"]
+            self.emit("%s = tirx.alloc_local : %s" % (frag, ftype))
+            lanes, ltype = self.lane_view(frag)
+            source, stype = self.thread_words("I")
+            self.apply("ld.global.b32", self.scope, [lanes, source], [ltype, stype])
+            shared = self.alloc_shared(sw)
+            self.poison(shared, sw)
+            self.emit("tirx.cta_sync")
+            rows, rtype = self.rows(shared)
+            self.apply(self.spelling, self.scope, [rows, frag], [rtype, ftype])
+            self.emit("tirx.cta_sync")
+            dest, dtype = self.region("O", sw)
+            self.copy_out(shared, dest, dtype, 0, sw)
+        return self.text(params)
+
+    def register_bases(self):
+        """The register base (in matrix sets) of each repeat coordinate."""
+        return bases(self.repeats, self.rstrides) if self.repeats else [0]
+
+    def shared_offsets(self):
+        """The word offset of row 0 of matrix 0 of each repeat, and the
+        strides of the group, matrix and row dimensions."""
+        gs = self.sstrides[0] if self.scope != "warp" else 0
+        rs = self.sstrides[1 if self.scope != "warp" else 0:][:len(self.repeats)]
+        ms, row = self.sstrides[-3], self.sstrides[-2]
+        offsets = [sum(i * s for i, s in zip(c, rs)) for c in repeat_coords(self.repeats)]
+        return offsets, gs, ms, row
+
+    def cuda(self, name=None):
+        c, w, sw = self.count, self.words, self.shared_words
+        offsets, gs, ms, rs = self.shared_offsets()
+        regs = ", ".join("%%%d" % i for i in range(c))
+        load = self.op == "ldmatrix"
+        lines = ['extern "C" __global__ void %s(unsigned *o, const unsigned *in%s) {' % (
+                     name or self.name, "" if load else ", unsigned p"),
+                 "  __shared__ __align__(16) unsigned s[%d];" % sw,
+                 "  const unsigned tid = threadIdx.x, lane = tid %% 32u, "
+                 "warp = tid / 32u %% %du;" % self.warps]
+        if load:
+            lines += ["  const unsigned *pin = in + blockIdx.x * %du;" % sw,
+                      "  for (unsigned i = tid; i < %du; i += blockDim.x) s[i] = pin[i];" % sw,
+                      "  __syncthreads();",
+                      "  unsigned *po = o + (blockIdx.x * blockDim.x + tid) * %du;" % w]
+        else:
+            lines += ["  const unsigned *pin = in + (blockIdx.x * blockDim.x + tid) * %du;" % w,
+                      "  for (unsigned i = tid; i < %du; i += blockDim.x) s[i] = p;" % sw,
+                      "  __syncthreads();"]
+        lines.append("  // lane 8 m + r: row r of matrix m (lanes past 8 x%d repeat them)" % c)
+        lines.append("  const unsigned row = warp * %du + (lane / 8u %% %du) * %du + "
+                     "lane %% 8u * %du;" % (gs, c, ms, rs))
+        for coord, q, off in zip(repeat_coords(self.repeats), self.register_bases(), offsets):
+            lines.append("  {  // repeat %s: register base %d, shared words +%d" % (
+                coord_text(coord), q * c, off))
+            address = "smem(&s[row + %du])" % off
+            if self.op == "ldmatrix":
+                lines.append("    unsigned %s;" % ", ".join("d%d" % i for i in range(c)))
+                lines.append('    asm volatile("%s {%s}, [%%%d];"' % (self.spelling, regs, c))
+                lines.append("        : %s : \"r\"(%s) : \"memory\");" % (
+                    ", ".join('"=r"(d%d)' % i for i in range(c)), address))
+                for i in range(c):
+                    lines.append("    po[%d] = d%d;" % (q * c + i, i))
+            else:
+                lines.append('    asm volatile("%s [%%0], {%s};"' % (
+                    self.spelling, ", ".join("%%%d" % (i + 1) for i in range(c))))
+                lines.append("        :: \"r\"(%s), %s : \"memory\");" % (address, ", ".join(
+                    '"r"(pin[%d])' % (q * c + i) for i in range(c))))
+            lines.append("  }")
+        if self.op == "stmatrix":
+            lines += ["  __syncthreads();",
+                      "  unsigned *po = o + blockIdx.x * %du;" % sw,
+                      "  for (unsigned i = tid; i < %du; i += blockDim.x) po[i] = s[i];" % sw]
+        return "\n".join(lines + ["}"])
+
+    def case(self, stem, vname):
+        gshape = [self.warps] if self.scope != "warp" else [1]
+        gstride = [self.sstrides[0]] if self.scope != "warp" else [0]
+        rest = self.sshape[len(self.sshape) - len(self.repeats) - 3:]
+        rest_strides = self.sstrides[len(self.sstrides) - len(self.repeats) - 3:]
+        sw, tw = self.shared_words, self.threads * self.words
+        if self.op == "ldmatrix":
+            pattern = re.escape(self.spelling) + r" \{%s\}, \[%%rd\d+(\+\d+)?\];" % ", ".join(
+                [r"%r\d+"] * self.count)
+        else:
+            pattern = re.escape(self.spelling) + r" \[%%rd\d+(\+\d+)?\], \{%s\};" % ", ".join(
+                [r"%r\d+"] * self.count)
+        return {"kind": self.op, "name": self.name, "file": stem, "form": stem, "variant": vname,
+                "spelling": self.spelling, "label": self.spelling, "count": self.count,
+                "trans": self.trans, "scope": self.scope, "grid": self.grid,
+                "block": self.block, "warps": self.warps, "repeats": list(self.repeats),
+                "coords": [list(c) for c in repeat_coords(self.repeats)],
+                "bases": self.register_bases(), "words": self.words,
+                "shared": {"shape": gshape + rest, "strides": gstride + rest_strides},
+                "shared_words": sw,
+                "in_words": sw if self.op == "ldmatrix" else tw,
+                "out_words": tw if self.op == "ldmatrix" else sw,
+                "params": ["O", "I"] + (["P"] if self.op == "stmatrix" else []),
+                "datasets": MOVE_DATASETS,
+                "ptx": [[pattern, self.nrep], [r"bar\.sync", 1 if self.op == "ldmatrix" else 2]]}
+
+
+def build_matrix_moves():
+    modules, references, kernels = {}, [], []
+    for op in ("ldmatrix", "stmatrix"):
+        for count in MATRIX_COUNTS:
+            for trans in (False, True):
+                stem = "%s-x%d%s" % (op, count, "-trans" if trans else "")
+                module = modules.setdefault(stem, MoveModule())
+                for variant in matrix_variants(count):
+                    name = "%s_%s" % (stem.replace("-", "_"), variant[0])
+                    kernel = MatrixKernel(module, name, op, count, trans, variant)
+                    module.kernels.append(kernel.build())
+                    references.append(kernel.cuda())
+                    kernels.append(kernel.case(stem, variant[0]))
+    return modules, references, kernels
+
+
+# --- cp.async ------------------------------------------------------------------
+
+# (cop, chunk bytes): .ca copies 4, 8 or 16 bytes, .cg only 16.
+CP_CHUNKS = [("ca", 4), ("ca", 8), ("ca", 16), ("cg", 16)]
+# src-size values of the zero-fill kernels (a runtime parameter): none,
+# partial (odd, and whole words), all of the chunk.
+CP_SRCSIZES = {4: [0, 1, 3, 4], 8: [0, 3, 4, 8], 16: [0, 1, 7, 12, 16]}
+
+
+def cp_spelling(cop, prefetch):
+    return "cp.async.%s.shared.global%s" % (cop, ".L2::128B" if prefetch else "")
+
+
+def cp_variants(a):
+    """(variant, scope, copies, steps). a: words a chunk. A copy is (shape,
+    source strides, source base, destination strides, destination base) in
+    words, the shape (group, repeats, a) with the group (32) at scope warp
+    and (4, 32) at scope cta; the shared buffer's words no copy writes keep
+    their poison. steps: what the kernel does after the poison, in order:
+    ("copy", i), ("commit",), ("wait", n), ("wait_all",), ("sync",) (a
+    barrier), ("read", lo, hi) (shared words lo .. hi to O)."""
+    half = 256 * a
+    return [
+        # Chunk l from source chunk l to every other chunk of shared memory.
+        ("warp", "warp", [((32, a), (a, 1), 0, (2 * a, 1), 0)],
+         [("copy", 0), ("commit",), ("wait", 0), ("sync",), ("read", 0, 64 * a)]),
+        # (2, 2) repeats: source chunk l + 32 j + 64 i to shared chunk
+        # 4 l + i + 2 j; wait_all without a commit.
+        ("warp_2x2", "warp", [((32, 2, 2, a), (a, 64 * a, 32 * a, 1), 0, (4 * a, a, 2 * a, 1), 0)],
+         [("copy", 0), ("wait_all",), ("sync",), ("read", 0, 128 * a)]),
+        # 4 warps x 2 repeats: source chunk w + 4 l + 128 r to shared chunk
+        # 9 l + 2 w + r (one chunk in 9 and the tail stay poisoned).
+        ("cta", "cta", [((4, 32, 2, a), (a, 4 * a, 128 * a, 1), 0, (2 * a, 9 * a, a, 1), 0)],
+         [("copy", 0), ("commit",), ("wait_all",), ("sync",),
+          ("read", 0, round_up(288 * a, 128))]),
+        # Two groups in flight: the first half of shared memory from source
+        # chunks 2 (32 w + l) + r, committed; the second half (chunk
+        # 2 l + 64 w + r) from the next 256 chunks, committed; wait_group 1,
+        # barrier, read the first half; wait_group 0, barrier, read the second.
+        ("cta_2groups", "cta",
+         [((4, 32, 2, a), (64 * a, 2 * a, a, 1), 0, (a, 4 * a, 128 * a, 1), 0),
+          ((4, 32, 2, a), (64 * a, 2 * a, a, 1), half, (64 * a, 2 * a, a, 1), half)],
+         [("copy", 0), ("commit",), ("copy", 1), ("commit",), ("wait", 1), ("sync",),
+          ("read", 0, half), ("wait", 0), ("sync",), ("read", half, 2 * half)]),
+    ]
+
+
+class CpKernel(MoveKernel):
+    """Shared memory poisoned with P, barrier, the copies from I and their
+    completion (steps), shared memory to O. Zero-fill kernels pass the
+    parameter N as every copy's src-size."""
+
+    def __init__(self, module, name, cop, chunk, prefetch, zfill, variant):
+        vname, scope, copies, steps = variant
+        MoveKernel.__init__(self, module, name, scope)
+        self.cop, self.chunk, self.prefetch, self.zfill = cop, chunk, prefetch, zfill
+        self.copies, self.steps = copies, steps
+        self.spelling = cp_spelling(cop, prefetch)
+        self.shared_words = max(hi for s in steps if s[0] == "read" for hi in s[2:])
+        self.in_words = round_up(max(span(c[0], c[1], c[2]) for c in copies), 4)
+        for shape, sst, sbase, dst, dbase in copies:
+            assert span(shape, dst, dbase) <= self.shared_words, name
+
+    def build(self):
+        sw, iw = self.shared_words, self.in_words
+        params = ["%%O: %s" % tensor([self.grid, sw], "ui32", "global", align=16),
+                  "%%I: %s" % tensor([self.grid, iw], "ui32", "global", align=16), "%P: i32"]
+        if self.zfill:
+            params.append("%N: i32")
+        shared = self.alloc_shared(sw)
+        self.poison(shared, sw)
+        self.emit("tirx.cta_sync")
+        source, stype = self.region("I", iw)
+        dest, dtype = self.region("O", sw)
+        for step in self.steps:
+            if step[0] == "copy":
+                shape, sst, sbase, dst, dbase = self.copies[step[1]]
+                d, dt = self.reinterpret(shared, self.shared_type, list(shape),
+                                         self.module.layout(shape, dst, dbase), "shared")
+                s, st = self.reinterpret(source, stype, list(shape),
+                                         self.module.layout(shape, sst, sbase), "global")
+                operands, types = [d, s, "%d : i32" % self.chunk], [dt, st]
+                if self.zfill:
+                    operands.append("%N")
+                    types.append("i32")
+                self.apply(self.spelling, self.thread_scope(), operands, types)
+            elif step[0] == "commit":
+                self.apply("cp.async.commit_group", self.thread_scope(), [], [])
+            elif step[0] == "wait":
+                self.apply("cp.async.wait_group", self.thread_scope(), ["%d : i32" % step[1]], [])
+            elif step[0] == "wait_all":
+                self.apply("cp.async.wait_all", self.thread_scope(), [], [])
+            elif step[0] == "sync":
+                self.emit("tirx.cta_sync")
+            else:
+                self.copy_out(shared, dest, dtype, step[1], step[2])
+        return self.text(params)
+
+    def chunk_offsets(self, copy):
+        """(source, destination) word offsets of each repeat's chunk, with
+        the group's strides: ([(coord, src, dst)], (src warp, src lane),
+        (dst warp, dst lane))."""
+        shape, sst, sbase, dst, dbase = copy
+        g = len(shape) - 1 - (1 if self.warps == 1 else 2)   # repeat dims
+        rshape = shape[len(shape) - 1 - g:-1]
+        rsrc, rdst = sst[len(shape) - 1 - g:-1], dst[len(shape) - 1 - g:-1]
+        out = []
+        for coord in repeat_coords(rshape):
+            out.append((coord, sbase + sum(i * s for i, s in zip(coord, rsrc)),
+                        dbase + sum(i * s for i, s in zip(coord, rdst))))
+        gsrc = (0, sst[0]) if self.warps == 1 else (sst[0], sst[1])
+        gdst = (0, dst[0]) if self.warps == 1 else (dst[0], dst[1])
+        return out, gsrc, gdst
+
+    def cuda(self, name=None, skip=None):
+        """skip: (copy, repeat) that thread 5 of CTA 0 leaves out (the
+        deliberate mutation)."""
+        sw, iw = self.shared_words, self.in_words
+        lines = ['extern "C" __global__ void %s(unsigned *o, const unsigned *in, unsigned p%s) {'
+                 % (name or self.name, ", int n" if self.zfill else ""),
+                 "  __shared__ __align__(16) unsigned s[%d];" % sw,
+                 "  const unsigned tid = threadIdx.x, lane = tid % 32u, warp = tid / 32u;",
+                 "  for (unsigned i = tid; i < %du; i += blockDim.x) s[i] = p;" % sw,
+                 "  __syncthreads();",
+                 "  const unsigned *pin = in + blockIdx.x * %du;" % iw,
+                 "  unsigned *po = o + blockIdx.x * %du;" % sw]
+        size = ", %2" if self.zfill else ""
+        for step in self.steps:
+            if step[0] == "copy":
+                chunks, gsrc, gdst = self.chunk_offsets(self.copies[step[1]])
+                lines.append("  {  // copy %d" % step[1])
+                lines.append("    const unsigned src = warp * %du + lane * %du, "
+                             "dst = warp * %du + lane * %du;" % (gsrc + gdst))
+                for r, (coord, soff, doff) in enumerate(chunks):
+                    guard = ""
+                    if skip == (step[1], r):
+                        guard = "if (blockIdx.x != 0 || tid != 5) "
+                    lines.append('    %sasm volatile("%s [%%0], [%%1], %d%s;"' % (
+                        guard, self.spelling, self.chunk, size))
+                    lines.append('        :: "r"(smem(&s[dst + %du])), '
+                                 '"l"(gmem(pin + src + %du))%s : "memory");  // repeat %s' % (
+                                     doff, soff, ', "r"(n)' if self.zfill else "",
+                                     coord_text(coord)))
+                lines.append("  }")
+            elif step[0] == "commit":
+                lines.append('  asm volatile("cp.async.commit_group;" ::: "memory");')
+            elif step[0] == "wait":
+                lines.append('  asm volatile("cp.async.wait_group %d;" ::: "memory");' % step[1])
+            elif step[0] == "wait_all":
+                lines.append('  asm volatile("cp.async.wait_all;" ::: "memory");')
+            elif step[0] == "sync":
+                lines.append("  __syncthreads();")
+            else:
+                lines.append("  for (unsigned i = %du + tid; i < %du; i += blockDim.x) "
+                             "po[i] = s[i];" % (step[1], step[2]))
+        return "\n".join(lines + ["}"])
+
+    def case(self, stem, vname, label):
+        copies = [{"shape": list(shape), "src": list(sst), "src_base": sbase, "dst": list(dst),
+                   "dst_base": dbase} for shape, sst, sbase, dst, dbase in self.copies]
+        nchunks = sum(len(self.chunk_offsets(c)[0]) for c in self.copies)
+        chunk = r"\[%rd\d+(\+\d+)?\], \[%rd\d+(\+\d+)?\], " + "0x%08x" % self.chunk
+        ptx = [[re.escape(self.spelling) + " " + chunk + (r", %r\d+;" if self.zfill else ";"),
+                nchunks],
+               [r"cp\.async\.commit_group;", sum(s[0] == "commit" for s in self.steps)],
+               [r"cp\.async\.wait_group 0x00000000;", sum(s == ("wait", 0) for s in self.steps)],
+               [r"cp\.async\.wait_group 0x00000001;", sum(s == ("wait", 1) for s in self.steps)],
+               [r"cp\.async\.wait_all;", sum(s[0] == "wait_all" for s in self.steps)],
+               [r"bar\.sync", 1 + sum(s[0] == "sync" for s in self.steps)]]
+        sizes = CP_SRCSIZES[self.chunk] if self.zfill else None
+        return {"kind": "cp.async", "name": self.name, "file": stem, "form": stem,
+                "variant": vname, "spelling": self.spelling, "label": label,
+                "chunk": self.chunk, "zfill": self.zfill, "srcsizes": sizes,
+                "scope": self.scope, "grid": self.grid, "block": self.block,
+                "warps": self.warps, "copies": copies, "steps": [list(s) for s in self.steps],
+                "shared_words": self.shared_words, "in_words": self.in_words,
+                "out_words": self.shared_words,
+                "params": ["O", "I", "P"] + (["N"] if self.zfill else []),
+                "datasets": ["src-size %d" % n for n in sizes] if sizes else ["random"],
+                "ptx": ptx}
+
+
+def build_cp_async():
+    modules, references, kernels = {}, [], []
+    for cop, chunk in CP_CHUNKS:
+        for prefetch in (False, True):
+            for zfill in (False, True):
+                stem = "cp-async-%s-%d%s%s" % (cop, chunk, "-L2-128B" if prefetch else "",
+                                               "-zfill" if zfill else "")
+                label = "%s, %d-byte chunks%s" % (cp_spelling(cop, prefetch), chunk,
+                                                  ", zero fill" if zfill else "")
+                module = modules.setdefault(stem, MoveModule())
+                for variant in cp_variants(chunk // 4):
+                    name = "%s_%s" % (stem.replace("-", "_"), variant[0])
+                    kernel = CpKernel(module, name, cop, chunk, prefetch, zfill, variant)
+                    module.kernels.append(kernel.build())
+                    references.append(kernel.cuda())
+                    kernels.append(kernel.case(stem, variant[0], label))
+    return modules, references, kernels
+
+
+CUDA_HELPERS = """\
+static __device__ __forceinline__ unsigned smem(const void *p) {
+  return (unsigned)__cvta_generic_to_shared(p);
+}
+static __device__ __forceinline__ unsigned long long gmem(const void *p) {
+  return (unsigned long long)__cvta_generic_to_global(p);
+}"""
+
+
 def build():
     modules, references, kernels = {}, [], []
     for form in FORMS:
@@ -320,7 +958,21 @@ def build():
     form = FORMS[1]
     probe = Kernel(Module(), "mutation_skip_one", form, VARIANTS[0])
     references.append(cuda_kernel("mutation_skip_one", form, probe, False, skip=32 * 5 * 4 + 13))
+    for k in kernels:
+        k["kind"] = "mma"
+    for more in (build_matrix_moves(), build_cp_async()):
+        modules.update(more[0])
+        references += more[1]
+        kernels += more[2]
+    # The mutation of the moves: a cp.async reference whose thread 5 of CTA
+    # 0 leaves out its second chunk.
+    probe = CpKernel(MoveModule(), CP_MUTATION["name"], "cg", 16, False, False, cp_variants(4)[2])
+    references.append(probe.cuda(skip=tuple(CP_MUTATION["skip"])))
     return modules, references, kernels
+
+
+CP_MUTATION = {"name": "mutation_cp_skip_chunk", "like": "cp_async_cg_16_cta", "skip": [0, 1],
+               "block": 0, "thread": 5}
 
 
 def main(out):
@@ -330,18 +982,25 @@ def main(out):
         with open(os.path.join(out, stem + ".mlir"), "w") as f:
             f.write("// Generated by test/gpu/matrix/gen.py\n" + module.text())
     with open(os.path.join(out, "reference.cu"), "w") as f:
-        f.write("// Generated by test/gpu/matrix/gen.py\n" + "\n\n".join(references) + "\n")
+        f.write("// Generated by test/gpu/matrix/gen.py\n" + CUDA_HELPERS + "\n\n" +
+                "\n\n".join(references) + "\n")
+    mma = [k for k in kernels if k["kind"] == "mma"]
     with open(os.path.join(out, "cases.json"), "w") as f:
         json.dump({"warps": TOTAL_WARPS, "kernels": kernels, "mutation": {
-            "name": "mutation_skip_one", "like": kernels[len(VARIANTS)]["name"],
-            "skip": 32 * 5 * 4 + 13}}, f, indent=0)
+            "name": "mutation_skip_one", "like": mma[len(VARIANTS)]["name"],
+            "skip": 32 * 5 * 4 + 13}, "cp_mutation": CP_MUTATION,
+            "shared_poisons": list(SHARED_POISONS)}, f, indent=0)
     print("%d kernels" % len(kernels))
     print("%d form groups" % len({k["form"] for k in kernels}))
     print("%d modules" % len(modules))
     print("%d cases (kernel x data set)" % sum(len(k["datasets"]) for k in kernels))
     print("%d mma per implementation and poison" % sum(
-        k["mma_count"] * TOTAL_WARPS * len(k["datasets"]) for k in kernels))
-
+        k["mma_count"] * TOTAL_WARPS * len(k["datasets"]) for k in mma))
+    for kind in ("mma", "ldmatrix", "stmatrix", "cp.async"):
+        some = [k for k in kernels if k["kind"] == kind]
+        print("%s: %d kernels in %d form groups, %d cases" % (
+            kind, len(some), len({k["form"] for k in some}),
+            sum(len(k["datasets"]) for k in some)))
 
 if __name__ == "__main__":
     main(sys.argv[1])

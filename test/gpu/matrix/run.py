@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Runs the matrix suite on a GPU: every mma.sync form's TirX kernels
-against their nvcc inline-asm references, on the same inputs, compared bit
-for bit. Usage:
+"""Runs the matrix suite on a GPU: every mma.sync, ldmatrix, stmatrix and
+cp.async form's TirX kernels against their nvcc inline-asm references, on
+the same inputs, compared bit for bit. Usage:
 
     run.py DIR [RESULTS.md] [--quick] [--exit-zero] [--only=NAME] [--dry]
            [--dry-break=KERNEL]
@@ -52,6 +52,32 @@ operand, disagrees with nvcc.
 only, --only=NAME keeps the kernels whose name or form (file stem) is NAME,
 and --exit-zero exits 0 whatever the comparisons say (run.sh runs one
 kernel so under compute-sanitizer, whose verdict is then the tool's alone).
+The moves (ldmatrix, stmatrix, cp.async; gen.py's docstring) run on
+words: I is random bits (data set "random"), or every 16-bit half of a
+CTA's region distinct ("halves": ldmatrix, stmatrix); a zero-fill cp.async
+kernel runs once per src-size (data sets "src-size N": 0, partial, the
+whole chunk; the PTX ISA asks for src-size < cp-size, but ptxas takes
+0 .. cp-size and src-size = cp-size is what CUTLASS's zero-fill copies
+pass). Each data set is launched
+twice per implementation: O poisoned with 0xFFFFFFFF and shared memory with
+P = 0xA5A5A5A5, then 0x7FBADBAD and 0x5AC3F00D. A move form group fails
+when, on any kernel and data set:
+- its module did not compile;
+- TirX and nvcc differ on any bit of any word of O (either launch);
+- a word of O changes with O's poison alone (unwritten);
+- TirX's PTX lacks an expected instruction line as many times as
+  expected (cases.json "ptx": the ldmatrix / stmatrix once per repeat,
+  cp.async once per chunk with its cp-size and src-size operand, the
+  commit_group / wait_group N / wait_all lines, the barriers);
+- nvcc's O differs from the host model of the PTX ISA in any bit
+  (matrix_model, cp_model: the fragment mapping of ldmatrix/stmatrix,
+  .trans, the zero fill; shared words no instruction writes keep P).
+Their sensitivity checks: models without .trans, with word (row, w) in
+lane row + 8 w, with cta_2x2's register bases in coordinate order, a zero
+fill that copies whole chunks, or one that ignores src-size 0 disagree with
+nvcc; an nvcc kernel that leaves out one cp.async chunk differs from the
+model in that chunk's words; one flipped bit is one mismatch.
+
 --dry needs no GPU: both "kernels" are the model, rounded to the
 accumulator type (checks this script's logic and the PTX text when DIR has
 the .ptx files); --dry-break=KERNEL makes that kernel's dry "TirX" result
@@ -61,6 +87,7 @@ import json
 import os
 import re
 import sys
+import zlib
 
 import numpy as np
 
@@ -408,6 +435,129 @@ class Data:
 
 
 # ===----------------------------------------------------------------------===#
+# The moves: ldmatrix / stmatrix / cp.async (gen.py's second part)
+# ===----------------------------------------------------------------------===#
+#
+# A move kernel's input I and output O are whole 32-bit words: per CTA,
+# in_words of I and out_words of O (gen.py). Its host model is written
+# from the PTX ISA, independently of TirX's PTX table:
+# - ldmatrix (9.7.9.25): with the shared tile's offsets of word (m, row, w)
+#   of matrix m (the 16-bit elements 2w, 2w + 1 of its row), lane 4 row + w
+#   receives that word in register m (plus the repeat's register base);
+#   .trans: the 8 x 8 matrix of 16-bit elements is transposed first.
+# - stmatrix (9.7.9.26): the inverse; shared words no matrix covers keep
+#   the poison P.
+# - cp.async (9.7.9.25.3): each chunk's first src-size bytes from the
+#   source, the rest of its cp-size bytes zero (src-size = cp-size without
+#   the operand); shared words no chunk covers keep the poison P.
+
+MOVES = ("ldmatrix", "stmatrix", "cp.async")
+
+
+def offsets(shape, strides, base=0):
+    """The offset of every coordinate of shape (an array of that shape)."""
+    coords = np.indices(shape, dtype=np.int64)
+    return base + sum(c * s for c, s in zip(coords, strides))
+
+
+def transposed(words):
+    """(..., 8, 4) words, row r holding 16-bit elements 2w (low half) and
+    2w + 1 of word w, to the words of the transposed 8 x 8 matrix."""
+    halves = np.empty(words.shape[:-1] + (8,), dtype=np.uint32)
+    halves[..., 0::2] = words & 0xFFFF
+    halves[..., 1::2] = words >> 16
+    halves = np.swapaxes(halves, -1, -2)
+    return (halves[..., 0::2] | (halves[..., 1::2] << 16)).astype(np.uint32)
+
+
+def matrix_slots(kernel, lanes="isa", bases=None):
+    """(register slots, shared offsets), both (G, R, count, 8, 4): the index
+    in a CTA's thread words ((32 warp + lane) words + register) and the
+    shared word of word w of row `row` of matrix m of repeat r of warp g.
+    lanes="wrong" puts the word in lane row + 8 w (a sensitivity check);
+    bases overrides the register bases of the repeats."""
+    g_, c, w_ = kernel["warps"], kernel["count"], kernel["words"]
+    r_ = len(kernel["coords"])
+    g, r, m, row, w = np.indices((g_, r_, c, 8, 4))
+    lane = 4 * row + w if lanes == "isa" else row + 8 * w
+    q = np.array(bases or kernel["bases"])[r]
+    regs = (32 * g + lane) * w_ + q * c + m
+    shared = offsets(kernel["shared"]["shape"], kernel["shared"]["strides"])
+    return regs, shared.reshape(g_, r_, c, 8, 4)
+
+
+def matrix_model(kernel, inputs, poison, trans=None, lanes="isa", bases=None):
+    """O of an ldmatrix / stmatrix kernel, flat."""
+    grid = kernel["grid"]
+    data = np.asarray(inputs, dtype=np.uint32).reshape(grid, kernel["in_words"])
+    regs, shared = matrix_slots(kernel, lanes, bases)
+    swap = kernel["trans"] if trans is None else trans
+    if kernel["kind"] == "ldmatrix":
+        words = data[:, shared]
+        out = np.zeros((grid, kernel["out_words"]), dtype=np.uint32)
+        out[:, regs] = transposed(words) if swap else words
+    else:
+        words = data[:, regs]
+        out = np.full((grid, kernel["out_words"]), poison, dtype=np.uint32)
+        out[:, shared] = transposed(words) if swap else words
+    return out.ravel()
+
+
+def chunk_words(kernel, copy):
+    """(source, destination) word offsets of every chunk of a copy, flat in
+    the order (group, lane, repeats): thread t's repeat r is t * R + r."""
+    shape = copy["shape"][:-1]
+    return (offsets(shape, copy["src"][:-1], copy["src_base"]).ravel(),
+            offsets(shape, copy["dst"][:-1], copy["dst_base"]).ravel())
+
+
+def cp_model(kernel, inputs, poison, n=None, honour_size=True, skip=None):
+    """O of a cp.async kernel, flat. n: src-size (None: the whole chunk);
+    honour_size=False copies whole chunks whatever n (a sensitivity check);
+    skip = (copy, repeat, block, thread): that chunk is never copied (the
+    mutation). Memory is little-endian: the first k bytes of a word are its
+    low 8 k bits."""
+    grid, size = kernel["grid"], kernel["chunk"]
+    n = size if n is None or not honour_size else n
+    data = np.asarray(inputs, dtype=np.uint32).reshape(grid, kernel["in_words"])
+    shared = np.full((grid, kernel["shared_words"]), poison, dtype=np.uint32)
+    j = np.arange(size // 4)
+    kept = np.clip(n - 4 * j, 0, 4)                         # bytes of word j read
+    mask = ((np.uint64(1) << (8 * kept).astype(np.uint64)) - np.uint64(1)).astype(np.uint32)
+    for i, copy in enumerate(kernel["copies"]):
+        src, dst = chunk_words(kernel, copy)
+        into, outof = (dst[:, None] + j).ravel(), (src[:, None] + j).ravel()
+        shared[:, into] = data[:, outof] & np.tile(mask, len(dst))
+        if skip and skip[0] == i:
+            nrep = len(src) // (32 * kernel["warps"])
+            chunk = dst[skip[3] * nrep + skip[1]]
+            shared[skip[2], chunk:chunk + size // 4] = poison
+    return shared.ravel()
+
+
+def move_inputs(kernel, dataset):
+    """I of a move kernel, flat: random bits, or (halves) 16-bit half k of
+    a CTA's region holding k, so every half of a region is distinct."""
+    words = kernel["in_words"]
+    if dataset == "halves":
+        k = np.arange(2 * words, dtype=np.uint32)
+        one = k[0::2] | (k[1::2] << 16)
+        return np.tile(one, kernel["grid"])
+    rng = np.random.default_rng(zlib.crc32(kernel["name"].encode()))
+    return rng.integers(0, 1 << 32, words * kernel["grid"], dtype=np.uint64).astype(np.uint32)
+
+
+def src_size(dataset):
+    return int(dataset.split()[-1]) if dataset.startswith("src-size") else None
+
+
+def move_model(kernel, inputs, poison, dataset):
+    if kernel["kind"] == "cp.async":
+        return cp_model(kernel, inputs, poison, src_size(dataset))
+    return matrix_model(kernel, inputs, poison)
+
+
+# ===----------------------------------------------------------------------===#
 # Launching: cupy, or (--dry) the model standing in for both kernels
 # ===----------------------------------------------------------------------===#
 
@@ -429,16 +579,21 @@ class DryModule:
     back through this script's own packing, writes every word of D (all
     but the mutation's skipped word)."""
 
-    def __init__(self, kernels, data, mutation, broken=()):
+    def __init__(self, kernels, data, mutation, broken=(), cp_mutation=None):
         self.kernels = {k["name"]: k for k in kernels}
         self.data, self.mutation, self.broken = data, mutation, set(broken)
+        self.cp_mutation = cp_mutation
 
     def get_function(self, name):
         kernel = self.kernels.get(name)
         if name == self.mutation["name"]:
             kernel = self.kernels[self.mutation["like"]]
+        if self.cp_mutation and name == self.cp_mutation["name"]:
+            kernel = self.kernels[self.cp_mutation["like"]]
         if kernel is None:
             raise KeyError("no kernel %s" % name)
+        if kernel.get("kind", "mma") != "mma":
+            return self.move_function(name, kernel)
 
         def launch(grid, block, args):
             out, a, b, c = (np.asarray(x) for x in args)
@@ -453,6 +608,26 @@ class DryModule:
             if name == self.mutation["name"]:
                 skip = self.mutation["skip"]
                 words[skip] = out[skip]
+            if name in self.broken:
+                words[-1] ^= np.uint32(1 << 22)
+            out[...] = words
+        return launch
+
+    def move_function(self, name, kernel):
+        """A move kernel computed by its host model (the cp mutation
+        leaves its chunk out)."""
+        def launch(grid, block, args):
+            out, inputs = np.asarray(args[0]), np.asarray(args[1])
+            params = dict(zip(kernel["params"][2:], args[2:]))
+            poison = int(params.get("P", 0))
+            if kernel["kind"] == "cp.async":
+                m = self.cp_mutation
+                skip = (m["skip"][0], m["skip"][1], m["block"], m["thread"]) \
+                    if m and name == m["name"] else None
+                n = int(params["N"]) if "N" in params else None
+                words = cp_model(kernel, inputs, poison, n, skip=skip)
+            else:
+                words = matrix_model(kernel, inputs, poison)
             if name in self.broken:
                 words[-1] ^= np.uint32(1 << 22)
             out[...] = words
@@ -474,18 +649,23 @@ class Suite:
         self.directory, self.quick, self.dry, self.only = directory, quick, dry, only
         spec = json.load(open(os.path.join(directory, "cases.json")))
         self.warps, self.kernels, self.mutation = spec["warps"], spec["kernels"], spec["mutation"]
+        self.cp_mutation = spec.get("cp_mutation")
+        self.poisons = spec.get("shared_poisons", [0, 0])
+        for k in self.kernels:
+            k.setdefault("kind", "mma")
         if only:
             self.kernels = [k for k in self.kernels if only in (k["name"], k["form"])]
             if not self.kernels:
                 raise SystemExit("run.py: no kernel or form named %s" % only)
-        if quick:  # the first kernel of each form group, normal data only
+        if quick:  # the first kernel of each form group, its first data set only
             seen = set()
             self.kernels = [dict(k, datasets=k["datasets"][:1]) for k in self.kernels
                             if k["form"] not in seen and not seen.add(k["form"])]
         self.data = Data(self.warps)
         if dry:
             self.cp = DryArrays
-            self.reference = DryModule(spec["kernels"], self.data, self.mutation)
+            self.reference = DryModule(spec["kernels"], self.data, self.mutation,
+                                       cp_mutation=self.cp_mutation)
         else:
             import cupy
             self.cp = cupy
@@ -500,6 +680,8 @@ class Suite:
                                       if dry else self.cp.RawModule(path=path))
             elif dry and not os.path.exists(err):
                 self.modules[file] = DryModule(spec["kernels"], self.data, self.mutation, broken)
+            if file in self.modules and dry:
+                self.modules[file].cp_mutation = self.cp_mutation
             else:
                 text = open(err).read() if os.path.exists(err) else "no %s.ptx" % file
                 lines = text.strip().splitlines()
@@ -517,9 +699,71 @@ class Suite:
         module.get_function(name or kernel["name"])((kernel["grid"],), (kernel["block"],), args)
         return cp.asnumpy(out)
 
+    def launch_move(self, module, kernel, inputs, pattern, poison, dataset, name=None):
+        """One launch of a move kernel, O poisoned with pattern first and
+        shared memory with poison (the parameter P): O's flat words."""
+        cp = self.cp
+        out = cp.full(kernel["grid"] * kernel["out_words"], pattern, dtype=np.uint32)
+        args = [out, cp.asarray(inputs)]
+        if "P" in kernel["params"]:
+            args.append(np.uint32(poison))
+        if "N" in kernel["params"]:
+            args.append(np.int32(src_size(dataset)))
+        module.get_function(name or kernel["name"])((kernel["grid"],), (kernel["block"],), args)
+        return cp.asnumpy(out)
+
+    def ptx_check(self, kernel, result):
+        """Each of the kernel's PTX patterns as many times as expected."""
+        text = self.ptx.get(kernel["name"])
+        if text is None:
+            result["text"] = None if self.dry else False
+            return
+        bad = []
+        for pattern, count in kernel["ptx"]:
+            found = len(re.findall(pattern, text))
+            if found != count:
+                bad.append("%d x /%s/, %d expected" % (found, pattern, count))
+        result["text"] = not bad
+        result["text_detail"] = "; ".join(bad)
+
+    def run_move_kernel(self, kernel):
+        """Both kernels on each data set, twice: O poisoned with POISON and
+        shared memory with P1, then POISON2 and P2. TirX against nvcc, nvcc
+        against the host model (for that P), and the words that change
+        with O's poison alone (unwritten)."""
+        module = self.modules[kernel["file"]]
+        result = {"compiled": True, "launches": 0, "words": 0, "mismatched": 0,
+                  "unwritten": 0, "model": 0, "model_checked": 0, "notes": {},
+                  "examples": [], "outputs": {}}
+        for dataset in kernel["datasets"]:
+            inputs = move_inputs(kernel, dataset)
+            runs = []
+            for pattern, poison in zip((POISON, POISON2), self.poisons):
+                tirx = self.launch_move(module, kernel, inputs, pattern, poison, dataset)
+                nvcc = self.launch_move(self.reference, kernel, inputs, pattern, poison, dataset)
+                runs.append((tirx, nvcc, move_model(kernel, inputs, poison, dataset)))
+            (tirx, nvcc, expected), (tirx2, nvcc2, expected2) = runs
+            same = expected == expected2
+            result["launches"] += 1
+            result["words"] += tirx.size
+            result["mismatched"] += int((tirx != nvcc).sum() + (tirx2 != nvcc2).sum())
+            result["unwritten"] += int(((tirx != tirx2) & same).sum() +
+                                       ((nvcc != nvcc2) & same).sum())
+            result["outputs"][dataset] = (tirx, nvcc)
+            for got, want in ((nvcc, expected), (nvcc2, expected2)):
+                bad = np.flatnonzero(got != want)
+                result["model"] += len(bad)
+                result["model_checked"] += got.size
+                result["examples"] += ["%s word %d: nvcc %08x, model %08x" % (
+                    dataset, i, got[i], want[i]) for i in bad[:2]]
+        self.ptx_check(kernel, result)
+        return result
+
     def run_kernel(self, kernel):
         if kernel["file"] in self.errors:
             return {"compiled": False, "launches": len(kernel["datasets"])}
+        if kernel["kind"] in MOVES:
+            return self.run_move_kernel(kernel)
         module = self.modules[kernel["file"]]
         result = {"compiled": True, "launches": 0, "words": 0, "mismatched": 0,
                   "unwritten": 0, "model": 0, "model_checked": 0, "notes": {},
@@ -574,7 +818,8 @@ def main(argv):
                       "unwritten": 0, "model": 0, "model_checked": 0, "notes": {},
                       "examples": [], "text": None, "raised": str(error)}
         g = groups.setdefault(kernel["form"], {
-            "spelling": kernel["spelling"], "kernels": 0, "launches": 0, "words": 0,
+            "spelling": kernel.get("label", kernel["spelling"]), "kind": kernel["kind"],
+            "kernels": 0, "launches": 0, "words": 0,
             "mismatched": 0, "unwritten": 0, "model": 0, "model_checked": 0,
             "text_bad": [], "uncompiled": set(), "bad": [], "notes": [], "examples": []})
         g["kernels"] += 1
@@ -585,7 +830,9 @@ def main(argv):
         for key in ("words", "mismatched", "unwritten", "model", "model_checked"):
             g[key] += result[key]
         g["examples"] += result["examples"]
-        if result["text"] is False:
+        if result["text"] is False and "text_detail" in result:
+            g["text_bad"].append("%s (%s)" % (kernel["name"], result["text_detail"]))
+        elif result["text"] is False:
             g["text_bad"].append("%s (%s)" % (kernel["name"], "no PTX entry" if "found" not in result
                                                else "%d mma, %d expected" % (
                                                    result["found"], kernel["mma_count"])))
@@ -615,13 +862,23 @@ def main(argv):
             verdict = "PASS" if ok else "FAIL"
             detail = "%d kernels, %d launches, %d words: %d differ from nvcc, %d unwritten" % (
                 g["kernels"], g["launches"], g["words"], g["mismatched"], g["unwritten"])
-            if g["text_bad"]:
+            if g["text_bad"] and g["kind"] == "mma":
                 detail += "; PTX lacks the mma once per repeat in " + ", ".join(g["text_bad"])
+            elif g["text_bad"]:
+                detail += "; PTX lacks the expected instructions in " + ", ".join(g["text_bad"])
             if g["bad"]:
                 detail += "; " + ", ".join(g["bad"][:8])
         failures += verdict == "FAIL"
         print("%s: matrix %s (%s)" % (verdict, label, detail))
-        if not g["uncompiled"]:
+        if not g["uncompiled"] and g["kind"] != "mma":
+            model_ok = g["model"] == 0
+            model_failures += not model_ok
+            print("%s: matrix model %s (nvcc vs the host model of the PTX ISA, bit for bit: "
+                  "%d of %d words differ%s)" % ("PASS" if model_ok else "FAIL", label, g["model"],
+                                              g["model_checked"],
+                                              "; " + "; ".join(g["examples"][:3])
+                                              if g["examples"] else ""))
+        elif not g["uncompiled"]:
             model_ok = g["model"] == 0
             model_failures += not model_ok
             print("%s: matrix model %s (nvcc vs the float64 model on normal and wide data: "
@@ -642,7 +899,7 @@ def main(argv):
     for ok, text in sensitivity:
         print("%s: matrix sensitivity: %s" % ("PASS" if ok else "FAIL", text))
     lines = ["| form | kernels | launches | words | TirX vs nvcc mismatches | unwritten | "
-             "nvcc vs model (normal, wide) | special-data notes | PTX text | |",
+             "nvcc vs model (mma: normal, wide; moves: exact) | special-data notes | PTX text | |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     lines += ["| `%s` | %d | %d | %d | %d | %d | %s | %s | %s | %s |" % row for row in rows]
     lines.append("")
@@ -732,6 +989,74 @@ def sensitivity_checks(suite, kept):
     checks.append((count > total // 4, "cta_2x2 with every operand's repeats in one order "
                    "(a model of a wrong repeat slot) differs from nvcc on %d of %d elements" % (
                        count, total)))
+    return checks + move_sensitivity_checks(suite, kernels)
+
+
+def move_sensitivity_checks(suite, kernels):
+    """The same for the moves: wrong models of ldmatrix / stmatrix /
+    cp.async disagree with nvcc, a flipped bit and an nvcc kernel that
+    leaves out one chunk are seen."""
+    checks = []
+    cache = {}
+
+    def nvcc(name, dataset, poison=None):
+        kernel = kernels[name]
+        poison = suite.poisons[0] if poison is None else poison
+        if (name, dataset) not in cache:
+            cache[name, dataset] = suite.launch_move(suite.reference, kernel,
+                                                     move_inputs(kernel, dataset), POISON,
+                                                     poison, dataset)
+        return cache[name, dataset]
+
+    def differs(name, dataset, wrong):
+        """Words where a wrong model of the kernel disagrees with nvcc."""
+        kernel = kernels[name]
+        return int((nvcc(name, dataset) != wrong(kernel, move_inputs(kernel, dataset))).sum())
+
+    p = suite.poisons[0]
+    name = "ldmatrix_x4_trans_cta_2x2"
+    total = kernels[name]["grid"] * kernels[name]["out_words"]
+    count = differs(name, "random", lambda k, i: matrix_model(k, i, p, trans=False))
+    checks.append((count > total * 3 // 4, "a model of ldmatrix .x4.trans without the "
+                   "transposition differs from nvcc on %d of %d words" % (count, total)))
+    count = differs(name, "random", lambda k, i: matrix_model(k, i, p, lanes="wrong"))
+    checks.append((count > total * 3 // 4, "a model of ldmatrix putting word (row, w) in lane "
+                   "row + 8 w (not 4 row + w) differs from nvcc on %d of %d words" % (
+                       count, total)))
+    count = differs(name, "random", lambda k, i: matrix_model(k, i, p, bases=[0, 1, 2, 3]))
+    checks.append((count > total // 4, "a model of ldmatrix cta_2x2 with the repeats' registers "
+                   "in coordinate order (bases 0 1 2 3, not 0 2 1 3) differs from nvcc on %d of "
+                   "%d words" % (count, total)))
+    name = "stmatrix_x2_trans_warp_padded"
+    kernel = kernels[name]
+    covered = kernel["grid"] * kernel["warps"] * len(kernel["coords"]) * kernel["count"] * 32
+    count = differs(name, "halves", lambda k, i: matrix_model(k, i, p, trans=False))
+    checks.append((count > covered * 3 // 4, "a model of stmatrix .x2.trans without the "
+                   "transposition differs from nvcc on %d of the %d words it stores" % (
+                       count, covered)))
+    name = "cp_async_ca_16_zfill_cta"
+    total = kernels[name]["grid"] * kernels[name]["out_words"]
+    count = differs(name, "src-size 7",
+                    lambda k, i: cp_model(k, i, p, 7, honour_size=False))
+    checks.append((count > total // 4, "a model of cp.async zero fill that copies all 16 bytes "
+                   "at src-size 7 differs from nvcc on %d of %d words" % (count, total)))
+    count = differs(name, "src-size 0", lambda k, i: cp_model(k, i, p, 16))
+    checks.append((count > total // 4, "a model of cp.async that ignores src-size 0 differs "
+                   "from nvcc on %d of %d words" % (count, total)))
+    mutation = suite.cp_mutation
+    like = kernels[mutation["like"]]
+    inputs = move_inputs(like, "random")
+    got = suite.launch_move(suite.reference, like, inputs, POISON, p, "random", mutation["name"])
+    count = int((got != cp_model(like, inputs, p)).sum())
+    checks.append((count == like["chunk"] // 4, "an nvcc kernel that leaves out one 16-byte "
+                   "cp.async chunk: %d words differ from the model (must be %d)" % (
+                       count, like["chunk"] // 4)))
+    name = "cp_async_ca_4_cta_2groups"
+    flipped = nvcc(name, "random").copy()
+    flipped[len(flipped) // 3] ^= np.uint32(1 << 7)
+    count = int((flipped != nvcc(name, "random")).sum())
+    checks.append((count == 1, "one bit flipped in one word of a cp.async result gives %d "
+                   "mismatch (must be 1)" % count))
     return checks
 
 
