@@ -335,6 +335,8 @@ GPU_ONLY = {
         "tirxKernelPrepareLaunch: kernel '<...>' takes",
         "tirxPointerGetDevice: <...> is not device memory",
         "tirxLaunchPrepared: launching",
+        "tirxKernelLaunch: '<...>' cannot use",
+        "tirxPreparedLaunchSetSharedBytes: '<...>",
     ),
 }
 

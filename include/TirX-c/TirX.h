@@ -90,6 +90,11 @@ size_t tirxCompileResultGetNumKernels(TirxCompileResult result);
 int tirxCompileResultGetKernel(TirxCompileResult result, size_t index,
                                const char **name, size_t *numParams,
                                int64_t *block);
+/// The dynamic shared memory (bytes) every launch of kernel `index` passes:
+/// its shared tensors when they exceed CUDA's 48 KiB static limit, else 0
+/// (docs/lowering.md). 0 on success; 1 for a NULL result or a bad index.
+int tirxCompileResultGetKernelSharedBytes(TirxCompileResult result,
+                                          size_t index, int64_t *bytes);
 /// Parameter `param` of kernel `index`: the size variable it declares (NULL
 /// when it is not one) and that variable's declared multiple (1 if none).
 int tirxCompileResultGetKernelSizeParam(TirxCompileResult result, size_t index,

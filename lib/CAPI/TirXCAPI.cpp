@@ -73,6 +73,8 @@ struct KernelInfo {
   std::vector<int64_t> sizeMultiples;
   std::vector<GridNode> nodes;
   unsigned grid[3] = {0, 0, 0}; // roots in `nodes`
+  /// Dynamic shared memory every launch passes (0: static only).
+  int64_t dynamicSharedBytes = 0;
 };
 
 struct StageRecord {
@@ -142,6 +144,7 @@ static KernelInfo describeKernel(KernelOp kernel) {
         addGridNode(info, dim < launch.getGrid().size()
                               ? launch.getGridExpr(dim)
                               : getAffineConstantExpr(1, kernel.getContext()));
+  info.dynamicSharedBytes = getDynamicSharedMemoryBytes(kernel);
   return info;
 }
 
@@ -514,6 +517,15 @@ TIRX_CAPI int tirxCompileResultGetKernel(TirxCompileResult result, size_t index,
     *numParams = info.sizeNames.size();
   if (block)
     std::copy(std::begin(info.block), std::end(info.block), block);
+  return 0;
+}
+
+TIRX_CAPI int tirxCompileResultGetKernelSharedBytes(TirxCompileResult result,
+                                                    size_t index,
+                                                    int64_t *bytes) {
+  if (!result || index >= result->kernelInfos.size() || !bytes)
+    return 1;
+  *bytes = result->kernelInfos[index].dynamicSharedBytes;
   return 0;
 }
 

@@ -113,6 +113,12 @@ TIRX_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
     std::fprintf(stderr, "tirx-runtime: %s\n", getLastErrorMessage());
     return;
   }
+  // Dynamic shared memory past the 48 KiB default needs the kernel's opt-in.
+  if (smem > 48 * 1024 &&
+      !report(cudaFuncSetAttribute(
+                  function, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+              "mgpuLaunchKernel"))
+    return;
   report(cudaLaunchKernel(function, dim3(gridX, gridY, gridZ),
                           dim3(blockX, blockY, blockZ), params, smem,
                           static_cast<cudaStream_t>(stream)),

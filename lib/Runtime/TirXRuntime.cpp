@@ -257,6 +257,20 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelLaunch(
   // less per call than the runtime's launch. It needs a current context: a
   // thread without one (and any launch the driver declines) goes through the
   // runtime, which makes its context current and names any error.
+  // Dynamic shared memory past the 48 KiB default needs the kernel's opt-in
+  // (through the runtime, which takes the library kernel as is).
+  if (sharedMemBytes > 48 * 1024) {
+    cudaError_t error =
+        cudaFuncSetAttribute(reinterpret_cast<const void *>(kernel->kernel),
+                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(sharedMemBytes));
+    if (error != cudaSuccess)
+      return fail(TIRX_ERROR_LAUNCH,
+                  "tirxKernelLaunch: '" + kernel->name + "' cannot use " +
+                      std::to_string(sharedMemBytes) +
+                      " bytes of shared memory: " + cudaGetErrorName(error) +
+                      ": " + cudaGetErrorString(error));
+  }
   LaunchFn launch = getDriverLaunch();
   if (launch && hasCurrentContext())
     if (launch(reinterpret_cast<CUfunction>(kernel->kernel), grid[0], grid[1],
@@ -288,6 +302,7 @@ struct Driver {
   decltype(&cuDevicePrimaryCtxRetain) primaryCtxRetain;
   decltype(&cuKernelGetFunction) kernelGetFunction;
   decltype(&cuFuncGetAttribute) funcGetAttribute;
+  decltype(&cuFuncSetAttribute) funcSetAttribute;
   decltype(&cuGetErrorName) getErrorName;
   LaunchFn launch;
 
@@ -305,6 +320,8 @@ struct Driver {
       return "cuKernelGetFunction";
     if (!funcGetAttribute)
       return "cuFuncGetAttribute";
+    if (!funcSetAttribute)
+      return "cuFuncSetAttribute";
     if (!getErrorName)
       return "cuGetErrorName";
     if (!launch)
@@ -323,6 +340,8 @@ const Driver &driver() {
       getDriverEntryPoint<decltype(&cuKernelGetFunction)>("cuKernelGetFunction",
                                                           12000),
       getDriverEntryPoint<decltype(&cuFuncGetAttribute)>("cuFuncGetAttribute",
+                                                         12000),
+      getDriverEntryPoint<decltype(&cuFuncSetAttribute)>("cuFuncSetAttribute",
                                                          12000),
       getDriverEntryPoint<decltype(&cuGetErrorName)>("cuGetErrorName", 12000),
       getDriverLaunch()};
@@ -494,6 +513,37 @@ tirxKernelPrepareLaunch(TirxKernel kernel, int device, size_t numArgs,
   for (int dim = 0; dim < 3; ++dim)
     launch->grid[dim] = launch->block[dim] = 1;
   launch->numArgs = numArgs;
+  return succeed();
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxPreparedLaunchSetSharedBytes(TirxPreparedLaunch *launch, unsigned bytes) {
+  if (!launch || !launch->function || !launch->context)
+    return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                "tirxPreparedLaunchSetSharedBytes: launch, or its function or "
+                "context, is null");
+  const Driver &d = driver();
+  // Past the 48 KiB default, the function opts in (once, here).
+  CUresult result = CUDA_SUCCESS;
+  if (bytes > 48 * 1024) {
+    CUcontext context = static_cast<CUcontext>(launch->context);
+    CUcontext previous = nullptr;
+    d.ctxGetCurrent(&previous);
+    if (previous != context)
+      d.ctxSetCurrent(context);
+    result = d.funcSetAttribute(static_cast<CUfunction>(launch->function),
+                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                static_cast<int>(bytes));
+    if (previous != context)
+      d.ctxSetCurrent(previous);
+  }
+  if (result != CUDA_SUCCESS)
+    return fail(TIRX_ERROR_LAUNCH,
+                std::string("tirxPreparedLaunchSetSharedBytes: '") +
+                    (launch->name ? launch->name : "?") + "' cannot use " +
+                    std::to_string(bytes) +
+                    " bytes of shared memory: " + driverErrorName(result));
+  launch->sharedMemBytes = bytes;
   return succeed();
 }
 

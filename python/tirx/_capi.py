@@ -67,6 +67,13 @@ lib.tirxCompileResultGetNumKernelReports.restype = _c.c_size_t
 lib.tirxCompileResultGetNumKernelReports.argtypes = [_c.c_void_p]
 lib.tirxCompileResultGetKernelReport.argtypes = [
     _c.c_void_p, _c.c_size_t, _c.POINTER(_c.c_char_p)] + [_c.POINTER(_c.c_int64)] * 4
+lib.tirxCompileResultGetNumKernels.restype = _c.c_size_t
+lib.tirxCompileResultGetNumKernels.argtypes = [_c.c_void_p]
+lib.tirxCompileResultGetKernel.argtypes = [
+    _c.c_void_p, _c.c_size_t, _c.POINTER(_c.c_char_p), _c.POINTER(_c.c_size_t),
+    _c.POINTER(_c.c_int64)]
+lib.tirxCompileResultGetKernelSharedBytes.argtypes = [
+    _c.c_void_p, _c.c_size_t, _c.POINTER(_c.c_int64)]
 lib.tirxCompileResultDestroy.argtypes = [_c.c_void_p]
 lib.tirxInferRegionType.restype = _c.c_void_p
 lib.tirxInferRegionType.argtypes = [_c.c_char_p, _c.POINTER(_c.c_int64),

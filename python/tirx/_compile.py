@@ -135,7 +135,7 @@ def compile(f, target=None, pipeline="default"):
     for file, line, message in entry["warnings"]:
         warnings.warn_explicit(message, SpillWarning, file or "<unknown>", line)
     compiled = Compiled(f, trace, entry["ptx"], ir, entry["stages"], entry["times"], arch,
-                        entry["report"], source, disk_key)
+                        entry["report"], source, disk_key, entry.get("shared_bytes", 0))
     if not caching:
         return compiled
     # Threads compiling the same kernel at once all get the first one stored.
@@ -176,6 +176,13 @@ def _compile_ir(f, trace, ir, options):
         size = ctypes.c_size_t()
         output = _capi.lib.tirxCompileResultGetOutput(result, ctypes.byref(size))
         ptx = ctypes.string_at(output, size.value).decode()
+        shared_bytes = 0
+        for i in range(_capi.lib.tirxCompileResultGetNumKernels(result)):
+            name, value = ctypes.c_char_p(), ctypes.c_int64()
+            _capi.lib.tirxCompileResultGetKernel(result, i, ctypes.byref(name), None, None)
+            if name.value.decode() == f.name:
+                _capi.lib.tirxCompileResultGetKernelSharedBytes(result, i, ctypes.byref(value))
+                shared_bytes = value.value
         reports = {}
         for i in range(_capi.lib.tirxCompileResultGetNumKernelReports(result)):
             name = ctypes.c_char_p()
@@ -188,6 +195,7 @@ def _compile_ir(f, trace, ir, options):
     finally:
         _capi.lib.tirxCompileResultDestroy(result)
     return {"ptx": ptx, "stages": stages, "times": times, "report": reports.get(f.name),
+            "shared_bytes": shared_bytes,
             "warnings": [[file, line, message] for severity, file, line, column, message
                          in diagnostics if severity == 1]}
 
@@ -203,8 +211,11 @@ class Compiled:
     callable on objects with __cuda_array_interface__ (PyTorch, CuPy)."""
 
     def __init__(self, function, trace, ptx, ir, stages, times, arch, report=None,
-                 cache="compiled", cache_key=None):
+                 cache="compiled", cache_key=None, shared_bytes=0):
         self.function = function
+        # Dynamic shared memory each launch passes: the kernel's shared
+        # tensors past CUDA's 48 KiB static limit (0: static).
+        self.shared_bytes = shared_bytes
         self.cache = cache
         self.cache_key = cache_key
         self.name = function.name
@@ -252,6 +263,6 @@ class Compiled:
             if self._launcher is None:
                 self._launcher = runtime.Launcher(
                     self.name, self.ptx, self.params, self.launch.grid, self.launch.block,
-                    getattr(self, "size_vars", None) or ())
+                    getattr(self, "size_vars", None) or (), self.shared_bytes)
                 self._launch = self._launcher.launch
         return self._launcher.launch

@@ -553,6 +553,21 @@ class TensorValue:
             old = self.type
             if new_dtype.bits == old.dtype.bits:
                 new_type = TensorType(old.shape, new_dtype, old.space, old.layout, old.align)
+            elif old.layout is None and old.space != "local":
+                # A row-major memory tensor stays row-major in the new
+                # element (packing or unpacking its innermost dimension), so
+                # its layout stays implicit and regions keep their alignment
+                # claims (_alignment_claim).
+                if new_dtype.bits < old.dtype.bits:
+                    shape = old.shape[:-1] + (old.shape[-1] * (old.dtype.bits // new_dtype.bits),)
+                else:
+                    ratio = new_dtype.bits // old.dtype.bits
+                    if not is_int(old.shape[-1]) or old.shape[-1] % ratio:
+                        raise _error("cannot view %s as %s: the innermost extent %s is not "
+                                     "divisible by %d" % (old.dtype.name, new_dtype.name,
+                                                          old.shape[-1], ratio))
+                    shape = old.shape[:-1] + (old.shape[-1] // ratio,)
+                new_type = TensorType(shape, new_dtype, old.space, None, old.align)
             else:
                 layout = self._layout_or_default()
                 if new_dtype.bits < old.dtype.bits:

@@ -1,5 +1,6 @@
 """@T.function: kernels and private scalar functions, traced to TirX IR."""
 import inspect
+import keyword
 
 from . import _control, _dsl
 from ._dsl import (DTYPES, Builder, Constant, DType, GridExpr, ScalarValue, SizeVar, Tensor,
@@ -308,12 +309,23 @@ def cta_sync():
 
 
 class PTXSpelling(str):
-    """T.ptx["fma.rn.f32"] or T.ptx.fma.rn.f32."""
+    """T.ptx["fma.rn.f32"] or T.ptx.fma.rn.f32; a token that is a Python
+    keyword takes a trailing underscore (T.ptx.cp.async_.commit_group).
+
+    Called, a spelling is the raw per-thread instruction (TIRx's
+    `T.ptx.cp.async_.wait_group(0)`): tile.apply at scope thread, integers
+    as i32 immediates."""
 
     def __getattr__(self, token):
         if token.startswith("__"):
             raise AttributeError(token)
+        if token.endswith("_") and keyword.iskeyword(token[:-1]):
+            token = token[:-1]
         return PTXSpelling("%s.%s" % (self, token) if self else token)
+
+    def __call__(self, *operands):
+        apply(self, *(_int32(value, "an operand of T.ptx.%s(...)" % self)
+                      for value in operands))
 
 
 class _PTX:
@@ -353,9 +365,34 @@ def _operands(operands):
     return texts, types
 
 
+def _int32(value, what):
+    """A Python integer as an i32 immediate; other operands unchanged."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return value
+    if not -(1 << 31) <= value < (1 << 31):
+        raise _error("%s: %d does not fit 32 bits" % (what, value))
+    return Constant(value, DTYPES["int32"])
+
+
+# Keyword parameters of T.cuda.tile.apply, appended in PTX operand order
+# after the tensors: cp.async's cp-size (TIRx's chunk_bytes), its zero-fill
+# source size, and an L2 cache policy (a .L2::cache_hint form's operand).
+_PARAMETERS = ("chunk_bytes", "src_size", "cache_policy")
+
+
 def apply(instruction, *operands, scope="thread", pred=None, **parameters):
-    if parameters:
-        raise _error("tile.apply parameters not supported: %s" % ", ".join(parameters))
+    unknown = sorted(set(parameters) - set(_PARAMETERS))
+    if unknown:
+        raise _error("tile.apply has no parameter %s (it takes %s)"
+                     % (", ".join(unknown), ", ".join(_PARAMETERS)))
+    if "chunk_bytes" in parameters and not (
+            isinstance(parameters["chunk_bytes"], int)
+            and not isinstance(parameters["chunk_bytes"], bool)):
+        raise _error("chunk_bytes must be an integer constant (4, 8 or 16), got %r"
+                     % (parameters["chunk_bytes"],))
+    operands += tuple(parameters[name] if name == "cache_policy"
+                      else _int32(parameters[name], name)
+                      for name in _PARAMETERS if name in parameters)
     if not isinstance(instruction, str):
         raise _error('tile.apply needs an instruction such as T.ptx["fma.rn.f32"], got %r'
                      % (instruction,))

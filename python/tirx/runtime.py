@@ -60,6 +60,8 @@ def _runtime():
         lib.tirxKernelPrepareLaunch.argtypes = [
             ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t, ctypes.POINTER(_PreparedLaunch)]
         lib.tirxLaunchPrepared.argtypes = [ctypes.POINTER(_PreparedLaunch)]
+        lib.tirxPreparedLaunchSetSharedBytes.argtypes = [ctypes.POINTER(_PreparedLaunch),
+                                                         ctypes.c_uint]
         _lib = lib
     return _lib
 
@@ -535,8 +537,11 @@ class Launcher:
     device the loaded kernel. `launcher(args)` checks `args` (a tuple) and
     launches on the tensors' device."""
 
-    def __init__(self, name, ptx, params, grid, block, size_vars=()):
+    def __init__(self, name, ptx, params, grid, block, size_vars=(), shared_bytes=0):
         self._name, self._ptx = name, ptx
+        # Dynamic shared memory each launch passes (a kernel past CUDA's
+        # 48 KiB static limit; docs/lowering.md).
+        self._shared_bytes = shared_bytes
         self._params = list(params)
         self._size_vars = list(size_vars)
         grid = tuple(grid)
@@ -695,6 +700,9 @@ class Launcher:
             _check(lib.tirxKernelPrepareLaunch(kernel, device, len(self._slots),
                                                ctypes.byref(prepared)))
             prepared.block[:] = self._block
+            if self._shared_bytes:
+                _check(lib.tirxPreparedLaunchSetSharedBytes(ctypes.byref(prepared),
+                                                            self._shared_bytes))
             if not self._dynamic_grid:
                 prepared.grid[:] = self._grid
             prepared.args = self._pointers

@@ -77,7 +77,6 @@ tirx.kernel @ldmatrix_mma(%A: !tirx.tensor<32x4xui32, global, align = 16>,
 // CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {[[T0:%r[0-9]+]], [[T1:%r[0-9]+]], [[T2:%r[0-9]+]], [[T3:%r[0-9]+]]}, [%rd{{[0-9]+}}];
 // CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%rd{{[0-9]+}}], {[[T0]], [[T1]], [[T2]], [[T3]]};
 #ldm4w = #tirx.layout<S[(4, 4, 8, 4) : (1@warpid, 1, 4@laneid, 1@laneid)]>
-#chunks = #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>
 tirx.kernel @transpose_tiles(%G: !tirx.tensor<4x32x4xf32, global, align = 16>,
                              %valid: i32)
     launch(grid = [1], block = [128]) {

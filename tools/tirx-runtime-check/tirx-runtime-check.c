@@ -174,6 +174,9 @@ int main(int argc, char **argv) {
        tirxKernelLaunch(kernel, emptyGrid, block, 0, NULL, args, 2));
   show("huge-block",
        tirxKernelLaunch(kernel, grid, hugeBlock, 0, NULL, args, 2));
+  /* More dynamic shared memory than a block may have: the opt-in fails. */
+  show("huge-shared",
+       tirxKernelLaunch(kernel, grid, block, 1u << 20, NULL, args, 2));
   show("launch", tirxKernelLaunch(kernel, grid, block, 0, NULL, args, 2));
   show("sync", tirxDeviceSynchronize());
   tirxMemcpyDeviceToHost(result, b, sizeof result);

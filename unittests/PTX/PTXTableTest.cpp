@@ -1074,8 +1074,9 @@ TEST(PTXAsync, CpAsync) {
   EXPECT_EQ(parseOk("cp.async.cg.shared.global", 3).operands[2].valueRule,
             ValueRule::Chunk16);
   // Zero fill: src-size; an L2 cache hint adds the policy.
-  EXPECT_EQ(parseOk("cp.async.cg.shared.global", 4).formName,
-            "cp.async.cg.zfill");
+  Instruction zfill = parseOk("cp.async.cg.shared.global", 4);
+  EXPECT_EQ(zfill.formName, "cp.async.cg.zfill");
+  EXPECT_EQ(zfill.operands[3].valueRule, ValueRule::SourceBytes);
   EXPECT_EQ(parseOk("cp.async.cg.shared.global.L2::cache_hint", 4).formName,
             "cp.async.cg");
   EXPECT_EQ(parseOk("cp.async.ca.shared.global.L2::128B", 3).spelling,

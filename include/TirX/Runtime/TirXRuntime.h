@@ -110,6 +110,11 @@ TirxStatus tirxModuleLoadDataOnDevice(const void *image, size_t size,
 /// current context is unchanged.
 TirxStatus tirxKernelPrepareLaunch(TirxKernel kernel, int device,
                                    size_t numArgs, TirxPreparedLaunch *launch);
+/// Sets the dynamic shared memory every launch of `launch` passes; past
+/// 48 KiB the function opts in to that much (cuFuncSetAttribute), which
+/// fails (TIRX_ERROR_LAUNCH) beyond what the device allows.
+TirxStatus tirxPreparedLaunchSetSharedBytes(TirxPreparedLaunch *launch,
+                                            unsigned bytes);
 /// Launches a prepared launch through the driver's cuLaunchKernel, with the
 /// launch's context current for the call (the caller's is restored after).
 /// Checks only what costs nothing: null fields and zero extents.

@@ -118,6 +118,10 @@ private:
   llvm::DenseMap<std::pair<Value, int64_t>, Value> slotValues;
   SmallVector<Operation *> toErase;
   unsigned sharedCount = 0;
+  /// Dynamic shared memory (a kernel over kMaxStaticSharedBytes): each
+  /// alloc_shared's byte offset in the kernel's one `.extern .shared` array.
+  llvm::DenseMap<Operation *, int64_t> dynamicOffsets;
+  Value dynamicBase;
 };
 } // namespace
 
@@ -134,6 +138,17 @@ LogicalResult TensorLowering::run() {
   });
   if (undispatched.wasInterrupted())
     return failure();
+  // Past CUDA's static limit, shared tensors live in dynamic shared memory
+  // at the offsets the launch's size was computed with.
+  SmallVector<int64_t> offsets;
+  if (getSharedMemoryBytes(func, &offsets) > kMaxStaticSharedBytes) {
+    unsigned index = 0;
+    func.walk(
+        [&](AllocSharedOp alloc) { dynamicOffsets[alloc] = offsets[index++]; });
+    func->setAttr(TirXDialect::kDynamicSharedAttrName,
+                  IntegerAttr::get(IntegerType::get(context, 64),
+                                   getSharedMemoryBytes(func)));
+  }
   // Global tensor arguments ⇒ !llvm.ptr<1>.
   Block &entry = func.getBody().front();
   SmallVector<Type> argTypes;
@@ -255,12 +270,34 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     toErase.push_back(op);
     return success();
   }
-  // alloc_shared ⇒ an addr_space 3 global of the GPU module.
+  // alloc_shared ⇒ an addr_space 3 global of the GPU module, or its place
+  // in the kernel's dynamic shared memory.
   if (auto alloc = dyn_cast<AllocSharedOp>(op)) {
     tirx::TensorType type = alloc.getResult().getType();
     int64_t span = type.getLayoutOrDefault().span(Axis::m);
     auto module = func->getParentOfType<gpu::GPUModuleOp>();
     OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
+    if (auto offset = dynamicOffsets.find(op); offset != dynamicOffsets.end()) {
+      auto sharedPtr = LLVM::LLVMPointerType::get(context, 3);
+      if (!dynamicBase) {
+        // One zero-length external array: PTX `.extern .shared .b8 k_dsmem[]`.
+        std::string name = (func.getName() + "_dsmem").str();
+        LLVM::GlobalOp::create(moduleBuilder, loc,
+                               LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
+                               /*isConstant=*/false, LLVM::Linkage::External,
+                               name, Attribute(),
+                               /*alignment=*/128, /*addrSpace=*/3);
+        OpBuilder entryBuilder =
+            OpBuilder::atBlockBegin(&func.getBody().front());
+        dynamicBase =
+            LLVM::AddressOfOp::create(entryBuilder, loc, sharedPtr, name);
+      }
+      pointers[alloc.getResult()] = LLVM::GEPOp::create(
+          builder, loc, sharedPtr, builder.getI8Type(), dynamicBase,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset->second)});
+      toErase.push_back(op);
+      return success();
+    }
     std::string name = (func.getName() + "_smem" + Twine(sharedCount++)).str();
     auto arrayType =
         LLVM::LLVMArrayType::get(type.getStorageElementType(), span);

@@ -153,11 +153,16 @@ static void buildHostLauncher(SymbolTable &moduleSymbols, KernelOp kernel,
                            constant(padded[2])};
   };
   LaunchConfigAttr launch = kernel.getLaunch();
+  // Past CUDA's static limit the kernel's shared memory is dynamic
+  // (tirx-lower-tensors): every launch passes its size.
+  Value dynamicShared;
+  if (int64_t bytes = getDynamicSharedMemoryBytes(func))
+    dynamicShared =
+        arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), bytes);
   gpu::LaunchFuncOp::create(
       builder, loc, func,
       buildGrid(builder, loc, launch, entry->getArguments(), constant),
-      extents(launch.getBlock()),
-      /*dynamicSharedMemorySize=*/Value(), entry->getArguments());
+      extents(launch.getBlock()), dynamicShared, entry->getArguments());
   func::ReturnOp::create(builder, loc);
 }
 
@@ -249,10 +254,13 @@ static void convertLaunch(LaunchOp launch, gpu::GPUFuncOp func,
     return gpu::KernelDim3{constant(padded[0]), constant(padded[1]),
                            constant(padded[2])};
   };
-  gpu::LaunchFuncOp::create(builder, loc, func,
-                            buildGrid(builder, loc, config, operands, constant),
-                            extents(config.getBlock()),
-                            /*dynamicSharedMemorySize=*/Value(), operands);
+  Value dynamicShared;
+  if (int64_t bytes = getDynamicSharedMemoryBytes(func))
+    dynamicShared =
+        arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), bytes);
+  gpu::LaunchFuncOp::create(
+      builder, loc, func, buildGrid(builder, loc, config, operands, constant),
+      extents(config.getBlock()), dynamicShared, operands);
   launch.erase();
 }
 

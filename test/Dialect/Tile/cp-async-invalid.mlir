@@ -142,3 +142,23 @@ tirx.kernel @predicate_tile() launch(grid = [1], block = [32]) {
       : !tirx.tensor<32x4xf32, shared, align = 16>, !tirx.tensor<32x4xi1, local, #tirx.layout<S[(32, 4) : (1@laneid, 1)]>>
   tirx.return
 }
+
+// -----
+
+tirx.kernel @source_size_past_chunk(%g: !tirx.tensor<32x4xf32, global, align = 16>) launch(grid = [1], block = [32]) {
+  %s = tirx.alloc_shared : !tirx.tensor<32x4xf32, shared, align = 16>
+  // expected-error @+1 {{operand #3 (srcsize) of 'cp.async.cg.shared.global': the source size 20 must be 0 to the 16-byte chunk (the rest of the chunk is zero-filled)}}
+  tile.apply "cp.async.cg.shared.global" scope(warp) (%s, %g, 16 : i32, 20 : i32)
+      : !tirx.tensor<32x4xf32, shared, align = 16>, !tirx.tensor<32x4xf32, global, align = 16>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @negative_source_size(%g: !tirx.tensor<32x2xf32, global, align = 16>) launch(grid = [1], block = [32]) {
+  %s = tirx.alloc_shared : !tirx.tensor<32x2xf32, shared, align = 16>
+  // expected-error @+1 {{operand #3 (srcsize) of 'cp.async.ca.shared.global': the source size -3 must be 0 to the 8-byte chunk (the rest of the chunk is zero-filled)}}
+  tile.apply "cp.async.ca.shared.global" scope(warp) (%s, %g, 8 : i32, -3 : i32)
+      : !tirx.tensor<32x2xf32, shared, align = 16>, !tirx.tensor<32x2xf32, global, align = 16>
+  tirx.return
+}

@@ -314,9 +314,8 @@ static LogicalResult verifyOperandValues(ApplyOp op,
     case ptx::ValueRule::Chunk16: {
       bool only16 = info.valueRule == ptx::ValueRule::Chunk16;
       if (!immediate)
-        return describeOperand()
-               << "the copy size must be an immediate ("
-               << (only16 ? "16" : "4, 8 or 16") << " : i32)";
+        return describeOperand() << "the copy size must be an immediate ("
+                                 << (only16 ? "16" : "4, 8 or 16") << " : i32)";
       int64_t value = immediate.getValue().getSExtValue();
       if (only16 && value != 16)
         return describeOperand()
@@ -325,6 +324,23 @@ static LogicalResult verifyOperandValues(ApplyOp op,
       if (value != 4 && value != 8 && value != 16)
         return describeOperand()
                << "cp.async copies 4, 8 or 16 bytes, got " << value;
+      break;
+    }
+    case ptx::ValueRule::SourceBytes: {
+      if (!immediate)
+        break;
+      // The chunk's size is the operand with the chunk rule (checked first:
+      // it comes before this one).
+      int64_t chunk = 0;
+      for (auto [index, other] : llvm::enumerate(instruction.operands))
+        if (other.valueRule == ptx::ValueRule::ChunkBytes ||
+            other.valueRule == ptx::ValueRule::Chunk16)
+          chunk = getChunkBytes(operands, index);
+      int64_t value = immediate.getValue().getSExtValue();
+      if (value < 0 || value > chunk)
+        return describeOperand()
+               << "the source size " << value << " must be 0 to the " << chunk
+               << "-byte chunk (the rest of the chunk is zero-filled)";
       break;
     }
     case ptx::ValueRule::GroupCount: {

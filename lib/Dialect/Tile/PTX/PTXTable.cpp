@@ -148,6 +148,8 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       op.valueRule = ValueRule::ChunkBytes;
     } else if (attr == "chunk16") {
       op.valueRule = ValueRule::Chunk16;
+    } else if (attr == "srcsize") {
+      op.valueRule = ValueRule::SourceBytes;
     } else if (attr == "groups") {
       op.valueRule = ValueRule::GroupCount;
     } else if (attr.consume_front("space=")) {
@@ -238,10 +240,9 @@ static Table buildTable() {
                             "' must name an operand that takes an immediate");
       op.chunkOperand = size - form.operands.begin();
       // Operand indices count present operands: none before it is optional.
-      if (llvm::any_of(ArrayRef(form.operands).take_front(op.chunkOperand),
-                       [](const OperandSpec &other) {
-                         return other.presentSlot >= 0;
-                       }))
+      if (llvm::any_of(
+              ArrayRef(form.operands).take_front(op.chunkOperand),
+              [](const OperandSpec &other) { return other.presentSlot >= 0; }))
         tableError(raw, "an optional operand precedes '" + op.chunkName + "'");
     }
     auto [execName, execFlag] = StringRef(raw.exec).split('+');

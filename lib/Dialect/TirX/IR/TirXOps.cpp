@@ -86,6 +86,25 @@ std::optional<int64_t> mlir::tirx::getEnclosingBlockThreads(Operation *op) {
   return threads;
 }
 
+int64_t mlir::tirx::getSharedMemoryBytes(Operation *kernel,
+                                         SmallVectorImpl<int64_t> *offsets) {
+  int64_t bytes = 0;
+  kernel->walk([&](AllocSharedOp alloc) {
+    TensorType type = alloc.getResult().getType();
+    int64_t align = type.getAlignmentOrDefault();
+    bytes = llvm::alignTo(bytes, align);
+    if (offsets)
+      offsets->push_back(bytes);
+    bytes += type.getLayoutOrDefault().span(Axis::m) * type.getElementBytes();
+  });
+  return bytes;
+}
+
+int64_t mlir::tirx::getDynamicSharedMemoryBytes(Operation *kernel) {
+  int64_t bytes = getSharedMemoryBytes(kernel);
+  return bytes > kMaxStaticSharedBytes ? bytes : 0;
+}
+
 //===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//

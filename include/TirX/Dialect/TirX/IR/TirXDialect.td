@@ -43,6 +43,10 @@ def TirX_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kSizeAttrName = "tirx.size";
     static constexpr ::llvm::StringLiteral kMultipleOfAttrName =
         "tirx.multiple_of";
+    /// Set by tirx-lower-tensors on a gpu.func whose shared tensors live in
+    /// dynamic shared memory: the bytes each launch must pass.
+    static constexpr ::llvm::StringLiteral kDynamicSharedAttrName =
+        "tirx.dynamic_shared_bytes";
   }];
 }
 

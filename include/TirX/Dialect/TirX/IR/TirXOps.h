@@ -57,6 +57,22 @@ SmallVector<int64_t, 3> getEnclosingBlockExtents(Operation *op);
 /// getEnclosingBlockExtents). std::nullopt outside kernels.
 std::optional<int64_t> getEnclosingBlockThreads(Operation *op);
 
+/// CUDA's limit on a block's static shared memory: a kernel whose
+/// `alloc_shared`s need more gets them in dynamic shared memory (one
+/// `.extern .shared` array, sized at launch; docs/lowering.md).
+inline constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
+/// The shared memory `kernel` (a tirx.kernel, or the gpu.func made of one)
+/// allocates: each `alloc_shared` in op order at its alignment, as
+/// tirx-lower-tensors places them in dynamic shared memory. Per allocation,
+/// its byte offset goes to `offsets` when given.
+int64_t getSharedMemoryBytes(Operation *kernel,
+                             SmallVectorImpl<int64_t> *offsets = nullptr);
+
+/// The dynamic shared memory a launch of `kernel` passes: its shared bytes
+/// when they exceed kMaxStaticSharedBytes, 0 otherwise.
+int64_t getDynamicSharedMemoryBytes(Operation *kernel);
+
 /// The argument of `func` (a tirx.kernel, or the gpu.func made of one) that
 /// declares size variable `name` (docs/sizes.md), or null.
 BlockArgument getSizeArgument(FunctionOpInterface func, StringAttr name);

@@ -1,0 +1,237 @@
+# bf16 GEMM on the tensor cores, before Hopper's wgmma: C = A @ B with A
+# (M, K) and B (K, N) row-major bfloat16, f32 accumulation, C bfloat16.
+# Every instruction is named (docs/matrix.md, docs/async-copies.md):
+#
+#   cp.async.cg.shared.global     global -> shared, 16 bytes per thread,
+#                                  STAGES tiles in flight (commit_group /
+#                                  wait_group STAGES-2, then a barrier);
+#   ldmatrix...x4.shared.b16       shared -> mma's A fragments;
+#   ldmatrix...x4.trans.shared.b16 shared -> mma's B fragments (B is
+#                                  row-major, the fragment column-major);
+#   mma.sync...m16n8k16.row.col.f32.bf16.bf16.f32;
+#   cvt.rn.bf16x2.f32 + st.global.b32 for C.
+#
+# The CTA computes a BM x BN tile of C with WARPS_M x WARPS_N warps, each a
+# WM x WN tile (WM / 16 x WN / 8 mma accumulators). Shared rows are padded
+# by 16 bytes (A: BK + 8 halves, B: BN + 8 halves) so that the 8 row
+# addresses of each ldmatrix fall in distinct banks. Everything is in the
+# layouts below: which thread copies which 16-byte chunk, which shared row
+# each lane addresses, which register holds which fragment word.
+import sys
+
+from tirx.script import tirx as T
+from tirx.layout import S, TileLayout
+from tirx.cuda.axis import laneid, warpid
+
+# bf16 with f32 accumulation over K = 8192: |C - C_f64| stays below the
+# bf16 rounding of C plus K * 2^-24 * sum |a b| (the f32 accumulation);
+# with N(0, 1) inputs the check is |error| <= 2^-7 |C| + 2^-17 sum |a b|.
+RTOL = 2.0 ** -7
+ATOL_PER_ABSSUM = 2.0 ** -17
+
+
+def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
+                GROUP_M=8):
+    """A kernel for static (M, N, K); each a multiple of its block size and
+    K / BK a multiple of STAGES."""
+    warps = WARPS_M * WARPS_N
+    threads = warps * 32
+    WM, WN = BM // WARPS_M, BN // WARPS_N
+    MI, NI = WM // 16, WN // 8          # mma tiles per warp
+    KS = BK // 16                       # k16 steps per BK
+    KT = K // BK                        # BK steps
+    assert M % BM == 0 and N % BN == 0 and K % BK == 0 and KT % STAGES == 0
+    assert KT >= STAGES - 1 and WM % 16 == 0 and WN % 16 == 0 and BK % 16 == 0
+    assert (M // BM) % GROUP_M == 0 or M // BM < GROUP_M
+    group_m = min(GROUP_M, M // BM)
+    tiles_n = N // BN
+    # Word (b32) extents: two bf16 per word.
+    KW, NW = K // 2, N // 2
+    AROW = BK // 2 + 4                  # padded shared row of A, in words
+    BROW = BN // 2 + 4                  # padded shared row of B, in words
+    A_STAGE, B_STAGE = BM * AROW, BK * BROW
+
+    # cp.async: A's tile is BM rows of BK/8 16-byte chunks; chunk c = 
+    # r * threads + t of thread t in repeat r is row c / (BK/8), chunk c %
+    # (BK/8). Shape (warps, 32, repeats, 4 words).
+    a_chunks_per_row = BK // 8
+    a_reps = BM * a_chunks_per_row // threads
+    a_lane_rows = 32 // a_chunks_per_row
+    a_global = TileLayout(S[(warps, a_lane_rows, a_chunks_per_row, a_reps, 4) :
+                            (a_lane_rows * KW, KW, 4, threads // a_chunks_per_row * KW, 1)])
+    a_shared = TileLayout(S[(warps, a_lane_rows, a_chunks_per_row, a_reps, 4) :
+                            (a_lane_rows * AROW, AROW, 4, threads // a_chunks_per_row * AROW,
+                             1)])
+    b_chunks_per_row = BN // 8
+    b_reps = BK * b_chunks_per_row // threads
+    assert b_chunks_per_row <= 32 and 32 % b_chunks_per_row == 0
+    b_lane_rows = 32 // b_chunks_per_row
+    b_global = TileLayout(S[(warps, b_lane_rows, b_chunks_per_row, b_reps, 4) :
+                            (b_lane_rows * NW, NW, 4, threads // b_chunks_per_row * NW, 1)])
+    b_shared = TileLayout(S[(warps, b_lane_rows, b_chunks_per_row, b_reps, 4) :
+                            (b_lane_rows * BROW, BROW, 4, threads // b_chunks_per_row * BROW,
+                             1)])
+
+    # ldmatrix, A (per k16 step): warp (wm, wn), repeat mi, matrix m, row r,
+    # word w reads shared row wm WM + 16 mi + 8 (m % 2) + r, word 8 ks +
+    # 4 (m / 2) + w: matrix m is mma's A register m.
+    a_rows = TileLayout(S[(WARPS_M, WARPS_N, MI, 2, 2, 8, 4) :
+                          (WM * AROW, 0, 16 * AROW, 4, 8 * AROW, AROW, 1)])
+    # ldmatrix.trans, B: repeat nj (a pair of n8 tiles), matrix m reads k
+    # rows 16 ks + 8 (m % 2) + r, words wn WN/2 + 4 (2 nj + m / 2) + w:
+    # registers (m / 2, m % 2) are B registers (n tile 2 nj + m / 2, m % 2).
+    b_rows = TileLayout(S[(WARPS_M, WARPS_N, NI // 2, 2, 2, 8, 4) :
+                          (0, WN // 2, 8, 4, 8 * BROW, BROW, 1)])
+    # Registers. ldmatrix's fragment: word (m, r, w) in lane 4 r + w,
+    # register m (after the repeat's base).
+    ldm = TileLayout(S[(warps, MI, 4, 8, 4) : (1 @ warpid, 4, 1, 4 @ laneid, 1 @ laneid)])
+    ldm_b = TileLayout(S[(warps, NI // 2, 4, 8, 4) :
+                         (1 @ warpid, 4, 1, 4 @ laneid, 1 @ laneid)])
+    # The same registers as mma's A (16 x 8 words) and B (8 x 8 words).
+    frag_a = TileLayout(S[(warps, MI, 2, 8, 2, 4) :
+                          (1 @ warpid, 4, 1, 4 @ laneid, 2, 1 @ laneid)])
+    frag_b = TileLayout(S[(warps, NI, 8, 2, 4) : (1 @ warpid, 2, 4 @ laneid, 1, 1 @ laneid)])
+    # Accumulators: (mi, ni) tile's element (r, c) in register
+    # 4 (mi NI + ni) + 2 (r / 8) + c % 2 of lane 4 (r % 8) + c / 2.
+    acc_layout = TileLayout(S[(warps, MI, NI, 2, 8, 4, 2) :
+                              (1 @ warpid, 4 * NI, 4, 2, 4 @ laneid, 1 @ laneid, 1)])
+    acc_regs = MI * NI * 4
+    per_thread = TileLayout(S[(warps, 32, acc_regs, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
+    pairs = TileLayout(S[(warps, 32, 2 * NI, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
+    # C as words, one mi at a time: pair p = 2 ni + h of lane l is row
+    # wm WM + 16 mi + 8 h + l / 4, word wn WN/2 + 4 ni + l % 4.
+    c_global = TileLayout(S[(WARPS_M, WARPS_N, 8, 4, NI, 2, 1) :
+                            (WM * NW, WN // 2, NW, 1, 4, 8 * NW, 1)])
+
+    def apply(name, *operands, **kwargs):
+        T.cuda.tile.apply(T.ptx[name], *operands, scope="cta", **kwargs)
+
+    @T.function
+    def gemm(A: T.Tensor((M, K), "bfloat16", align=16),
+             B: T.Tensor((K, N), "bfloat16", align=16),
+             C: T.Tensor((M, N), "bfloat16", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=(M // BM) * tiles_n, block=threads))
+        # Grouped order: GROUP_M row tiles share their B columns in L2.
+        pid = T.cuda.block_idx("x")
+        group = pid // (group_m * tiles_n)
+        bm = group * group_m + pid % group_m
+        bn = (pid % (group_m * tiles_n)) // group_m
+        Aw, Bw, Cw = A.view("uint32"), B.view("uint32"), C.view("uint32")
+        sa = T.alloc_shared((STAGES * A_STAGE,), "uint32", align=16)
+        sb = T.alloc_shared((STAGES * B_STAGE,), "uint32", align=16)
+
+        def load(stage, kb, pred):
+            shape = (warps, 32, a_reps, 4)
+            apply("cp.async.cg.shared.global",
+                  sa[stage * A_STAGE:(stage + 1) * A_STAGE].view(shape, layout=a_shared),
+                  Aw[bm * BM:bm * BM + BM, kb * (BK // 2):kb * (BK // 2) + BK // 2]
+                  .view(shape, layout=a_global),
+                  chunk_bytes=16, pred=pred)
+            shape = (warps, 32, b_reps, 4)
+            apply("cp.async.cg.shared.global",
+                  sb[stage * B_STAGE:(stage + 1) * B_STAGE].view(shape, layout=b_shared),
+                  Bw[kb * BK:kb * BK + BK, bn * (BN // 2):bn * (BN // 2) + BN // 2]
+                  .view(shape, layout=b_global),
+                  chunk_bytes=16, pred=pred)
+            T.ptx.cp.async_.commit_group()
+
+        acc = T.alloc_local((warps, MI, NI, 16, 8), "float32", layout=acc_layout)
+        apply("mov.b32", acc.view((warps, 32, acc_regs, 1), layout=per_thread),
+              T.float32(0.0))
+        # Fragments of two k16 steps: step ks + 1 loads while ks multiplies.
+        a = [T.alloc_local((warps, MI, 16, 8), "uint32", layout=frag_a) for _ in range(2)]
+        b = [T.alloc_local((warps, NI, 8, 8), "uint32", layout=frag_b) for _ in range(2)]
+
+        def load_fragments(stage, ks):
+            base = stage * A_STAGE + ks * 8
+            apply("ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+                  a[ks % 2].view((warps, MI, 4, 8, 4), layout=ldm),
+                  sa[base:base + A_STAGE - ks * 8].view((warps, MI, 4, 8, 4), layout=a_rows))
+            base = stage * B_STAGE + ks * 16 * BROW
+            apply("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
+                  b[ks % 2].view((warps, NI // 2, 4, 8, 4), layout=ldm_b),
+                  sb[base:base + B_STAGE - ks * 16 * BROW].view(
+                      (warps, NI // 2, 4, 8, 4), layout=b_rows))
+
+        def compute(stage):
+            load_fragments(stage, 0)
+            for ks in range(KS):
+                if ks + 1 < KS:
+                    load_fragments(stage, ks + 1)
+                for mi in range(MI):
+                    for ni in range(NI):
+                        d = acc.sub[:, mi, ni]
+                        apply("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+                              d, a[ks % 2].sub[:, mi], b[ks % 2].sub[:, ni], d)
+
+        for kb in range(STAGES - 1):
+            load(kb, kb, None)
+        for kb0 in T.serial(0, KT, STAGES):
+            for s in range(STAGES):
+                kb = kb0 + s
+                T.ptx.cp.async_.wait_group(STAGES - 2)
+                T.cuda.cta_sync()
+                # The stage loaded now was read in the previous step, which
+                # every thread has finished (the barrier above).
+                load((s + STAGES - 1) % STAGES, kb + (STAGES - 1), kb + (STAGES - 1) < KT)
+                compute(s)
+        T.ptx.cp.async_.wait_all()
+
+        # C: pairs of accumulators (columns 2j, 2j + 1) as one bf16x2 word,
+        # one row of mma tiles (mi) at a time to keep registers free.
+        words = T.alloc_local((warps, 32, 2 * NI, 1), "uint32", layout=pairs)
+        halves = acc.view((warps, 32, acc_regs, 1), layout=per_thread).view(
+            warps, 32, acc_regs // 2, 2)
+        for mi in range(MI):
+            row = bm * BM + 16 * mi
+            apply("cvt.rn.bf16x2.f32", words,
+                  halves[:, :, 2 * NI * mi:2 * NI * (mi + 1), 1:2],
+                  halves[:, :, 2 * NI * mi:2 * NI * (mi + 1), 0:1])
+            apply("st.global.b32",
+                  Cw[row:row + BM - 16 * mi, bn * (BN // 2):bn * (BN // 2) + BN // 2]
+                  .view((warps, 32, 2 * NI, 1), layout=c_global),
+                  words)
+
+    return gemm
+
+
+_compiled = {}
+
+
+def gemm(a, b, out=None, **config):
+    """a @ b for contiguous bfloat16 CUDA matrices (shapes multiples of the
+    block sizes)."""
+    import tirx
+    import torch
+    M, K = a.shape
+    N = b.shape[1]
+    key = (M, N, K, tuple(sorted(config.items())))
+    if key not in _compiled:
+        _compiled[key] = tirx.compile(make_kernel(M, N, K, **config), target="cuda")
+    out = torch.empty((M, N), dtype=torch.bfloat16, device=a.device) if out is None else out
+    _compiled[key](a, b, out)
+    return out
+
+
+def check(a, b, c):
+    """Max of |c - a@b| / (RTOL |a@b| + ATOL_PER_ABSSUM sum|a||b|), in float64
+    (<= 1 passes)."""
+    want = a.double() @ b.double()
+    abs_sum = a.double().abs() @ b.double().abs()
+    error = (c.double() - want).abs() / (RTOL * want.abs() + ATOL_PER_ABSSUM * abs_sum)
+    return error.max().item()
+
+
+if __name__ == "__main__":
+    import torch
+
+    torch.manual_seed(0)
+    for M, N, K in ((256, 256, 128), (512, 384, 1024), (1024, 1024, 4096)):
+        a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
+        c = gemm(a, b)
+        ratio = check(a, b, c)
+        if not ratio <= 1:
+            print("FAIL: gemm %dx%dx%d: error %.3g of the bound" % (M, N, K, ratio))
+            sys.exit(1)
+        print("gemm %d x %d x %d: error %.3g of the bf16 bound: OK" % (M, N, K, ratio))

@@ -1,0 +1,127 @@
+"""Matrix and async families from Python (docs/matrix.md,
+docs/async-copies.md): cp.async with chunk_bytes and its completion calls
+(T.ptx.cp.async_.*), ldmatrix into mma fragments, the GEMM example down to
+PTX (every instruction named, no local memory, dynamic shared memory past
+48 KiB), and each misuse as a located CompileError at the user's line."""
+import re
+
+import pytest
+
+import helpers
+
+import tirx
+from tirx.script import tirx as T
+from tirx.layout import S, TileLayout
+from tirx.cuda.axis import laneid
+
+import gemm
+
+TARGET = {"kind": "cuda", "arch": "sm_90"}
+
+
+def raises(message):
+    return pytest.raises(tirx.CompileError, match=re.escape(message))
+
+
+def line_of(marker):
+    return helpers.line_of(__file__, marker)
+
+
+def copy_kernel(body):
+    @T.function
+    def k(A: T.Tensor((32, 8), "bfloat16", align=16), B: T.Tensor((32, 8), "bfloat16", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+        s = T.alloc_shared((32, 8), "bfloat16", align=16)
+        body(A, B, s)
+    return k
+
+
+def test_cp_async_and_its_completion():
+    def body(A, B, s):
+        T.cuda.tile.apply(T.ptx["cp.async.cg.shared.global"], s, A, chunk_bytes=16, scope="warp")
+        # Two 8-byte chunks per lane, zero-filled past 6 bytes of source.
+        T.cuda.tile.apply(T.ptx["cp.async.ca.shared.global"], s.view(32, 2, 4),
+                          B.view(32, 2, 4), chunk_bytes=8, src_size=6, scope="warp")
+        T.ptx.cp.async_.commit_group()
+        T.ptx.cp.async_.wait_group(0)
+        T.ptx.cp.async_.wait_all()
+        T.cuda.cta_sync()
+    compiled = tirx.compile(copy_kernel(body), target=TARGET)
+    ptx = compiled.ptx
+    assert re.search(r"cp\.async\.cg\.shared\.global \[%rd\d+\], \[%rd\d+\], 0x00000010;", ptx)
+    assert re.search(r"cp\.async\.ca\.shared\.global \[(%rd\d+)\+8\], \[%rd\d+\+8\], "
+                     r"0x00000008, 0x00000006;", ptx)
+    assert "cp.async.commit_group;" in ptx
+    assert "cp.async.wait_group 0x00000000;" in ptx
+    assert "cp.async.wait_all;" in ptx
+    assert compiled.shared_bytes == 0  # 512 bytes: static
+    assert ".extern .shared" not in ptx
+
+
+def test_chunk_bytes_must_be_an_integer():
+    def body(A, B, s):
+        T.cuda.tile.apply(T.ptx["cp.async.cg.shared.global"], s, A,  # CHUNK
+                          chunk_bytes=16.0, scope="warp")
+    with raises("%schunk_bytes must be an integer constant (4, 8 or 16), got 16.0"
+                % line_of("# CHUNK")):
+        tirx.compile(copy_kernel(body), target=TARGET)
+
+
+def test_src_size_must_fit_32_bits():
+    def body(A, B, s):
+        T.cuda.tile.apply(T.ptx["cp.async.cg.shared.global"], s, A,  # SRC
+                          chunk_bytes=16, src_size=1 << 40, scope="warp")
+    with raises("%ssrc_size: 1099511627776 does not fit 32 bits" % line_of("# SRC")):
+        tirx.compile(copy_kernel(body), target=TARGET)
+
+
+def test_wrong_chunk_is_located():
+    def body(A, B, s):
+        T.cuda.tile.apply(T.ptx["cp.async.cg.shared.global"], s, A, chunk_bytes=8, scope="warp")  # CG8
+    with raises("%serror: 'tile.apply' op operand #2 (size) of 'cp.async.cg.shared.global': "
+                "a .cg copy caches in L2 only and moves 16 bytes; got 8" % line_of("# CG8")):
+        tirx.compile(copy_kernel(body), target=TARGET)
+
+
+def test_wait_group_out_of_range_is_located():
+    def body(A, B, s):
+        T.ptx.cp.async_.wait_group(64)  # WAIT
+    with raises("%serror: 'tile.apply' op operand #0 (n) of 'cp.async.wait_group': 64 "
+                "pending groups is out of range: wait_group takes 0 to 63" % line_of("# WAIT")):
+        tirx.compile(copy_kernel(body), target=TARGET)
+
+
+def test_ldmatrix_with_a_wrong_fragment_is_located():
+    wrong = TileLayout(S[(1, 8, 4) : (1, 1 @ laneid, 8 @ laneid)])
+
+    def body(A, B, s):
+        regs = T.alloc_local((1, 8, 4), "uint32", layout=wrong)
+        rows = s.view("uint32").view(4, 8, 4)[0:1]
+        T.cuda.tile.apply(T.ptx["ldmatrix.sync.aligned.m8n8.x1.shared.b16"], regs, rows, scope="warp")  # LDM
+    with raises("%serror: 'tile.apply' op operand #0 (d): atom element 1 is held by "
+                "laneid=8 in register 0" % line_of("# LDM")):
+        tirx.compile(copy_kernel(body), target=TARGET)
+
+
+def test_gemm_down_to_ptx():
+    compiled = tirx.compile(gemm.make_kernel(256, 256, 128), target=TARGET)
+    ptx = compiled.ptx
+    # 4 stages unrolled, 2 k16 steps each: per stage 4 x4 + 4 x4.trans
+    # ldmatrix (repeats), 4 x 8 mma per k16 step per warp.
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16 ", ptx)) == 32
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16 ", ptx)) == 32
+    assert len(re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32 ",
+                          ptx)) == 256
+    assert len(re.findall(r"cp\.async\.cg\.shared\.global ", ptx)) == 56
+    assert "cp.async.wait_group 0x00000002;" in ptx
+    assert ".local" not in ptx  # accumulators and fragments stay in registers
+    # 4 stages of (128 x 40 + 32 x 136) halves: past 48 KiB, dynamic.
+    assert compiled.shared_bytes == 75776
+    assert ".extern .shared .align 128 .b8 gemm_dsmem[];" in ptx
+    if compiled.spill_bytes is not None:
+        assert compiled.spill_bytes == 0
+
+
+def test_gemm_shapes_are_checked():
+    with pytest.raises(AssertionError):
+        gemm.make_kernel(256, 256, 96)  # K / BK = 3 is not a multiple of 4 stages
