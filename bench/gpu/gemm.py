@@ -97,11 +97,11 @@ def triton_matmul_factory():
     return (run, best), triton.__version__
 
 
-def checked(label, run, a, b, c, failures):
+def checked(label, run, a, b, c, expected, failures):
     c.fill_(float("nan"))
     out = run()
     torch.cuda.synchronize()
-    ratio = tirx_gemm.check(a, b, out)
+    ratio = tirx_gemm.check(a, b, out, expected)
     if not ratio <= 1:
         print("FAIL: %s: error %.3g of the bf16 bound" % (label, ratio))
         failures.append(label)
@@ -120,6 +120,7 @@ def main(results=None):
         b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
         c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
         tflop = 2 * M * N * K / 1e12
+        expected = tirx_gemm.reference(a, b)
         entries = [("torch.matmul (cuBLAS)", lambda: torch.matmul(a, b, out=c))]
         if triton_impl:
             run, best = triton_impl
@@ -138,7 +139,7 @@ def main(results=None):
             entries.append((label, run))
         measured = []
         for label, run in entries:
-            ratio = checked(label, run, a, b, c, failures)
+            ratio = checked(label, run, a, b, c, expected, failures)
             ms = timed(run)
             if label.startswith("Triton"):
                 label += " (best: %s)" % best(M, N, K)

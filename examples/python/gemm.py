@@ -213,11 +213,15 @@ def gemm(a, b, out=None, **config):
     return out
 
 
-def check(a, b, c):
-    """Max of |c - a@b| / (RTOL |a@b| + ATOL_PER_ABSSUM sum|a||b|), in float64
-    (<= 1 passes)."""
-    want = a.double() @ b.double()
-    abs_sum = a.double().abs() @ b.double().abs()
+def reference(a, b):
+    """(A@B, |A|@|B|) in float64: what `check` compares against."""
+    return a.double() @ b.double(), a.double().abs() @ b.double().abs()
+
+
+def check(a, b, c, expected=None):
+    """Max of |c - A@B| / (RTOL |A@B| + ATOL_PER_ABSSUM |A|@|B|), in float64
+    (<= 1 passes); `expected` is `reference(a, b)` when already computed."""
+    want, abs_sum = expected or reference(a, b)
     error = (c.double() - want).abs() / (RTOL * want.abs() + ATOL_PER_ABSSUM * abs_sum)
     return error.max().item()
 

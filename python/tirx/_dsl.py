@@ -543,8 +543,14 @@ class TensorValue:
         if layout is not None:
             shape = tuple(args[0]) if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
             shape = check_shape(shape, "view")
-            new_type = TensorType(shape, self.type.dtype, self.type.space,
-                                  _as_layout(layout), self.type.align)
+            layout = _as_layout(layout)
+            # The layout is relative to this tensor's first element: a static
+            # region (t[a:b]) starts at its offset in the storage.
+            start = self._layout_or_default().apply(0)["m"]
+            if start:
+                layout = TileLayout("%s + %d" % (layout, start))
+            new_type = TensorType(shape, self.type.dtype, self.type.space, layout,
+                                  self.type.align)
             result = b.fresh("view")
             b.emit("%s = tirx.reinterpret %s : %s -> %s" % (result, self.ssa, self.type, new_type))
             return TensorValue(result, new_type)

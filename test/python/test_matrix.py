@@ -125,3 +125,19 @@ def test_gemm_down_to_ptx():
 def test_gemm_shapes_are_checked():
     with pytest.raises(AssertionError):
         gemm.make_kernel(256, 256, 96)  # K / BK = 3 is not a multiple of 4 stages
+
+
+def test_view_with_a_layout_is_relative_to_a_static_region():
+    lanes = TileLayout(S[(32, 2) : (1 @ laneid, 1)])
+
+    def body(A, B, s):
+        words = s.view("uint32").view(128)
+        # Words 64.. of the storage, seen as 32 lanes x 2 words: the layout is
+        # written from the region's start, which it keeps (+ 64).
+        upper = words[64:128].view((32, 2), layout=TileLayout(S[(32, 2) : (2, 1)]))
+        regs = T.alloc_local((32, 2), "uint32", layout=lanes)
+        T.cuda.tile.apply(T.ptx["ld.shared.b32"], regs.view(32, 2, 1), upper.view(32, 2, 1),
+                          scope="warp")
+    compiled = tirx.compile(copy_kernel(body), target=TARGET)
+    assert "S[(32, 2) : (2, 1)] + 64" in compiled.source_ir
+    assert re.search(r"ld\.shared\.b32 %r\d+, \[%rd\d+\+4\];", compiled.ptx)

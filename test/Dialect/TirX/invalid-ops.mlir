@@ -345,6 +345,18 @@ tirx.kernel @reinterpret_too_far() launch(grid = [1], block = [64]) {
 
 // -----
 
+// A region at offset 8 of its storage, reinterpreted with a layout that
+// starts at 0: the result would read before the region.
+tirx.kernel @reinterpret_before_region() launch(grid = [1], block = [64]) {
+  %s = tirx.alloc_shared : !tirx.tensor<16xf32, shared>
+  %r = tirx.region %s[8] [8] : !tirx.tensor<16xf32, shared>
+  // expected-error @+1 {{'tirx.reinterpret' op the result starts at storage position 0 but the source's storage starts at 8 (a static region's offset): add it to the result's layout}}
+  %v = tirx.reinterpret %r : !tirx.tensor<8xf32, shared, #tirx.layout<S[8 : 1] + 8>> -> !tirx.tensor<2x4xf32, shared>
+  tirx.return
+}
+
+// -----
+
 tirx.kernel @reinterpret_too_many_registers() launch(grid = [1], block = [64]) {
   %p = tirx.alloc_local : !tirx.tensor<2xf32, local>
   // expected-error @+1 {{'tirx.reinterpret' op the result reaches 3 register slots of storage but the source has only 2}}

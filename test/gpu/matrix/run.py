@@ -680,8 +680,9 @@ class Suite:
                                       if dry else self.cp.RawModule(path=path))
             elif dry and not os.path.exists(err):
                 self.modules[file] = DryModule(spec["kernels"], self.data, self.mutation, broken)
-            if file in self.modules and dry:
-                self.modules[file].cp_mutation = self.cp_mutation
+            if file in self.modules:
+                if dry:
+                    self.modules[file].cp_mutation = self.cp_mutation
             else:
                 text = open(err).read() if os.path.exists(err) else "no %s.ptx" % file
                 lines = text.strip().splitlines()

@@ -560,6 +560,16 @@ LogicalResult ReinterpretOp::verify() {
   if (source.getAlignment() != result.getAlignment())
     return emitOpError("cannot change the alignment (")
            << source.getAlignment() << " -> " << result.getAlignment() << ")";
+  // Layouts place elements at absolute storage positions (a static region
+  // folds its offset into its layout): the result's positions must lie in
+  // the source's, [offset(m), span(m)).
+  int64_t sourceStart = at(source.getLayoutOrDefault().getOffset(), Axis::m);
+  int64_t resultStart = at(result.getLayoutOrDefault().getOffset(), Axis::m);
+  if (resultStart < sourceStart)
+    return emitOpError("the result starts at storage position ")
+           << resultStart << " but the source's storage starts at "
+           << sourceStart
+           << " (a static region's offset): add it to the result's layout";
   int64_t sourceSpan = source.getLayoutOrDefault().span(Axis::m);
   int64_t resultSpan = result.getLayoutOrDefault().span(Axis::m);
   if (resultSpan > sourceSpan)
