@@ -32,16 +32,15 @@ ATOL_PER_ABSSUM = 2.0 ** -17
 
 def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
                 GROUP_M=8):
-    """A kernel for static (M, N, K); each a multiple of its block size and
-    K / BK a multiple of STAGES."""
+    """A kernel for static (M, N, K), each a multiple of its block size."""
     warps = WARPS_M * WARPS_N
     threads = warps * 32
     WM, WN = BM // WARPS_M, BN // WARPS_N
     MI, NI = WM // 16, WN // 8          # mma tiles per warp
     KS = BK // 16                       # k16 steps per BK
     KT = K // BK                        # BK steps
-    assert M % BM == 0 and N % BN == 0 and K % BK == 0 and KT % STAGES == 0
-    assert KT >= STAGES - 1 and WM % 16 == 0 and WN % 16 == 0 and BK % 16 == 0
+    assert M % BM == 0 and N % BN == 0 and K % BK == 0 and STAGES >= 2
+    assert KT >= STAGES - 1 and WM % 16 == 0 and WN % 16 == 0 and BK % 32 == 0
     assert (M // BM) % GROUP_M == 0 or M // BM < GROUP_M
     group_m = min(GROUP_M, M // BM)
     tiles_n = N // BN
@@ -121,6 +120,12 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         sb = T.alloc_shared((STAGES * B_STAGE,), "uint32", align=16)
 
         def load(stage, kb, pred):
+            """Copies BK step kb into `stage` (when `pred` holds), then
+            commits a group: one per step, so wait_group counts steps."""
+            if pred is False:  # a step past K known while tracing
+                T.ptx.cp.async_.commit_group()
+                return
+            pred = None if pred is True else pred
             shape = (warps, 32, a_reps, 4)
             apply("cp.async.cg.shared.global",
                   sa[stage * A_STAGE:(stage + 1) * A_STAGE].view(shape, layout=a_shared),
@@ -153,28 +158,48 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
                   sb[base:base + B_STAGE - ks * 16 * BROW].view(
                       (warps, NI // 2, 4, 8, 4), layout=b_rows))
 
-        def compute(stage):
-            load_fragments(stage, 0)
+        def multiply(ks):
+            for mi in range(MI):
+                for ni in range(NI):
+                    d = acc.sub[:, mi, ni]
+                    apply("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+                          d, a[ks % 2].sub[:, mi], b[ks % 2].sub[:, ni], d)
+
+        def step(kb, s):
+            """BK step kb, whose tile is in stage s and whose first k16
+            fragments are loaded. Fragments run one k16 step ahead of the
+            mma, into the next stage at the last one: its tile is complete
+            by then (wait_group, then the barrier, after the mma of the
+            second-to-last k16 step), so the barrier's wait overlaps mma
+            work instead of stalling before the first mma of a stage."""
             for ks in range(KS):
                 if ks + 1 < KS:
-                    load_fragments(stage, ks + 1)
-                for mi in range(MI):
-                    for ni in range(NI):
-                        d = acc.sub[:, mi, ni]
-                        apply("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-                              d, a[ks % 2].sub[:, mi], b[ks % 2].sub[:, ni], d)
+                    load_fragments(s, ks + 1)
+                else:
+                    load_fragments((s + 1) % STAGES, 0)
+                if ks == 0:
+                    # The stage loaded now was last read before the previous
+                    # step's barrier, which every thread has passed.
+                    load((s + STAGES - 1) % STAGES, kb + (STAGES - 1),
+                         kb + (STAGES - 1) < KT)
+                multiply(ks)
+                if ks == KS - 2:
+                    T.ptx.cp.async_.wait_group(STAGES - 2)
+                    T.cuda.cta_sync()
 
         for kb in range(STAGES - 1):
             load(kb, kb, None)
-        for kb0 in T.serial(0, KT, STAGES):
+        T.ptx.cp.async_.wait_group(STAGES - 2)
+        T.cuda.cta_sync()
+        load_fragments(0, 0)
+        # The K loop, unrolled by STAGES so that every stage index is static;
+        # the last KT % STAGES steps after it.
+        main = KT - KT % STAGES
+        for kb0 in T.serial(0, main, STAGES):
             for s in range(STAGES):
-                kb = kb0 + s
-                T.ptx.cp.async_.wait_group(STAGES - 2)
-                T.cuda.cta_sync()
-                # The stage loaded now was read in the previous step, which
-                # every thread has finished (the barrier above).
-                load((s + STAGES - 1) % STAGES, kb + (STAGES - 1), kb + (STAGES - 1) < KT)
-                compute(s)
+                step(kb0 + s, s)
+        for s in range(KT % STAGES):
+            step(main + s, s)
         T.ptx.cp.async_.wait_all()
 
         # C: pairs of accumulators (columns 2j, 2j + 1) as one bf16x2 word,

@@ -106,10 +106,11 @@ def test_ldmatrix_with_a_wrong_fragment_is_located():
 def test_gemm_down_to_ptx():
     compiled = tirx.compile(gemm.make_kernel(256, 256, 128), target=TARGET)
     ptx = compiled.ptx
-    # 4 stages unrolled, 2 k16 steps each: per stage 4 x4 + 4 x4.trans
-    # ldmatrix (repeats), 4 x 8 mma per k16 step per warp.
-    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16 ", ptx)) == 32
-    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16 ", ptx)) == 32
+    # 4 stages unrolled, 2 k16 steps each, and the first step's fragments
+    # before the loop: per k16 step 4 x4 + 4 x4.trans ldmatrix (repeats),
+    # 4 x 8 mma per warp.
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16 ", ptx)) == 36
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16 ", ptx)) == 36
     assert len(re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32 ",
                           ptx)) == 256
     assert len(re.findall(r"cp\.async\.cg\.shared\.global ", ptx)) == 56
@@ -124,7 +125,7 @@ def test_gemm_down_to_ptx():
 
 def test_gemm_shapes_are_checked():
     with pytest.raises(AssertionError):
-        gemm.make_kernel(256, 256, 96)  # K / BK = 3 is not a multiple of 4 stages
+        gemm.make_kernel(256, 256, 64)  # 2 BK steps cannot fill 3 stages ahead
 
 
 def test_view_with_a_layout_is_relative_to_a_static_region():
@@ -141,3 +142,11 @@ def test_view_with_a_layout_is_relative_to_a_static_region():
     compiled = tirx.compile(copy_kernel(body), target=TARGET)
     assert "S[(32, 2) : (2, 1)] + 64" in compiled.source_ir
     assert re.search(r"ld\.shared\.b32 %r\d+, \[%rd\d+\+4\];", compiled.ptx)
+
+
+def test_gemm_with_a_k_loop_tail():
+    # K / BK = 7 steps over 4 stages: 4 in the loop, 3 after it, the last
+    # loads past K known while tracing (no copy, an empty group).
+    compiled = tirx.compile(gemm.make_kernel(128, 128, 224), target=TARGET)
+    assert len(re.findall(r"cp\.async\.commit_group;", compiled.ptx)) == 3 + 4 + 3
+    assert len(re.findall(r"mma\.sync\.aligned", compiled.ptx)) == 7 * 64
