@@ -1016,6 +1016,24 @@ TEST(PTXCollectives, MmaSync) {
   EXPECT_EQ(parseError("mma.sync.aligned.m16n8k8.col.col.f32.f16.f16.f32"),
             "'mma.sync.aligned.m16n8k8.col.col.f32.f16.f16.f32': m16n8k8 "
             "takes A row-major and B column-major (.row.col), got .col.col");
+  // tf32 (m16n8k8) and fp8 (m16n8k32) use k16's A and B fragments; the fp8
+  // types may differ between A and B.
+  Instruction tf32 =
+      parseOk("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+  EXPECT_EQ(tf32.formName, "mma.m16n8k8.tf32");
+  EXPECT_EQ(tf32.operands[1].fragment, mma.operands[1].fragment);
+  EXPECT_EQ(tf32.operands[2].fragment, mma.operands[2].fragment);
+  EXPECT_EQ(tf32.minSM, 80u);
+  Instruction f8 =
+      parseOk("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32");
+  EXPECT_EQ(f8.minSM, 89u);
+  EXPECT_EQ(f8.minPTX, 84u);
+  EXPECT_EQ(f8.operands[1].atomShape, (llvm::SmallVector<int64_t, 2>{16, 8}));
+  EXPECT_EQ(parseError("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.f16.f32"),
+            "'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.f16.f32': .f16 is "
+            "not valid here (open slots: type of B, type of C)");
+  EXPECT_FALSE(static_cast<bool>(
+      parseInstruction("mma.sync.aligned.m16n8k8.row.col.f32.tf32.f16.f32")));
   // Per-thread operands keep a one-dimensional atom.
   EXPECT_EQ(parseOk("ld.global.v4.b32").operands[0].atomShape,
             (llvm::SmallVector<int64_t, 2>{4}));
@@ -1153,7 +1171,7 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 80u);
+  EXPECT_EQ(getForms().size(), 82u);
   EXPECT_EQ(getFamilyNames().size(), 30u);
 }
 

@@ -133,3 +133,39 @@ tirx.kernel @floor() launch(grid = [1], block = [32]) {
   tirx.return
 }
 }
+
+// -----
+
+#acc = #tirx.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>
+#a = #tirx.layout<S[(2, 8, 2, 4) : (1, 4@laneid, 2, 1@laneid)]>
+#b = #tirx.layout<S[(8, 2, 4) : (4@laneid, 1, 1@laneid)]>
+// fp8 mma needs sm_89.
+module attributes {tirx.chip = "sm_80", tirx.ptx = 84 : i32} {
+  tirx.kernel @fp8_on_sm80() launch(grid = [1], block = [32]) {
+    %a = tirx.alloc_local : !tirx.tensor<16x8xui32, local, #a>
+    %b = tirx.alloc_local : !tirx.tensor<8x8xui32, local, #b>
+    %c = tirx.alloc_local : !tirx.tensor<16x8xf32, local, #acc>
+    // expected-error @+1 {{'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32' requires sm_89 but the target is sm_80}}
+    tile.apply "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32" scope(warp) (%c, %a, %b, %c)
+        : !tirx.tensor<16x8xf32, local, #acc>, !tirx.tensor<16x8xui32, local, #a>,
+          !tirx.tensor<8x8xui32, local, #b>, !tirx.tensor<16x8xf32, local, #acc>
+    tirx.return
+  }
+}
+
+// -----
+
+#acc = #tirx.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>
+#a8 = #tirx.layout<S[(2, 8, 4) : (1, 4@laneid, 1@laneid)]>
+#b8 = #tirx.layout<S[(8, 4) : (4@laneid, 1@laneid)]>
+// tf32's m16n8k8 A is 16 x 8 words (one tf32 each), not f16's 16 x 4.
+tirx.kernel @tf32_with_f16_fragments() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<16x4xui32, local, #a8>
+  %b = tirx.alloc_local : !tirx.tensor<8x4xui32, local, #b8>
+  %c = tirx.alloc_local : !tirx.tensor<16x8xf32, local, #acc>
+  // expected-error @+1 {{operand #1 (a): the innermost dimensions must be the instruction's atom (16, 8), but the shape is (16, 4)}}
+  tile.apply "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" scope(warp) (%c, %a, %b, %c)
+      : !tirx.tensor<16x8xf32, local, #acc>, !tirx.tensor<16x4xui32, local, #a8>,
+        !tirx.tensor<8x4xui32, local, #b8>, !tirx.tensor<16x8xf32, local, #acc>
+  tirx.return
+}

@@ -454,7 +454,9 @@ std::string rules::checkMma(const Mods &m, Floor &) {
     return m[Slot::shape].str() +
            " takes A row-major and B column-major (.row.col), got " +
            dot(m[Slot::alayout]) + dot(m[Slot::blayout]);
-  if (m[Slot::atype] != m[Slot::btype])
+  // f16/bf16 A and B have one type; the fp8 types mix (e4m3 x e5m2).
+  bool fp8 = isOneOf(m[Slot::atype], {"e4m3", "e5m2"});
+  if (!fp8 && m[Slot::atype] != m[Slot::btype])
     return "A and B must have one type, got " + dot(m[Slot::atype]) + " and " +
            dot(m[Slot::btype]);
   return "";
