@@ -223,16 +223,18 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
 _compiled = {}
 
 
-def gemm(a, b, out=None, **config):
+def gemm(a, b, out=None, max_registers=0, **config):
     """a @ b for contiguous bfloat16 CUDA matrices (shapes multiples of the
-    block sizes)."""
+    block sizes); `max_registers` caps ptxas's registers per thread (0: its
+    choice), e.g. 128 so that two 256-thread CTAs share an SM."""
     import tirx
     import torch
     M, K = a.shape
     N = b.shape[1]
-    key = (M, N, K, tuple(sorted(config.items())))
+    key = (M, N, K, max_registers, tuple(sorted(config.items())))
     if key not in _compiled:
-        _compiled[key] = tirx.compile(make_kernel(M, N, K, **config), target="cuda")
+        target = {"kind": "cuda", "max_registers": max_registers} if max_registers else "cuda"
+        _compiled[key] = tirx.compile(make_kernel(M, N, K, **config), target=target)
     out = torch.empty((M, N), dtype=torch.bfloat16, device=a.device) if out is None else out
     _compiled[key](a, b, out)
     return out
