@@ -50,26 +50,28 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
     BROW = BN // 2 + 4                  # padded shared row of B, in words
     A_STAGE, B_STAGE = BM * AROW, BK * BROW
 
-    # cp.async: A's tile is BM rows of BK/8 16-byte chunks; chunk c = 
-    # r * threads + t of thread t in repeat r is row c / (BK/8), chunk c %
-    # (BK/8). Shape (warps, 32, repeats, 4 words).
-    a_chunks_per_row = BK // 8
-    a_reps = BM * a_chunks_per_row // threads
-    a_lane_rows = 32 // a_chunks_per_row
-    a_global = TileLayout(S[(warps, a_lane_rows, a_chunks_per_row, a_reps, 4) :
-                            (a_lane_rows * KW, KW, 4, threads // a_chunks_per_row * KW, 1)])
-    a_shared = TileLayout(S[(warps, a_lane_rows, a_chunks_per_row, a_reps, 4) :
-                            (a_lane_rows * AROW, AROW, 4, threads // a_chunks_per_row * AROW,
-                             1)])
-    b_chunks_per_row = BN // 8
-    b_reps = BK * b_chunks_per_row // threads
-    assert b_chunks_per_row <= 32 and 32 % b_chunks_per_row == 0
-    b_lane_rows = 32 // b_chunks_per_row
-    b_global = TileLayout(S[(warps, b_lane_rows, b_chunks_per_row, b_reps, 4) :
-                            (b_lane_rows * NW, NW, 4, threads // b_chunks_per_row * NW, 1)])
-    b_shared = TileLayout(S[(warps, b_lane_rows, b_chunks_per_row, b_reps, 4) :
-                            (b_lane_rows * BROW, BROW, 4, threads // b_chunks_per_row * BROW,
-                             1)])
+    def chunks(rows, row_words):
+        """cp.async's view of a tile of `rows` rows of `row_words` words,
+        each row a stride of `stride` words apart (global: the matrix's row,
+        shared: the padded one), one 16-byte chunk per thread and repeat:
+        chunk c = r * threads + t of thread t in repeat r is row
+        c / (row_words / 4), chunk c % (row_words / 4). Shape (warps, 32,
+        repeats, 4 words); returns (repeats, layout of a row stride)."""
+        per_row = row_words // 4
+        assert per_row <= 32 and 32 % per_row == 0 and rows * per_row % threads == 0
+        lane_rows = 32 // per_row
+        reps = rows * per_row // threads
+
+        def layout(stride):
+            return TileLayout(S[(warps, lane_rows, per_row, reps, 4) :
+                                (lane_rows * stride, stride, 4,
+                                 threads // per_row * stride, 1)])
+        return reps, layout
+
+    a_reps, a_chunks = chunks(BM, BK // 2)
+    a_global, a_shared = a_chunks(KW), a_chunks(AROW)
+    b_reps, b_chunks = chunks(BK, BN // 2)
+    b_global, b_shared = b_chunks(NW), b_chunks(BROW)
 
     # ldmatrix, A (per k16 step): warp (wm, wn), repeat mi, matrix m, row r,
     # word w reads shared row wm WM + 16 mi + 8 (m % 2) + r, word 8 ks +
