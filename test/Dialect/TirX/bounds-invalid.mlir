@@ -350,3 +350,51 @@ tirx.kernel @else_of_conjunction(%A: !A) launch(grid = [8192], block = [64]) {
   }
   tirx.return
 }
+
+// -----
+
+// A multi-stage copy's prefetch past the last tile: cp.async reads tile
+// i + 3 of 16 for i up to 15 (the GEMM guards it: bounds.mlir).
+!A = !tirx.tensor<16x32x4xf32, global, align = 16>
+!tile = !tirx.tensor<1x32x4xf32, global, #tirx.layout<S[(1, 32, 4) : (128, 4, 1)]>, align = 16>
+!chunks = !tirx.tensor<32x4xf32, global, #tirx.layout<S[(1, 32, 4) : (128, 4, 1)]>, align = 16>
+!S = !tirx.tensor<32x4xf32, shared, align = 16>
+tirx.kernel @prefetch_past_end(%A: !A) launch(grid = [1], block = [32]) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %s = tirx.alloc_shared : !S
+  scf.for %i = %c0 to %c16 step %c1 {
+    %next = arith.addi %i, %c3 : index
+    // expected-note @+1 {{the region is here}}
+    %t = tirx.region %A[%next, 0, 0] [1, 32, 4] : !A
+    %v = tirx.view %t : !tile -> !chunks
+    // expected-error @+1 {{operand #1 (src) of 'cp.async.cg.shared.global' may read index 18 of dimension 0 of kernel argument #0 (extent 16): with loop #0's index = 15}}
+    tile.apply "cp.async.cg.shared.global" scope(warp) (%s, %v, 16 : i32) : !S, !chunks
+  }
+  tirx.return
+}
+
+// -----
+
+// ldmatrix rows one tile past a shared buffer of two 8 x 4-word matrices.
+!S = !tirx.tensor<3x8x4xui32, shared, align = 16>
+!M = !tirx.tensor<1x8x4xui32, shared, #tirx.layout<S[(1, 8, 4) : (32, 4, 1)]>, align = 16>
+#ldm1 = #tirx.layout<S[(1, 8, 4) : (1, 4@laneid, 1@laneid)]>
+tirx.kernel @ldmatrix_past_end() launch(grid = [1], block = [32]) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %s = tirx.alloc_shared : !S
+  %r = tirx.alloc_local : !tirx.tensor<1x8x4xui32, local, #ldm1>
+  scf.for %i = %c0 to %c3 step %c1 {
+    %next = arith.addi %i, %c1 : index
+    // expected-note @+1 {{the region is here}}
+    %m = tirx.region %s[%next, 0, 0] [1, 8, 4] : !S
+    // expected-error @+1 {{operand #1 (addr) of 'ldmatrix.sync.aligned.m8n8.x1.shared.b16' may read index 3 of dimension 0 of the 'tirx.alloc_shared' result (extent 3): with loop #0's index = 2}}
+    tile.apply "ldmatrix.sync.aligned.m8n8.x1.shared.b16" scope(warp) (%r, %m)
+        : !tirx.tensor<1x8x4xui32, local, #ldm1>, !M
+  }
+  tirx.return
+}

@@ -188,3 +188,29 @@ tirx.kernel @if_branches(%A: !A) launch(grid = [8192], block = [64]) {
   }
   tirx.return
 }
+
+// -----
+
+// A multi-stage copy's prefetch, guarded as the GEMM guards it: tile i + 3
+// is copied only while i + 3 < 16.
+!A = !tirx.tensor<16x32x4xf32, global, align = 16>
+!tile = !tirx.tensor<1x32x4xf32, global, #tirx.layout<S[(1, 32, 4) : (128, 4, 1)]>, align = 16>
+!chunks = !tirx.tensor<32x4xf32, global, #tirx.layout<S[(1, 32, 4) : (128, 4, 1)]>, align = 16>
+!S = !tirx.tensor<32x4xf32, shared, align = 16>
+// CHECK-LABEL: tirx.kernel @guarded_prefetch
+tirx.kernel @guarded_prefetch(%A: !A) launch(grid = [1], block = [32]) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %s = tirx.alloc_shared : !S
+  scf.for %i = %c0 to %c16 step %c1 {
+    %next = arith.addi %i, %c3 : index
+    %in = arith.cmpi ult, %next, %c16 : index
+    %t = tirx.region %A[%next, 0, 0] [1, 32, 4] : !A
+    %v = tirx.view %t : !tile -> !chunks
+    // CHECK: tile.apply "cp.async.cg.shared.global" scope(warp) (%{{.+}}, %{{.+}}, 16 : i32) pred(%{{.+}})
+    tile.apply "cp.async.cg.shared.global" scope(warp) (%s, %v, 16 : i32) pred(%in) : !S, !chunks
+  }
+  tirx.return
+}
