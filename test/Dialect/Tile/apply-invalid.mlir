@@ -141,7 +141,7 @@ tirx.kernel @register_in_global(%A: !tirx.tensor<2x32x4xf32, global, align = 16>
 tirx.kernel @wrong_space() launch(grid = [1], block = [64]) {
   %r = tirx.alloc_local : !tirx.tensor<2x32x4xf32, local, #reg>
   %s = tirx.alloc_shared : !tirx.tensor<2x32x4xf32, shared, align = 16>
-  // expected-error @+1 {{'ld.global.v4.b32' accesses global memory, but the tensor is shared}}
+  // expected-error @+1 {{operand #1 (addr) of 'ld.global.v4.b32': accesses global memory, but the tensor is shared}}
   tile.apply "ld.global.v4.b32" scope(cta) (%r, %s) : !tirx.tensor<2x32x4xf32, local, #reg>, !tirx.tensor<2x32x4xf32, shared, align = 16>
   tirx.return
 }

@@ -79,7 +79,7 @@ tirx.kernel @source_under_aligned(%g: !tirx.tensor<32x4xf32, global, align = 4>)
 
 tirx.kernel @global_destination(%g: !tirx.tensor<32x4xf32, global, align = 16>) launch(grid = [1], block = [32]) {
   %s = tirx.alloc_shared : !tirx.tensor<32x4xf32, shared, align = 16>
-  // expected-error @+1 {{operand #0 (dst) of 'cp.async.cg.shared.global': 'cp.async.cg.shared.global' accesses shared memory, but the tensor is global}}
+  // expected-error @+1 {{operand #0 (dst) of 'cp.async.cg.shared.global': accesses shared memory, but the tensor is global}}
   tile.apply "cp.async.cg.shared.global" scope(warp) (%g, %s, 16 : i32)
       : !tirx.tensor<32x4xf32, global, align = 16>, !tirx.tensor<32x4xf32, shared, align = 16>
   tirx.return

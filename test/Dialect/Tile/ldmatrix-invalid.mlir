@@ -86,7 +86,7 @@ tirx.kernel @halves_not_words() launch(grid = [1], block = [32]) {
 #ldm1 = #tirx.layout<S[(1, 8, 4) : (1, 4@laneid, 1@laneid)]>
 tirx.kernel @global_rows(%g: !tirx.tensor<1x8x4xui32, global, align = 16>) launch(grid = [1], block = [32]) {
   %r = tirx.alloc_local : !tirx.tensor<1x8x4xui32, local, #ldm1>
-  // expected-error @+1 {{operand #1 (addr) of 'ldmatrix.sync.aligned.m8n8.x1.shared.b16': 'ldmatrix.sync.aligned.m8n8.x1.shared.b16' accesses shared memory, but the tensor is global}}
+  // expected-error @+1 {{operand #1 (addr) of 'ldmatrix.sync.aligned.m8n8.x1.shared.b16': accesses shared memory, but the tensor is global}}
   tile.apply "ldmatrix.sync.aligned.m8n8.x1.shared.b16" scope(warp) (%r, %g)
       : !tirx.tensor<1x8x4xui32, local, #ldm1>, !tirx.tensor<1x8x4xui32, global, align = 16>
   tirx.return

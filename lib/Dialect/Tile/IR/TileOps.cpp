@@ -450,7 +450,7 @@ LogicalResult ApplyOp::verify() {
         break;
       }
       if (!spaceMatches)
-        return describe() << "'" << instruction.spelling << "' accesses "
+        return describe() << "accesses "
                           << ptx::getMemorySpaceName(info.space)
                           << " memory, but the tensor is "
                           << stringifyMemorySpace(tensor.getMemorySpace());
