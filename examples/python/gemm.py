@@ -23,9 +23,12 @@ from tirx.script import tirx as T
 from tirx.layout import S, TileLayout
 from tirx.cuda.axis import laneid, warpid
 
-# bf16 with f32 accumulation over K = 8192: |C - C_f64| stays below the
-# bf16 rounding of C plus K * 2^-24 * sum |a b| (the f32 accumulation);
-# with N(0, 1) inputs the check is |error| <= 2^-7 |C| + 2^-17 sum |a b|.
+# Accuracy check: |C - C_f64| <= 2^-7 |C_f64| + 2^-17 sum |a b|. The first
+# term covers the bf16 rounding of C (half an ulp is at most 2^-8 of |C|);
+# the second the f32 accumulation, whose worst case is K * 2^-24 * sum |a b|
+# (2^-17 at K = 128, 2^-11 at K = 8192), but whose rounding errors on random
+# N(0, 1) inputs cancel like a random walk (~sqrt(K) * 2^-24): a check for
+# such test data, not a bound for every input.
 RTOL = 2.0 ** -7
 ATOL_PER_ABSSUM = 2.0 ** -17
 
@@ -40,6 +43,10 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
     KS = BK // 16                       # k16 steps per BK
     KT = K // BK                        # BK steps
     assert M % BM == 0 and N % BN == 0 and K % BK == 0 and STAGES >= 2
+    # BK % 32: an even number (>= 2) of k16 steps per stage, so the
+    # fragments of the next stage's first step go to buffer 0 after the last
+    # mma batch read buffer 1, and the wait + barrier (after the
+    # second-to-last step) exist.
     assert KT >= STAGES - 1 and WM % 16 == 0 and WN % 16 == 0 and BK % 32 == 0
     assert (M // BM) % GROUP_M == 0 or M // BM < GROUP_M
     group_m = min(GROUP_M, M // BM)
@@ -52,11 +59,11 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
 
     def chunks(rows, row_words):
         """cp.async's view of a tile of `rows` rows of `row_words` words,
-        each row a stride of `stride` words apart (global: the matrix's row,
-        shared: the padded one), one 16-byte chunk per thread and repeat:
-        chunk c = r * threads + t of thread t in repeat r is row
-        c / (row_words / 4), chunk c % (row_words / 4). Shape (warps, 32,
-        repeats, 4 words); returns (repeats, layout of a row stride)."""
+        one 16-byte chunk per thread and repeat: chunk c = r * threads + t of
+        thread t in repeat r is row c / (row_words / 4), chunk
+        c % (row_words / 4). Shape (warps, 32, repeats, 4 words). Returns
+        the repeats and layout(stride): the view whose rows are `stride`
+        words apart (global: the matrix's row, shared: the padded one)."""
         per_row = row_words // 4
         assert per_row <= 32 and 32 % per_row == 0 and rows * per_row % threads == 0
         lane_rows = 32 // per_row
@@ -124,7 +131,7 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         def load(stage, kb, pred):
             """Copies BK step kb into `stage` (when `pred` holds), then
             commits a group: one per step, so wait_group counts steps."""
-            if pred is False:  # a step past K known while tracing
+            if pred is False:  # past K, known while tracing: the tail steps
                 T.ptx.cp.async_.commit_group()
                 return
             pred = None if pred is True else pred
