@@ -106,14 +106,16 @@ fi
 # --- end of the collectives suite ------------------------------------------
 # --- The matrix suite (issue 18; test/gpu/matrix) --------------------------
 # Every mma.sync form tile.apply accepts (m16n8k16 and m16n8k8, f16/bf16 in,
-# f32 or f16 accumulators; scope warp, cta with repeats, warpgroup) against
+# f32 or f16 accumulators; m16n8k8 tf32 and m16n8k32 e4m3/e5m2 (PTX 8.4)
+# into f32; scope warp, cta with repeats, warpgroup) against
 # nvcc's inline asm, bit for bit, on random and special inputs (NaN, inf,
 # subnormals, large exponents); ldmatrix/stmatrix (.x1/.x2/.x4, .trans;
 # padded and interleaved shared layouts) and cp.async (.ca 4/8/16 and .cg 16
 # bytes, .L2::128B, zero fill at src-size 0 / partial / full, commit/wait_group
 # 0 and 1, wait_all) against nvcc and against a host model of the PTX ISA,
 # bit for bit; run.py prints a PASS:/FAIL: line per form group.
-# The reference is rebuilt here when this machine has nvcc.
+# The reference is rebuilt here when this machine has nvcc (the fp8 forms
+# need nvcc 12.4 or newer, PTX 8.4; when it fails the bundle's cubin stays).
 if [ -d "$here/matrix" ]; then
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
   if [ -x "$nvcc" ]; then

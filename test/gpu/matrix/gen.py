@@ -8,6 +8,8 @@ through inline asm with the same operands:
     mma.sync.aligned.m16n8k8.row.col.f32.{f16.f16,bf16.bf16}.f32
     mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
     mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16
+    mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+    mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32
     ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared.b16
     stmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared.b16
     cp.async.ca.shared.global[.L2::128B]  4, 8, 16 bytes [, src-size]
@@ -49,6 +51,16 @@ from and stored to the CTA's region of a (grid, 4, 32, W_X, 1) global
 tensor with ld/st.global.b32. A and B are b32 words of two f16/bf16 each, C and D f32
 (f32 forms) or b32 words of two f16. Kernel parameters: D, A, B, C (the
 reference kernel has the same parameters in the same order).
+
+The tf32 form (m16n8k8, A 16 x 8 and B 8 x 8, one tf32 a b32 word) and the
+fp8 forms (m16n8k32, A 16 x 32 and B 32 x 8, four e4m3/e5m2 values a word,
+the lowest k in the low byte; A's and B's types may differ) hold their
+words in m16n8k16's A and B fragments (a_k16, b_k16: the same registers
+and lanes, one tf32 or four fp8 values where k16 has two 16-bit ones). The
+fp8 forms need PTX ISA 8.4: their modules say tirx.ptx = 84 (the others
+81), and each module is compiled with features=+ptxNN of its own tirx.ptx
+(the pipeline's features overwrite the module's attribute: a module of
+84 compiled with +ptx81 is refused).
 
 Each kernel in cases.json names its form, variant, the register base of
 each operand for each repeat (in the order of the repeat coordinates), and
@@ -98,7 +110,7 @@ import os
 import re
 import sys
 
-MODULE = 'module attributes {tirx.chip = "sm_90", tirx.ptx = 81 : i32} {\n%s\n}\n'
+MODULE = 'module attributes {tirx.chip = "sm_90", tirx.ptx = %d : i32} {\n%s\n}\n'
 WARPS = 4            # warps per CTA at scope(cta) and scope(warpgroup)
 TOTAL_WARPS = 256    # warps per launch, every variant
 DATASETS = ["normal", "wide", "special"]
@@ -120,7 +132,17 @@ FORMS = [("m16n8k16-f32-f16", 16, "f16", "f32"),
          ("m16n8k8-f32-f16", 8, "f16", "f32"),
          ("m16n8k8-f32-bf16", 8, "bf16", "f32"),
          ("m16n8k16-f16", 16, "f16", "f16"),
-         ("m16n8k8-f16", 8, "f16", "f16")]
+         ("m16n8k8-f16", 8, "f16", "f16"),
+         # One tf32 a b32 word, four fp8 a word, in k16's A/B fragments;
+         # fp8: "ATYPE.BTYPE".
+         ("m16n8k8-f32-tf32", 8, "tf32", "f32"),
+         ("m16n8k32-f32-e4m3-e4m3", 32, "e4m3.e4m3", "f32"),
+         ("m16n8k32-f32-e4m3-e5m2", 32, "e4m3.e5m2", "f32"),
+         ("m16n8k32-f32-e5m2-e4m3", 32, "e5m2.e4m3", "f32"),
+         ("m16n8k32-f32-e5m2-e5m2", 32, "e5m2.e5m2", "f32")]
+# The fp8 types: their forms need PTX ISA 8.4 (form_ptx: the module's
+# tirx.ptx, and the features=+ptxNN it is compiled with).
+FP8 = ("e4m3", "e5m2")
 
 # (variant, scope, repeat shape, {operand: repeat strides in fragments}, in place)
 VARIANTS = [("warp", "warp", (), {}, False),
@@ -133,16 +155,28 @@ VARIANTS = [("warp", "warp", (), {}, False),
 GROUP_AXIS = {"cta": "1@warpid", "warpgroup": "1@wid_in_wg"}
 
 
+def input_types(itype):
+    """(A's type, B's type): "e4m3.e5m2" names both, "f16" one for both."""
+    types = itype.split(".")
+    return (types[0], types[-1])
+
+
+def form_ptx(itype):
+    """The PTX ISA version (times ten) a form's module asks for."""
+    return 84 if input_types(itype)[0] in FP8 else 81
+
+
 def spelling(k, itype, acc):
     if acc == "f32":
-        return "mma.sync.aligned.m16n8k%d.row.col.f32.%s.%s.f32" % (k, itype, itype)
+        return "mma.sync.aligned.m16n8k%d.row.col.f32.%s.%s.f32" % ((k,) + input_types(itype))
     return "mma.sync.aligned.m16n8k%d.row.col.f16.f16.f16.f16" % k
 
 
-def fragments(k, acc):
-    """The fragment of each operand, by operand name."""
+def fragments(k, acc, itype="f16"):
+    """The fragment of each operand, by operand name (tf32 and fp8: k16's)."""
     frag = "acc_" + acc
-    return {"d": frag, "a": "a_k%d" % k, "b": "b_k%d" % k, "c": frag}
+    ab = 16 if itype == "tf32" or input_types(itype)[0] in FP8 else k
+    return {"d": frag, "a": "a_k%d" % ab, "b": "b_k%d" % ab, "c": frag}
 
 
 def repeat_coords(shape):
@@ -165,8 +199,8 @@ def bases(shape, strides):
 class Module:
     """One module: layout aliases (deduplicated) and kernels."""
 
-    def __init__(self):
-        self.aliases, self.kernels = {}, []
+    def __init__(self, ptx=81):
+        self.aliases, self.kernels, self.ptx = {}, [], ptx
 
     def alias(self, name, shape, strides):
         text = "#tirx.layout<S[(%s) : (%s)]>" % (", ".join(map(str, shape)), ", ".join(strides))
@@ -176,7 +210,7 @@ class Module:
 
     def text(self):
         aliases = "".join("%s = %s\n" % (n, t) for t, n in self.aliases.items())
-        return aliases + MODULE % "\n".join(self.kernels)
+        return aliases + MODULE % (self.ptx, "\n".join(self.kernels))
 
 
 class Kernel:
@@ -187,7 +221,7 @@ class Kernel:
         self.warps = 1 if scope == "warp" else WARPS
         self.grid, self.block = TOTAL_WARPS // self.warps, 32 * self.warps
         self.repeats = rshape
-        self.frags = fragments(k, acc)
+        self.frags = fragments(k, acc, itype)
         self.dtype = {"d": "f32" if acc == "f32" else "ui32", "a": "ui32", "b": "ui32",
                       "c": "f32" if acc == "f32" else "ui32"}
         self.strides = {x: rstrides.get(x, ()) for x in "dabc"}
@@ -934,7 +968,7 @@ def build():
     modules, references, kernels = {}, [], []
     for form in FORMS:
         stem, k, itype, acc = form
-        module = modules.setdefault(stem, Module())
+        module = modules.setdefault(stem, Module(form_ptx(itype)))
         for variant in VARIANTS:
             vname, scope, rshape, rstrides, inplace = variant
             name = "%s_%s" % (stem.replace("-", "_"), vname)
@@ -948,6 +982,7 @@ def build():
             kernels.append({
                 "name": name, "file": stem, "form": stem, "variant": vname,
                 "spelling": spelling(k, itype, acc), "k": k, "itype": itype, "acc": acc,
+                "ptx_isa": form_ptx(itype),
                 "scope": scope, "grid": kernel.grid, "block": kernel.block,
                 "repeats": list(rshape), "coords": [list(c) for c in coords],
                 "bases": qs, "inplace": inplace,
