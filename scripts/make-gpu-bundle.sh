@@ -59,8 +59,10 @@ for suite in collectives matrix; do
   /usr/bin/python3 "$root/test/gpu/$suite/gen.py" "$out/$suite" > /dev/null
   for mlir in "$out/$suite"/*.mlir; do
     group=${mlir%.mlir}
+    # The module's own PTX ISA (`tirx.ptx = 84` for fp8 mma), else 8.1.
+    ptx=$(sed -n 's/.*tirx\.ptx = \([0-9]*\).*/\1/p' "$mlir" | head -1)
     if "$static/bin/tirx-opt" "$mlir" \
-        --tirx-to-ptx="features=+ptx81 ptx-output=$group.ptx" -o /dev/null 2> "$group.err"; then
+        --tirx-to-ptx="features=+ptx${ptx:-81} ptx-output=$group.ptx" -o /dev/null 2> "$group.err"; then
       rm -f "$group.err"
     else
       rm -f "$group.ptx"

@@ -88,45 +88,35 @@ if [ -d "$here/numerics" ]; then
   check "numerics/run.py" python3 "$here/numerics/run.py" "$here/numerics" \
     "${NUMERICS_RESULTS:-$here/numerics/RESULTS.md}"
 fi
-# --- The collectives suite (issue 17; test/gpu/collectives) ---------------
-# Every warp-collective form (shfl/vote/redux/bar.warp.sync; named
-# barriers, activemask, setp/selp) against nvcc's inline asm, bit for bit;
+# --- The generated truth suites --------------------------------------------
+# collectives (issue 17; test/gpu/collectives): every warp-collective form
+# (shfl/vote/redux/bar.warp.sync; named barriers, activemask, setp/selp)
+# against nvcc's inline asm, bit for bit.
+# matrix (issue 18; test/gpu/matrix): every mma.sync form tile.apply accepts
+# (m16n8k16 and m16n8k8, f16/bf16 in, f32 or f16 accumulators; m16n8k8 tf32
+# and m16n8k32 e4m3/e5m2 (PTX 8.4) into f32; scope warp, cta with repeats,
+# warpgroup) against nvcc's inline asm, bit for bit, on random and special
+# inputs (NaN, inf, subnormals, large exponents); ldmatrix/stmatrix
+# (.x1/.x2/.x4, .trans; padded and interleaved shared layouts) and cp.async
+# (.ca 4/8/16 and .cg 16 bytes, .L2::128B, zero fill at src-size 0 / partial
+# / full, commit/wait_group 0 and 1, wait_all) against nvcc and against a
+# host model of the PTX ISA, bit for bit.
 # run.py prints a PASS:/FAIL: line per form group. The reference is rebuilt
-# here when this machine has nvcc.
-if [ -d "$here/collectives" ]; then
+# here when this machine has nvcc (the fp8 forms need nvcc 12.4 or newer,
+# PTX 8.4; when it fails the bundle's cubin stays); RESULTS.md (or
+# $COLLECTIVES_RESULTS / $MATRIX_RESULTS) gets the table.
+for suite in collectives matrix; do
+  [ -d "$here/$suite" ] || continue
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
   if [ -x "$nvcc" ]; then
-    "$nvcc" -arch=sm_90 -cubin -o "$here/collectives/reference.cubin" \
-      "$here/collectives/reference.cu" \
-      && echo "collectives: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
+    "$nvcc" -arch=sm_90 -cubin -o "$here/$suite/reference.cubin" \
+      "$here/$suite/reference.cu" \
+      && echo "$suite: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
   fi
-  check "collectives/run.py" python3 "$here/collectives/run.py" "$here/collectives" \
-    "${COLLECTIVES_RESULTS:-$here/collectives/RESULTS.md}"
-fi
-# --- end of the collectives suite ------------------------------------------
-# --- The matrix suite (issue 18; test/gpu/matrix) --------------------------
-# Every mma.sync form tile.apply accepts (m16n8k16 and m16n8k8, f16/bf16 in,
-# f32 or f16 accumulators; m16n8k8 tf32 and m16n8k32 e4m3/e5m2 (PTX 8.4)
-# into f32; scope warp, cta with repeats, warpgroup) against
-# nvcc's inline asm, bit for bit, on random and special inputs (NaN, inf,
-# subnormals, large exponents); ldmatrix/stmatrix (.x1/.x2/.x4, .trans;
-# padded and interleaved shared layouts) and cp.async (.ca 4/8/16 and .cg 16
-# bytes, .L2::128B, zero fill at src-size 0 / partial / full, commit/wait_group
-# 0 and 1, wait_all) against nvcc and against a host model of the PTX ISA,
-# bit for bit; run.py prints a PASS:/FAIL: line per form group.
-# The reference is rebuilt here when this machine has nvcc (the fp8 forms
-# need nvcc 12.4 or newer, PTX 8.4; when it fails the bundle's cubin stays).
-if [ -d "$here/matrix" ]; then
-  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-  if [ -x "$nvcc" ]; then
-    "$nvcc" -arch=sm_90 -cubin -o "$here/matrix/reference.cubin" \
-      "$here/matrix/reference.cu" \
-      && echo "matrix: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
-  fi
-  check "matrix/run.py" python3 "$here/matrix/run.py" "$here/matrix" \
-    "${MATRIX_RESULTS:-$here/matrix/RESULTS.md}"
-fi
-# --- end of the matrix suite -----------------------------------------------
+  results=$(echo "$suite" | tr a-z A-Z)_RESULTS
+  check "$suite/run.py" python3 "$here/$suite/run.py" "$here/$suite" \
+    "${!results:-$here/$suite/RESULTS.md}"
+done
 # The seed's examples, verbatim but for the imports, through the Python package.
 with_tirx() { PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" "$@"; }
 if [ -d "$here/python/tirx" ]; then
