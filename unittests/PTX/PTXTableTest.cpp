@@ -1072,6 +1072,10 @@ TEST(PTXMatrix, LdmatrixStmatrix) {
             "use .m8n8 with .b16");
   EXPECT_FALSE(static_cast<bool>(
       parseInstruction("ldmatrix.sync.aligned.m8n8.x3.shared.b16")));
+  // One line per count: a missing count names them all, as one modifier.
+  EXPECT_EQ(parseError("ldmatrix.sync.aligned.m8n8.shared.b16"),
+            "'ldmatrix.sync.aligned.m8n8.shared.b16': missing required "
+            "matrix count (one of .x1, .x2, .x4)");
   EXPECT_FALSE(static_cast<bool>(
       parseInstruction("ldmatrix.sync.aligned.m8n8.x4.global.b16")));
 }
@@ -1104,6 +1108,9 @@ TEST(PTXAsync, CpAsync) {
       static_cast<bool>(parseInstruction("cp.async.ca.global.shared")));
   EXPECT_FALSE(
       static_cast<bool>(parseInstruction("cp.async.cs.shared.global")));
+  EXPECT_EQ(parseError("cp.async.shared.global", 3),
+            "'cp.async.shared.global': missing required cache operator (one "
+            "of .ca, .cg)");
   // Completion.
   Instruction commit = parseOk("cp.async.commit_group", 0);
   EXPECT_TRUE(commit.isVolatile);

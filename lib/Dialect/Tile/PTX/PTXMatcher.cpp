@@ -69,6 +69,7 @@ struct Attempt {
   std::string reason;
   /// MissingSlot: the slot, for merging the alternatives of several entries.
   std::string missingDescription;
+  Slot missingSlot{};
   SmallVector<StringRef, 16> missingTokens;
   /// OperandCount: what this entry expects.
   unsigned expectedOperands = 0;
@@ -170,6 +171,7 @@ static Attempt matchForm(const Form &form, ArrayRef<StringRef> tokens,
       continue;
     if (attempt.missingCount++ == 0) {
       attempt.missingDescription = describeSlot(slot);
+      attempt.missingSlot = slot.id;
       for (const TokenSpec &token : slot.tokens)
         attempt.missingTokens.push_back(token.text);
     }
@@ -329,9 +331,12 @@ static std::string explainFailure(StringRef family,
            std::to_string(*numOperands);
   }
   std::string prefix = "'" + spelling.str() + "': ";
+  // Entries that each miss the same slot (cp.async's .ca and .cg lines,
+  // ldmatrix's .x1/.x2/.x4 lines) miss one modifier with their tokens as
+  // the alternatives.
   bool sameMissingSlot = llvm::all_of(best, [&](const Attempt *attempt) {
     return attempt->stage == Attempt::MissingSlot &&
-           attempt->missingDescription == first.missingDescription;
+           attempt->missingSlot == first.missingSlot;
   });
   if (sameMissingSlot && best.size() > 1) {
     SmallVector<StringRef, 16> tokens;
@@ -339,8 +344,12 @@ static std::string explainFailure(StringRef family,
       for (StringRef token : attempt->missingTokens)
         if (!llvm::is_contained(tokens, token))
           tokens.push_back(token);
-    return prefix + "missing required " + first.missingDescription +
-           listAlternatives(first.missingDescription, tokens);
+    std::string description = first.missingDescription;
+    StringRef phrase = getSlotPhrase(first.missingSlot);
+    if (tokens.size() > 1 && !phrase.empty())
+      description = phrase.str();
+    return prefix + "missing required " + description +
+           listAlternatives(description, tokens);
   }
   SmallVector<std::string, 4> reasons;
   for (const Attempt *attempt : best)
