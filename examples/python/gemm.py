@@ -168,11 +168,11 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
                       (warps, NI // 2, 4, 8, 4), layout=b_rows))
 
         def multiply(ks):
-            for mi in range(MI):
-                for ni in range(NI):
-                    d = acc.sub[:, mi, ni]
-                    apply("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-                          d, a[ks % 2].sub[:, mi], b[ks % 2].sub[:, ni], d)
+            # One tile.apply for the warp tile: D (MI, NI) x A (MI, K=1) x
+            # B (NI, K=1) repeats, one mma per (mi, ni) (docs/matrix.md).
+            apply("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+                  acc, a[ks % 2].view(warps, MI, 1, 16, 8),
+                  b[ks % 2].view(warps, NI, 1, 8, 8), acc)
 
         def step(kb, s):
             """BK step kb, whose tile is in stage s and whose first k16

@@ -112,8 +112,9 @@ struct OperandPlan {
   /// Memory tensors: the byte offset of each repeat's atom from repeat 0's,
   /// when it is the same for every thread (empty otherwise).
   SmallVector<int64_t> repeatOffsets;
-  /// Elements of one atom.
+  /// Elements of one atom, and the operand's repeats per group coordinate.
   int64_t atomElements = 0;
+  int64_t repeats = 1;
   /// A collective's memory operand: the atom coordinates of the row the
   /// executing lane supplies the address of.
   SmallVector<Value> rowCoordinates;
@@ -142,8 +143,7 @@ static SmallVector<int64_t> getRepeatByteOffsets(tirx::TensorType tensor,
   int64_t first = at(layout.apply(0), Axis::m);
   SmallVector<int64_t> offsets;
   for (int64_t repeat = 0; repeat < repeats; ++repeat) {
-    int64_t bytes =
-        (at(layout.apply(repeat * atomElements), Axis::m) - first) *
+    int64_t bytes = (at(layout.apply(repeat * atomElements), Axis::m) - first) *
                     tensor.getElementBytes();
     if (bytes < 0 || bytes > std::numeric_limits<int32_t>::max())
       return {};
@@ -157,9 +157,8 @@ static SmallVector<int64_t> getRepeatByteOffsets(tirx::TensorType tensor,
 /// lane % 8, word 0): per atom dimension, (lane / stride) % extent or 0,
 /// read off the fragment (lanes past the fragment's repeat its rows).
 static FailureOr<SmallVector<Value>>
-buildRowCoordinates(OpBuilder &builder, Location loc, Operation *op,
-                    Value lane, const Fragment &fragment,
-                    ArrayRef<int64_t> atomShape) {
+buildRowCoordinates(OpBuilder &builder, Location loc, Operation *op, Value lane,
+                    const Fragment &fragment, ArrayRef<int64_t> atomShape) {
   int64_t numLanes = 0;
   for (int64_t owner : fragment.lane)
     numLanes = std::max(numLanes, owner + 1);
@@ -194,11 +193,11 @@ buildRowCoordinates(OpBuilder &builder, Location loc, Operation *op,
              << "(lane / stride) % extent in dimension " << dim;
     Value coordinate = lane;
     if (stride > 1)
-      coordinate = arith::DivUIOp::create(builder, loc, coordinate,
-                                          constant(stride));
+      coordinate =
+          arith::DivUIOp::create(builder, loc, coordinate, constant(stride));
     if (extent < 32 / stride)
-      coordinate = arith::RemUIOp::create(builder, loc, coordinate,
-                                          constant(extent));
+      coordinate =
+          arith::RemUIOp::create(builder, loc, coordinate, constant(extent));
     coordinates.push_back(coordinate);
   }
   return coordinates;
@@ -262,13 +261,13 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
             plan.tensor.getNumElements() / domain->getNumGroups();
         plan.atomElements = getOperandAtom(*plan.info, *operands,
                                            plan.tensor.getElementBytes());
-        repeats = perGroup / plan.atomElements;
+        plan.repeats = repeats = perGroup / plan.atomElements;
         if (!plan.info->isMemory) {
           FailureOr<SmallVector<int64_t>> slots =
               getThreadSlots(op, operand.position, plan.tensor, *domain);
           if (failed(slots))
             return failure();
-          plan.repeatSlots = getRepeatSlots(*slots, *plan.info, repeats);
+          plan.repeatSlots = getRepeatSlots(*slots, *plan.info, plan.repeats);
         }
       }
       plans.push_back(std::move(plan));
@@ -292,8 +291,8 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
     for (OperandPlan &plan : plans) {
       if (!plan.tensor || !plan.info->isMemory)
         continue;
-      plan.repeatOffsets = getRepeatByteOffsets(plan.tensor, group.size(),
-                                                repeats, plan.atomElements);
+      plan.repeatOffsets = getRepeatByteOffsets(
+          plan.tensor, group.size(), plan.repeats, plan.atomElements);
       if (plan.info->fragment.empty())
         continue;
       FailureOr<SmallVector<Value>> rows = buildRowCoordinates(
@@ -304,23 +303,82 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
       plan.rowCoordinates = std::move(*rows);
     }
     bool viaNVVM = hasExactNVVMOp(instruction);
-    for (int64_t repeat = 0; repeat < repeats; ++repeat) {
+    for (const Step &step :
+         getSteps(op, instruction, plans, *domain, repeats)) {
       if (viaNVVM)
-        emitViaNVVM(rewriter, loc, op, instruction, plans, repeat);
+        emitViaNVVM(rewriter, loc, op, instruction, plans, step);
       else
-        emitInlinePTX(rewriter, loc, op, instruction, plans, group, repeat);
+        emitInlinePTX(rewriter, loc, op, instruction, plans, group, step);
     }
     rewriter.eraseOp(op);
     return success();
   }
 
 private:
+  /// One instruction: per operand plan, the repeat it reads or writes and
+  /// the plan whose registers a source reads (mma's C after the first k
+  /// step is D: the accumulator).
+  struct Step {
+    SmallVector<int64_t, 4> repeat;
+    SmallVector<const OperandPlan *, 4> source;
+  };
+
+  /// The instructions in order: one per repeat, every operand at the same
+  /// repeat; mma's (M, N, K)-structured repeats (FormSelection.h) as
+  /// (batch, k, m, n), k outermost.
+  static SmallVector<Step> getSteps(ApplyOp op,
+                                    const ptx::Instruction &instruction,
+                                    ArrayRef<OperandPlan> plans,
+                                    const ExecutionDomain &domain,
+                                    int64_t repeats) {
+    SmallVector<Step> steps;
+    auto repeatShape = [&](const OperandPlan &plan) {
+      return SmallVector<int64_t>(plan.tensor.getShape()
+                                      .drop_front(domain.groupShape.size())
+                                      .drop_back(plan.info->atomShape.size()));
+    };
+    std::optional<MmaRepeats> mnk;
+    if (instruction.family == "mma" && plans.size() == 4 &&
+        llvm::all_of(plans, [](const OperandPlan &p) { return p.tensor; }))
+      mnk = getMmaRepeats(instruction, repeatShape(plans[0]),
+                          repeatShape(plans[1]));
+    if (!mnk) {
+      for (int64_t repeat = 0; repeat < repeats; ++repeat) {
+        Step step;
+        for (const OperandPlan &plan : plans) {
+          step.repeat.push_back(repeat);
+          step.source.push_back(&plan);
+        }
+        steps.push_back(std::move(step));
+      }
+      return steps;
+    }
+    int64_t batches = 1;
+    for (int64_t extent : mnk->batch)
+      batches *= extent;
+    int64_t m = mnk->m, n = mnk->n, k = mnk->k;
+    for (int64_t b = 0; b < batches; ++b)
+      for (int64_t kk = 0; kk < k; ++kk)
+        for (int64_t mm = 0; mm < m; ++mm)
+          for (int64_t nn = 0; nn < n; ++nn) {
+            int64_t dc = (b * m + mm) * n + nn;
+            Step step;
+            step.repeat = {dc, (b * m + mm) * k + kk, (b * n + nn) * k + kk,
+                           dc};
+            step.source = {&plans[0], &plans[1], &plans[2],
+                           kk ? &plans[0] : &plans[3]};
+            steps.push_back(std::move(step));
+          }
+    return steps;
+  }
+
   /// tirx.element_ptr of the atom of `repeat` in a memory operand.
   static Value buildAtomPointer(OpBuilder &builder, Location loc,
                                 const OperandPlan &plan, ArrayRef<Value> group,
                                 int64_t repeat) {
     ArrayRef<int64_t> shape = plan.tensor.getShape();
-    size_t atomRank = plan.rowCoordinates.empty() ? 1 : plan.info->atomShape.size();
+    size_t atomRank =
+        plan.rowCoordinates.empty() ? 1 : plan.info->atomShape.size();
     ArrayRef<int64_t> repeatShape =
         shape.drop_front(group.size()).drop_back(atomRank);
     SmallVector<Value> indices(group);
@@ -355,7 +413,7 @@ private:
   /// loads), or its scalar or immediate.
   static void emitViaNVVM(PatternRewriter &rewriter, Location loc, ApplyOp op,
                           const ptx::Instruction &instruction,
-                          ArrayRef<OperandPlan> plans, int64_t repeat) {
+                          ArrayRef<OperandPlan> plans, const Step &step) {
     OpBuilder::InsertionGuard guard(rewriter);
     // The verifier proved the predicate warp-uniform: a branch around the
     // collective keeps every lane of a warp together.
@@ -364,12 +422,13 @@ private:
       rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
     }
     SmallVector<Value> sources;
-    SmallVector<std::pair<const OperandPlan *, Type>> destinations;
-    for (const OperandPlan &plan : plans) {
+    SmallVector<std::tuple<const OperandPlan *, Type, int64_t>> destinations;
+    for (auto [index, plan] : llvm::enumerate(plans)) {
       const MixedOperand &operand = *plan.operand;
       if (plan.info->isDestination) {
-        destinations.push_back(
-            {&plan, getStorageType(plan.tensor.getElementType())});
+        destinations.push_back({&plan,
+                                getStorageType(plan.tensor.getElementType()),
+                                step.repeat[index]});
         continue;
       }
       if (operand.immediate) {
@@ -378,21 +437,22 @@ private:
       } else if (!plan.tensor) {
         sources.push_back(toStorageValue(rewriter, loc, operand.value));
       } else {
-        Type storageType = getStorageType(plan.tensor.getElementType());
-        for (int64_t slot : plan.repeatSlots[repeat])
+        const OperandPlan &source = *step.source[index];
+        Type storageType = getStorageType(source.tensor.getElementType());
+        for (int64_t slot : source.repeatSlots[step.repeat[index]])
           sources.push_back(SlotLoadOp::create(rewriter, loc, storageType,
-                                               operand.value, slot));
+                                               source.operand->value, slot));
       }
     }
     SmallVector<Type> resultTypes;
-    for (auto [plan, type] : destinations)
+    for (auto [plan, type, repeat] : destinations)
       resultTypes.push_back(type);
     SmallVector<Value> results =
         buildExactNVVMOp(rewriter, loc, instruction, sources, resultTypes);
     for (auto [index, destination] : llvm::enumerate(destinations)) {
-      const OperandPlan &plan = *destination.first;
-      SlotStoreOp::create(rewriter, loc, results[index], plan.operand->value,
-                          plan.repeatSlots[repeat].front());
+      auto [plan, type, repeat] = destination;
+      SlotStoreOp::create(rewriter, loc, results[index], plan->operand->value,
+                          plan->repeatSlots[repeat].front());
     }
   }
 
@@ -401,7 +461,7 @@ private:
   static void emitInlinePTX(PatternRewriter &rewriter, Location loc, ApplyOp op,
                             const ptx::Instruction &instruction,
                             ArrayRef<OperandPlan> plans, ArrayRef<Value> group,
-                            int64_t repeat) {
+                            const Step &step) {
     PTXBuilder ptx(rewriter, loc);
     struct Output {
       Value tile;
@@ -414,7 +474,7 @@ private:
       if (!plan.tensor || plan.info->isMemory || !plan.info->isDestination)
         continue;
       Type storageType = getStorageType(plan.tensor.getElementType());
-      for (int64_t slot : plan.repeatSlots[repeat]) {
+      for (int64_t slot : plan.repeatSlots[step.repeat[index]]) {
         outputs.push_back({plan.operand->value, slot});
         outputNames[index].push_back(ptx.addOutput(storageType));
       }
@@ -446,6 +506,7 @@ private:
         os << ptx.addInput(toStorageValue(rewriter, loc, operand.value));
         continue;
       }
+      int64_t repeat = step.repeat[index];
       if (plan.info->isMemory) {
         // Repeats at constant distances share one address register; the
         // distance is the address's immediate offset.
@@ -458,7 +519,12 @@ private:
         os << "]";
         continue;
       }
-      ArrayRef<int64_t> slots = plan.repeatSlots[repeat];
+      // A source reads its own registers, or (mma's C after the first k
+      // step) the accumulator's.
+      const OperandPlan &source = *step.source[index];
+      ArrayRef<int64_t> slots = plan.info->isDestination
+                                    ? plan.repeatSlots[repeat]
+                                    : source.repeatSlots[repeat];
       bool vector = slots.size() > 1 || plan.info->alwaysVector;
       if (vector)
         os << "{";
@@ -469,9 +535,9 @@ private:
           os << outputNames[index][lane];
           continue;
         }
-        Type storageType = getStorageType(plan.tensor.getElementType());
+        Type storageType = getStorageType(source.tensor.getElementType());
         os << ptx.addInput(SlotLoadOp::create(rewriter, loc, storageType,
-                                              operand.value, slot));
+                                              source.operand->value, slot));
       }
       if (vector)
         os << "}";

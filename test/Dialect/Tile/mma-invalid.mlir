@@ -169,3 +169,57 @@ tirx.kernel @tf32_with_f16_fragments() launch(grid = [1], block = [32]) {
         !tirx.tensor<8x4xui32, local, #b8>, !tirx.tensor<16x8xf32, local, #acc>
   tirx.return
 }
+
+// -----
+
+// (M, N, K)-structured repeats: D (2, 3) gives M = 2, N = 3; A (2, 4) gives
+// K = 4; B must then be (N, K) = (3, 4).
+#acc = #tirx.layout<S[(2, 3, 2, 8, 4, 2) : (12, 4, 2, 4@laneid, 1@laneid, 1)]>
+#a = #tirx.layout<S[(2, 4, 2, 8, 2, 4) : (16, 4, 1, 4@laneid, 2, 1@laneid)]>
+#b = #tirx.layout<S[(4, 3, 8, 2, 4) : (6, 2, 4@laneid, 1, 1@laneid)]>
+tirx.kernel @mnk_b_transposed() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<2x4x16x8xui32, local, #a>
+  %b = tirx.alloc_local : !tirx.tensor<4x3x8x8xui32, local, #b>
+  %c = tirx.alloc_local : !tirx.tensor<2x3x16x8xf32, local, #acc>
+  // expected-error @+1 {{operand #2 (b): mma's repeats are (batch..., N_repeat, K_repeat) = (3, 4) (M_repeat 2 and N_repeat 3 from D, K_repeat 4 from A), but its repeat shape is (4, 3)}}
+  tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" scope(warp) (%c, %a, %b, %c)
+      : !tirx.tensor<2x3x16x8xf32, local, #acc>, !tirx.tensor<2x4x16x8xui32, local, #a>,
+        !tirx.tensor<4x3x8x8xui32, local, #b>, !tirx.tensor<2x3x16x8xf32, local, #acc>
+  tirx.return
+}
+
+// -----
+
+// A's M_repeat must be D's.
+#acc = #tirx.layout<S[(2, 3, 2, 8, 4, 2) : (12, 4, 2, 4@laneid, 1@laneid, 1)]>
+#a = #tirx.layout<S[(3, 1, 2, 8, 2, 4) : (4, 4, 1, 4@laneid, 2, 1@laneid)]>
+#b = #tirx.layout<S[(3, 1, 8, 2, 4) : (2, 2, 4@laneid, 1, 1@laneid)]>
+tirx.kernel @mnk_a_rows() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<3x1x16x8xui32, local, #a>
+  %b = tirx.alloc_local : !tirx.tensor<3x1x8x8xui32, local, #b>
+  %c = tirx.alloc_local : !tirx.tensor<2x3x16x8xf32, local, #acc>
+  // expected-error @+1 {{operand #1 (a): mma's repeats are (batch..., M_repeat, K_repeat) = (2, 1) (M_repeat 2 and N_repeat 3 from D, K_repeat 1 from A), but its repeat shape is (3, 1)}}
+  tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" scope(warp) (%c, %a, %b, %c)
+      : !tirx.tensor<2x3x16x8xf32, local, #acc>, !tirx.tensor<3x1x16x8xui32, local, #a>,
+        !tirx.tensor<3x1x8x8xui32, local, #b>, !tirx.tensor<2x3x16x8xf32, local, #acc>
+  tirx.return
+}
+
+// -----
+
+// C is D's shape: (M, N), not A's (M, K).
+#acc = #tirx.layout<S[(2, 3, 2, 8, 4, 2) : (12, 4, 2, 4@laneid, 1@laneid, 1)]>
+#acc2 = #tirx.layout<S[(2, 2, 2, 8, 4, 2) : (8, 4, 2, 4@laneid, 1@laneid, 1)]>
+#a = #tirx.layout<S[(2, 2, 2, 8, 2, 4) : (8, 4, 1, 4@laneid, 2, 1@laneid)]>
+#b = #tirx.layout<S[(3, 2, 8, 2, 4) : (4, 2, 4@laneid, 1, 1@laneid)]>
+tirx.kernel @mnk_c_shape() launch(grid = [1], block = [32]) {
+  %a = tirx.alloc_local : !tirx.tensor<2x2x16x8xui32, local, #a>
+  %b = tirx.alloc_local : !tirx.tensor<3x2x8x8xui32, local, #b>
+  %d = tirx.alloc_local : !tirx.tensor<2x3x16x8xf32, local, #acc>
+  %c = tirx.alloc_local : !tirx.tensor<2x2x16x8xf32, local, #acc2>
+  // expected-error @+1 {{operand #3 (c): mma's repeats are D's (batch..., M_repeat, N_repeat) = (2, 3) (M_repeat 2 and N_repeat 3 from D, K_repeat 2 from A), but its repeat shape is (2, 2)}}
+  tile.apply "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" scope(warp) (%d, %a, %b, %c)
+      : !tirx.tensor<2x3x16x8xf32, local, #acc>, !tirx.tensor<2x2x16x8xui32, local, #a>,
+        !tirx.tensor<3x2x8x8xui32, local, #b>, !tirx.tensor<2x2x16x8xf32, local, #acc2>
+  tirx.return
+}

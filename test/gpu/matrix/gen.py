@@ -30,7 +30,9 @@ with '_' for '-'):
 - cta:           scope(cta), 4 warps (the group) x 2 repeats, every operand
                  with its repeats at register bases 0 and N (N registers a
                  fragment).
-- cta_2x2:       scope(cta), 4 warps x (2, 2) repeats whose register bases
+- cta_2x2:       scope(cta), 4 warps x (2, 2) independent repeats (written
+                 (2, 2, 1, 1): mma's last two repeat dimensions are (M, N),
+                 (M, K), (N, K), here 1, the (2, 2) a batch) whose register bases
                  differ by operand: repeat (i, j) is at base i + 2 j of A
                  and C and at base 2 i + j of B and D (strides (N, 2N) and
                  (2N, N)), so a slot computed from the wrong repeat, or the
@@ -148,7 +150,10 @@ FP8 = ("e4m3", "e5m2")
 VARIANTS = [("warp", "warp", (), {}, False),
             ("warp_inplace", "warp", (), {}, True),
             ("cta", "cta", (2,), {"d": (1,), "a": (1,), "b": (1,), "c": (1,)}, False),
-            ("cta_2x2", "cta", (2, 2), {"d": (2, 1), "a": (1, 2), "b": (2, 1), "c": (1, 2)},
+            # (2, 2) independent products: a batch (mma's last two repeat
+            # dimensions are (M, N) / (M, K) / (N, K), here all 1).
+            ("cta_2x2", "cta", (2, 2, 1, 1),
+             {"d": (2, 1, 0, 0), "a": (1, 2, 0, 0), "b": (2, 1, 0, 0), "c": (1, 2, 0, 0)},
              False),
             ("warpgroup", "warpgroup", (2,), {"d": (1,), "a": (1,), "b": (1,), "c": (1,)},
              False)]

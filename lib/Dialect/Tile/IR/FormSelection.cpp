@@ -125,3 +125,34 @@ unsigned mlir::tirx::tile::getOperandAtom(const ptx::OperandInfo &info,
   int64_t bytes = getChunkBytes(operands, info.chunkOperand);
   return bytes % elementBytes ? 0 : bytes / elementBytes;
 }
+
+SmallVector<int64_t> MmaRepeats::getD() const {
+  SmallVector<int64_t> shape(batch);
+  shape.append({m, n});
+  return shape;
+}
+
+SmallVector<int64_t> MmaRepeats::getA() const {
+  SmallVector<int64_t> shape(batch);
+  shape.append({m, k});
+  return shape;
+}
+
+SmallVector<int64_t> MmaRepeats::getB() const {
+  SmallVector<int64_t> shape(batch);
+  shape.append({n, k});
+  return shape;
+}
+
+std::optional<MmaRepeats>
+mlir::tirx::tile::getMmaRepeats(const ptx::Instruction &inst,
+                                ArrayRef<int64_t> d, ArrayRef<int64_t> a) {
+  if (inst.family != "mma" || d.size() < 2 || a.size() != d.size())
+    return std::nullopt;
+  MmaRepeats repeats;
+  repeats.batch.assign(d.begin(), d.end() - 2);
+  repeats.m = d[d.size() - 2];
+  repeats.n = d.back();
+  repeats.k = a.back();
+  return repeats;
+}

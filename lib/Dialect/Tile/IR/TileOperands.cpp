@@ -276,7 +276,8 @@ public:
   TileOperandChecker(Operation *op, const ExecutionDomain &domain)
       : op(op), domain(domain) {}
 
-  LogicalResult checkShapes(ArrayRef<TileTensorOperand> operands);
+  LogicalResult checkShapes(ArrayRef<TileTensorOperand> operands,
+                            bool sameRepeats);
   LogicalResult checkRegisterOperand(const TileTensorOperand &operand);
   LogicalResult checkFragmentOperand(const TileTensorOperand &operand);
   LogicalResult checkMemoryOperand(const TileTensorOperand &operand);
@@ -302,7 +303,8 @@ private:
 } // namespace
 
 LogicalResult
-TileOperandChecker::checkShapes(ArrayRef<TileTensorOperand> operands) {
+TileOperandChecker::checkShapes(ArrayRef<TileTensorOperand> operands,
+                                bool sameRepeats) {
   size_t groupRank = domain.groupShape.size();
   const TileTensorOperand *reference = nullptr;
   for (const TileTensorOperand &operand : operands) {
@@ -345,7 +347,7 @@ TileOperandChecker::checkShapes(ArrayRef<TileTensorOperand> operands) {
              << stringifyScope(domain.scope) << ": "
              << formatList(domain.groupShape) << " for a block of "
              << domain.numThreads << " threads";
-    if (!reference) {
+    if (!reference || !sameRepeats) {
       reference = &operand;
       continue;
     }
@@ -602,8 +604,7 @@ TileOperandChecker::checkMemoryRows(const TileTensorOperand &operand) {
           (offset * elementBytes) % rowBytes != 0)
         return describeElement()
                << " starts at byte " << offset * elementBytes
-               << ", which is not aligned to the " << rowBytes
-               << "-byte row";
+               << ", which is not aligned to the " << rowBytes << "-byte row";
       if (!operand.isDestination)
         continue;
       auto [it, inserted] = writtenBy.try_emplace(offset, flat);
@@ -621,19 +622,18 @@ TileOperandChecker::checkMemoryRows(const TileTensorOperand &operand) {
 LogicalResult
 mlir::tirx::tile::checkTileTensorOperands(Operation *op, Scope scope,
                                           ArrayRef<TileTensorOperand> operands,
-                                          bool lanesInAtom) {
+                                          bool lanesInAtom, bool sameRepeats) {
   FailureOr<ExecutionDomain> domain =
       getExecutionDomain(op, scope, lanesInAtom);
   if (failed(domain))
     return failure();
   TileOperandChecker checker(op, *domain);
-  if (failed(checker.checkShapes(operands)))
+  if (failed(checker.checkShapes(operands, sameRepeats)))
     return failure();
   for (const TileTensorOperand &operand : operands) {
     if (operand.isMemory) {
-      if (failed(operand.fragment.empty()
-                     ? checker.checkMemoryOperand(operand)
-                     : checker.checkMemoryRows(operand)))
+      if (failed(operand.fragment.empty() ? checker.checkMemoryOperand(operand)
+                                          : checker.checkMemoryRows(operand)))
         return failure();
       continue;
     }

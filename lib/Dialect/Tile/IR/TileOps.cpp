@@ -450,8 +450,7 @@ LogicalResult ApplyOp::verify() {
         break;
       }
       if (!spaceMatches)
-        return describe() << "accesses "
-                          << ptx::getMemorySpaceName(info.space)
+        return describe() << "accesses " << ptx::getMemorySpaceName(info.space)
                           << " memory, but the tensor is "
                           << stringifyMemorySpace(tensor.getMemorySpace());
     }
@@ -478,7 +477,49 @@ LogicalResult ApplyOp::verify() {
                        info.isMemory, atom, vectorBytes, info.fragment,
                        info.atomShape});
   }
-  return checkTileTensorOperands(*this, getScope(), tensors, collective);
+  // mma's (M, N, K)-structured repeats: each operand's repeat shape follows
+  // from D's and A's (a wrong rank or group is the checker's to report).
+  bool structured = false;
+  if (instruction.family == "mma" && tensors.size() == 4) {
+    size_t groupRank = getScope() == Scope::warp ? 0 : 1;
+    SmallVector<SmallVector<int64_t>> repeatShapes;
+    for (const TileTensorOperand &tensor : tensors) {
+      ArrayRef<int64_t> shape = tensor.type.getShape();
+      size_t atomRank = tensor.getAtomShape().size();
+      if (shape.size() < groupRank + atomRank)
+        break;
+      repeatShapes.emplace_back(
+          shape.drop_front(groupRank).drop_back(atomRank));
+    }
+    std::optional<MmaRepeats> mnk;
+    if (repeatShapes.size() == 4)
+      mnk = getMmaRepeats(instruction, repeatShapes[0], repeatShapes[1]);
+    if (mnk) {
+      structured = true;
+      SmallVector<int64_t> expected[] = {mnk->getD(), mnk->getA(), mnk->getB(),
+                                         mnk->getD()};
+      const char *roles[] = {"(batch..., M_repeat, N_repeat)",
+                             "(batch..., M_repeat, K_repeat)",
+                             "(batch..., N_repeat, K_repeat)",
+                             "D's (batch..., M_repeat, N_repeat)"};
+      for (auto [index, tensor] : llvm::enumerate(tensors)) {
+        if (repeatShapes[index] == expected[index])
+          continue;
+        InFlightDiagnostic diag = emitOpError("operand #")
+                                  << tensor.position << " (" << tensor.name
+                                  << "): mma's repeats are " << roles[index]
+                                  << " = (";
+        llvm::interleaveComma(expected[index], diag);
+        diag << ") (M_repeat " << mnk->m << " and N_repeat " << mnk->n
+             << " from D, K_repeat " << mnk->k << " from A), but its repeat "
+             << "shape is (";
+        llvm::interleaveComma(repeatShapes[index], diag);
+        return diag << ")";
+      }
+    }
+  }
+  return checkTileTensorOperands(*this, getScope(), tensors, collective,
+                                 /*sameRepeats=*/!structured);
 }
 
 //===----------------------------------------------------------------------===//

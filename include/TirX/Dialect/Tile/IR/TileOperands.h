@@ -92,9 +92,12 @@ FailureOr<ExecutionDomain> getExecutionDomain(Operation *op, Scope scope,
 
 /// Checks decomposition, group extents, shape agreement, ownership,
 /// distinct destinations and memory atoms of `operands` under `scope`.
+/// `sameRepeats`: every operand has the same group x repeat shape (false
+/// when the caller checked another structure: mma's (M, N, K) repeats).
 LogicalResult checkTileTensorOperands(Operation *op, Scope scope,
                                       ArrayRef<TileTensorOperand> operands,
-                                      bool lanesInAtom = false);
+                                      bool lanesInAtom = false,
+                                      bool sameRepeats = true);
 
 /// A collective operand's fragment, parsed: per atom element, the lane that
 /// holds it and its register among the lane's `registersPerLane`.
