@@ -125,6 +125,9 @@ if [ -d "$here/python/tirx" ]; then
   done
   check "run_malformed.py" with_tirx python3 "$here/run_malformed.py" "$here/examples/python"
   check "run_huge.py" with_tirx python3 "$here/run_huge.py"
+  # mma.sync's (M, N, K) repeats: the k steps accumulate into D.
+  [ -f "$here/mma_repeats.ptx" ] && check "run_mma_repeats.py" \
+    with_tirx python3 "$here/run_mma_repeats.py" "$here/mma_repeats.ptx"
   # The launch path with PyTorch: as_torch_op under torch.compile and CUDA
   # graphs, DLPack-only objects, streams, the tensors' device.
   check "run_torch.py" with_tirx python3 "$here/run_torch.py" "$here/examples/python"
