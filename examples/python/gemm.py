@@ -135,18 +135,19 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
                 T.ptx.cp.async_.commit_group()
                 return
             pred = None if pred is True else pred
-            shape = (warps, 32, a_reps, 4)
-            apply("cp.async.cg.shared.global",
-                  sa[stage * A_STAGE:(stage + 1) * A_STAGE].view(shape, layout=a_shared),
-                  Aw[bm * BM:bm * BM + BM, kb * (BK // 2):kb * (BK // 2) + BK // 2]
-                  .view(shape, layout=a_global),
-                  chunk_bytes=16, pred=pred)
-            shape = (warps, 32, b_reps, 4)
-            apply("cp.async.cg.shared.global",
-                  sb[stage * B_STAGE:(stage + 1) * B_STAGE].view(shape, layout=b_shared),
-                  Bw[kb * BK:kb * BK + BK, bn * (BN // 2):bn * (BN // 2) + BN // 2]
-                  .view(shape, layout=b_global),
-                  chunk_bytes=16, pred=pred)
+
+            def copy(shared, global_tile, reps, shared_layout, global_layout):
+                shape = (warps, 32, reps, 4)
+                apply("cp.async.cg.shared.global", shared.view(shape, layout=shared_layout),
+                      global_tile.view(shape, layout=global_layout), chunk_bytes=16,
+                      pred=pred)
+
+            copy(sa[stage * A_STAGE:(stage + 1) * A_STAGE],
+                 Aw[bm * BM:bm * BM + BM, kb * (BK // 2):kb * (BK // 2) + BK // 2],
+                 a_reps, a_shared, a_global)
+            copy(sb[stage * B_STAGE:(stage + 1) * B_STAGE],
+                 Bw[kb * BK:kb * BK + BK, bn * (BN // 2):bn * (BN // 2) + BN // 2],
+                 b_reps, b_shared, b_global)
             T.ptx.cp.async_.commit_group()
 
         acc = T.alloc_local((warps, MI, NI, 16, 8), "float32", layout=acc_layout)

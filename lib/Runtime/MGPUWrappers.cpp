@@ -114,7 +114,7 @@ TIRX_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
     return;
   }
   // Dynamic shared memory past the 48 KiB default needs the kernel's opt-in.
-  if (smem > 48 * 1024 &&
+  if (smem > static_cast<int32_t>(kDefaultDynamicSharedBytes) &&
       !report(cudaFuncSetAttribute(
                   function, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
               "mgpuLaunchKernel"))

@@ -27,6 +27,10 @@ TirxStatus check(cudaError_t error, const char *what, TirxStatus status);
 TirxStatus checkDevice(const char *what);
 const char *getLastErrorMessage();
 
+/// Dynamic shared memory a kernel may use without opting in (CUDA's
+/// default); past it, launches set the function's maximum first.
+constexpr unsigned kDefaultDynamicSharedBytes = 48 * 1024;
+
 } // namespace tirx::runtime
 
 #endif // TIRX_LIB_RUNTIME_RUNTIMEERROR_H

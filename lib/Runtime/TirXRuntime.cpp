@@ -259,7 +259,7 @@ extern "C" __attribute__((visibility("default"))) TirxStatus tirxKernelLaunch(
   // runtime, which makes its context current and names any error.
   // Dynamic shared memory past the 48 KiB default needs the kernel's opt-in
   // (through the runtime, which takes the library kernel as is).
-  if (sharedMemBytes > 48 * 1024) {
+  if (sharedMemBytes > kDefaultDynamicSharedBytes) {
     cudaError_t error =
         cudaFuncSetAttribute(reinterpret_cast<const void *>(kernel->kernel),
                              cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -522,20 +522,14 @@ tirxPreparedLaunchSetSharedBytes(TirxPreparedLaunch *launch, unsigned bytes) {
     return fail(TIRX_ERROR_INVALID_ARGUMENT,
                 "tirxPreparedLaunchSetSharedBytes: launch, or its function or "
                 "context, is null");
-  const Driver &d = driver();
   // Past the 48 KiB default, the function opts in (once, here).
   CUresult result = CUDA_SUCCESS;
-  if (bytes > 48 * 1024) {
-    CUcontext context = static_cast<CUcontext>(launch->context);
-    CUcontext previous = nullptr;
-    d.ctxGetCurrent(&previous);
-    if (previous != context)
-      d.ctxSetCurrent(context);
-    result = d.funcSetAttribute(static_cast<CUfunction>(launch->function),
-                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                static_cast<int>(bytes));
-    if (previous != context)
-      d.ctxSetCurrent(previous);
+  if (bytes > kDefaultDynamicSharedBytes) {
+    ContextScope scope(static_cast<CUcontext>(launch->context));
+    result = driver().funcSetAttribute(
+        static_cast<CUfunction>(launch->function),
+        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        static_cast<int>(bytes));
   }
   if (result != CUDA_SUCCESS)
     return fail(TIRX_ERROR_LAUNCH,

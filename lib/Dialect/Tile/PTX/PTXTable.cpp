@@ -132,26 +132,23 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
   if (lastSlot >= 0 && !form.slots[lastSlot].mandatory)
     tableError(raw, "operand '" + op.name + "' may have no type");
   for (StringRef attr : ArrayRef(fields).drop_front(3)) {
-    if (attr == "imm") {
+    std::optional<ValueRule> rule = StringSwitch<std::optional<ValueRule>>(attr)
+                                        .Case("mask", ValueRule::FullMask)
+                                        .Case("barrier", ValueRule::BarrierId)
+                                        .Case("threads", ValueRule::ThreadCount)
+                                        .Case("chunk", ValueRule::ChunkBytes)
+                                        .Case("chunk16", ValueRule::Chunk16)
+                                        .Case("srcsize", ValueRule::SourceBytes)
+                                        .Case("groups", ValueRule::GroupCount)
+                                        .Default(std::nullopt);
+    if (rule) {
+      op.valueRule = *rule;
+    } else if (attr == "imm") {
       op.allowsImmediate = true;
     } else if (attr == "join") {
       op.joinsPrevious = true;
     } else if (attr == "vec") {
       op.alwaysVector = true;
-    } else if (attr == "mask") {
-      op.valueRule = ValueRule::FullMask;
-    } else if (attr == "barrier") {
-      op.valueRule = ValueRule::BarrierId;
-    } else if (attr == "threads") {
-      op.valueRule = ValueRule::ThreadCount;
-    } else if (attr == "chunk") {
-      op.valueRule = ValueRule::ChunkBytes;
-    } else if (attr == "chunk16") {
-      op.valueRule = ValueRule::Chunk16;
-    } else if (attr == "srcsize") {
-      op.valueRule = ValueRule::SourceBytes;
-    } else if (attr == "groups") {
-      op.valueRule = ValueRule::GroupCount;
     } else if (attr.consume_front("space=")) {
       op.spaceSlot = findSlot(form, attr);
       if (op.spaceSlot < 0)
