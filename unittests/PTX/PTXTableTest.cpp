@@ -1178,7 +1178,7 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 82u);
+  EXPECT_EQ(getForms().size(), 84u);
   EXPECT_EQ(getFamilyNames().size(), 30u);
 }
 
@@ -1248,6 +1248,28 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
           return;
         }
         ASSERT_FALSE(inst.operands.empty());
+        // TMA: one map and one box image, a whole operand each; loads also
+        // write their mbarrier (a shared 64-bit word).
+        if (llvm::any_of(inst.operands, [](const OperandInfo &op) {
+              return op.bulkRole != BulkTensorRole::None;
+            })) {
+          bool isLoad = inst.operands[0].bulkRole == BulkTensorRole::BoxImage;
+          const OperandInfo &box = inst.operands[isLoad ? 0 : 1];
+          const OperandInfo &map = inst.operands[isLoad ? 1 : 0];
+          EXPECT_EQ(box.bulkRole, BulkTensorRole::BoxImage);
+          EXPECT_EQ(map.bulkRole, BulkTensorRole::TensorMap);
+          EXPECT_TRUE(box.isMemory && map.isMemory &&
+                      inst.operands[0].isDestination);
+          EXPECT_EQ(map.space, MemorySpace::Global);
+          EXPECT_NE(box.space, MemorySpace::Global);
+          EXPECT_EQ(box.element.kind, Kind::Any);
+          if (isLoad) {
+            EXPECT_EQ(inst.operands[2].element.bitWidth, 64u);
+            EXPECT_EQ(inst.operands[2].space, box.space);
+          }
+          EXPECT_GE(inst.minSM, 90u);
+          return;
+        }
         // Barriers write nothing; shfl's second line also writes `p`.
         bool isBarrier = inst.family == "bar";
         unsigned expectedDestinations = isBarrier                           ? 0

@@ -17,10 +17,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BulkTensorDispatch.h"
 #include "DispatchUtils.h"
 #include "NVVMCollectives.h"
 #include "PTXBuilder.h"
 #include "TirX/Conversion/Passes.h"
+#include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 #include "TirX/Layout/LayoutGrouping.h"
@@ -242,6 +244,8 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
     if (failed(selected))
       return failure();
     const ptx::Instruction &instruction = **selected;
+    if (isBulkTensorCopy(instruction))
+      return emitBulkTensorCopy(rewriter, op, instruction, *operands);
     bool collective = instruction.exec != ptx::ExecKind::Thread;
     FailureOr<ExecutionDomain> domain =
         getExecutionDomain(op, op.getScope(), collective);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 #include "TirX/Dialect/Tile/IR/Uniformity.h"
@@ -200,17 +201,26 @@ void ApplyOp::getEffects(
 
 Value ApplyOp::getAccessGuard() { return getPred(); }
 
-std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
+/// The position (in PTX order) of the op's SSA operand `operandIndex`.
+static unsigned getOperandPosition(ApplyOp op, unsigned operandIndex) {
   // Operand indices of `args` start at 0 (the segment comes first).
-  unsigned argIndex = operandIndex, nextArg = 0, position = 0;
-  for (auto [index, kind] : llvm::enumerate(getOperandKinds())) {
-    if (!isa<UnitAttr>(kind))
-      continue;
-    if (nextArg++ == argIndex) {
-      position = index;
-      break;
-    }
-  }
+  unsigned nextArg = 0;
+  for (auto [index, kind] : llvm::enumerate(op.getOperandKinds()))
+    if (isa<UnitAttr>(kind) && nextArg++ == operandIndex)
+      return index;
+  return 0;
+}
+
+bool ApplyOp::isAccessClipped(unsigned operandIndex) {
+  unsigned position = getOperandPosition(*this, operandIndex);
+  const ptx::Instruction *instruction = findFormByCount(*this);
+  return instruction && position < instruction->operands.size() &&
+         instruction->operands[position].bulkRole ==
+             ptx::BulkTensorRole::TensorMap;
+}
+
+std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
+  unsigned position = getOperandPosition(*this, operandIndex);
   std::string text = "operand #" + std::to_string(position);
   if (const ptx::Instruction *instruction = findFormByCount(*this);
       instruction && position < instruction->operands.size())
@@ -402,6 +412,8 @@ LogicalResult ApplyOp::verify() {
     return failure();
   if (failed(verifyOperandValues(*this, instruction, *operands)))
     return failure();
+  if (isBulkTensorCopy(instruction))
+    return verifyBulkTensorCopy(*this, instruction, *operands);
 
   SmallVector<TileTensorOperand> tensors;
   for (const MixedOperand &operand : *operands) {

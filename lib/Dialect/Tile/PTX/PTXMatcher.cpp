@@ -272,6 +272,7 @@ static Expected<Instruction> buildInstruction(const Form &form,
       op.atomShape.push_back(op.atom);
     op.joinsPrevious = spec.joinsPrevious;
     op.alwaysVector = spec.alwaysVector;
+    op.bulkRole = spec.bulkRole;
     op.valueRule = spec.valueRule;
     op.chunkOperand = spec.chunkOperand;
     inst.operands.push_back(std::move(op));

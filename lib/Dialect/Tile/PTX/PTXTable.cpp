@@ -149,6 +149,10 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       op.joinsPrevious = true;
     } else if (attr == "vec") {
       op.alwaysVector = true;
+    } else if (attr == "tmap") {
+      op.bulkRole = BulkTensorRole::TensorMap;
+    } else if (attr == "box") {
+      op.bulkRole = BulkTensorRole::BoxImage;
     } else if (attr.consume_front("space=")) {
       op.spaceSlot = findSlot(form, attr);
       if (op.spaceSlot < 0)
@@ -193,6 +197,9 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
   if (!isMemory && (op.spaceSlot >= 0 || !op.chunkName.empty()))
     tableError(raw, "operand '" + op.name +
                         "': only memory operands have a space or a byte atom");
+  if (!isMemory && op.bulkRole != BulkTensorRole::None)
+    tableError(raw, "operand '" + op.name +
+                        "': only memory operands are TMA boxes or maps");
   if (isMemory && op.allowsImmediate)
     tableError(raw, "a memory operand cannot take an immediate");
   if (op.role == Role::RegisterDst && op.allowsImmediate)

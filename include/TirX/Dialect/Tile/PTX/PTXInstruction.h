@@ -79,6 +79,9 @@ struct OperandInfo {
   /// Written as a `{...}` vector even when it is one register (mma).
   bool alwaysVector = false;
   /// What the operand's value must be (membermask, barrier id, count).
+  /// A TMA operand: the global box (through its tensor map) or its shared
+  /// image; the atom is then the whole operand.
+  BulkTensorRole bulkRole = BulkTensorRole::None;
   ValueRule valueRule = ValueRule::None;
   /// The atom's shape: the operand's trailing dimensions (`{atom}` unless a
   /// fragment says otherwise, e.g. {16, 8} for an mma accumulator).

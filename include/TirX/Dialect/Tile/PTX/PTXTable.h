@@ -133,6 +133,7 @@ struct OperandSpec {
   llvm::StringRef chunkName; // `bytes=<operand>`, resolved to chunkOperand
   bool joinsPrevious = false;
   bool alwaysVector = false;
+  BulkTensorRole bulkRole = BulkTensorRole::None; // `tmap` / `box`
   ValueRule valueRule = ValueRule::None;
   llvm::SmallVector<int64_t, 2> atomShape; // a fragment's; empty otherwise
 };

@@ -94,6 +94,15 @@ enum class ValueRule : uint8_t {
   GroupCount   // `groups`: an immediate count of pending async groups
 };
 
+/// The operands of a TMA copy (cp.async.bulk.tensor), which move one whole
+/// box per instruction rather than an atom per repeat.
+enum class BulkTensorRole : uint8_t {
+  None,
+  TensorMap, // `tmap`: a box of a kernel's global tensor, addressed through
+             // the tensor map the launcher encodes: `[map, {coords}]`
+  BoxImage   // `box`: the shared-memory image of that box
+};
+
 /// Who executes one instruction (docs/instruction-model.md).
 enum class ExecKind : uint8_t {
   Thread,    // each thread on its own registers
