@@ -59,6 +59,9 @@ if [ -d "$here/tests" ]; then
     { cat "$here/tests/runtime-check.out"; return 1; }
   }
   check "Runtime/gpu.test (tirx-runtime-check)" runtime_check
+  # test/Runtime/tensor-map.test's GPU line: a valid tensor map encodes.
+  check "Runtime/tensor-map.test (tirx-runtime-check --tensor-maps)" bash -c \
+    '"$0/bin/tirx-runtime-check" --tensor-maps | tee /dev/stderr | grep -q "^map-valid: SUCCESS"' "$here"
   # The prepared launches of the C ABI (what the Python launcher uses),
   # checked against test/Runtime/prepared-launch-gpu.test.
   prepared_check() {
@@ -128,6 +131,9 @@ if [ -d "$here/python/tirx" ]; then
   # mma.sync's (M, N, K) repeats: the k steps accumulate into D.
   [ -f "$here/mma_repeats.ptx" ] && check "run_mma_repeats.py" \
     with_tirx python3 "$here/run_mma_repeats.py" "$here/mma_repeats.ptx"
+  # TMA copies (issue 19): every rank, boxes inside and overhanging the
+  # tensor, the launcher's tensor maps, against a host model bit for bit.
+  check "run_tma.py" with_tirx python3 "$here/run_tma.py"
   # The launch path with PyTorch: as_torch_op under torch.compile and CUDA
   # graphs, DLPack-only objects, streams, the tensors' device.
   check "run_torch.py" with_tirx python3 "$here/run_torch.py" "$here/examples/python"
