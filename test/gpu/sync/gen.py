@@ -26,11 +26,13 @@ O bit for bit between TirX and nvcc and against the expected words
 (run.py's docstring).
 
 The cases (one CTA each):
-- mbarrier_phases (128 threads): thread 0 initializes the barrier for 128
+- mbarrier_phases (128 threads): thread 0 initializes the barrier for 256
   arrivals. Phase p (0-5): each thread stores I[p][t] to shared buffer p % 2
-  at word t, arrives (p = 0 state, 1 sink with .release.cta, 2 count 2 by
-  threads 0-63 only, 3 expect_tx 0 then arrive.expect_tx sink 0 bytes, 4
-  arrive.expect_tx with a state, 5 sink), waits for parity p % 2 (the
+  at word t, arrives twice (p = 0 with a state twice, 1 a sink with
+  .release.cta and a sink, 2 once with count 2, 3 thread 0's expect_tx 0,
+  then arrive.expect_tx's sink with 0 bytes and a sink, 4 arrive.expect_tx
+  with a state and an arrival with a state, 5 two sinks: the phase
+  completes only after every thread's last arrival), waits for parity p % 2 (the
   retry loop; .acquire.cta on odd phases), reads word 4 (t % 32) + t / 32
   of the buffer (another warp's store) into O[p][t][0], and records four
   single tries: test_wait(p % 2) (1: the phase completed),
@@ -97,9 +99,7 @@ def mbarrier_phases():
         "  %tx = tirx.thread_idx x",
         "  %t = arith.index_cast %tx : index to i32",
         "  %c0 = arith.constant 0 : i32",
-        "  %c64 = arith.constant 64 : i32",
         "  %is0 = arith.cmpi eq, %t, %c0 : i32",
-        "  %low = arith.cmpi ult, %t, %c64 : i32",
         "  %%bar = tirx.alloc_shared : %s" % bar,
         "  %%buf0 = tirx.alloc_shared : %s" % buf,
         "  %%buf1 = tirx.alloc_shared : %s" % buf,
@@ -109,7 +109,7 @@ def mbarrier_phases():
         "  %%v = tirx.alloc_local : %s" % reg,
         "  %%f = tirx.alloc_local : %s" % flag,
         "  %%w = tirx.alloc_local : %s" % reg,
-        '  tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%%bar, 128 : i32) pred(%%is0) : %s'
+        '  tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%%bar, 256 : i32) pred(%%is0) : %s'
         % bar,
         '  tile.apply "fence.mbarrier_init.release.cluster" scope(thread) ()',
         "  tirx.cta_sync",
@@ -127,26 +127,33 @@ def mbarrier_phases():
             % (p, reg, tile(32, 128 * p)),
             '  tile.apply "st.shared.b32" scope(cta) (%s, %%v) : %s, %s' % (b, buf, reg),
         ]
+        # Two arrivals a thread (one of count 2 in phase 2): the phase
+        # completes only after every thread's second one.
+        arrive_state = ('  tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) '
+                        "(%%st, %%bar) : %s, %s" % (state, bar))
+        arrive_sink = ('  tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) '
+                       "(%%bar) : %s" % bar)
         if p == 0:
-            lines.append('  tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) '
-                         "(%%st, %%bar) : %s, %s" % (state, bar))
+            lines += [arrive_state, arrive_state]
         elif p == 1:
             lines.append('  tile.apply "mbarrier.arrive.release.cta.shared::cta.b64" '
                          "scope(thread) (%%bar) : %s" % bar)
+            lines.append(arrive_sink)
         elif p == 2:
             lines.append('  tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) '
-                         "(%%st, %%bar, 2 : i32) pred(%%low) : %s, %s" % (state, bar))
+                         "(%%st, %%bar, 2 : i32) : %s, %s" % (state, bar))
         elif p == 3:
             lines.append('  tile.apply "mbarrier.expect_tx.relaxed.cta.shared::cta.b64" '
                          "scope(thread) (%%bar, 0 : i32) pred(%%is0) : %s" % bar)
             lines.append('  tile.apply "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64" '
                          "scope(thread) (%%bar, 0 : i32) : %s" % bar)
+            lines.append(arrive_sink)
         elif p == 4:
             lines.append('  tile.apply "mbarrier.arrive.expect_tx.shared::cta.b64" '
                          "scope(thread) (%%st, %%bar, 0 : i32) : %s, %s" % (state, bar))
+            lines.append(arrive_state)
         else:
-            lines.append('  tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) '
-                         "(%%bar) : %s" % bar)
+            lines += [arrive_sink, arrive_sink]
         wait = ("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64" if par else
                 "mbarrier.try_wait.parity.shared::cta.b64")
         lines += [
@@ -290,7 +297,7 @@ extern "C" __global__ void __launch_bounds__(128) mbarrier_phases(uint32_t *O, c
   const uint32_t t = threadIdx.x, bar = smem(&bar_storage);
   uint64_t state = 0;
   if (t == 0)
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 128;" :: "r"(bar) : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 256;" :: "r"(bar) : "memory");
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   __syncthreads();
   for (int p = 0; p < PHASES; ++p) {
@@ -299,23 +306,27 @@ extern "C" __global__ void __launch_bounds__(128) mbarrier_phases(uint32_t *O, c
     switch (p) {
     case 0:
       asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(state) : "r"(bar) : "memory");
+      asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(state) : "r"(bar) : "memory");
       break;
     case 1:
       asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
       break;
     case 2:
-      if (t < 64)
-        asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1], 2;" : "=l"(state) : "r"(bar) : "memory");
+      asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1], 2;" : "=l"(state) : "r"(bar) : "memory");
       break;
     case 3:
       if (t == 0)
         asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], 0;" :: "r"(bar) : "memory");
       asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], 0;" :: "r"(bar) : "memory");
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
       break;
     case 4:
       asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 %0, [%1], 0;" : "=l"(state) : "r"(bar) : "memory");
+      asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(state) : "r"(bar) : "memory");
       break;
     default:
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
       asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
     }
     wait_loop(bar, par, par == 1);
@@ -371,16 +382,16 @@ LOOP = r"tirx_retry:\s*mbarrier\.try_wait\.parity\.%sshared::cta\.b64 %%tirx_w, 
 CASES = [
     {"name": "mbarrier_phases", "threads": 128, "in_words": PHASES * 128,
      "out_words": PHASES * 128 * 5,
-     "ptx": [[r"mbarrier\.init\.shared::cta\.b64 \[%rd\d+\], 0x00000080;", 1],
+     "ptx": [[r"mbarrier\.init\.shared::cta\.b64 \[%rd\d+\], 0x00000100;", 1],
              [r"fence\.mbarrier_init\.release\.cluster;", 1],
              [LOOP % ("", 0), PHASES // 2],
              [LOOP % (r"acquire\.cta\.", 1), PHASES // 2],
              [r"mbarrier\.test_wait\.parity\.shared::cta\.b64 %p\d+", 2 * PHASES],
              [r"mbarrier\.try_wait\.parity\.shared::cta\.b64 %p\d+", 2 * PHASES],
-             [r"mbarrier\.arrive\.shared::cta\.b64 %rd\d+, \[%rd\d+\];", 1],
+             [r"mbarrier\.arrive\.shared::cta\.b64 %rd\d+, \[%rd\d+\];", 3],
              [r"mbarrier\.arrive\.shared::cta\.b64 %rd\d+, \[%rd\d+\], 0x00000002;", 1],
              [r"mbarrier\.arrive\.release\.cta\.shared::cta\.b64 _, \[%rd\d+\];", 1],
-             [r"mbarrier\.arrive\.shared::cta\.b64 _, \[%rd\d+\];", 1],
+             [r"mbarrier\.arrive\.shared::cta\.b64 _, \[%rd\d+\];", 4],
              [r"mbarrier\.expect_tx\.relaxed\.cta\.shared::cta\.b64 \[%rd\d+\], 0x00000000;", 1],
              [r"mbarrier\.arrive\.expect_tx\.release\.cta\.shared::cta\.b64 _,", 1],
              [r"mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %rd\d+,", 1],
