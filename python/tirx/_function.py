@@ -309,11 +309,14 @@ def cta_sync():
 
 
 # TIRx's short mbarrier intrinsics (T.ptx.mbarrier.init(bar.data, 1),
-# T.ptx.mbarrier.try_wait(bar.data, phase)): the CTA's shared barrier, and
-# try_wait's retry loop on a phase parity.
+# T.ptx.mbarrier.try_wait(bar.data, phase)): a barrier in the CTA's shared
+# memory; try_wait is the retry loop on a phase parity, arrive and
+# arrive.expect_tx discard the state (`_`).
 _TIRX_SHORTHANDS = {
     "mbarrier.init": "mbarrier.init.shared::cta.b64",
     "mbarrier.try_wait": "mbarrier.try_wait.parity.shared::cta.b64",
+    "mbarrier.arrive": "mbarrier.arrive.shared::cta.b64",
+    "mbarrier.arrive.expect_tx": "mbarrier.arrive.expect_tx.shared::cta.b64",
 }
 
 

@@ -57,6 +57,24 @@ def test_tma_guide_spellings():
     assert re.search(r"mbarrier\.inval\.shared::cta\.b64 \[%rd\d+\];", ptx)
 
 
+def test_tirx_shorthands():
+    @T.function
+    def k(phase: T.int32):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+        bar = T.alloc_shared((1,), "uint64", align=8)
+        T.ptx.mbarrier.init(bar.data, 32)
+        T.ptx.mbarrier.arrive.expect_tx(bar.data, 0)
+        T.ptx.mbarrier.arrive(bar.data)
+        T.ptx.mbarrier.try_wait(bar.data, phase)
+    ptx = tirx.compile(k, target=SM90).ptx
+    assert re.search(r"mbarrier\.init\.shared::cta\.b64 \[%rd\d+\], 0x00000020;", ptx)
+    assert re.search(r"mbarrier\.arrive\.expect_tx\.shared::cta\.b64 _, \[%rd\d+\], "
+                     r"0x00000000;", ptx)
+    assert re.search(r"mbarrier\.arrive\.shared::cta\.b64 _, \[%rd\d+\];", ptx)
+    assert re.search(r"tirx_retry:\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tirx_w, "
+                     r"\[%rd\d+\], %r\d+;\s*@!%tirx_w bra tirx_retry;", ptx)
+
+
 def test_apply_forms_and_phases():
     # Two phases of a barrier every thread arrives on: states, one try into
     # a predicate tile, a runtime parity.
