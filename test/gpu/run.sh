@@ -240,11 +240,13 @@ if [ -x "$sanitizer" ] && [ -d "$here/matrix" ]; then
 fi
 # --- end of the matrix suite -----------------------------------------------
 
-# --- The sync suite under compute-sanitizer: the mbarrier protocol (shared
-# words stored before an arrival, read after the wait by other warps) under
-# racecheck and synccheck, memcheck over every case.
+# --- The sync suite under compute-sanitizer: memcheck over every case,
+# synccheck over the .sync/.aligned forms (elect.sync, setmaxnreg, wgmma's
+# fences). Not racecheck: whether it tracks the mbarrier protocol (shared
+# words stored before an arrival, read by other warps after the wait) is
+# unverified; run it by hand before adding it.
 if [ -x "$sanitizer" ] && [ -d "$here/sync" ]; then
-  for tool in memcheck racecheck synccheck; do
+  for tool in memcheck synccheck; do
     sanitize $tool sync/run.py python3 "$here/sync/run.py" "$here/sync" --exit-zero
   done
 fi

@@ -16,7 +16,15 @@ before each launch, I random u32 words (three seeds). A case passes when
   computes 3 I + 1 after setmaxnreg moved 64 registers a thread from one
   warpgroup to the other.
 
-    run.py DIR [RESULTS.md] [--dry] [--dry-break=CASE] [--only=CASE] [--exit-zero]
+    run.py [DIR [RESULTS.md]] [--dry] [--dry-break=CASE] [--only=CASE] [--exit-zero]
+           [--compile-only]
+
+DIR holds what the GPU bundle built (CASE.ptx, reference.cubin,
+cases.json). Without DIR, run.py builds it first in a temporary folder from
+a checkout: gen.py, the build's tirx-opt ($TIRX_OPT, else build/bin/tirx-opt)
+at chip=sm_90a features=+ptx83 max-registers=128, and nvcc -arch=sm_90a
+($NVCC, else nvcc on PATH or /usr/local/cuda/bin/nvcc); --compile-only stops
+there (no GPU needed).
 
 --dry: no GPU; the expected words stand in for both kernels (checks the
 harness and the PTX counts); --dry-break=CASE flips one word of CASE's TirX
@@ -75,13 +83,42 @@ def entries(ptx):
     return dict(zip(parts[1::2], parts[2::2]))
 
 
+TIRX_OPTIONS = "chip=sm_90a features=+ptx83 max-registers=128"
+
+
+def build(directory):
+    """gen.py, tirx-opt and nvcc into `directory`, as the bundle does."""
+    import shutil
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(here)))
+    tirx_opt = os.environ.get("TIRX_OPT", os.path.join(root, "build", "bin", "tirx-opt"))
+    nvcc = os.environ.get("NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    subprocess.run([sys.executable, os.path.join(here, "gen.py"), directory], check=True,
+                   stdout=subprocess.DEVNULL)
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".mlir"):
+            case = os.path.join(directory, name[:-5])
+            subprocess.run([tirx_opt, case + ".mlir", "--tirx-to-ptx=%s ptx-output=%s.ptx"
+                            % (TIRX_OPTIONS, case), "-o", os.devnull], check=True)
+            print("compiled %s.ptx (tirx-opt %s)" % (os.path.basename(case), TIRX_OPTIONS))
+    subprocess.run([nvcc, "-arch=sm_90a", "-cubin", "-o", os.path.join(directory, "reference.cubin"),
+                    os.path.join(directory, "reference.cu")], check=True)
+    print("compiled reference.cubin (nvcc -arch=sm_90a)")
+
+
 def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
     flags = dict((a[2:].split("=", 1) + [""])[:2] for a in argv[1:] if a.startswith("--"))
-    if not args:
-        raise SystemExit(__doc__)
-    directory = args[0]
-    results_path = args[1] if len(args) > 1 else None
+    if args:
+        return run(args[0], args[1] if len(args) > 1 else None, flags)
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="tirx-sync-") as directory:
+        build(directory)
+        return 0 if "compile-only" in flags else run(directory, None, flags)
+
+
+def run(directory, results_path, flags):
     dry = "dry" in flags
     spec = json.load(open(os.path.join(directory, "cases.json")))
     cases = spec["cases"]
