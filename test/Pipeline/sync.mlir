@@ -44,6 +44,7 @@
 // CHECK-NEXT: @!%tirx_w bra tirx_retry;
 // CHECK-NEXT: }
 // CHECK: mbarrier.arrive.shared::cta.b64 {{%rd[0-9]+}}, {{\[}}[[BAR]]{{\]}}, 0x00000002;
+// CHECK: mbarrier.arrive.release.cta.shared::cta.b64 _, {{\[}}[[BAR]]{{\]}}, 0x00000003;
 // CHECK: mbarrier.test_wait.parity.shared::cta.b64 {{%p[0-9]+}}, {{\[}}[[BAR]]{{\]}}, 0x00000000;
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 {{%p[0-9]+}}, {{\[}}[[BAR]]{{\]}}, [[PAR:%r[0-9]+]];
 // CHECK: {{^[[:space:]]*[{]$}}
@@ -76,6 +77,9 @@ tirx.kernel @phases(%parity: i32) launch(grid = [1], block = [128]) {
   tile.apply "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64" scope(thread) (%bar, 1 : i32) : !bar
   // Phase 2: arrivals counted two at a time, single tries.
   tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%st, %bar, 2 : i32) : !state, !bar
+  // A count with the sink: as many operands as (%st, %bar); the shared
+  // tensor is the barrier.
+  tile.apply "mbarrier.arrive.release.cta.shared::cta.b64" scope(thread) (%bar, 3 : i32) : !bar
   %done = tirx.alloc_local : !flag
   tile.apply "mbarrier.test_wait.parity.shared::cta.b64" scope(thread) (%done, %bar, 0 : i32) : !flag, !bar
   tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%done, %bar, %parity) : !flag, !bar, i32

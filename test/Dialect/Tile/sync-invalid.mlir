@@ -357,3 +357,24 @@ tirx.kernel @arrive_state_immediate() launch(grid = [1], block = [32]) {
   tile.apply "mbarrier.arrive.shared.b64" scope(thread) (0 : i64, %bar) : !tirx.tensor<1xui64, shared, align = 8>
   tirx.return
 }
+
+// -----
+
+module attributes {tirx.chip = "sm_80"} {
+tirx.kernel @sink_count_below_sm90() launch(grid = [1], block = [32]) {
+  %bar = tirx.alloc_shared : !tirx.tensor<1xui64, shared, align = 8>
+  // expected-error @+1 {{'mbarrier.arrive.shared.b64' requires sm_90 but the target is sm_80}}
+  tile.apply "mbarrier.arrive.shared.b64" scope(thread) (%bar, 2 : i32) : !tirx.tensor<1xui64, shared, align = 8>
+  tirx.return
+}
+}
+
+// -----
+
+// Neither two-operand line fits a state tile and a count: the first says why.
+tirx.kernel @arrive_state_and_count_without_barrier() launch(grid = [1], block = [32]) {
+  %st = tirx.alloc_local : !tirx.tensor<1xui64, local>
+  // expected-error @+1 {{operand #1 (addr) of 'mbarrier.arrive.shared.b64': is written, so it must be a tensor, got an immediate}}
+  tile.apply "mbarrier.arrive.shared.b64" scope(thread) (%st, 2 : i32) : !tirx.tensor<1xui64, local>
+  tirx.return
+}
