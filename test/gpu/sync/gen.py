@@ -4,7 +4,8 @@ synchronization forms tile.apply accepts, in kernels whose data can only
 come out right if the synchronization works, as TirX modules and as CUDA
 C++ reference kernels issuing the same instructions through inline asm:
 
-    mbarrier.init / inval, arrive (state, sink `_`, count, .release.cta),
+    mbarrier.init / inval, arrive (state, sink `_`, count with either,
+    .release.cta),
     arrive.expect_tx (state, sink), expect_tx, try_wait.parity (the retry
     loop, single tries), test_wait.parity, with six phases (parity 0 1 0 1
     0 1), fence.mbarrier_init
@@ -31,7 +32,7 @@ The cases (one CTA each):
   at word t, arrives twice (p = 0 with a state twice, 1 a sink with
   .release.cta and a sink, 2 once with count 2, 3 thread 0's expect_tx 0,
   then arrive.expect_tx's sink with 0 bytes and a sink, 4 arrive.expect_tx
-  with a state and an arrival with a state, 5 two sinks: the phase
+  with a state and an arrival with a state, 5 the sink with count 2: the phase
   completes only after every thread's last arrival), waits for parity p % 2 (the
   retry loop; .acquire.cta on odd phases), reads word 4 (t % 32) + t / 32
   of the buffer (another warp's store) into O[p][t][0], and records four
@@ -153,7 +154,8 @@ def mbarrier_phases():
                          "scope(thread) (%%st, %%bar, 0 : i32) : %s, %s" % (state, bar))
             lines.append(arrive_state)
         else:
-            lines += [arrive_sink, arrive_sink]
+            lines.append('  tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) '
+                         "(%%bar, 2 : i32) : %s" % bar)
         wait = ("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64" if par else
                 "mbarrier.try_wait.parity.shared::cta.b64")
         lines += [
@@ -326,8 +328,7 @@ extern "C" __global__ void __launch_bounds__(128) mbarrier_phases(uint32_t *O, c
       asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(state) : "r"(bar) : "memory");
       break;
     default:
-      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
-      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], 2;" :: "r"(bar) : "memory");
     }
     wait_loop(bar, par, par == 1);
     uint32_t *o = O + (p * 128 + t) * 5;
@@ -391,7 +392,8 @@ CASES = [
              [r"mbarrier\.arrive\.shared::cta\.b64 %rd\d+, \[%rd\d+\];", 3],
              [r"mbarrier\.arrive\.shared::cta\.b64 %rd\d+, \[%rd\d+\], 0x00000002;", 1],
              [r"mbarrier\.arrive\.release\.cta\.shared::cta\.b64 _, \[%rd\d+\];", 1],
-             [r"mbarrier\.arrive\.shared::cta\.b64 _, \[%rd\d+\];", 4],
+             [r"mbarrier\.arrive\.shared::cta\.b64 _, \[%rd\d+\];", 2],
+             [r"mbarrier\.arrive\.shared::cta\.b64 _, \[%rd\d+\], 0x00000002;", 1],
              [r"mbarrier\.expect_tx\.relaxed\.cta\.shared::cta\.b64 \[%rd\d+\], 0x00000000;", 1],
              [r"mbarrier\.arrive\.expect_tx\.release\.cta\.shared::cta\.b64 _,", 1],
              [r"mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %rd\d+,", 1],
