@@ -156,12 +156,29 @@ void ApplyOp::print(OpAsmPrinter &printer) {
 }
 
 /// The form the op's operand count selects, or null (for interfaces, which
-/// must not emit diagnostics: the verifier explains).
+/// must not emit diagnostics: the verifier explains). Of two forms with as
+/// many operands (mbarrier.arrive's `state, [addr]` and `_, [addr], count`),
+/// the one whose memory operands are the op's global or shared tensors.
 static const ptx::Instruction *findFormByCount(ApplyOp op) {
-  for (const ptx::Instruction &form : op.getInstruction().getForms())
-    if (form.operands.size() == op.getOperandKinds().size())
+  const ptx::Instruction *first = nullptr;
+  for (const ptx::Instruction &form : op.getInstruction().getForms()) {
+    if (form.operands.size() != op.getOperandKinds().size())
+      continue;
+    first = first ? first : &form;
+    bool matches = true;
+    unsigned nextArg = 0;
+    for (auto [position, kind] : llvm::enumerate(op.getOperandKinds())) {
+      if (!isa<UnitAttr>(kind) || nextArg >= op.getArgs().size())
+        continue;
+      auto tensor =
+          dyn_cast<tirx::TensorType>(op.getArgs()[nextArg++].getType());
+      bool inMemory = tensor && (tensor.isGlobal() || tensor.isShared());
+      matches &= form.operands[position].isMemory == inMemory;
+    }
+    if (matches)
       return &form;
-  return nullptr;
+  }
+  return first;
 }
 
 void ApplyOp::getEffects(
