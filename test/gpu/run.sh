@@ -120,6 +120,18 @@ for suite in collectives matrix; do
   check "$suite/run.py" python3 "$here/$suite/run.py" "$here/$suite" \
     "${!results:-$here/$suite/RESULTS.md}"
 done
+# sync (issue 19; test/gpu/sync): mbarrier init/arrive (state, sink, count,
+# expect_tx)/try_wait (the retry loop and single tries)/test_wait/inval over
+# six phases, elect.sync, setmaxnreg and the wgmma, proxy and bulk fences,
+# against nvcc's inline asm (sm_90a) and the expected words.
+if [ -d "$here/sync" ]; then
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  if [ -x "$nvcc" ]; then
+    "$nvcc" -arch=sm_90a -cubin -o "$here/sync/reference.cubin" "$here/sync/reference.cu" \
+      && echo "sync: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
+  fi
+  check "sync/run.py" python3 "$here/sync/run.py" "$here/sync" "${SYNC_RESULTS:-$here/sync/RESULTS.md}"
+fi
 # The seed's examples, verbatim but for the imports, through the Python package.
 with_tirx() { PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" "$@"; }
 if [ -d "$here/python/tirx" ]; then
@@ -233,6 +245,18 @@ if [ -x "$sanitizer" ] && [ -d "$here/matrix" ]; then
   done
 fi
 # --- end of the matrix suite -----------------------------------------------
+
+# --- The sync suite under compute-sanitizer: memcheck over every case,
+# synccheck over the .sync/.aligned forms (elect.sync, setmaxnreg, wgmma's
+# fences). Not racecheck: whether it tracks the mbarrier protocol (shared
+# words stored before an arrival, read by other warps after the wait) is
+# unverified; run it by hand before adding it.
+if [ -x "$sanitizer" ] && [ -d "$here/sync" ]; then
+  for tool in memcheck synccheck; do
+    sanitize $tool sync/run.py python3 "$here/sync/run.py" "$here/sync" --exit-zero
+  done
+fi
+# --- end of the sync suite -------------------------------------------------
 
 echo "gpu checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -157,12 +157,29 @@ void ApplyOp::print(OpAsmPrinter &printer) {
 }
 
 /// The form the op's operand count selects, or null (for interfaces, which
-/// must not emit diagnostics: the verifier explains).
+/// must not emit diagnostics: the verifier explains). Of two forms with as
+/// many operands (mbarrier.arrive's `state, [addr]` and `_, [addr], count`),
+/// the one whose memory operands are the op's global or shared tensors.
 static const ptx::Instruction *findFormByCount(ApplyOp op) {
-  for (const ptx::Instruction &form : op.getInstruction().getForms())
-    if (form.operands.size() == op.getOperandKinds().size())
+  const ptx::Instruction *first = nullptr;
+  for (const ptx::Instruction &form : op.getInstruction().getForms()) {
+    if (form.operands.size() != op.getOperandKinds().size())
+      continue;
+    first = first ? first : &form;
+    bool matches = true;
+    unsigned nextArg = 0;
+    for (auto [position, kind] : llvm::enumerate(op.getOperandKinds())) {
+      if (!isa<UnitAttr>(kind) || nextArg >= op.getArgs().size())
+        continue;
+      auto tensor =
+          dyn_cast<tirx::TensorType>(op.getArgs()[nextArg++].getType());
+      bool inMemory = tensor && (tensor.isGlobal() || tensor.isShared());
+      matches &= form.operands[position].isMemory == inMemory;
+    }
+    if (matches)
       return &form;
-  return nullptr;
+  }
+  return first;
 }
 
 void ApplyOp::getEffects(
@@ -228,10 +245,30 @@ std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
   return text + " of '" + getInstruction().getSpelling().str() + "'";
 }
 
-/// The instruction's SM and PTX ISA floors against the named target.
+/// The nearest `tirx.chip` name ("sm_90a"); getTargetSM validated it.
+static StringRef getTargetChipName(Operation *op) {
+  for (Operation *current = op; current; current = current->getParentOp())
+    if (auto chip =
+            current->getAttrOfType<StringAttr>(TirXDialect::kChipAttrName))
+      return chip.getValue();
+  return "";
+}
+
+/// The instruction's SM and PTX ISA floors against the named target. An
+/// arch-specific form (setmaxnreg, wgmma's fences) needs exactly
+/// sm_<minSM>a: its features are neither in sm_90 nor promised later.
 static LogicalResult verifyTargetFloors(ApplyOp op,
                                         const ptx::Instruction &instruction,
                                         unsigned targetSM, unsigned targetPTX) {
+  if (instruction.archSpecific) {
+    std::string required = "sm_" + std::to_string(instruction.minSM) + "a";
+    StringRef chip = getTargetChipName(op);
+    if (chip != required)
+      return op.emitOpError("'")
+             << instruction.spelling << "' is an arch-specific " << required
+             << " instruction, but the target is " << chip
+             << " (compile with chip=" << required << ")";
+  }
   if (instruction.minSM > targetSM)
     return op.emitOpError("'")
            << instruction.spelling << "' requires sm_" << instruction.minSM
@@ -267,6 +304,20 @@ static LogicalResult verifyCollective(ApplyOp op,
   if (op.getScope() == Scope::thread)
     return describe() << ": the 32 lanes of a warp execute it together, so "
                          "it needs scope warp, warpgroup or cta, not thread";
+  // setmaxnreg and wgmma's fences: the four warps of each warpgroup.
+  if (instruction.exec == ptx::ExecKind::Warpgroup) {
+    if (op.getScope() == Scope::warp)
+      return describe() << ": the 4 warps of a warpgroup execute it "
+                           "together, so it needs scope warpgroup or cta, "
+                           "not warp";
+    std::optional<int64_t> threads = getEnclosingBlockThreads(op);
+    if (threads && *threads % 128 != 0)
+      return describe() << ": the 4 warps of a warpgroup execute it "
+                           "together, but the block's "
+                        << *threads
+                        << " threads are not whole warpgroups (a multiple "
+                           "of 128)";
+  }
   if (Value pred = op.getPred(); pred && !isWarpUniform(pred))
     return describe() << ": its predicate must be the same in every lane of "
                          "a warp (computed from block indices, sizes, loop "
@@ -362,6 +413,43 @@ static LogicalResult verifyOperandValues(ApplyOp op,
         return describeOperand()
                << value << " pending groups is out of range: wait_group "
                << "takes 0 to " << kMaxPendingAsyncGroups;
+      break;
+    }
+    case ptx::ValueRule::Arrivals:
+    case ptx::ValueRule::TxCount: {
+      if (!immediate)
+        break;
+      // PTX ISA 9.7.13.15.1: both counts are 20-bit; arrivals are positive.
+      bool arrivals = info.valueRule == ptx::ValueRule::Arrivals;
+      int64_t value = immediate.getValue().getSExtValue();
+      int64_t low = arrivals ? 1 : 0, high = (int64_t(1) << 20) - 1;
+      if (value < low || value > high)
+        return describeOperand()
+               << (arrivals ? "an mbarrier arrival count"
+                            : "a transaction "
+                              "count")
+               << " is " << low << " to " << high << " (2^20-1), got " << value;
+      break;
+    }
+    case ptx::ValueRule::Parity: {
+      if (!immediate)
+        break;
+      int64_t value = immediate.getValue().getSExtValue();
+      if (value != 0 && value != 1)
+        return describeOperand()
+               << "a phase parity is 0 (even phases) or 1 (odd), got " << value;
+      break;
+    }
+    case ptx::ValueRule::MaxRegisters: {
+      if (!immediate)
+        return describeOperand()
+               << "the register count must be an immediate (24 to 256, a "
+                  "multiple of 8)";
+      int64_t value = immediate.getValue().getSExtValue();
+      if (value < 24 || value > 256 || value % 8 != 0)
+        return describeOperand()
+               << "a register count is 24 to 256 and a multiple of 8, got "
+               << value;
       break;
     }
     case ptx::ValueRule::ThreadCount: {

@@ -302,6 +302,8 @@ static Expected<Instruction> buildInstruction(const Form &form,
   }
   inst.minSM = attempt.floor.sm;
   inst.minPTX = attempt.floor.ptx;
+  inst.archSpecific = attempt.floor.archSpecific;
+  inst.hidden = form.hidden;
   inst.exec = form.exec;
   inst.isVolatile = form.isVolatile;
   inst.formName = form.raw->name;

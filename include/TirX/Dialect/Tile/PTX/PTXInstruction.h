@@ -107,6 +107,12 @@ struct Instruction {
   /// Minimum SM version (e.g. 90 for sm_90) and PTX ISA version (e.g. 78).
   unsigned minSM = 0;
   unsigned minPTX = 0;
+  /// The form exists on sm_<minSM>a only (setmaxnreg, wgmma's fences).
+  bool archSpecific = false;
+  /// A first destination that is not among `operands`: the sink `_`
+  /// (mbarrier.arrive's state), or a predicate the instruction is retried
+  /// on until true (mbarrier.try_wait's loop).
+  HiddenDestination hidden = HiddenDestination::None;
   /// Who executes one instruction.
   ExecKind exec = ExecKind::Thread;
   /// Its result depends on which threads run it together (activemask):

@@ -61,6 +61,8 @@ std::optional<Slot> getSlotByName(llvm::StringRef name);
 struct Floor {
   unsigned sm = 0;
   unsigned ptx = 0;
+  /// The form exists on the arch-specific target sm_<sm>a only.
+  bool archSpecific = false;
   void raise(unsigned newSM, unsigned newPTX) {
     sm = std::max(sm, newSM);
     ptx = std::max(ptx, newPTX);
@@ -126,6 +128,10 @@ std::string checkSetp(const Mods &m, Floor &floor);
 std::string checkMma(const Mods &m, Floor &floor);
 // ldmatrix / stmatrix: the .m8n8 .b16 forms only.
 std::string checkMatrixMove(const Mods &m, Floor &floor);
+// Hopper synchronization: mbarrier's ordering and scope go together; the
+// sm_90a-only forms (setmaxnreg, wgmma's fences) are arch-specific.
+std::string checkMbarrier(const Mods &m, Floor &floor);
+std::string archSpecific(const Mods &m, Floor &floor);
 } // namespace rules
 
 } // namespace mlir::tirx::ptx

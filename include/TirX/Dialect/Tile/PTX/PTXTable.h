@@ -147,6 +147,8 @@ struct Form {
   bool isMemory = false;
   ExecKind exec = ExecKind::Thread;
   bool isVolatile = false;
+  /// A leading `_` or `_loop` operand word (not an operand).
+  HiddenDestination hidden = HiddenDestination::None;
 
   /// The index of the entry's slot `id`, or -1 when it has none.
   int findSlot(Slot id) const {

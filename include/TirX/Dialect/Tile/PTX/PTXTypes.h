@@ -91,7 +91,19 @@ enum class ValueRule : uint8_t {
   ChunkBytes,  // `chunk`: an immediate copy size of 4, 8 or 16 bytes
   Chunk16,     // `chunk16`: the immediate 16 (cp.async.cg)
   SourceBytes, // `srcsize`: bytes read of a chunk, 0 to its size if immediate
-  GroupCount   // `groups`: an immediate count of pending async groups
+  GroupCount,  // `groups`: an immediate count of pending async groups
+  Arrivals,    // `arrivals`: an mbarrier arrival count, 1 to 2^20-1
+  TxCount,     // `txcount`: an mbarrier transaction count, 0 to 2^20-1
+  Parity,      // `parity`: a phase parity, 0 or 1
+  MaxRegisters // `maxnreg`: an immediate register count, 24-256, multiple of 8
+};
+
+/// A destination written in PTX but not a tile.apply operand (PTXTable.def:
+/// the `_` and `_loop` operand words).
+enum class HiddenDestination : uint8_t {
+  None,
+  Sink,          // `_`: the result is discarded
+  RetryUntilTrue // a scratch predicate; the instruction repeats until true
 };
 
 /// The operands of a TMA copy (cp.async.bulk.tensor), which move one whole
