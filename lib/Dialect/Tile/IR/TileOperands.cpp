@@ -282,6 +282,7 @@ public:
   LogicalResult checkFragmentOperand(const TileTensorOperand &operand);
   LogicalResult checkMemoryOperand(const TileTensorOperand &operand);
   LogicalResult checkMemoryRows(const TileTensorOperand &operand);
+  LogicalResult checkNotSwizzled(const TileTensorOperand &operand);
 
 private:
   InFlightDiagnostic emitOperandError(const TileTensorOperand &operand) {
@@ -556,6 +557,20 @@ TileOperandChecker::checkMemoryOperand(const TileTensorOperand &operand) {
   return success();
 }
 
+/// Dispatch addresses each repeat as the first atom's address plus a
+/// constant (affine) offset, which a swizzled tile does not have.
+LogicalResult
+TileOperandChecker::checkNotSwizzled(const TileTensorOperand &operand) {
+  TileLayout layout = operand.type.getLayoutOrDefault();
+  if (!layout.isSwizzled())
+    return success();
+  return emitOperandError(operand)
+         << "the tensor's layout " << layout.toString()
+         << " is swizzled, but per-thread memory instructions address tiles "
+            "affinely (each repeat at a constant offset from the first); use "
+            "an unswizzled tensor";
+}
+
 /// A collective's memory operand (ldmatrix's shared rows): per atom, the
 /// elements one lane supplies the address of form a contiguous row in the
 /// fragment's order, starting at a multiple of the row's bytes; a
@@ -632,6 +647,8 @@ mlir::tirx::tile::checkTileTensorOperands(Operation *op, Scope scope,
     return failure();
   for (const TileTensorOperand &operand : operands) {
     if (operand.isMemory) {
+      if (failed(checker.checkNotSwizzled(operand)))
+        return failure();
       if (failed(operand.fragment.empty() ? checker.checkMemoryOperand(operand)
                                           : checker.checkMemoryRows(operand)))
         return failure();
