@@ -307,7 +307,11 @@ class SwizzleLayout:
         # owns the math.
         bits = per_element + atom_len + swizzle_len if min(self._params[:3]) >= 0 else 0
         period = 1 << bits if 0 <= bits <= 62 else 1
-        self._one_period = TileLayout("S[%d] + %s" % (period, _swizzle_term(*self._params)))
+        try:
+            self._one_period = TileLayout("S[%d] + %s" % (period, _swizzle_term(*self._params)))
+        except LayoutError as error:
+            reason = str(error).split("': ", 1)[-1]
+            raise LayoutError("invalid %r: %s" % (self, reason)) from None
         self._period = 1 << (per_element + atom_len + swizzle_len)
 
     per_element = property(lambda self: self._params[0])
@@ -396,6 +400,8 @@ class ComposeLayout(TileLayout):
     swizzle_inner = property(lambda self: self._params[3])
     tile_layout = property(lambda self: self._tile)
     inner_mask = property(lambda self: ((1 << self.swizzle_len) - 1) << self.per_element)
+    __repr__ = lambda self: "ComposeLayout(%d, %d, %d, %r, %s)" % (
+        self._params[:3] + (self._tile, self._params[3]))
     outer_mask = property(lambda self: self.inner_mask << self.atom_len)
 
 

@@ -320,39 +320,40 @@ TEST(SwizzleNotation, PrintsCanonicallyAndRoundTrips) {
 }
 
 TEST(SwizzleNotation, EveryParameterErrorHasAReason) {
-  struct Case {
-    const char *text, *error;
-  } cases[] = {
-      {"S[64] + Swizzle[-1, 2, 3]",
-       "swizzle per_element is -1; it must be non-negative"},
-      {"S[64] + Swizzle[0, -2, 3]",
-       "swizzle swizzle_len is -2; it must be non-negative"},
-      {"S[64] + Swizzle[0, 0, -3]",
-       "swizzle atom_len is -3; it must be non-negative"},
-      {"S[64] + Swizzle[0, 3, 2]", "swizzle atom_len 2 is less than "
-                                   "swizzle_len 3; the two XOR groups would "
-                                   "overlap"},
-      {"S[64] + Swizzle[40, 10, 20]",
-       "swizzle per_element + atom_len + swizzle_len must be at most 62 (the "
-       "period 2^(p+a+s) must fit in int64), got 40 + 20 + 10"},
-      {"S[64] + Swizzle[0, 1, 1] + Swizzle[0, 1, 1]",
-       "column 28: second swizzle term; a layout has at most one "
-       "Swizzle[...]"},
-      {"S[64] + Swizzle[0, 1, 1, sideways]",
-       "column 26: expected 'inner' or 'outer', found 'sideways'"},
-      {"S[64] + Swizzle[0, 1]", "column 21: expected ',', found ']'"},
-      {"S[64] + Swizzle[0, 1, x]",
-       "column 23: expected the swizzle's atom_len, found 'x'"},
-      {"S[64] + Swizzle[0, 1, 1", "column 24: expected ',' or ']', found end "
-                                  "of layout"},
-      {"S[64] + Swizzle(0, 1, 1)", "column 16: expected '[', found '('"},
-      // Affine span INT64_MAX; its swizzle rounds it up to a multiple of 2.
-      {"S[4611686018427387904 : 1] + 4611686018427387903 + Swizzle[0, 1, 1]",
-       "span on axis m overflows int64 once rounded up to the swizzle's "
-       "blocks"},
-  };
-  for (const Case &c : cases)
-    EXPECT_EQ(errorOf(TileLayout::parse(c.text)), c.error) << c.text;
+  EXPECT_EQ(errorOf(TileLayout::parse("S[64] + Swizzle[-1, 2, 3]")),
+            "swizzle per_element is -1; it must be non-negative");
+  EXPECT_EQ(errorOf(TileLayout::parse("S[64] + Swizzle[0, -2, 3]")),
+            "swizzle swizzle_len is -2; it must be non-negative");
+  EXPECT_EQ(errorOf(TileLayout::parse("S[64] + Swizzle[0, 0, -3]")),
+            "swizzle atom_len is -3; it must be non-negative");
+  EXPECT_EQ(errorOf(TileLayout::parse("S[64] + Swizzle[0, 3, 2]")),
+            "swizzle atom_len 2 is less than swizzle_len 3; the two XOR "
+            "groups would overlap");
+  EXPECT_EQ(errorOf(TileLayout::parse("S[64] + Swizzle[40, 10, 20]")),
+            "swizzle per_element + atom_len + swizzle_len must be at most 62 "
+            "(the period 2^(p+a+s) must fit in int64), got 40 + 20 + 10");
+  EXPECT_EQ(errorOf(Swizzle::get(63, 0, 0)),
+            "swizzle per_element + atom_len + swizzle_len must be at most 62 "
+            "(the period 2^(p+a+s) must fit in int64), got 63 + 0 + 0");
+  EXPECT_EQ(
+      errorOf(TileLayout::parse("S[64] + Swizzle[0, 1, 1] + Swizzle[0, 1, 1]")),
+      "column 28: second swizzle term; a layout has at most one Swizzle[...]");
+  EXPECT_EQ(errorOf(TileLayout::parse("S[64] + Swizzle[0, 1, 1, sideways]")),
+            "column 26: expected 'inner' or 'outer', found 'sideways'");
+  EXPECT_EQ(errorOf(TileLayout::parse("S[64] + Swizzle[0, 1]")),
+            "column 21: expected ',', found ']'");
+  EXPECT_EQ(errorOf(TileLayout::parse("S[64] + Swizzle[0, 1, x]")),
+            "column 23: expected the swizzle's atom_len, found 'x'");
+  EXPECT_EQ(errorOf(TileLayout::parse("S[64] + Swizzle[0, 1, 1")),
+            "column 24: expected ',' or ']', found end of layout");
+  EXPECT_EQ(errorOf(TileLayout::parse("S[64] + Swizzle(0, 1, 1)")),
+            "column 16: expected '[', found '('");
+  // Affine span INT64_MAX; its swizzle rounds it up to a multiple of 2.
+  EXPECT_EQ(
+      errorOf(TileLayout::parse("S[4611686018427387904 : 1] + "
+                                "4611686018427387903 + Swizzle[0, 1, 1]")),
+      "span on axis m overflows int64 once rounded up to the swizzle's "
+      "blocks");
 }
 
 TEST(SwizzleErrors, HardwareConstructorAndElementViews) {
