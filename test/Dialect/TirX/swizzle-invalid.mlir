@@ -2,7 +2,8 @@
 
 // Rejections of swizzled layouts (docs/layouts.md): shared tensors only,
 // valid parameters, regions and reinterpretations at multiples of the
-// period, and no per-thread memory instruction on a swizzled tile.
+// period, and per-thread memory instructions only where every group sees the
+// same swizzle pattern.
 
 // expected-error @+1 {{a swizzled layout is for shared memory (the way TMA and wgmma store tiles), but #tirx.layout<S[64 : 1] + Swizzle[1, 2, 3]> is on a global tensor}}
 func.func private @global(!tirx.tensor<64xf16, global, #tirx.layout<S[64] + Swizzle[1, 2, 3]>>)
@@ -65,13 +66,16 @@ tirx.kernel @reinterpret_off_period() launch(grid = [1], block = [32]) {
 
 // -----
 
-#sw = #tirx.layout<S[(4, 32, 1) : (32, 1, 1)] + Swizzle[0, 2, 3]>
-#lanes = #tirx.layout<S[(4, 32, 1) : (1@warpid, 1@laneid, 1)]>
-tirx.kernel @st_shared_swizzled() launch(grid = [1], block = [128]) {
-  %s = tirx.alloc_shared : !tirx.tensor<4x32x1xf32, shared, #sw, align = 4>
-  %r = tirx.alloc_local : !tirx.tensor<4x32x1xf32, local, #lanes>
-  // expected-error @+1 {{operand #0 (addr): the tensor's layout S[(4, 32, 1) : (32, 1, 1)] + Swizzle[0, 2, 3] is swizzled, but per-thread memory instructions address tiles affinely (each repeat at a constant offset from the first); use an unswizzled tensor}}
-  tile.apply "st.shared.b32" scope(cta) (%s, %r)
-      : !tirx.tensor<4x32x1xf32, shared, #sw, align = 4>, !tirx.tensor<4x32x1xf32, local, #lanes>
+// Lane l stores row l, its 8 chunks as repeats: the swizzle moves row l's
+// chunks by l, so repeat 1 of lane 1 is not at lane 1's repeat 0 plus
+// lane 0's distance (4 words).
+#sw = #tirx.layout<S[(32, 8, 4) : (32, 4, 1)] + Swizzle[2, 3, 3]>
+#rows = #tirx.layout<S[(32, 8, 4) : (1@laneid, 4, 1)]>
+tirx.kernel @repeats_within_a_period() launch(grid = [1], block = [32]) {
+  %s = tirx.alloc_shared : !tirx.tensor<32x8x4xui32, shared, #sw, align = 1024>
+  %r = tirx.alloc_local : !tirx.tensor<32x8x4xui32, local, #rows>
+  // expected-error @+1 {{operand #0 (addr): the swizzled layout S[(32, 8, 4) : (32, 4, 1)] + Swizzle[2, 3, 3] puts element (1, 1, 0) at offset 32, but repeats are addressed at their distance in the first group, which gives 40; the swizzle pattern must be the same in every group (e.g. repeats whole periods apart)}}
+  tile.apply "st.shared.v4.b32" scope(warp) (%s, %r)
+      : !tirx.tensor<32x8x4xui32, shared, #sw, align = 1024>, !tirx.tensor<32x8x4xui32, local, #rows>
   tirx.return
 }
