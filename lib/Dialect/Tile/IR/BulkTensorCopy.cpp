@@ -45,8 +45,15 @@ static unsigned getRank(const ptx::Instruction &instruction) {
   return 0;
 }
 
-/// The swizzle of a box image's layout in bytes (0: none).
-static unsigned getImageSwizzleBytes(tirx::TensorType image) { return 0; }
+/// The swizzle of a box image's layout in bytes (0: none; a swizzle that is
+/// no hardware mode counts as none here, and the verifier refuses it).
+static unsigned getImageSwizzleBytes(tirx::TensorType image) {
+  if (!image.getLayout())
+    return 0;
+  return image.getLayoutOrDefault()
+      .getSwizzleModeBytes(image.getElementBytes())
+      .value_or(0);
+}
 
 TensorMapOperand mlir::tirx::tile::resolveTensorMapOperand(Value value) {
   TensorMapOperand resolved;
@@ -211,7 +218,21 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
     return describeImage() << "has " << imageType.getNumElements()
                            << " elements, but the box has "
                            << mapType.getNumElements();
+  TileLayout imageLayout = imageType.getLayoutOrDefault();
+  if (imageLayout.isSwizzled() &&
+      !imageLayout.getSwizzleModeBytes(elementBytes))
+    return describeImage() << "has a swizzle that is not TMA's for "
+                           << elementBytes << "-byte elements (Swizzle["
+                           << 4 - llvm::Log2_64(elementBytes)
+                           << ", 1|2|3, 3]: the 32, 64 or 128-byte modes)";
   unsigned swizzle = getImageSwizzleBytes(imageType);
+  if (swizzle && rowBytes > swizzle)
+    return describeImage() << "is " << swizzle << "-byte swizzled, but the "
+                           << "box's rows are " << rowBytes
+                           << " bytes; TMA swizzles rows of at most the "
+                              "swizzle's width";
+  // A swizzle's pattern is fixed to shared addresses: the image starts at
+  // a multiple of its period (1024 bytes for 128B).
   int64_t alignment = std::max<int64_t>(kImageAlignment, swizzle * 8);
   if (imageType.getAlignmentOrDefault() % alignment)
     return describeImage() << "is aligned to "
@@ -219,7 +240,8 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
                            << " byte(s); TMA needs " << alignment
                            << ": declare align = " << alignment
                            << " on its allocation";
-  TileLayout layout = imageType.getLayoutOrDefault();
+  // The image is the box in row-major order before the swizzle.
+  TileLayout layout = imageLayout.getAffinePart();
   int64_t base = at(layout.apply(0), Axis::m);
   if ((base * elementBytes) % alignment)
     return describeImage() << "starts at byte " << base * elementBytes
