@@ -38,3 +38,17 @@ func.func @host(%a: memref<128x64xf32>) {
   tirx.launch @tma(%a) : memref<128x64xf32>
   return
 }
+
+// -----
+
+// A 128B-swizzled image: the map records the swizzle.
+// CHECK-LABEL: gpu.func @swizzled(
+// CHECK-SAME: tirx.tensor_maps = [{arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}]
+tirx.kernel @swizzled(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [32]) {
+  %img = tirx.alloc_shared : !tirx.tensor<64x64xbf16, shared, #tirx.layout<S[(64, 64) : (64, 1)] + Swizzle[3, 3, 3]>, align = 1024>
+  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  %box = tirx.region %A[0, 0] [64, 64] : !tirx.tensor<256x512xbf16, global, align = 16>
+  tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%img, %box, %bar)
+      : !tirx.tensor<64x64xbf16, shared, #tirx.layout<S[(64, 64) : (64, 1)] + Swizzle[3, 3, 3]>, align = 1024>, !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)]>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
+  tirx.return
+}

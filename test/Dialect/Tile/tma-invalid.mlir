@@ -221,3 +221,39 @@ tirx.kernel @map_immediate(%A: !tirx.tensor<256x512xbf16, global, align = 16>, %
       : i32, !tirx.tensor<64x64xbf16, shared, align = 128>
   tirx.return
 }
+
+// -----
+
+tirx.kernel @swizzle_not_tma(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
+  %img = tirx.alloc_shared : !tirx.tensor<64x64xbf16, shared, #tirx.layout<S[(64, 64) : (64, 1)] + Swizzle[2, 3, 3]>, align = 1024>
+  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  %box = tirx.region %A[0, 0] [64, 64] : !tirx.tensor<256x512xbf16, global, align = 16>
+  // expected-error @+1 {{operand #0 (dst) of 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes': the box's shared image has a swizzle that is not TMA's for 2-byte elements (Swizzle[3, 1|2|3, 3]: the 32, 64 or 128-byte modes)}}
+  tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%img, %box, %bar)
+      : !tirx.tensor<64x64xbf16, shared, #tirx.layout<S[(64, 64) : (64, 1)] + Swizzle[2, 3, 3]>, align = 1024>, !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)]>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @swizzle_narrower_than_row(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
+  %img = tirx.alloc_shared : !tirx.tensor<64x64xbf16, shared, #tirx.layout<S[(64, 64) : (64, 1)] + Swizzle[3, 2, 3]>, align = 1024>
+  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  %box = tirx.region %A[0, 0] [64, 64] : !tirx.tensor<256x512xbf16, global, align = 16>
+  // expected-error @+1 {{operand #0 (dst) of 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes': the box's shared image is 64-byte swizzled, but the box's rows are 128 bytes; TMA swizzles rows of at most the swizzle's width}}
+  tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%img, %box, %bar)
+      : !tirx.tensor<64x64xbf16, shared, #tirx.layout<S[(64, 64) : (64, 1)] + Swizzle[3, 2, 3]>, align = 1024>, !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)]>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @swizzle_period_alignment(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
+  %img = tirx.alloc_shared : !tirx.tensor<64x64xbf16, shared, #tirx.layout<S[(64, 64) : (64, 1)] + Swizzle[3, 3, 3]>, align = 128>
+  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  %box = tirx.region %A[0, 0] [64, 64] : !tirx.tensor<256x512xbf16, global, align = 16>
+  // expected-error @+1 {{operand #0 (dst) of 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes': the box's shared image is aligned to 128 byte(s); TMA needs 1024: declare align = 1024 on its allocation}}
+  tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%img, %box, %bar)
+      : !tirx.tensor<64x64xbf16, shared, #tirx.layout<S[(64, 64) : (64, 1)] + Swizzle[3, 3, 3]>, align = 128>, !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)]>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
+  tirx.return
+}
