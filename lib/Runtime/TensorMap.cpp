@@ -153,6 +153,15 @@ tirxTensorMapEncode(void *map, const void *address, unsigned elementBytes,
             "-byte swizzle");
   if (TirxStatus status = tirx::runtime::checkDevice("tirxTensorMapEncode"))
     return status;
+  // The driver encodes in a context: the runtime's primary one, made current
+  // once per thread (a context the caller made current stays).
+  static thread_local bool initialized = false;
+  if (!initialized) {
+    if (cudaError_t error = cudaFree(nullptr))
+      return tirx::runtime::check(error, "tirxTensorMapEncode: cudaFree",
+                                  TIRX_ERROR_CUDA);
+    initialized = true;
+  }
   EncodeFn encode = getEncode();
   if (!encode)
     // check-diagnostics: internal, CUDA 12's drivers have it; TirX needs 12
