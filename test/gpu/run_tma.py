@@ -51,7 +51,7 @@ def kernel(shape, box, dtype, coords):
                 T.cuda.tile.apply(T.ptx[store], C[origin], img, scope="thread")
                 T.cuda.tile.apply(T.ptx[store], B[where], img, scope="thread")
                 T.cuda.tile.apply(T.ptx["cp.async.bulk.commit_group"], scope="thread")
-                T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group"], 0, scope="thread")
+                T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group"], T.int32(0), scope="thread")
     return tma_copy
 
 
