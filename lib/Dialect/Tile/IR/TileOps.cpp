@@ -191,9 +191,12 @@ void ApplyOp::getEffects(
       continue;
     bool isDestination = position < instruction->operands.size() &&
                          instruction->operands[position].isDestination;
-    if (isDestination)
+    if (isDestination) {
       effects.emplace_back(MemoryEffects::Write::get(), &operand);
-    else
+      // wgmma's accumulator is read too.
+      if (instruction->operands[position].isReadWrite)
+        effects.emplace_back(MemoryEffects::Read::get(), &operand);
+    } else
       effects.emplace_back(MemoryEffects::Read::get(), &operand);
   }
 }
@@ -218,10 +221,30 @@ std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
   return text + " of '" + getInstruction().getSpelling().str() + "'";
 }
 
+/// The nearest `tirx.chip` name ("sm_90a"), empty without one.
+static StringRef getTargetChipName(Operation *op) {
+  for (Operation *current = op; current; current = current->getParentOp())
+    if (auto chip = current->getAttrOfType<StringAttr>(
+            tirx::TirXDialect::kChipAttrName))
+      return chip.getValue();
+  return {};
+}
+
 /// The instruction's SM and PTX ISA floors against the named target.
 static LogicalResult verifyTargetFloors(ApplyOp op,
                                         const ptx::Instruction &instruction,
                                         unsigned targetSM, unsigned targetPTX) {
+  // An arch-specific form (wgmma: sm_90a) exists on that one `a` target.
+  if (instruction.archSpecific) {
+    std::string wanted = "sm_" + std::to_string(instruction.minSM) + "a";
+    StringRef chip = getTargetChipName(op);
+    if (chip != wanted)
+      return op.emitOpError("'")
+             << instruction.spelling << "' requires " << wanted
+             << " (an arch-specific target: it is neither in sm_"
+             << instruction.minSM << " nor in later chips) but the target is "
+             << chip;
+  }
   if (instruction.minSM > targetSM)
     return op.emitOpError("'")
            << instruction.spelling << "' requires sm_" << instruction.minSM
@@ -254,18 +277,34 @@ static LogicalResult verifyCollective(ApplyOp op,
     return op.emitOpError("'") << instruction.spelling << "' is a " << kind
                                << "-collective instruction";
   };
+  // A warpgroup collective (wgmma) runs on the 128 threads of a warpgroup:
+  // nothing below a warpgroup can execute it, and a condition must agree
+  // across its 4 warps.
+  bool warpgroup = instruction.exec == ptx::ExecKind::Warpgroup;
+  if (warpgroup &&
+      (op.getScope() == Scope::thread || op.getScope() == Scope::warp))
+    return describe() << ": the 128 threads of a warpgroup execute it "
+                         "together, so it needs scope warpgroup or cta, not "
+                      << stringifyScope(op.getScope());
   if (op.getScope() == Scope::thread)
     return describe() << ": the 32 lanes of a warp execute it together, so "
                          "it needs scope warp, warpgroup or cta, not thread";
-  if (Value pred = op.getPred(); pred && !isWarpUniform(pred))
-    return describe() << ": its predicate must be the same in every lane of "
-                         "a warp (computed from block indices, sizes, loop "
-                         "indices or the warp index), but it may differ "
-                         "between lanes";
-  if (Value condition = findDivergentCondition(op)) {
+  int64_t unit = warpgroup ? 128 : 32;
+  if (Value pred = op.getPred(); pred && !isWarpUniform(pred, unit))
+    return describe()
+           << (warpgroup
+                   ? ": its predicate must be the same in every thread of a "
+                     "warpgroup (computed from block indices, sizes, loop "
+                     "indices or the warpgroup index), but it may differ "
+                     "between threads"
+                   : ": its predicate must be the same in every lane of a "
+                     "warp (computed from block indices, sizes, loop indices "
+                     "or the warp index), but it may differ between lanes");
+  if (Value condition = findDivergentCondition(op, unit)) {
     InFlightDiagnostic diag =
         describe() << ": it is inside a branch whose condition may differ "
-                      "between the lanes of a warp";
+                      "between the "
+                   << (warpgroup ? "threads of a warpgroup" : "lanes of a warp");
     diag.attachNote(condition.getLoc()) << "the condition is computed here";
     return diag;
   }
@@ -352,6 +391,20 @@ static LogicalResult verifyOperandValues(ApplyOp op,
         return describeOperand()
                << value << " pending groups is out of range: wait_group "
                << "takes 0 to " << kMaxPendingAsyncGroups;
+      break;
+    }
+    case ptx::ValueRule::UnitSign:
+    case ptx::ValueRule::ZeroOne: {
+      bool sign = info.valueRule == ptx::ValueRule::UnitSign;
+      if (!immediate)
+        return describeOperand()
+               << "must be an immediate (" << (sign ? "1 or -1" : "0 or 1")
+               << " : i32): PTX encodes it in the instruction";
+      int64_t value = immediate.getValue().getSExtValue();
+      if (sign ? value != 1 && value != -1 : value != 0 && value != 1)
+        return describeOperand()
+               << (sign ? "scales by 1 or -1" : "is 0 or 1 (transpose or not)")
+               << ", got " << value;
       break;
     }
     case ptx::ValueRule::ThreadCount: {
@@ -454,7 +507,8 @@ LogicalResult ApplyOp::verify() {
                           << " memory, but the tensor is "
                           << stringifyMemorySpace(tensor.getMemorySpace());
     }
-    if (collective && info.fragment.empty())
+    bool descriptor = info.descriptor != ptx::DescriptorMatrix::None;
+    if (collective && info.fragment.empty() && !descriptor)
       return describe() << "is a per-lane value of a collective and must be "
                            "an immediate or a scalar, got a tensor";
     unsigned atom = info.atom;
@@ -476,6 +530,12 @@ LogicalResult ApplyOp::verify() {
     tensors.push_back({operand.position, info.name, tensor, info.isDestination,
                        info.isMemory, atom, vectorBytes, info.fragment,
                        info.atomShape});
+    if (descriptor) {
+      // imm-trans-a/b (an immediate, by its value rule) picks MN-major.
+      tensors.back().isDescriptor = true;
+      tensors.back().mnMajor =
+          getMatrixTranspose(instruction, *operands, info.descriptor);
+    }
   }
   // mma's (M, N, K)-structured repeats: each operand's repeat shape follows
   // from D's and A's (a wrong rank or group is the checker's to report).
@@ -518,8 +578,9 @@ LogicalResult ApplyOp::verify() {
       }
     }
   }
-  return checkTileTensorOperands(*this, getScope(), tensors, collective,
-                                 /*sameRepeats=*/!structured);
+  return checkTileTensorOperands(
+      *this, getScope(), tensors, collective, /*sameRepeats=*/!structured,
+      /*warpgroupInAtom=*/instruction.exec == ptx::ExecKind::Warpgroup);
 }
 
 //===----------------------------------------------------------------------===//

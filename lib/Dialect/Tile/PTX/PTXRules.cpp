@@ -481,4 +481,16 @@ std::string rules::checkMatrixMove(const Mods &m, Floor &) {
   return "";
 }
 
+//===----------------------------------------------------------------------===//
+// wgmma (PTX ISA 9.7.15; docs/wgmma.md)
+//===----------------------------------------------------------------------===//
+
+std::string rules::checkWgmma(const Mods &m, Floor &) {
+  // The f32-accumulating 16-bit forms: A and B have one type.
+  if (m[Slot::atype] != m[Slot::btype])
+    return "A and B must have one type, got " + dot(m[Slot::atype]) + " and " +
+           dot(m[Slot::btype]);
+  return "";
+}
+
 } // namespace mlir::tirx::ptx

@@ -50,8 +50,10 @@ static Floor parseFloor(const RawForm &raw, StringRef &text) {
   Floor floor;
   if (!text.consume_front("@"))
     return floor;
-  if (text.consumeInteger(10, floor.sm) || !text.consume_front("/") ||
-      text.consumeInteger(10, floor.ptx))
+  if (text.consumeInteger(10, floor.sm))
+    tableError(raw, "malformed floor");
+  floor.archSpecific = text.consume_front("a");
+  if (!text.consume_front("/") || text.consumeInteger(10, floor.ptx))
     tableError(raw, "malformed floor");
   return floor;
 }
@@ -140,6 +142,8 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
                                         .Case("chunk16", ValueRule::Chunk16)
                                         .Case("srcsize", ValueRule::SourceBytes)
                                         .Case("groups", ValueRule::GroupCount)
+                                        .Case("sign", ValueRule::UnitSign)
+                                        .Case("bit", ValueRule::ZeroOne)
                                         .Default(std::nullopt);
     if (rule) {
       op.valueRule = *rule;
@@ -157,6 +161,27 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       // Resolved to an operand index once every operand is known.
       op.chunkName = attr;
       op.atom = 0;
+    } else if (attr == "rw") {
+      op.isReadWrite = true;
+    } else if (attr.consume_front("desc=")) {
+      op.descriptor = StringSwitch<DescriptorMatrix>(attr)
+                          .Case("a", DescriptorMatrix::A)
+                          .Case("b", DescriptorMatrix::B)
+                          .Default(DescriptorMatrix::None);
+      if (op.descriptor == DescriptorMatrix::None || form.findSlot(Slot::shape) < 0)
+        tableError(raw, "'desc=" + attr + "' needs a or b and a shape slot");
+    } else if (attr.starts_with("frag=") && attr.contains('$')) {
+      // One fragment per token of a slot: `frag=wgmma_d_f32_$shape`.
+      auto [prefix, slotName] = attr.drop_front(5).split('$');
+      op.fragmentPrefix = prefix;
+      op.fragmentSlot = findSlot(form, slotName);
+      if (op.fragmentSlot < 0)
+        tableError(raw, "unknown slot in 'frag=" + attr + "'");
+      for (const TokenSpec &token : form.slots[op.fragmentSlot].tokens)
+        if (llvm::none_of(fragments, [&](const FragmentInfo &candidate) {
+              return StringRef(candidate.name) == (prefix + token.text).str();
+            }))
+          tableError(raw, "no fragment '" + prefix + token.text + "'");
     } else if (attr.consume_front("frag=")) {
       const FragmentInfo *fragment =
           llvm::find_if(fragments, [&](const FragmentInfo &candidate) {
@@ -197,6 +222,10 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
     tableError(raw, "a memory operand cannot take an immediate");
   if (op.role == Role::RegisterDst && op.allowsImmediate)
     tableError(raw, "a destination cannot take an immediate");
+  if (op.isReadWrite && op.role != Role::RegisterDst)
+    tableError(raw, "only a register destination can be read-write");
+  if (op.descriptor != DescriptorMatrix::None && op.role != Role::MemorySrc)
+    tableError(raw, "only a memory source can be a matrix descriptor");
   return op;
 }
 
@@ -254,8 +283,9 @@ static Table buildTable() {
     // per-thread form's operands are the thread's own.
     bool collective = form.exec != ExecKind::Thread;
     for (const OperandSpec &op : form.operands)
-      if ((op.role == Role::RegisterDst && collective && op.fragment < 0) ||
-          (!collective && op.fragment >= 0))
+      if ((op.role == Role::RegisterDst && collective && op.fragment < 0 &&
+           op.fragmentSlot < 0) ||
+          (!collective && (op.fragment >= 0 || op.fragmentSlot >= 0)))
         tableError(raw, "operand '" + op.name +
                             "': a collective's register destinations, and "
                             "only a collective's operands, have a fragment");

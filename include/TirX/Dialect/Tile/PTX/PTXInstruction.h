@@ -80,6 +80,12 @@ struct OperandInfo {
   bool alwaysVector = false;
   /// What the operand's value must be (membermask, barrier id, count).
   ValueRule valueRule = ValueRule::None;
+  /// A register destination the instruction also reads (wgmma's
+  /// accumulator: `+f` registers).
+  bool isReadWrite = false;
+  /// A shared matrix passed as a 64-bit descriptor (wgmma's A and B); its
+  /// atom is the (M, K) or (N, K) tile the shape names.
+  DescriptorMatrix descriptor = DescriptorMatrix::None;
   /// The atom's shape: the operand's trailing dimensions (`{atom}` unless a
   /// fragment says otherwise, e.g. {16, 8} for an mma accumulator).
   llvm::SmallVector<int64_t, 2> atomShape;
@@ -104,6 +110,9 @@ struct Instruction {
   /// Minimum SM version (e.g. 90 for sm_90) and PTX ISA version (e.g. 78).
   unsigned minSM = 0;
   unsigned minPTX = 0;
+  /// The form needs the arch-specific target of minSM exactly (`sm_90a`):
+  /// its features are neither in sm_90 nor in later chips.
+  bool archSpecific = false;
   /// Who executes one instruction.
   ExecKind exec = ExecKind::Thread;
   /// Its result depends on which threads run it together (activemask):

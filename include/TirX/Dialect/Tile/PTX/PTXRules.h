@@ -61,6 +61,8 @@ std::optional<Slot> getSlotByName(llvm::StringRef name);
 struct Floor {
   unsigned sm = 0;
   unsigned ptx = 0;
+  /// Written `@90a/80`: only the arch-specific target of `sm` (sm_90a).
+  bool archSpecific = false;
   void raise(unsigned newSM, unsigned newPTX) {
     sm = std::max(sm, newSM);
     ptx = std::max(ptx, newPTX);
@@ -126,6 +128,8 @@ std::string checkSetp(const Mods &m, Floor &floor);
 std::string checkMma(const Mods &m, Floor &floor);
 // ldmatrix / stmatrix: the .m8n8 .b16 forms only.
 std::string checkMatrixMove(const Mods &m, Floor &floor);
+// wgmma (docs/wgmma.md)
+std::string checkWgmma(const Mods &m, Floor &floor);
 } // namespace rules
 
 } // namespace mlir::tirx::ptx

@@ -91,8 +91,15 @@ enum class ValueRule : uint8_t {
   ChunkBytes,  // `chunk`: an immediate copy size of 4, 8 or 16 bytes
   Chunk16,     // `chunk16`: the immediate 16 (cp.async.cg)
   SourceBytes, // `srcsize`: bytes read of a chunk, 0 to its size if immediate
-  GroupCount   // `groups`: an immediate count of pending async groups
+  GroupCount,  // `groups`: an immediate count of pending async groups
+  // wgmma (docs/wgmma.md):
+  UnitSign, // `sign`: an immediate 1 or -1 (imm-scale-a/b)
+  ZeroOne   // `bit`: an immediate 0 or 1 (imm-trans-a/b)
 };
+
+/// The operand is a shared-memory matrix that the lowering passes as a
+/// 64-bit matrix descriptor (wgmma's A and B): which matrix it is.
+enum class DescriptorMatrix : uint8_t { None, A, B };
 
 /// Who executes one instruction (docs/instruction-model.md).
 enum class ExecKind : uint8_t {
