@@ -325,7 +325,9 @@ static Expected<Instruction> buildInstruction(const Form &form,
       op.space = MemorySpace::Shared;
     if (inst.space == MemorySpace::None) {
       inst.space = op.space;
-      inst.vectorBytes = op.atom * op.element.bitWidth / 8;
+      // A descriptor's matrix is read whole, not as vectors.
+      if (op.descriptor == DescriptorMatrix::None)
+        inst.vectorBytes = op.atom * op.element.bitWidth / 8;
     }
   }
   inst.minSM = attempt.floor.sm;

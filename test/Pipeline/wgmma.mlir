@@ -1,0 +1,75 @@
+// wgmma.mma_async (docs/wgmma.md) end to end on sm_90a: the accumulator is a
+// register tile laid out as the instruction's fragment, read and written in
+// place (`+f`); shared A and B are tiles whose layouts the verifier proves
+// canonical, and the lowering passes them as 64-bit matrix descriptors: the
+// strides folded into a constant, the start address ((addr & 0x3FFFF) >> 4)
+// added at run time.
+// RUN: tirx-opt %s --tirx-to-ptx="chip=sm_90a ptx-output=%t.ptx" -o /dev/null
+// RUN: FileCheck %s < %t.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o /dev/null %}
+
+// A and B K-major without swizzle: 8 x 16-byte core matrices of 128 bytes,
+// the two along K adjacent (LBO 128), the 8-row groups 256 bytes apart (SBO).
+// CHECK-LABEL: .entry wgmma_ss(
+// CHECK: mov.b64 [[SA:%rd[0-9]+]], wgmma_ss_smem0;
+// CHECK: bfe.u64 [[FA:%rd[0-9]+]], [[SA]], 4, 14;
+// CHECK: or.b64 [[DA:%rd[0-9]+]], [[FA]], 68720001024;
+// CHECK: mov.b64 [[SB:%rd[0-9]+]], wgmma_ss_smem1;
+// CHECK: bfe.u64 [[FB:%rd[0-9]+]], [[SB]], 4, 14;
+// CHECK: or.b64 [[DB:%rd[0-9]+]], [[FB]], 68720001024;
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {[[D0:%r[0-9]+]], {{((%r[0-9]+, ){30})}}[[D31:%r[0-9]+]]}, [[DA]], [[DB]], %p{{[0-9]+}}, 1, -1, 0, 0;
+#d64 = #tirx.layout<S[(4, 2, 8, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#kmajor = #tirx.layout<S[(8, 8, 2, 8) : (128, 8, 64, 1)]>
+tirx.kernel @wgmma_ss() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #kmajor, align = 16>
+  %sb = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #kmajor, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<64x64xf32, local, #d64>
+  tile.apply "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, -1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<64x64xf32, local, #d64>, !tirx.tensor<64x16xbf16, shared, #kmajor, align = 16>,
+        !tirx.tensor<64x16xbf16, shared, #kmajor, align = 16>
+  tirx.return
+}
+
+// A in registers (the m64k16 fragment, 4 words per thread), B (8 x 16 f16)
+// MN-major (imm-trans-b 1: 8 n of each k contiguous; the two k-halves 128
+// bytes apart, LBO), scale-d 0 (D = A.B): the accumulator's registers are
+// still read-write operands.
+// CHECK-LABEL: .entry wgmma_rs(
+// CHECK: or.b64 [[DB:%rd[0-9]+]], {{%rd[0-9]+}}, 524288;
+// CHECK: wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [[DB]], %p{{[0-9]+}}, 1, 1, 1;
+#d8 = #tirx.layout<S[(4, 2, 8, 1, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#areg = #tirx.layout<S[(4, 2, 8, 2, 4) : (1@wid_in_wg, 1, 4@laneid, 2, 1@laneid)]>
+#bmn = #tirx.layout<S[(8, 2, 8) : (1, 64, 8)]>
+tirx.kernel @wgmma_rs() launch(grid = [1], block = [128]) {
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xf16, shared, #bmn, align = 16>
+  %a = tirx.alloc_local : !tirx.tensor<64x8xui32, local, #areg>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16" scope(warpgroup)
+      (%d, %a, %sb, false, 1 : i32, 1 : i32, 1 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x8xui32, local, #areg>,
+        !tirx.tensor<8x16xf16, shared, #bmn, align = 16>
+  tirx.return
+}
+
+// Two warpgroups at scope cta: the group axis is the warpgroup (wgid). Each
+// has its own MN-major A (imm-trans-a 1; LBO 1024, SBO 128: 0x4000080 << 16);
+// both read one B of 256 rows (stride 0 on the group axis), so D is
+// 64 x 256: 128 registers per thread.
+// CHECK-LABEL: .entry wgmma_cta(
+// CHECK: or.b64 [[DA:%rd[0-9]+]], {{%rd[0-9]+}}, 34363932672;
+// CHECK: or.b64 [[DB:%rd[0-9]+]], {{%rd[0-9]+}}, 68720001024;
+// CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{{((%r[0-9]+, ){127})}}%r{{[0-9]+}}}, [[DA]], [[DB]], %p{{[0-9]+}}, 1, 1, 1, 0;
+#d256 = #tirx.layout<S[(2, 4, 2, 8, 32, 4, 2) : (1@wgid, 1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#amn2 = #tirx.layout<S[(2, 8, 8, 2, 8) : (1024, 64, 1, 512, 8)]>
+#bk_shared = #tirx.layout<S[(2, 32, 8, 2, 8) : (0, 128, 8, 64, 1)]>
+tirx.kernel @wgmma_cta() launch(grid = [1], block = [256]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<2x64x16xbf16, shared, #amn2, align = 16>
+  %sb = tirx.alloc_shared : !tirx.tensor<2x256x16xbf16, shared, #bk_shared, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<2x64x256xf32, local, #d256>
+  tile.apply "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16" scope(cta)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 1 : i32, 0 : i32)
+      : !tirx.tensor<2x64x256xf32, local, #d256>, !tirx.tensor<2x64x16xbf16, shared, #amn2, align = 16>,
+        !tirx.tensor<2x256x16xbf16, shared, #bk_shared, align = 16>
+  tirx.return
+}
