@@ -12,7 +12,7 @@ tirx.kernel @k0() launch(grid = [1], block = [128]) {
   %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #k, align = 16>
   %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
   %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
-  // expected-error @+1 {{'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16' is a warpgroup-collective instruction: the 128 threads of a warpgroup execute it together, so it needs scope warpgroup or cta, not warp}}
+  // expected-error @+1 {{'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16' is a warpgroup-collective instruction: the 4 warps of a warpgroup execute it together, so it needs scope warpgroup or cta, not warp}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warp)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
       : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #k, align = 16>,
@@ -30,7 +30,7 @@ tirx.kernel @k1() launch(grid = [1], block = [128]) {
   %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #k, align = 16>
   %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
   %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
-  // expected-error @+1 {{is a warpgroup-collective instruction: the 128 threads of a warpgroup execute it together, so it needs scope warpgroup or cta, not thread}}
+  // expected-error @+1 {{is a warpgroup-collective instruction: the 4 warps of a warpgroup execute it together, so it needs scope warpgroup or cta, not thread}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(thread)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
       : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #k, align = 16>,
@@ -48,7 +48,7 @@ tirx.kernel @k2() launch(grid = [1], block = [96]) {
   %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #k, align = 16>
   %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
   %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
-  // expected-error @+1 {{a warpgroup-collective instruction needs the 128 threads of every warpgroup, but the block has 96 threads (not a multiple of 128)}}
+  // expected-error @+1 {{is a warpgroup-collective instruction: the 4 warps of a warpgroup execute it together, but the block's 96 threads are not whole warpgroups (a multiple of 128)}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(cta)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
       : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #k, align = 16>,
@@ -66,7 +66,7 @@ tirx.kernel @k3() launch(grid = [1], block = [64]) {
   %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #k, align = 16>
   %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
   %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
-  // expected-error @+1 {{needs the 128 threads of every warpgroup, but the block has 64 threads}}
+  // expected-error @+1 {{but the block's 64 threads are not whole warpgroups (a multiple of 128)}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
       : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #k, align = 16>,
@@ -175,7 +175,7 @@ tirx.kernel @k9() launch(grid = [1], block = [128]) {
   %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #k, align = 16>
   %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
   %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
-  // expected-error @+1 {{'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16' requires sm_90a (an arch-specific target: it is neither in sm_90 nor in later chips) but the target is sm_90}}
+  // expected-error @+1 {{'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16' is an arch-specific sm_90a instruction, but the target is sm_90 (compile with chip=sm_90a)}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
       : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #k, align = 16>,
@@ -195,7 +195,7 @@ tirx.kernel @k10() launch(grid = [1], block = [128]) {
   %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #k, align = 16>
   %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
   %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
-  // expected-error @+1 {{requires sm_90a (an arch-specific target: it is neither in sm_90 nor in later chips) but the target is sm_100a}}
+  // expected-error @+1 {{is an arch-specific sm_90a instruction, but the target is sm_100a (compile with chip=sm_90a)}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
       : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #k, align = 16>,

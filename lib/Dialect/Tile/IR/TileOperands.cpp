@@ -144,10 +144,10 @@ mlir::tirx::tile::getExecutionDomain(Operation *op, Scope scope,
       return op->emitOpError("a warpgroup collective needs scope warpgroup "
                              "or cta");
     if (threads % 128 != 0)
-      return op->emitOpError("a warpgroup-collective instruction needs the "
-                             "128 threads of every warpgroup, but the block "
-                             "has ")
-             << threads << " threads (not a multiple of 128)";
+      // check-diagnostics: internal, ApplyOp::verify rejects partial warpgroups first
+      return op->emitOpError("a warpgroup-collective instruction needs whole "
+                             "warpgroups, but the block has ")
+             << threads << " threads";
     if (scope == Scope::cta)
       domain.groupShape = {threads / 128};
     return domain;
@@ -685,7 +685,10 @@ TileOperandChecker::checkDescriptorOperand(const TileTensorOperand &operand) {
       firstGroup.push_back(*descriptor);
       continue;
     }
+    // An affine layout gives every group the same strides; a guard for
+    // layouts that are not (the lowering folds group 0's).
     if (!(firstGroup[repeat] == *descriptor))
+      // check-diagnostics: internal, affine layouts cannot reach it
       return emitOperandError(operand)
              << "the matrix at " << formatList(delinearize(start, shape))
              << " has LBO " << descriptor->leadingBytes << " and SBO "

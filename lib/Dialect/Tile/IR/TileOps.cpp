@@ -221,29 +221,29 @@ std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
   return text + " of '" + getInstruction().getSpelling().str() + "'";
 }
 
-/// The nearest `tirx.chip` name ("sm_90a"), empty without one.
+/// The nearest `tirx.chip` name ("sm_90a"); getTargetSM validated it.
 static StringRef getTargetChipName(Operation *op) {
   for (Operation *current = op; current; current = current->getParentOp())
-    if (auto chip = current->getAttrOfType<StringAttr>(
-            tirx::TirXDialect::kChipAttrName))
+    if (auto chip =
+            current->getAttrOfType<StringAttr>(TirXDialect::kChipAttrName))
       return chip.getValue();
-  return {};
+  return "";
 }
 
-/// The instruction's SM and PTX ISA floors against the named target.
+/// The instruction's SM and PTX ISA floors against the named target. An
+/// arch-specific form (setmaxnreg, wgmma's fences) needs exactly
+/// sm_<minSM>a: its features are neither in sm_90 nor promised later.
 static LogicalResult verifyTargetFloors(ApplyOp op,
                                         const ptx::Instruction &instruction,
                                         unsigned targetSM, unsigned targetPTX) {
-  // An arch-specific form (wgmma: sm_90a) exists on that one `a` target.
   if (instruction.archSpecific) {
-    std::string wanted = "sm_" + std::to_string(instruction.minSM) + "a";
+    std::string required = "sm_" + std::to_string(instruction.minSM) + "a";
     StringRef chip = getTargetChipName(op);
-    if (chip != wanted)
+    if (chip != required)
       return op.emitOpError("'")
-             << instruction.spelling << "' requires " << wanted
-             << " (an arch-specific target: it is neither in sm_"
-             << instruction.minSM << " nor in later chips) but the target is "
-             << chip;
+             << instruction.spelling << "' is an arch-specific " << required
+             << " instruction, but the target is " << chip
+             << " (compile with chip=" << required << ")";
   }
   if (instruction.minSM > targetSM)
     return op.emitOpError("'")
@@ -277,18 +277,29 @@ static LogicalResult verifyCollective(ApplyOp op,
     return op.emitOpError("'") << instruction.spelling << "' is a " << kind
                                << "-collective instruction";
   };
-  // A warpgroup collective (wgmma) runs on the 128 threads of a warpgroup:
-  // nothing below a warpgroup can execute it, and a condition must agree
-  // across its 4 warps.
+  // A warpgroup collective (wgmma) at scope thread: not the warp message.
   bool warpgroup = instruction.exec == ptx::ExecKind::Warpgroup;
-  if (warpgroup &&
-      (op.getScope() == Scope::thread || op.getScope() == Scope::warp))
-    return describe() << ": the 128 threads of a warpgroup execute it "
-                         "together, so it needs scope warpgroup or cta, not "
-                      << stringifyScope(op.getScope());
+  if (warpgroup && op.getScope() == Scope::thread)
+    return describe() << ": the 4 warps of a warpgroup execute it together, "
+                         "so it needs scope warpgroup or cta, not thread";
   if (op.getScope() == Scope::thread)
     return describe() << ": the 32 lanes of a warp execute it together, so "
                          "it needs scope warp, warpgroup or cta, not thread";
+  // setmaxnreg and wgmma's fences: the four warps of each warpgroup.
+  if (instruction.exec == ptx::ExecKind::Warpgroup) {
+    if (op.getScope() == Scope::warp)
+      return describe() << ": the 4 warps of a warpgroup execute it "
+                           "together, so it needs scope warpgroup or cta, "
+                           "not warp";
+    std::optional<int64_t> threads = getEnclosingBlockThreads(op);
+    if (threads && *threads % 128 != 0)
+      return describe() << ": the 4 warps of a warpgroup execute it "
+                           "together, but the block's "
+                        << *threads
+                        << " threads are not whole warpgroups (a multiple "
+                           "of 128)";
+  }
+  // A condition must agree across the 4 warps of a warpgroup.
   int64_t unit = warpgroup ? 128 : 32;
   if (Value pred = op.getPred(); pred && !isWarpUniform(pred, unit))
     return describe()

@@ -193,8 +193,6 @@ static Attempt matchForm(const Form &form, ArrayRef<StringRef> tokens,
     const TokenSpec *token = slot.find(tokens[tokenIndex]);
     attempt.floor.raise(slot.floor.sm, slot.floor.ptx);
     attempt.floor.raise(token->floor.sm, token->floor.ptx);
-    attempt.floor.archSpecific |=
-        slot.floor.archSpecific || token->floor.archSpecific;
     mods.set(slot.id, token->text);
   }
   attempt.reason = form.raw->check(mods, attempt.floor);

@@ -50,10 +50,8 @@ static Floor parseFloor(const RawForm &raw, StringRef &text) {
   Floor floor;
   if (!text.consume_front("@"))
     return floor;
-  if (text.consumeInteger(10, floor.sm))
-    tableError(raw, "malformed floor");
-  floor.archSpecific = text.consume_front("a");
-  if (!text.consume_front("/") || text.consumeInteger(10, floor.ptx))
+  if (text.consumeInteger(10, floor.sm) || !text.consume_front("/") ||
+      text.consumeInteger(10, floor.ptx))
     tableError(raw, "malformed floor");
   return floor;
 }

@@ -110,8 +110,7 @@ struct Instruction {
   /// Minimum SM version (e.g. 90 for sm_90) and PTX ISA version (e.g. 78).
   unsigned minSM = 0;
   unsigned minPTX = 0;
-  /// The form needs the arch-specific target of minSM exactly (`sm_90a`):
-  /// its features are neither in sm_90 nor in later chips.
+  /// The form exists on sm_<minSM>a only (setmaxnreg, wgmma's fences).
   bool archSpecific = false;
   /// Who executes one instruction.
   ExecKind exec = ExecKind::Thread;

@@ -61,7 +61,7 @@ std::optional<Slot> getSlotByName(llvm::StringRef name);
 struct Floor {
   unsigned sm = 0;
   unsigned ptx = 0;
-  /// Written `@90a/80`: only the arch-specific target of `sm` (sm_90a).
+  /// The form exists on the arch-specific target sm_<sm>a only.
   bool archSpecific = false;
   void raise(unsigned newSM, unsigned newPTX) {
     sm = std::max(sm, newSM);
