@@ -176,12 +176,11 @@ TEST(PTXHelpers, HasModifier) {
 
 TEST(PTXHelpers, FamilyNames) {
   std::vector<StringRef> expected = {
-      "ld",    "st",   "mov",  "add",        "sub",      "mul",
-      "mad",   "fma",  "div",  "rcp",        "sqrt",     "rsqrt",
-      "min",   "max",  "cvt",  "ex2",        "lg2",      "abs",
-      "neg",   "setp", "selp", "activemask", "shfl",     "vote",
-      "redux", "bar",  "mma",  "ldmatrix",   "stmatrix", "cp",
-      "wgmma"};
+      "ld",         "st",   "mov",  "add",   "sub",   "mul",  "mad",
+      "fma",        "div",  "rcp",  "sqrt",  "rsqrt", "min",  "max",
+      "cvt",        "ex2",  "lg2",  "abs",   "neg",   "setp", "selp",
+      "activemask", "shfl", "vote", "redux", "bar",   "mma",  "ldmatrix",
+      "stmatrix",   "cp",   "wgmma"};
   EXPECT_EQ(
       std::vector<StringRef>(getFamilyNames().begin(), getFamilyNames().end()),
       expected);

@@ -276,8 +276,8 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
           plan.repeatSlots = getRepeatSlots(*slots, *plan.info, plan.repeats);
         }
         if (plan.info->descriptor != ptx::DescriptorMatrix::None) {
-          bool mnMajor = getMatrixTranspose(instruction, *operands,
-                                            plan.info->descriptor);
+          bool mnMajor =
+              getMatrixTranspose(instruction, *operands, plan.info->descriptor);
           for (int64_t repeat = 0; repeat < plan.repeats; ++repeat) {
             llvm::Expected<MatrixDescriptor> descriptor = matchMatrixDescriptor(
                 plan.tensor.getLayoutOrDefault(), repeat * plan.atomElements,
@@ -398,10 +398,11 @@ private:
                                 const OperandPlan &plan, ArrayRef<Value> group,
                                 int64_t repeat) {
     ArrayRef<int64_t> shape = plan.tensor.getShape();
-    size_t atomRank = plan.rowCoordinates.empty() &&
-                              plan.info->descriptor == ptx::DescriptorMatrix::None
-                          ? 1
-                          : plan.info->atomShape.size();
+    size_t atomRank =
+        plan.rowCoordinates.empty() &&
+                plan.info->descriptor == ptx::DescriptorMatrix::None
+            ? 1
+            : plan.info->atomShape.size();
     ArrayRef<int64_t> repeatShape =
         shape.drop_front(group.size()).drop_back(atomRank);
     SmallVector<Value> indices(group);
@@ -447,7 +448,8 @@ private:
     };
     Value address = LLVM::PtrToIntOp::create(builder, loc, i64, ptr);
     Value field = LLVM::LShrOp::create(
-        builder, loc, LLVM::AndOp::create(builder, loc, address, constant(0x3FFFF)),
+        builder, loc,
+        LLVM::AndOp::create(builder, loc, address, constant(0x3FFFF)),
         constant(4));
     return LLVM::OrOp::create(builder, loc, field,
                               constant(plan.descriptorBits[repeat]));
@@ -568,8 +570,8 @@ private:
       }
       int64_t repeat = step.repeat[index];
       if (!plan.descriptorBits.empty()) {
-        os << ptx.addInput(buildDescriptor(rewriter, loc, plan, instruction,
-                                           group, repeat));
+        os << ptx.addInput(
+            buildDescriptor(rewriter, loc, plan, instruction, group, repeat));
         continue;
       }
       if (plan.info->isMemory) {

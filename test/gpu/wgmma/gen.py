@@ -45,7 +45,7 @@ def refine(shape, digits):
     """TileLayout notation of `digits` (a mixed-radix map of the row-major
     index of `shape` to offsets, outer to inner) split at the shape's
     dimension boundaries."""
-    digits = list(digits)
+    digits = [d for d in digits if d[0] > 1]
     out = []
     for extent in shape:
         left = extent
@@ -125,6 +125,13 @@ def cases():
             case["n"], case["dtype"], case["a"], case["b"], case["scale_d"])
         case["words"] = {"d": case["n"] // 2, "a": 512 if case["a"] == "smem" else 4,
                          "b": case["n"] * 8}
+        # The shared copies (word offsets of the global words) and the
+        # descriptors' strides, for run.py --dry's descriptor model.
+        case["shared"] = {"b": dict(digits=shared_digits(case["b"], case["n"]),
+                                    major=case["b"], lbo=128 if case["b"] == "k" else 16 * case["n"],
+                                    sbo=256 if case["b"] == "k" else 128)}
+        if case["a"] == "smem":
+            case["shared"]["a"] = dict(digits=shared_digits("k", 64), major="k", lbo=128, sbo=256)
     return out
 
 
@@ -150,16 +157,16 @@ def tirx_kernel(case, sync):
         view = "4x32x%dx1xui32" % per
         emit("  %%%s_s = tirx.alloc_shared : !tirx.tensor<%dxui32, shared, align = 16>" % (name, words))
         emit("  %%%s_sv = tirx.reinterpret %%%s_s : !tirx.tensor<%dxui32, shared, align = 16> -> "
-             "!tirx.tensor<%s, shared, #tirx.layout<%s>, align = 4>"
+             "!tirx.tensor<%s, shared, #tirx.layout<%s>, align = 16>"
              % (name, name, words, view, refine((4, 32, per, 1), copy_digits(words, kind, rows))))
-        emit("  %%%s_gv = tirx.reinterpret %%%s : %s -> !tirx.tensor<%s, global, #tirx.layout<%s>, align = 4>"
+        emit("  %%%s_gv = tirx.reinterpret %s : %s -> !tirx.tensor<%s, global, #tirx.layout<%s>, align = 16>"
              % (name, gname, gtype, view, refine((4, 32, per, 1), global_digits(words))))
         emit("  %%%s_r = tirx.alloc_local : !tirx.tensor<%s, local, #tirx.layout<%s>>" % (name, view, lane(per)))
         emit('  tile.apply "ld.global.b32" scope(cta) (%%%s_r, %%%s_gv) : !tirx.tensor<%s, local, '
-             "#tirx.layout<%s>>, !tirx.tensor<%s, global, #tirx.layout<%s>, align = 4>"
+             "#tirx.layout<%s>>, !tirx.tensor<%s, global, #tirx.layout<%s>, align = 16>"
              % (name, name, view, lane(per), view, refine((4, 32, per, 1), global_digits(words))))
         emit('  tile.apply "st.shared.b32" scope(cta) (%%%s_sv, %%%s_r) : !tirx.tensor<%s, shared, '
-             "#tirx.layout<%s>, align = 4>, !tirx.tensor<%s, local, #tirx.layout<%s>>"
+             "#tirx.layout<%s>, align = 16>, !tirx.tensor<%s, local, #tirx.layout<%s>>"
              % (name, name, view, refine((4, 32, per, 1), copy_digits(words, kind, rows)), view, lane(per)))
         halves = "%dx%s" % (2 * words, dt)
         emit("  %%%s_h = tirx.view %%%s_s : !tirx.tensor<%dxui32, shared, align = 16> -> "

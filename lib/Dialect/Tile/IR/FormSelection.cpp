@@ -129,8 +129,8 @@ unsigned mlir::tirx::tile::getOperandAtom(const ptx::OperandInfo &info,
 bool mlir::tirx::tile::getMatrixTranspose(const ptx::Instruction &instruction,
                                           ArrayRef<MixedOperand> operands,
                                           ptx::DescriptorMatrix matrix) {
-  StringRef name = matrix == ptx::DescriptorMatrix::A ? "imm-trans-a"
-                                                       : "imm-trans-b";
+  StringRef name =
+      matrix == ptx::DescriptorMatrix::A ? "imm-trans-a" : "imm-trans-b";
   for (auto [index, info] : llvm::enumerate(instruction.operands))
     if (info.name == name)
       return getChunkBytes(operands, index) == 1;

@@ -66,8 +66,10 @@ mlir::tirx::tile::matchMatrixDescriptor(const TileLayout &layout, int64_t start,
                   " core matrix row is 16 contiguous bytes along " +
                   (mnMajor ? "M/N" : "K") + ", but element " +
                   element(row, col) + " is at byte " +
-                  llvm::Twine(offset(row, col)) + " from element (0, 0), "
-                  "expected " + llvm::Twine(i * elementBytes));
+                  llvm::Twine(offset(row, col)) +
+                  " from element (0, 0), "
+                  "expected " +
+                  llvm::Twine(i * elementBytes));
   }
   for (int64_t i = 1; i < 8; ++i) {
     int64_t row = mnMajor ? 0 : i, col = mnMajor ? i : 0;
@@ -75,8 +77,10 @@ mlir::tirx::tile::matchMatrixDescriptor(const TileLayout &layout, int64_t start,
       return fail(llvm::Twine("the 8 rows of a ") + major +
                   " core matrix are 16 bytes apart, but element " +
                   element(row, col) + " is at byte " +
-                  llvm::Twine(offset(row, col)) + " from element (0, 0), "
-                  "expected " + llvm::Twine(16 * i));
+                  llvm::Twine(offset(row, col)) +
+                  " from element (0, 0), "
+                  "expected " +
+                  llvm::Twine(16 * i));
   }
   // The first core matrix along K and along M/N give LBO and SBO.
   int64_t kStep = mnMajor ? 8 : perRow;
@@ -90,26 +94,25 @@ mlir::tirx::tile::matchMatrixDescriptor(const TileLayout &layout, int64_t start,
       return llvm::Error::success();
     return fail(llvm::Twine("the ") + name + " (between core matrices along " +
                 along + ": element " + element(row, col) + " is at byte " +
-                llvm::Twine(bytes) + " from element (0, 0)) must be a "
+                llvm::Twine(bytes) +
+                " from element (0, 0)) must be a "
                 "non-negative multiple of 16 below 2^18");
   };
-  if (llvm::Error error =
-          checkStride(descriptor.leadingBytes, "leading byte offset (LBO)", "K",
-                      0, kStep))
+  if (llvm::Error error = checkStride(
+          descriptor.leadingBytes, "leading byte offset (LBO)", "K", 0, kStep))
     return std::move(error);
-  if (llvm::Error error =
-          checkStride(descriptor.strideBytes, "stride byte offset (SBO)",
-                      "M/N", mnStep, 0))
+  if (llvm::Error error = checkStride(
+          descriptor.strideBytes, "stride byte offset (SBO)", "M/N", mnStep, 0))
     return std::move(error);
   for (int64_t row = 0; row < rows; ++row) {
     for (int64_t col = 0; col < cols; ++col) {
-      int64_t expected =
-          mnMajor ? (row % perRow) * elementBytes + (col % 8) * 16 +
-                        (row / perRow) * descriptor.strideBytes +
-                        (col / 8) * descriptor.leadingBytes
-                  : (row % 8) * 16 + (col % perRow) * elementBytes +
-                        (col / perRow) * descriptor.leadingBytes +
-                        (row / 8) * descriptor.strideBytes;
+      int64_t expected = mnMajor
+                             ? (row % perRow) * elementBytes + (col % 8) * 16 +
+                                   (row / perRow) * descriptor.strideBytes +
+                                   (col / 8) * descriptor.leadingBytes
+                             : (row % 8) * 16 + (col % perRow) * elementBytes +
+                                   (col / perRow) * descriptor.leadingBytes +
+                                   (row / 8) * descriptor.strideBytes;
       if (offset(row, col) != expected)
         return fail("element " + element(row, col) + " is at byte " +
                     llvm::Twine(offset(row, col)) +

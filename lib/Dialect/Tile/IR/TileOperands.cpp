@@ -138,13 +138,12 @@ mlir::tirx::tile::getExecutionDomain(Operation *op, Scope scope,
   int64_t threads = *blockThreads;
   ExecutionDomain domain{scope, threads, {}, lanesInAtom, warpgroupInAtom};
   if (warpgroupInAtom) {
-    // ApplyOp::verify rejects thread and warp scopes first.
     // check-diagnostics: internal, ApplyOp::verify rejects these scopes first
     if (scope == Scope::thread || scope == Scope::warp)
       return op->emitOpError("a warpgroup collective needs scope warpgroup "
                              "or cta");
     if (threads % 128 != 0)
-      // check-diagnostics: internal, ApplyOp::verify rejects partial warpgroups first
+      // check-diagnostics: internal, ApplyOp::verify rejects these blocks
       return op->emitOpError("a warpgroup-collective instruction needs whole "
                              "warpgroups, but the block has ")
              << threads << " threads";
@@ -672,9 +671,9 @@ TileOperandChecker::checkDescriptorOperand(const TileTensorOperand &operand) {
   int64_t perGroup = getElementsPerGroup(operand);
   SmallVector<MatrixDescriptor> firstGroup;
   for (int64_t start = 0; start < type.getNumElements(); start += atom) {
-    llvm::Expected<MatrixDescriptor> descriptor = matchMatrixDescriptor(
-        layout, start, atomShape[0], atomShape[1], type.getElementBytes(),
-        operand.mnMajor);
+    llvm::Expected<MatrixDescriptor> descriptor =
+        matchMatrixDescriptor(layout, start, atomShape[0], atomShape[1],
+                              type.getElementBytes(), operand.mnMajor);
     if (!descriptor)
       return emitOperandError(operand)
              << "the matrix at " << formatList(delinearize(start, shape))

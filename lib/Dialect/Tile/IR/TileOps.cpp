@@ -315,7 +315,8 @@ static LogicalResult verifyCollective(ApplyOp op,
     InFlightDiagnostic diag =
         describe() << ": it is inside a branch whose condition may differ "
                       "between the "
-                   << (warpgroup ? "threads of a warpgroup" : "lanes of a warp");
+                   << (warpgroup ? "threads of a warpgroup"
+                                 : "lanes of a warp");
     diag.attachNote(condition.getLoc()) << "the condition is computed here";
     return diag;
   }

@@ -269,7 +269,8 @@ static Expected<Instruction> buildInstruction(const Form &form,
     op.atomShape = spec.atomShape;
     if (spec.fragmentSlot >= 0) {
       // The loader proved the fragment of every token exists.
-      std::string name = (spec.fragmentPrefix + slotToken(spec.fragmentSlot)).str();
+      std::string name =
+          (spec.fragmentPrefix + slotToken(spec.fragmentSlot)).str();
       for (const FragmentInfo &fragment : getFragments())
         if (fragment.name == name) {
           op.fragment = fragment.layout.str();

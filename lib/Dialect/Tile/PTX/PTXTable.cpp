@@ -166,7 +166,8 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
                           .Case("a", DescriptorMatrix::A)
                           .Case("b", DescriptorMatrix::B)
                           .Default(DescriptorMatrix::None);
-      if (op.descriptor == DescriptorMatrix::None || form.findSlot(Slot::shape) < 0)
+      if (op.descriptor == DescriptorMatrix::None ||
+          form.findSlot(Slot::shape) < 0)
         tableError(raw, "'desc=" + attr + "' needs a or b and a shape slot");
     } else if (attr.starts_with("frag=") && attr.contains('$')) {
       // One fragment per token of a slot: `frag=wgmma_d_f32_$shape`.

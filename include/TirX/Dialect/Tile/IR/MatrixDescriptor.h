@@ -1,4 +1,4 @@
-//===- MatrixDescriptor.h - wgmma shared-memory matrix descriptors -*- C++ -*-===//
+//===- MatrixDescriptor.h - wgmma matrix descriptors ------------*- C++ -*-===//
 //
 // Part of the TirX project.
 //

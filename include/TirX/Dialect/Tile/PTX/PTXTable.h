@@ -132,7 +132,7 @@ struct OperandSpec {
   /// that slot (wgmma's accumulator, one fragment per N); -1 otherwise.
   int fragmentSlot = -1;
   llvm::StringRef fragmentPrefix;
-  bool isReadWrite = false;                       // `rw`
+  bool isReadWrite = false;                             // `rw`
   DescriptorMatrix descriptor = DescriptorMatrix::None; // `desc=a|b`
   int spaceSlot = -1;   // memory operands: the slot naming their state space
   int chunkOperand = -1; // atom of this many bytes: that operand's immediate
