@@ -73,3 +73,26 @@ tirx.kernel @wgmma_cta() launch(grid = [1], block = [256]) {
         !tirx.tensor<2x256x16xbf16, shared, #bk_shared, align = 16>
   tirx.return
 }
+
+// A predicate the same in every thread of a warpgroup (tid / 128): the
+// instruction is guarded as a whole, never per thread; the accumulator's
+// registers are tied once (they keep their values when it is off).
+// CHECK-LABEL: .entry wgmma_pred(
+// CHECK: setp.ne.b32 %tirx_p, %r{{[0-9]+}}, 0;
+// CHECK-NEXT: @%tirx_p wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}}, 1, 1, 0, 0;
+#k8p = #tirx.layout<S[(1, 8, 2, 8) : (128, 8, 64, 1)]>
+tirx.kernel @wgmma_pred() launch(grid = [2], block = [256]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #kmajor, align = 16>
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8p, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  %tid = tirx.thread_idx x
+  %c128 = arith.constant 128 : index
+  %c0 = arith.constant 0 : index
+  %wg = arith.divui %tid, %c128 : index
+  %p = arith.cmpi eq, %wg, %c0 : index
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) pred(%p)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #kmajor, align = 16>,
+        !tirx.tensor<8x16xbf16, shared, #k8p, align = 16>
+  tirx.return
+}
