@@ -7,16 +7,26 @@
 // Grammar (spec §1.2), whitespace allowed between any two tokens:
 //
 //   layout := term { "+" term }
-//   term   := ("S" | "R") "[" dims [ ":" strides ] "]" | stride
+//   term   := ("S" | "R") "[" dims [ ":" strides ] "]" | stride | swizzle
 //   dims   := "(" int { "," int } ")" | int { "," int }
 //   strides:= "(" stride { "," stride } ")" | stride { "," stride }
 //   stride := int [ "@" axis_name ]
 //   int    := [ "-" ] digit { digit }
+//   swizzle:= "Swizzle" "[" int "," int "," int [ "," ("inner" | "outer") ] "]"
 //
-// Terms may come in any order; at most one S and one R term are allowed and
-// offset terms accumulate per axis. Syntax errors carry the 1-based column of
-// the offending token; checks on values (sign, overflow of the layout, a
-// missing S term) are done by TileLayout::get and name the iter instead.
+// Terms may come in any order; at most one S, one R and one Swizzle term are
+// allowed and offset terms accumulate per axis.
+//
+// The swizzle term (Swizzle.h) takes TIRx's SwizzleLayout / ComposeLayout
+// arguments in their order: per_element, swizzle_len, atom_len, then
+// swizzle_inner as a word (default inner). TIRx writes the composition as a
+// constructor, not in the S/R notation; a named bracket term keeps one
+// notation for everything a `#tirx.layout` holds, reads like the
+// constructor, and cannot be mistaken for S or R. Whatever its position, the
+// swizzle applies last, to the sum of the other terms. Syntax errors carry the
+// 1-based column of the offending token; checks on values (sign, overflow of
+// the layout, a missing S term) are done by TileLayout::get and name the iter
+// instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -213,6 +223,38 @@ private:
     return expect(']', term.strides.empty() ? "',', ':' or ']'" : "',' or ']'");
   }
 
+  /// "[" p "," s "," a [ "," ("inner" | "outer") ] "]", after the word.
+  llvm::Error parseSwizzleTerm(NotationSwizzle &swizzle) {
+    if (llvm::Error err = expect('[', "'['"))
+      return err;
+    int64_t *counts[] = {&swizzle.perElement, &swizzle.swizzleLen,
+                         &swizzle.atomLen};
+    const char *names[] = {"per_element", "swizzle_len", "atom_len"};
+    for (unsigned i = 0; i < 3; ++i) {
+      if (i > 0)
+        if (llvm::Error err = expect(',', "','"))
+          return err;
+      std::string what = std::string("the swizzle's ") + names[i];
+      llvm::Expected<int64_t> value = parseInteger(what);
+      if (!value)
+        return value.takeError();
+      *counts[i] = *value;
+    }
+    skipSpace();
+    if (peek() == ',') {
+      ++pos;
+      skipSpace();
+      size_t wordStart = pos;
+      llvm::StringRef side = lexIdentifier();
+      if (side != "inner" && side != "outer") {
+        pos = wordStart;
+        return error("expected 'inner' or 'outer', found " + describe());
+      }
+      swizzle.swizzleInner = side == "inner";
+    }
+    return expect(']', "',' or ']'");
+  }
+
   llvm::Error parseTerm(LayoutNotation &notation) {
     size_t start = pos;
     if (startsInteger()) {
@@ -223,6 +265,12 @@ private:
       return llvm::Error::success();
     }
     llvm::StringRef word = lexIdentifier();
+    if (word == "Swizzle") {
+      if (notation.swizzle)
+        return errorAt(start, "second swizzle term; a layout has at most one "
+                              "Swizzle[...]");
+      return parseSwizzleTerm(notation.swizzle.emplace());
+    }
     if (word == "S" || word == "R") {
       std::optional<NotationTerm> &slot =
           word == "S" ? notation.shard : notation.replica;
@@ -239,8 +287,9 @@ private:
       return llvm::Error::success();
     }
     pos = start;
-    return error("expected 'S[', 'R[' or an integer offset, found " +
-                 describe());
+    return error(
+        "expected 'S[', 'R[', 'Swizzle[' or an integer offset, found " +
+        describe());
   }
 
   llvm::StringRef text;
@@ -311,7 +360,16 @@ llvm::Expected<TileLayout> TileLayout::get(const LayoutNotation &notation) {
       return makeError("offsets on " + getAxisName(term.axis) +
                        " overflow int64");
   }
-  return get(shardIters, replicaIters, offset);
+  std::optional<Swizzle> swizzle;
+  if (notation.swizzle) {
+    llvm::Expected<Swizzle> checked =
+        Swizzle::get(notation.swizzle->perElement, notation.swizzle->swizzleLen,
+                     notation.swizzle->atomLen, notation.swizzle->swizzleInner);
+    if (!checked)
+      return checked.takeError();
+    swizzle = *checked;
+  }
+  return get(shardIters, replicaIters, offset, swizzle);
 }
 
 llvm::Expected<TileLayout> TileLayout::parse(llvm::StringRef text) {

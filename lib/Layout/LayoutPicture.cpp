@@ -330,6 +330,22 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
   auto nameOf = [&](const PhysicalCoord &coord) {
     return threadName(axes, coord);
   };
+  // A swizzled tile is coloured by the group of bits its swizzle writes (for
+  // the inner hardware modes: which 16-byte chunk of its row an element lands
+  // in), so that the XOR pattern shows; threads keep their colours when the
+  // layout has thread axes.
+  const std::optional<Swizzle> &swizzle = layout.getSwizzle();
+  bool colourBySwizzle = swizzle && axes.empty();
+  auto swizzleGroup = [&](const PhysicalCoord &coord) {
+    int64_t shift = swizzle->getPerElement() +
+                    (swizzle->isSwizzleInner() ? 0 : swizzle->getAtomLen());
+    int64_t bits = swizzle->isSwizzleInner() ? swizzle->getAtomLen()
+                                             : swizzle->getSwizzleLen();
+    return (at(coord, Axis::m) >> shift) & ((int64_t(1) << bits) - 1);
+  };
+  auto elementColour = [&](const PhysicalCoord &coord) {
+    return threadColour(colourBySwizzle ? swizzleGroup(coord) : rowOf(coord));
+  };
 
   // The tensor grid: rows × columns, the shape folded CuTe-style.
   size_t rank = shape.size();
@@ -430,7 +446,23 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
                               (numSlots == 1 ? " slot" : " slots");
   std::vector<std::string> legend;
   legend.push_back(threadNameLegend(axes));
-  legend.push_back("colour: the owning thread; hover a cell for its owners");
+  if (colourBySwizzle) {
+    std::string legendText;
+    llvm::raw_string_ostream legendOs(legendText);
+    int64_t low = swizzle->getPerElement() +
+                  (swizzle->isSwizzleInner() ? 0 : swizzle->getAtomLen());
+    int64_t bits = swizzle->isSwizzleInner() ? swizzle->getAtomLen()
+                                             : swizzle->getSwizzleLen();
+    legendOs << "colour: bits [" << low << ", " << low + bits
+             << ") of the swizzled offset, the "
+             << (swizzle->isSwizzleInner() ? "block of " : "row of ")
+             << (int64_t(1) << swizzle->getPerElement())
+             << " elements it lands in (" << *swizzle << ", period "
+             << swizzle->getPeriod() << ")";
+    legend.push_back(legendText);
+  } else {
+    legend.push_back("colour: the owning thread; hover a cell for its owners");
+  }
   if (numReplicated)
     legend.push_back("replicated: " + std::to_string(numReplicated) + " of " +
                      std::to_string(layout.size()) +
@@ -494,8 +526,13 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
       llvm::ListSeparator sep(" |");
       for (const PhysicalCoord &owner : owners)
         tip += (llvm::Twine(sep) + " " + ownerText(axes, owner)).str();
+      if (colourBySwizzle)
+        tip += " (block " +
+               std::to_string(at(owners.front(), Axis::m) >>
+                              swizzle->getPerElement()) +
+               ")";
       svg.cell("elem", tensorGridX + column * tensorCellWidth, y,
-               tensorCellWidth, threadColour(rowOf(owners.front())),
+               tensorCellWidth, elementColour(owners.front()),
                owners.size() > 1, tip, elementLabels[flat]);
     }
   }
@@ -533,7 +570,9 @@ static void writeSvg(llvm::raw_ostream &os, const TileLayout &layout,
     if (replicated)
       tip += " (replicated)";
     svg.cell("slot", threadGridX + column * slotCellWidth,
-             gridY + row * kRowHeight, slotCellWidth, threadColour(row),
+             gridY + row * kRowHeight, slotCellWidth,
+             colourBySwizzle ? elementColour(data.owners[flats.front()].front())
+                             : threadColour(row),
              replicated, tip, label);
   }
   // A line where an outer thread axis changes (e.g. the next warp).

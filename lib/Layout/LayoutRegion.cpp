@@ -87,7 +87,11 @@ mlir::tirx::restrictLayout(const TileLayout &layout,
     shard.push_back(Iter{count, group[level].stride, group[level].axis});
     shard.append(group.begin() + level + 1, group.end());
   }
-  auto restricted = TileLayout::get(shard, layout.getReplica(), offset);
+  // The swizzle applies to the whole affine offset, which the restricted
+  // layout keeps, so it stays exact (callers decide whether a region of a
+  // swizzled tensor may move its base).
+  auto restricted =
+      TileLayout::get(shard, layout.getReplica(), offset, layout.getSwizzle());
   if (!restricted)
     return restricted.takeError();
   region.layout = std::move(*restricted);

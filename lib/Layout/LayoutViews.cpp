@@ -214,3 +214,53 @@ void mlir::tirx::printThreadView(llvm::raw_ostream &os,
     os << '\n';
   }
 }
+
+std::string mlir::tirx::describeSwizzle(const TileLayout &layout) {
+  if (!layout.isSwizzled())
+    return "";
+  const Swizzle &swizzle = *layout.getSwizzle();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << swizzle << ": period " << swizzle.getPeriod() << " elements, blocks of "
+     << (int64_t(1) << swizzle.getPerElement()) << "; ";
+  // per_element fixes the element size a hardware mode can be for.
+  for (int64_t bytes : {1, 2, 4, 8, 16})
+    if (std::optional<int64_t> mode = swizzle.getHardwareModeBytes(bytes)) {
+      os << "TMA/wgmma " << *mode << "B swizzle of " << bytes << "-byte "
+         << plural(bytes, "element", "elements");
+      return text;
+    }
+  os << "no TMA/wgmma mode";
+  return text;
+}
+
+void mlir::tirx::printSwizzleView(llvm::raw_ostream &os,
+                                  const TileLayout &layout) {
+  if (!layout.isSwizzled())
+    return;
+  const Swizzle &swizzle = *layout.getSwizzle();
+  int64_t p = swizzle.getPerElement(), a = swizzle.getAtomLen(),
+          s = swizzle.getSwizzleLen();
+  if (a + s > 12) { // 2^12 == kMaxSwizzleViewBlocks
+    os << "swizzle view: " << swizzle << " has 2^" << a + s
+       << " blocks per period, too many to print (at most "
+       << kMaxSwizzleViewBlocks << ")\n";
+    return;
+  }
+  int64_t rows = int64_t(1) << s, blocks = int64_t(1) << a;
+  os << "swizzle view: " << swizzle << ", period " << swizzle.getPeriod()
+     << " elements = " << rows << plural(rows, " row x ", " rows x ") << blocks
+     << plural(blocks, " block", " blocks") << " of " << (int64_t(1) << p)
+     << plural(int64_t(1) << p, " element", " elements") << "; "
+     << (swizzle.isSwizzleInner() ? "the block of its row each block lands in"
+                                  : "the row each block moves to")
+     << '\n';
+  for (int64_t row = 0; row < rows; ++row) {
+    os << "row " << row << ':';
+    for (int64_t block = 0; block < blocks; ++block) {
+      int64_t moved = swizzle.apply(((row << a) + block) << p) >> p;
+      os << ' ' << (swizzle.isSwizzleInner() ? moved % blocks : moved >> a);
+    }
+    os << '\n';
+  }
+}

@@ -154,7 +154,8 @@ static bool addFootprint(llvm::ArrayRef<Iter> iters, Axis axis, int64_t &sum) {
 
 llvm::Expected<TileLayout> TileLayout::get(llvm::ArrayRef<Iter> shard,
                                            llvm::ArrayRef<Iter> replica,
-                                           const PhysicalCoord &offset) {
+                                           const PhysicalCoord &offset,
+                                           std::optional<Swizzle> swizzle) {
   if (shard.empty())
     return makeError("layout has no shard iters; a layout needs at least one");
   if (llvm::Error err = checkIters(shard, "shard"))
@@ -181,12 +182,18 @@ llvm::Expected<TileLayout> TileLayout::get(llvm::ArrayRef<Iter> shard,
         llvm::AddOverflow(sum, offset[a], sum))
       return makeError("span on axis " + getAxisName(axis) +
                        " overflows int64");
+    // The swizzled span rounds the affine one up; it must fit too.
+    if (axis == Axis::m && swizzle && !swizzle->getSpanBound(sum))
+      return makeError("span on axis m overflows int64 once rounded up to "
+                       "the swizzle's blocks");
   }
 
   TileLayout layout;
   layout.shard.assign(shard.begin(), shard.end());
   layout.replica.assign(replica.begin(), replica.end());
   layout.offset = offset;
+  if (swizzle && !swizzle->isIdentity())
+    layout.swizzle = swizzle;
   return layout;
 }
 
@@ -238,7 +245,22 @@ int64_t TileLayout::span(Axis axis) const {
   for (const Iter &iter : replica)
     if (iter.axis == axis)
       sum += (iter.extent - 1) * iter.stride;
+  if (axis == Axis::m && swizzle)
+    return *swizzle->getSpanBound(sum); // checked by get()
   return sum;
+}
+
+TileLayout TileLayout::getAffinePart() const {
+  TileLayout result = *this;
+  result.swizzle.reset();
+  return result;
+}
+
+std::optional<int64_t>
+TileLayout::getSwizzleModeBytes(int64_t elementBytes) const {
+  if (!swizzle)
+    return 0;
+  return swizzle->getHardwareModeBytes(elementBytes);
 }
 
 int64_t TileLayout::getNumReplicas() const {
@@ -258,6 +280,8 @@ PhysicalCoord TileLayout::apply(int64_t flatIndex) const {
     flatIndex /= iter.extent;
   }
   at(coord, shard.front().axis) += flatIndex * shard.front().stride;
+  if (swizzle)
+    at(coord, Axis::m) = swizzle->apply(at(coord, Axis::m));
   return coord;
 }
 
@@ -273,8 +297,16 @@ PhysicalCoord TileLayout::apply(llvm::ArrayRef<int64_t> coord,
 void TileLayout::forEachOwner(
     int64_t flatIndex,
     llvm::function_ref<void(const PhysicalCoord &)> fn) const {
-  PhysicalCoord coord = apply(flatIndex);
-  fn(coord);
+  PhysicalCoord coord = getAffinePart().apply(flatIndex);
+  // The odometer below walks affine coordinates; each owner is swizzled.
+  auto visit = [&] {
+    if (!swizzle)
+      return fn(coord);
+    PhysicalCoord swizzled = coord;
+    at(swizzled, Axis::m) = swizzle->apply(at(coord, Axis::m));
+    fn(swizzled);
+  };
+  visit();
   // Odometer over the replica iters, last fastest; each step adjusts only the
   // axes of the digits that changed.
   llvm::SmallVector<int64_t, 2> counter(replica.size(), 0);
@@ -292,7 +324,7 @@ void TileLayout::forEachOwner(
       at(coord, iter.axis) -= (iter.extent - 1) * iter.stride;
       counter[k] = 0;
     }
-    fn(coord);
+    visit();
   }
 }
 
@@ -308,13 +340,14 @@ bool TileLayout::hasThreadAxes() const {
 
 bool TileLayout::isTrivial() const {
   TileLayout canonical = canonicalize();
-  return canonical.shard.size() == 1 && canonical.shard[0].axis == Axis::m &&
-         canonical.shard[0].stride == 1 && canonical.replica.empty() &&
+  return !swizzle && canonical.shard.size() == 1 &&
+         canonical.shard[0].axis == Axis::m && canonical.shard[0].stride == 1 &&
+         canonical.replica.empty() &&
          llvm::all_of(canonical.offset, [](int64_t o) { return o == 0; });
 }
 
 bool TileLayout::isContiguous() const {
-  if (hasThreadAxes() || getNumReplicas() != 1)
+  if (hasThreadAxes() || getNumReplicas() != 1 || swizzle)
     return false;
   int64_t expected = 1;
   for (const Iter &iter : llvm::reverse(shard)) {
@@ -334,6 +367,7 @@ bool TileLayout::isContiguous() const {
 TileLayout TileLayout::canonicalize() const {
   TileLayout result;
   result.offset = offset; // Step 2: zero offsets are already implicit.
+  result.swizzle = swizzle;
 
   // Step 1 and 4 in one pass: skip unit iters, and fuse each iter into the
   // previous kept one when it continues it on the same axis. Fusing never
@@ -381,6 +415,7 @@ TileLayout TileLayout::storage() const {
     if (!isThreadAxis(iter.axis))
       result.replica.push_back(iter);
   at(result.offset, Axis::m) = at(offset, Axis::m);
+  result.swizzle = swizzle;
   return result;
 }
 
@@ -390,6 +425,13 @@ llvm::Expected<TileLayout> TileLayout::unpack(int64_t factor) const {
                      llvm::Twine(factor));
   if (factor == 1)
     return *this;
+  std::optional<Swizzle> newSwizzle;
+  if (swizzle) {
+    llvm::Expected<Swizzle> scaled = swizzle->scaleElements(factor, true);
+    if (!scaled)
+      return scaled.takeError();
+    newSwizzle = *scaled;
+  }
   // Only memory positions scale: the owning threads stay the same, and slot
   // s of a wide element becomes slots factor·s .. factor·s + factor − 1.
   auto scale = [&](llvm::ArrayRef<Iter> iters,
@@ -411,7 +453,7 @@ llvm::Expected<TileLayout> TileLayout::unpack(int64_t factor) const {
     return makeError("unpack by " + llvm::Twine(factor) +
                      " overflows int64 (memory strides or offset)");
   newShard.push_back(Iter{factor, 1, Axis::m});
-  return get(newShard, newReplica, newOffset);
+  return get(newShard, newReplica, newOffset, newSwizzle);
 }
 
 llvm::Expected<TileLayout> TileLayout::pack(int64_t factor) const {
@@ -430,6 +472,12 @@ llvm::Expected<TileLayout> TileLayout::pack(int64_t factor) const {
                      "divisible by " +
                      llvm::Twine(factor));
   TileLayout result;
+  if (swizzle) {
+    llvm::Expected<Swizzle> scaled = swizzle->scaleElements(factor, false);
+    if (!scaled)
+      return scaled.takeError();
+    result.swizzle = *scaled;
+  }
   auto divide = [&](llvm::ArrayRef<Iter> iters, llvm::StringRef kind,
                     llvm::SmallVectorImpl<Iter> &out) -> llvm::Error {
     for (auto [index, iter] : llvm::enumerate(iters)) {
@@ -586,6 +634,8 @@ void TileLayout::print(llvm::raw_ostream &os) const {
     os << " + ";
     printStride(os, offset[a], static_cast<Axis>(a));
   }
+  if (swizzle)
+    os << " + " << *swizzle;
 }
 
 std::string TileLayout::toString() const {
@@ -602,5 +652,7 @@ llvm::hash_code mlir::tirx::hash_value(const TileLayout &layout) {
       llvm::hash_combine_range(layout.getReplica().begin(),
                                layout.getReplica().end()),
       llvm::hash_combine_range(layout.getOffset().begin(),
-                               layout.getOffset().end()));
+                               layout.getOffset().end()),
+      layout.getSwizzle() ? hash_value(*layout.getSwizzle())
+                          : llvm::hash_code(0));
 }

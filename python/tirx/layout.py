@@ -1,11 +1,17 @@
 """TileLayout in the seed's notation, computed by the C++ layout library.
 
-    from tirx.layout import S, R, TileLayout
+    from tirx.layout import S, R, TileLayout, ComposeLayout
     from tirx.cuda.axis import laneid, warpid
     TileLayout(S[(2, 32, 4) : (1 @ warpid, 1 @ laneid, 1)])
+    ComposeLayout(3, 3, 3, TileLayout(S[64, 64]))  # 128B swizzle of f16
+
+A swizzled layout prints as `S[...] + Swizzle[per_element, swizzle_len,
+atom_len]` (`, outer` when swizzle_inner is false), the notation of
+`#tirx.layout` (TirX/Layout/Swizzle.h).
 """
 import ctypes
 import numbers
+import re
 
 from . import _capi
 
@@ -257,6 +263,15 @@ class TileLayout:
             raise LayoutError(_capi.take_string(error))
         return _capi.take_string(text)
 
+    @property
+    def swizzle(self):
+        """The layout's XOR swizzle as a SwizzleLayout, or None."""
+        match = _SWIZZLE_TERM.search(str(self))
+        if match is None:
+            return None
+        p, s, a, side = match.groups()
+        return SwizzleLayout(int(p), int(s), int(a), side is None)
+
     def _repr_svg_(self):
         """Jupyter shows a layout as its picture over the shard extents (None,
         so that the text repr is used, when it is too large to draw)."""
@@ -266,4 +281,129 @@ class TileLayout:
             return None
 
 
-__all__ = ["S", "R", "TileLayout", "Axis", "LayoutError", "m"]
+# The canonical text ends with the swizzle term (TileLayout::print).
+_SWIZZLE_TERM = re.compile(r" \+ Swizzle\[(\d+), (\d+), (\d+)(, outer)?\]$")
+
+
+def _swizzle_term(per_element, swizzle_len, atom_len, swizzle_inner):
+    return "Swizzle[%d, %d, %d%s]" % (
+        _int(per_element, "per_element"), _int(swizzle_len, "swizzle_len"),
+        _int(atom_len, "atom_len"), "" if swizzle_inner else ", outer")
+
+
+class SwizzleLayout:
+    """TIRx's SwizzleLayout: the XOR swizzle of a memory offset alone.
+
+    per_element low bits stay; swizzle_len bits (0: no swizzle) of the group
+    atom_len bits higher are XORed into them (swizzle_inner=True) or they
+    into it. The TMA / wgmma 128B, 64B and 32B swizzles of b-byte elements
+    are SwizzleLayout(log2(16 // b), 3 | 2 | 1, 3). apply() takes any
+    offset >= 0; the pattern repeats every `period` = 2**(p + a + s)."""
+
+    def __init__(self, per_element, swizzle_len, atom_len, swizzle_inner=True):
+        self._params = (_int(per_element, "per_element"), _int(swizzle_len, "swizzle_len"),
+                        _int(atom_len, "atom_len"), bool(swizzle_inner))
+        # One period through the C++ library: it checks the parameters and
+        # owns the math.
+        bits = per_element + atom_len + swizzle_len if min(self._params[:3]) >= 0 else 0
+        period = 1 << bits if 0 <= bits <= 62 else 1
+        try:
+            self._one_period = TileLayout("S[%d] + %s" % (period, _swizzle_term(*self._params)))
+        except LayoutError as error:
+            reason = str(error).split("': ", 1)[-1]
+            raise LayoutError("invalid %r: %s" % (self, reason)) from None
+        self._period = 1 << (per_element + atom_len + swizzle_len)
+
+    per_element = property(lambda self: self._params[0])
+    swizzle_len = property(lambda self: self._params[1])
+    atom_len = property(lambda self: self._params[2])
+    swizzle_inner = property(lambda self: self._params[3])
+    period = property(lambda self: self._period)
+
+    @property
+    def inner_mask(self):
+        """The lower group's bits: (2**swizzle_len - 1) << per_element."""
+        return ((1 << self.swizzle_len) - 1) << self.per_element
+
+    @property
+    def outer_mask(self):
+        """The higher group's bits: inner_mask << atom_len."""
+        return self.inner_mask << self.atom_len
+
+    def size(self, axis=None):
+        return self._period
+
+    def apply(self, *coord, shape=None):
+        """{"m": swizzled offset} of a flat offset (or of a coordinate in
+        `shape`, flattened row-major)."""
+        if shape is None:
+            if len(coord) != 1:
+                raise LayoutError("apply with several coordinates needs shape=")
+            flat = _int(coord[0], "an offset")
+        else:
+            if len(coord) != len(shape):
+                raise LayoutError("%d coordinates for a rank-%d shape" % (len(coord), len(shape)))
+            flat = 0
+            for c, d in zip(coord, shape):
+                flat = flat * _int(d, "a shape dimension") + _int(c, "a coordinate")
+        if flat < 0:
+            raise LayoutError("a swizzled offset must be non-negative, got %d" % flat)
+        base, rest = divmod(flat, self._period)
+        return {"m": base * self._period + self._one_period.apply(rest)["m"]}
+
+    def __str__(self):
+        return _swizzle_term(*self._params)
+
+    __repr__ = lambda self: "SwizzleLayout(%d, %d, %d, %s)" % self._params
+
+    def __eq__(self, other):
+        return isinstance(other, SwizzleLayout) and self._params == other._params
+
+    def __hash__(self):
+        return hash(self._params)
+
+
+class ComposeLayout(TileLayout):
+    """TIRx's ComposeLayout: `tile_layout` followed by an XOR swizzle of its
+    memory coordinate (after the offset), i.e. the layout
+    `tile_layout + Swizzle[per_element, swizzle_len, atom_len]`.
+
+        ComposeLayout(0, 2, 3, TileLayout(S[8, 8])).apply(1, 2, shape=(8, 8))["m"] == 11
+
+    Also ComposeLayout(SwizzleLayout(...), tile_layout). Only shared tensors
+    take a swizzled layout (T.alloc_shared(..., layout=...))."""
+
+    def __init__(self, per_element, swizzle_len=None, atom_len=None, tile_layout=None,
+                 swizzle_inner=True):
+        if isinstance(per_element, SwizzleLayout):
+            if atom_len is not None or tile_layout is not None:
+                raise LayoutError("ComposeLayout(swizzle, tile_layout) takes two arguments")
+            swizzle, tile_layout = per_element, swizzle_len
+            per_element, swizzle_len, atom_len, swizzle_inner = swizzle._params
+        if swizzle_len is None or atom_len is None or tile_layout is None:
+            raise LayoutError("ComposeLayout(per_element, swizzle_len, atom_len, tile_layout, "
+                              "swizzle_inner=True) needs all four")
+        tile = tile_layout if isinstance(tile_layout, TileLayout) else TileLayout(tile_layout)
+        if tile.swizzle is not None:
+            raise LayoutError("tile_layout %s is already swizzled" % tile)
+        self._params = (_int(per_element, "per_element"), _int(swizzle_len, "swizzle_len"),
+                        _int(atom_len, "atom_len"), bool(swizzle_inner))
+        TileLayout.__init__(self, "%s + %s" % (tile, _swizzle_term(*self._params)))
+        self._tile = tile
+
+    def __reduce__(self):
+        return ComposeLayout, self._params[:3] + (str(self._tile), self._params[3])
+
+    per_element = property(lambda self: self._params[0])
+    swizzle_len = property(lambda self: self._params[1])
+    atom_len = property(lambda self: self._params[2])
+    swizzle_inner = property(lambda self: self._params[3])
+    tile_layout = property(lambda self: self._tile)
+    inner_mask = property(lambda self: ((1 << self.swizzle_len) - 1) << self.per_element)
+    __repr__ = lambda self: "ComposeLayout(%d, %d, %d, %r, %s)" % (
+        self._params[:3] + (self._tile, self._params[3]))
+    outer_mask = property(lambda self: self.inner_mask << self.atom_len)
+
+
+__all__ = ["S", "R", "TileLayout", "ComposeLayout", "SwizzleLayout", "Axis", "LayoutError",
+           "m"]

@@ -4,11 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   tirx-layout '<layout>' [--shape=2,32,4] [--view=tensor|thread|both|none]
+//   tirx-layout '<layout>' [--shape=2,32,4]
+//               [--view=tensor|thread|swizzle|both|none]
 //               [--format=text|svg|html]
 //
 // Prints a summary (the layout as written, its canonical form, size, span
-// per used axis, scope pair) followed by the requested views; with
+// per used axis, scope pair, and for a swizzled layout its swizzle) followed
+// by the requested views (`both`: tensor and thread, and the swizzle view of
+// a swizzled layout); with
 // --format=svg, the picture of both views instead (LayoutPicture.h), and
 // with --format=html, an HTML page that embeds it. Everything is
 // checked before anything is printed: any error is one line
@@ -51,8 +54,9 @@ static llvm::cl::opt<std::string>
 
 static llvm::cl::opt<std::string>
     viewText("view",
-             llvm::cl::desc("Views to print: tensor, thread, both or none"),
-             llvm::cl::value_desc("tensor|thread|both|none"),
+             llvm::cl::desc("Views to print: tensor, thread, swizzle (the XOR "
+                            "pattern of a swizzled layout), both or none"),
+             llvm::cl::value_desc("tensor|thread|swizzle|both|none"),
              llvm::cl::init("both"), llvm::cl::cat(layoutCategory));
 
 static llvm::cl::opt<std::string>
@@ -118,10 +122,10 @@ int main(int argc, char **argv) {
   }
 
   llvm::StringRef view = viewText;
-  if (view != "tensor" && view != "thread" && view != "both" && view != "none")
+  if (view != "tensor" && view != "thread" && view != "swizzle" &&
+      view != "both" && view != "none")
     fail("invalid --view '" + view +
-         "'; expected tensor, thread, both or "
-         "none");
+         "'; expected tensor, thread, swizzle, both or none");
 
   llvm::StringRef format = formatText;
   if (format != "text" && format != "svg" && format != "html")
@@ -153,7 +157,9 @@ int main(int argc, char **argv) {
       printLayoutHtml(llvm::outs(), layout, shape);
     return 0;
   }
-  if (view == "none")
+  if (view == "swizzle" && !layout.isSwizzled())
+    fail("--view=swizzle needs a swizzled layout (a Swizzle[...] term)");
+  if (view == "none" || view == "swizzle")
     failOn(checkViewShape(layout, shape));
   else
     failOn(checkViewPrintable(layout, shape));
@@ -168,7 +174,11 @@ int main(int argc, char **argv) {
   os << " m=" << layout.span(Axis::m) << '\n';
   os << "scope: (" << getExecScopeName(scope->first) << ", "
      << getExecScopeName(scope->second) << ")\n";
+  if (layout.isSwizzled())
+    os << "swizzle: " << describeSwizzle(layout) << '\n';
 
+  if (view == "swizzle" || view == "both")
+    printSwizzleView(os, layout);
   if (view == "tensor" || view == "both")
     printTensorView(os, layout, shape);
   if (view == "thread" || view == "both")

@@ -136,22 +136,27 @@ TEST(LayoutNotationPrint, CanonicalSpelling) {
 TEST(LayoutNotationErrors, EmptyAndMisplacedTerms) {
   EXPECT_PARSE_ERROR("", "column 1: empty layout; expected 'S[...]'");
   EXPECT_PARSE_ERROR("   ", "column 4: empty layout; expected 'S[...]'");
-  EXPECT_PARSE_ERROR("X[4]", "column 1: "
-                             "expected 'S[', 'R[' or an integer offset, found "
-                             "'X'");
-  EXPECT_PARSE_ERROR("s[4]", "column 1: "
-                             "expected 'S[', 'R[' or an integer offset, found "
-                             "'s'");
-  EXPECT_PARSE_ERROR("Shard[4]",
-                     "column 1: "
-                     "expected 'S[', 'R[' or an integer offset, found 'Shard'");
-  EXPECT_PARSE_ERROR("S[4] +",
-                     "column 7: "
-                     "expected 'S[', 'R[' or an integer offset, found end of "
-                     "layout");
-  EXPECT_PARSE_ERROR("S[4] + [2]",
-                     "column 8: "
-                     "expected 'S[', 'R[' or an integer offset, found '['");
+  EXPECT_PARSE_ERROR(
+      "X[4]", "column 1: "
+              "expected 'S[', 'R[', 'Swizzle[' or an integer offset, found "
+              "'X'");
+  EXPECT_PARSE_ERROR(
+      "s[4]", "column 1: "
+              "expected 'S[', 'R[', 'Swizzle[' or an integer offset, found "
+              "'s'");
+  EXPECT_PARSE_ERROR(
+      "Shard[4]",
+      "column 1: "
+      "expected 'S[', 'R[', 'Swizzle[' or an integer offset, found 'Shard'");
+  EXPECT_PARSE_ERROR(
+      "S[4] +",
+      "column 7: "
+      "expected 'S[', 'R[', 'Swizzle[' or an integer offset, found end of "
+      "layout");
+  EXPECT_PARSE_ERROR(
+      "S[4] + [2]",
+      "column 8: "
+      "expected 'S[', 'R[', 'Swizzle[' or an integer offset, found '['");
   EXPECT_PARSE_ERROR("S[4] R[2]",
                      "column 6: expected '+' or end of layout, found 'R'");
   EXPECT_PARSE_ERROR("S[4] + 3 4",

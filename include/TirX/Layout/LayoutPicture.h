@@ -29,7 +29,10 @@
 // the tensor view the label names the first owner and `+N` for the others,
 // and every cell's <title> (the tooltip) lists all owners, as the text view
 // does. Colours come from a fixed palette indexed by the thread's row in the
-// thread view, so a picture is deterministic.
+// thread view, so a picture is deterministic. A swizzled memory-only layout
+// (a shared tile) is coloured instead by the bits its swizzle writes --
+// for TMA / wgmma swizzles, the 16-byte chunk of its row an element lands
+// in -- so that the XOR pattern is visible; the tooltip names the block.
 //
 //===----------------------------------------------------------------------===//
 

@@ -21,6 +21,13 @@
 // A memory-only layout has no thread coordinate: its thread view is a single
 // line `(all threads): slot 0 = [...], ...`.
 //
+// Swizzle view (swizzled layouts only): one period of the XOR pattern as a
+// grid of 2^swizzle_len rows of 2^atom_len blocks of 2^per_element elements
+// (for a TMA / wgmma swizzle: rows of 16-byte chunks, 128/64/32 bytes long),
+//   row 1: 1 0 3 2 5 4 7 6
+// giving for each block the block of its row it lands in (inner), or the
+// row it moves to (outer).
+//
 // Thread coordinates name only the thread axes the layout uses, outermost
 // first (bz, by, bx, wgid, warpid, tx, wid_in_wg, tid_in_wg, laneid), so that
 // the lexicographic order is the natural thread order.
@@ -38,6 +45,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mlir::tirx {
 
@@ -72,6 +80,20 @@ void printTensorView(llvm::raw_ostream &os, const TileLayout &layout,
 /// nothing is printed.
 void printThreadView(llvm::raw_ostream &os, const TileLayout &layout,
                      llvm::ArrayRef<int64_t> shape);
+
+/// Swizzle views with more blocks per period than this are refused.
+constexpr int64_t kMaxSwizzleViewBlocks = 4096;
+
+/// A one-line description of a swizzled layout's swizzle: its period, block
+/// size and hardware mode, e.g. `Swizzle[3, 3, 3]: period 1024 elements,
+/// blocks of 8; TMA/wgmma 128B swizzle of 2-byte elements`. Empty when the
+/// layout is not swizzled.
+std::string describeSwizzle(const TileLayout &layout);
+
+/// Prints the swizzle view (see the file comment); nothing when the layout
+/// is not swizzled, one line saying so when the period has more than
+/// kMaxSwizzleViewBlocks blocks.
+void printSwizzleView(llvm::raw_ostream &os, const TileLayout &layout);
 
 } // namespace mlir::tirx
 

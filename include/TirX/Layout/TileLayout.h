@@ -59,6 +59,12 @@
 // cta→grid). The edges of a well-formed layout agree (one scope per
 // subscope) and form a single chain; its ends are the layout's scope pair.
 //
+// Swizzle (optional, Swizzle.h): an XOR permutation of the memory axis,
+// applied last: apply(x)[m] = swizzle(Σ ... + O[m]) (replicas included), so
+// that shared tiles can be stored as TMA / wgmma store them. A swizzled
+// layout's span(m) is Swizzle::getSpanBound of the affine span; derived
+// layouts keep the swizzle (unpack/pack rescale its per_element).
+//
 // Strides are non-negative (0 broadcasts); extents are positive. All
 // quantities are checked for int64 overflow when a layout is built, so every
 // accessor below is total.
@@ -67,6 +73,8 @@
 
 #ifndef TIRX_LAYOUT_TILELAYOUT_H
 #define TIRX_LAYOUT_TILELAYOUT_H
+
+#include "TirX/Layout/Swizzle.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Hashing.h"
@@ -164,12 +172,22 @@ struct NotationTerm {
   llvm::SmallVector<NotationStride> strides;
 };
 
+/// A `Swizzle[per_element, swizzle_len, atom_len(, inner|outer)?]` term as
+/// written.
+struct NotationSwizzle {
+  int64_t perElement = 0;
+  int64_t swizzleLen = 0;
+  int64_t atomLen = 0;
+  bool swizzleInner = true;
+};
+
 /// A layout as written in the seed's notation, before any check:
-///   S[dims : strides] + R[dims : strides] + k@axis + k ...
+///   S[dims : strides] + R[dims : strides] + k@axis + k ... + Swizzle[p, s, a]
 struct LayoutNotation {
   std::optional<NotationTerm> shard;
   std::optional<NotationTerm> replica;
   llvm::SmallVector<NotationStride> offsets; // accumulate per axis
+  std::optional<NotationSwizzle> swizzle;
 };
 
 /// Parses the notation text. Errors read "column N: <reason>" (1-based).
@@ -182,10 +200,12 @@ llvm::Expected<LayoutNotation> parseLayoutNotation(llvm::StringRef text);
 class TileLayout {
 public:
   /// Builds and checks a layout: at least one shard iter, extents > 0,
-  /// strides and offsets >= 0, size and span fit in int64.
-  static llvm::Expected<TileLayout> get(llvm::ArrayRef<Iter> shard,
-                                        llvm::ArrayRef<Iter> replica,
-                                        const PhysicalCoord &offset);
+  /// strides and offsets >= 0, size and span fit in int64. An identity
+  /// swizzle (swizzle_len 0) is dropped: the layout is not swizzled.
+  static llvm::Expected<TileLayout>
+  get(llvm::ArrayRef<Iter> shard, llvm::ArrayRef<Iter> replica,
+      const PhysicalCoord &offset,
+      std::optional<Swizzle> swizzle = std::nullopt);
   /// Builds from the written notation: row-major default strides, offsets
   /// summed per axis, mismatched extent/stride counts rejected.
   static llvm::Expected<TileLayout> get(const LayoutNotation &notation);
@@ -197,12 +217,22 @@ public:
   llvm::ArrayRef<Iter> getShard() const { return shard; }
   llvm::ArrayRef<Iter> getReplica() const { return replica; }
   const PhysicalCoord &getOffset() const { return offset; }
+  /// The XOR swizzle of the memory axis, if any (never an identity one).
+  const std::optional<Swizzle> &getSwizzle() const { return swizzle; }
+  bool isSwizzled() const { return swizzle.has_value(); }
+  /// The layout without its swizzle: shard, replica and offset only.
+  TileLayout getAffinePart() const;
+  /// The TMA / wgmma swizzle mode for elements of `elementBytes` bytes: 0
+  /// when not swizzled, 32/64/128 for a hardware swizzle, std::nullopt for a
+  /// swizzle that is no hardware mode.
+  std::optional<int64_t> getSwizzleModeBytes(int64_t elementBytes) const;
 
   /// Number of distinct elements (Π shard extents).
   int64_t size() const;
   /// Π extents of the shard iters on `axis`.
   int64_t size(Axis axis) const;
-  /// Physical footprint on `axis` (see the header comment).
+  /// Physical footprint on `axis` (see the header comment; swizzled: an
+  /// upper bound on m, Swizzle::getSpanBound).
   int64_t span(Axis axis) const;
   /// Number of copies of each element (Π replica extents).
   int64_t getNumReplicas() const;
@@ -222,20 +252,24 @@ public:
   bool hasThreadAxes() const;
   /// Every shard and replica iter and every nonzero offset is on `m`.
   bool isMemoryOnly() const { return !hasThreadAxes(); }
-  /// Canonical form is a single stride-1 iter on m, no replica, no offset.
+  /// Canonical form is a single stride-1 iter on m, no replica, no offset,
+  /// no swizzle.
   bool isTrivial() const;
   /// Memory-only, no copies (getNumReplicas() == 1), row-major contiguous
-  /// strides (unit extents may carry any stride); the offset is ignored.
+  /// strides (unit extents may carry any stride), not swizzled; the offset
+  /// is ignored.
   bool isContiguous() const;
 
   /// Canonical form (spec §1.6, steps 1, 2, 4, 5): drop unit shard iters
   /// (keeping one, on the first iter's axis with stride 1, if all are unit),
   /// drop zero offsets, fuse adjacent shard iters on the same axis when
   /// inner.extent · inner.stride == outer.stride, drop unit replica iters and
-  /// sort the rest by (axis, stride, extent). apply(), the owners of every
-  /// element and span() of the result equal those of `*this`.
+  /// sort the rest by (axis, stride, extent); the swizzle stays. apply(),
+  /// the owners of every element and span() of the result equal those of
+  /// `*this`.
   TileLayout canonicalize() const;
-  /// The per-thread storage layout: thread-axis iters and offsets removed
+  /// The per-thread storage layout: thread-axis iters and offsets removed,
+  /// the swizzle kept
   /// (`S[1 : 1]` if no shard iter on m remains).
   TileLayout storage() const;
   /// Narrower-element view (see the header comment).
@@ -249,14 +283,15 @@ public:
   llvm::Expected<std::pair<ExecScope, ExecScope>> getScope() const;
 
   /// Prints the canonical notation, e.g.
-  /// `S[(2, 32, 4) : (1@warpid, 1@laneid, 1)] + R[2 : 4@warpid] + 5@warpid`.
+  /// `S[(2, 32, 4) : (1@warpid, 1@laneid, 1)] + R[2 : 4@warpid] + 5@warpid`,
+  /// followed by ` + Swizzle[p, s, a]` when swizzled.
   /// parse(print()) == *this.
   void print(llvm::raw_ostream &os) const;
   std::string toString() const;
 
   bool operator==(const TileLayout &other) const {
     return shard == other.shard && replica == other.replica &&
-           offset == other.offset;
+           offset == other.offset && swizzle == other.swizzle;
   }
   bool operator!=(const TileLayout &other) const { return !(*this == other); }
 
@@ -266,6 +301,7 @@ private:
   llvm::SmallVector<Iter, 4> shard;
   llvm::SmallVector<Iter, 2> replica;
   PhysicalCoord offset{};
+  std::optional<Swizzle> swizzle;
 };
 
 llvm::hash_code hash_value(const TileLayout &layout);

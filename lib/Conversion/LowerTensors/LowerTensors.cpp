@@ -86,6 +86,27 @@ static Value buildElementOffset(OpBuilder &builder, Location loc,
   return addGroupOffset(builder, loc, offset, flat, shard);
 }
 
+/// The swizzled offset of an affine element `offset` (Swizzle.h):
+/// inner x ^ ((x >> a) & innerMask), outer x ^ ((x & innerMask) << a).
+/// Relative to the tensor's base, which regions move by whole periods only.
+static Value buildSwizzledOffset(OpBuilder &builder, Location loc, Value offset,
+                                 const Swizzle &swizzle) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value mask = constant(swizzle.getInnerMask());
+  Value shift = constant(swizzle.getAtomLen());
+  Value moved =
+      swizzle.isSwizzleInner()
+          ? builder.createOrFold<arith::AndIOp>(
+                loc, builder.createOrFold<arith::ShRUIOp>(loc, offset, shift),
+                mask)
+          : builder.createOrFold<arith::ShLIOp>(
+                loc, builder.createOrFold<arith::AndIOp>(loc, offset, mask),
+                shift);
+  return builder.createOrFold<arith::XOrIOp>(loc, offset, moved);
+}
+
 static Value buildGEP(OpBuilder &builder, Location loc, Value base,
                       Type elementType, Value indexOffset) {
   Value offset = builder.createOrFold<arith::IndexCastOp>(
@@ -374,11 +395,14 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     toErase.push_back(op);
     return success();
   }
-  // element_ptr ⇒ getelementptr by the layout offset.
+  // element_ptr ⇒ getelementptr by the layout offset (swizzled if the
+  // layout is).
   if (auto elementPtr = dyn_cast<ElementPtrOp>(op)) {
     tirx::TensorType type = elementPtr.getTensor().getType();
     Value offset =
         buildElementOffset(builder, loc, type, elementPtr.getIndices());
+    if (std::optional<Swizzle> swizzle = type.getLayoutOrDefault().getSwizzle())
+      offset = buildSwizzledOffset(builder, loc, offset, *swizzle);
     Value ptr = buildGEP(builder, loc, lookup(elementPtr.getTensor()),
                          type.getStorageElementType(), offset);
     elementPtr.getPtr().replaceAllUsesWith(ptr);

@@ -83,6 +83,28 @@ static ParseResult parseNotationTerm(AsmParser &parser, NotationTerm &term) {
   return parser.parseRSquare();
 }
 
+/// `[p, s, a (, inner | outer)?]` after the `Swizzle` keyword.
+static ParseResult parseNotationSwizzle(AsmParser &parser,
+                                        NotationSwizzle &swizzle) {
+  if (parser.parseLSquare() || parser.parseInteger(swizzle.perElement) ||
+      parser.parseComma() || parser.parseInteger(swizzle.swizzleLen) ||
+      parser.parseComma() || parser.parseInteger(swizzle.atomLen))
+    return failure();
+  if (succeeded(parser.parseOptionalComma())) {
+    StringRef side;
+    SMLoc sideLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&side))
+      return failure();
+    if (side != "inner" && side != "outer")
+      return parser.emitError(sideLoc)
+             << "expected 'inner' or 'outer' after the swizzle's counts, "
+                "found '"
+             << side << "'";
+    swizzle.swizzleInner = side == "inner";
+  }
+  return parser.parseRSquare();
+}
+
 Attribute TileLayoutAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   LayoutNotation notation;
@@ -91,6 +113,15 @@ Attribute TileLayoutAttr::parse(AsmParser &parser, Type) {
     return {};
   while (succeeded(parser.parseOptionalPlus())) {
     SMLoc termLoc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalKeyword("Swizzle"))) {
+      if (notation.swizzle)
+        return parser.emitError(termLoc,
+                                "a layout has at most one Swizzle[...] term"),
+               Attribute();
+      if (parseNotationSwizzle(parser, notation.swizzle.emplace()))
+        return {};
+      continue;
+    }
     if (succeeded(parser.parseOptionalKeyword("R"))) {
       if (notation.replica)
         return parser.emitError(termLoc,

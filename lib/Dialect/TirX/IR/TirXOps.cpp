@@ -570,6 +570,14 @@ LogicalResult ReinterpretOp::verify() {
            << resultStart << " but the source's storage starts at "
            << sourceStart
            << " (a static region's offset): add it to the result's layout";
+  // A swizzle permutes offsets within its periods: from a start that is a
+  // multiple of the period, positions stay in [start, span(m)).
+  if (std::optional<Swizzle> swizzle = result.getLayoutOrDefault().getSwizzle();
+      swizzle && resultStart % swizzle->getPeriod() != 0)
+    return emitOpError("a swizzled result layout must start at a multiple "
+                       "of its swizzle period (")
+           << swizzle->getPeriod() << " elements), but it starts at "
+           << resultStart;
   int64_t sourceSpan = source.getLayoutOrDefault().span(Axis::m);
   int64_t resultSpan = result.getLayoutOrDefault().span(Axis::m);
   if (resultSpan > sourceSpan)
@@ -808,6 +816,28 @@ FailureOr<tirx::TensorType> mlir::tirx::inferRegionType(
   if (!region) {
     emitError() << "invalid region: " << llvm::toString(region.takeError());
     return failure();
+  }
+  // The swizzle is relative to the base; the base may move only by whole
+  // periods (pipeline stages of one buffer), which keeps it.
+  if (std::optional<Swizzle> swizzle = region->layout.getSwizzle()) {
+    int64_t period = swizzle->getPeriod();
+    int64_t start = at(region->layout.getOffset(), Axis::m);
+    if (start % period != 0) {
+      emitError() << "a region of a swizzled tensor must start at a multiple "
+                     "of the swizzle period ("
+                  << period << " elements), but it starts at element " << start;
+      return failure();
+    }
+    for (const Iter &iter : region->dynamicIters)
+      if (iter.stride % period != 0) {
+        emitError() << "a region of a swizzled tensor must start at a "
+                       "multiple of the swizzle period ("
+                    << period
+                    << " elements), but a dynamic offset moves it by "
+                       "multiples of "
+                    << iter.stride << " elements";
+        return failure();
+      }
   }
   int64_t alignment = source.getAlignment();
   for (const Iter &iter : region->dynamicIters) {

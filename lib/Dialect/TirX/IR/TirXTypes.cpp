@@ -205,6 +205,11 @@ tirx::TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " tensor's layout may use only the memory axis m, "
                           "but "
                        << layout << " uses thread axes";
+  if (value.isSwizzled() && memorySpace != MemorySpace::shared)
+    return emitError() << "a swizzled layout is for shared memory (the way "
+                          "TMA and wgmma store tiles), but "
+                       << layout << " is on a "
+                       << stringifyMemorySpace(memorySpace) << " tensor";
   if (memorySpace == MemorySpace::local) {
     for (const Iter &iter : value.getReplica())
       if (iter.axis == Axis::m)

@@ -52,11 +52,15 @@ def TirX_TileLayoutAttr : TirX_Attr<"TileLayout", "layout"> {
     #tirx.layout<S[(8, 2, 4, 2) : (4@laneid, 1@warpid, 1@laneid, 1)]
                  + R[2 : 4@warpid] + 5@warpid>
     #tirx.layout<S[4, 8]>          // row-major on the memory axis m
+    #tirx.layout<S[64, 64] + Swizzle[3, 3, 3]>  // 128B swizzle of f16
     ```
 
     `S[extents : strides]` is the shard, `R[...]` the replica, `+ k@axis`
     offsets (a bare `+ k` is on `m`). A stride without `@axis` is on the
-    memory axis `m`; a term without strides is row-major. Axes: `laneid`,
+    memory axis `m`; a term without strides is row-major. `Swizzle[p, s, a]`
+    (TIRx's ComposeLayout: per_element, swizzle_len, atom_len, and `, outer`
+    for swizzle_inner = false) XORs the memory coordinate after the other
+    terms; only `shared` tensors take it. Axes: `laneid`,
     `warpid`, `wgid`, `wid_in_wg`, `tid_in_wg`, `tx`, `bx`, `by`, `bz`, `m`.
     The attribute prints the canonical notation with explicit strides. The
     math lives in the `TileLayout` C++ class (`TirX/Layout/TileLayout.h`).

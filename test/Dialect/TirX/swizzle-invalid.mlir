@@ -1,0 +1,81 @@
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics
+
+// Rejections of swizzled layouts (docs/layouts.md): shared tensors only,
+// valid parameters, regions and reinterpretations at multiples of the
+// period, and per-thread memory instructions only where every group sees the
+// same swizzle pattern.
+
+// expected-error @+1 {{a swizzled layout is for shared memory (the way TMA and wgmma store tiles), but #tirx.layout<S[64 : 1] + Swizzle[1, 2, 3]> is on a global tensor}}
+func.func private @global(!tirx.tensor<64xf16, global, #tirx.layout<S[64] + Swizzle[1, 2, 3]>>)
+
+// -----
+
+// expected-error @+1 {{a swizzled layout is for shared memory (the way TMA and wgmma store tiles), but #tirx.layout<S[64 : 1] + Swizzle[1, 2, 3]> is on a local tensor}}
+func.func private @local(!tirx.tensor<64xf16, local, #tirx.layout<S[64] + Swizzle[1, 2, 3]>>)
+
+// -----
+
+// expected-error @+1 {{invalid layout: swizzle atom_len 2 is less than swizzle_len 3; the two XOR groups would overlap}}
+func.func private @overlap(!tirx.tensor<64xf16, shared, #tirx.layout<S[64] + Swizzle[0, 3, 2]>>)
+
+// -----
+
+// expected-error @+1 {{invalid layout: swizzle per_element is -1; it must be non-negative}}
+func.func private @negative(!tirx.tensor<64xf16, shared, #tirx.layout<S[64] + Swizzle[-1, 3, 3]>>)
+
+// -----
+
+// expected-error @+1 {{a layout has at most one Swizzle[...] term}}
+func.func private @twice(!tirx.tensor<64xf16, shared, #tirx.layout<S[64] + Swizzle[0, 1, 3] + Swizzle[0, 1, 3]>>)
+
+// -----
+
+// expected-error @+1 {{expected 'inner' or 'outer' after the swizzle's counts, found 'left'}}
+func.func private @side(!tirx.tensor<64xf16, shared, #tirx.layout<S[64] + Swizzle[0, 1, 3, left]>>)
+
+// -----
+
+#sw = #tirx.layout<S[(64, 64)] + Swizzle[3, 3, 3]>
+tirx.kernel @region_off_period() launch(grid = [1], block = [32]) {
+  %s = tirx.alloc_shared : !tirx.tensor<64x64xf16, shared, #sw, align = 1024>
+  // expected-error @+1 {{a region of a swizzled tensor must start at a multiple of the swizzle period (512 elements), but it starts at element 256}}
+  %r = tirx.region %s[4, 0] [4, 64] : !tirx.tensor<64x64xf16, shared, #sw, align = 1024>
+  tirx.return
+}
+
+// -----
+
+#sw = #tirx.layout<S[(64, 64)] + Swizzle[3, 3, 3]>
+tirx.kernel @region_dynamic_row() launch(grid = [1], block = [32]) {
+  %s = tirx.alloc_shared : !tirx.tensor<64x64xf16, shared, #sw, align = 1024>
+  %tx = tirx.thread_idx x
+  // expected-error @+1 {{a region of a swizzled tensor must start at a multiple of the swizzle period (512 elements), but a dynamic offset moves it by multiples of 64 elements}}
+  %r = tirx.region %s[%tx, 0] [1, 64] : !tirx.tensor<64x64xf16, shared, #sw, align = 1024>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @reinterpret_off_period() launch(grid = [1], block = [32]) {
+  %s = tirx.alloc_shared : !tirx.tensor<1024xf16, shared, align = 1024>
+  // expected-error @+1 {{a swizzled result layout must start at a multiple of its swizzle period (512 elements), but it starts at 64}}
+  %v = tirx.reinterpret %s : !tirx.tensor<1024xf16, shared, align = 1024>
+      -> !tirx.tensor<8x64xf16, shared, #tirx.layout<S[(8, 64)] + 64 + Swizzle[3, 3, 3]>, align = 1024>
+  tirx.return
+}
+
+// -----
+
+// Lane l stores row l, its 8 chunks as repeats: the swizzle moves row l's
+// chunks by l, so repeat 1 of lane 1 is not at lane 1's repeat 0 plus
+// lane 0's distance (4 words).
+#sw = #tirx.layout<S[(32, 8, 4) : (32, 4, 1)] + Swizzle[2, 3, 3]>
+#rows = #tirx.layout<S[(32, 8, 4) : (1@laneid, 4, 1)]>
+tirx.kernel @repeats_within_a_period() launch(grid = [1], block = [32]) {
+  %s = tirx.alloc_shared : !tirx.tensor<32x8x4xui32, shared, #sw, align = 1024>
+  %r = tirx.alloc_local : !tirx.tensor<32x8x4xui32, local, #rows>
+  // expected-error @+1 {{operand #0 (addr): the swizzled layout S[(32, 8, 4) : (32, 4, 1)] + Swizzle[2, 3, 3] puts element (1, 1, 0) at offset 32, but repeats are addressed at their distance in the first group, which gives 40; the swizzle pattern must be the same in every group (e.g. repeats whole periods apart)}}
+  tile.apply "st.shared.v4.b32" scope(warp) (%s, %r)
+      : !tirx.tensor<32x8x4xui32, shared, #sw, align = 1024>, !tirx.tensor<32x8x4xui32, local, #rows>
+  tirx.return
+}
