@@ -96,3 +96,43 @@ tirx.kernel @wgmma_pred() launch(grid = [2], block = [256]) {
         !tirx.tensor<8x16xbf16, shared, #k8p, align = 16>
   tirx.return
 }
+
+// 128-byte swizzle (the layout's Swizzle[3, 3, 3] on bf16: bits [4, 7) of
+// the byte offset XOR bits [7, 10)): A and B are the four k16 slices of
+// 64 x 64 tiles whose 128-byte rows are swizzled, as TMA stores them; one
+// wgmma per slice (repeats). The descriptor: layout type 1 (bit 62), SBO
+// 1024 (the 8-row groups), LBO 16 (unused by K-major swizzled modes); the
+// slices start 32 bytes apart inside the pattern's first row.
+// CHECK-LABEL: .entry wgmma_swizzle128(
+// CHECK: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 4611686293305360384;
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{((%r[0-9]+, ){31})}}%r{{[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}}, 1, 1, 0, 0;
+#sw128 = #tirx.layout<S[(4, 64, 16) : (16, 64, 1)] + Swizzle[3, 3, 3]>
+#d64r = #tirx.layout<S[(4, 4, 2, 8, 8, 4, 2) : (32, 1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+tirx.kernel @wgmma_swizzle128() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<4x64x16xbf16, shared, #sw128, align = 1024>
+  %sb = tirx.alloc_shared : !tirx.tensor<4x64x16xbf16, shared, #sw128, align = 1024>
+  %d = tirx.alloc_local : !tirx.tensor<4x64x64xf32, local, #d64r>
+  tile.apply "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<4x64x64xf32, local, #d64r>, !tirx.tensor<4x64x16xbf16, shared, #sw128, align = 1024>,
+        !tirx.tensor<4x64x16xbf16, shared, #sw128, align = 1024>
+  tirx.return
+}
+
+// MN-major B with the 128-byte swizzle: each k row is 64 n (128 bytes), the
+// two 8-k groups 1024 bytes apart (SBO); one swizzle row spans N, so LBO is 0.
+// CHECK-LABEL: .entry wgmma_swizzle128_mn(
+// CHECK: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 4611686293305294848;
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{((%r[0-9]+, ){31})}}%r{{[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}}, 1, 1, 0, 1;
+#sw128a = #tirx.layout<S[(64, 16) : (64, 1)] + Swizzle[3, 3, 3]>
+#sw128mn = #tirx.layout<S[(64, 2, 8) : (1, 512, 64)] + Swizzle[3, 3, 3]>
+tirx.kernel @wgmma_swizzle128_mn() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #sw128a, align = 1024>
+  %sb = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #sw128mn, align = 1024>
+  %d = tirx.alloc_local : !tirx.tensor<64x64xf32, local, #d64>
+  tile.apply "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 1 : i32)
+      : !tirx.tensor<64x64xf32, local, #d64>, !tirx.tensor<64x16xbf16, shared, #sw128a, align = 1024>,
+        !tirx.tensor<64x16xbf16, shared, #sw128mn, align = 1024>
+  tirx.return
+}

@@ -599,3 +599,113 @@ tirx.kernel @k31() launch(grid = [1], block = [128]) {
   }
   tirx.return
 }
+
+// -----
+
+// A swizzle that is no wgmma mode (64-byte chunks kept whole).
+#d8 = #tirx.layout<S[(4, 2, 8, 1, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#k8 = #tirx.layout<S[(1, 8, 2, 8) : (128, 8, 64, 1)]>
+#bad = #tirx.layout<S[(64, 16) : (64, 1)] + Swizzle[5, 2, 3]>
+tirx.kernel @k() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #bad, align = 1024>
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  // expected-error @+1 {{operand #1 (a): the matrix at (0, 0) is not in a canonical wgmma layout: its swizzle Swizzle[5, 2, 3] is no wgmma mode (the 32, 64 or 128-byte swizzle of 2-byte elements)}}
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #bad, align = 1024>,
+        !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  tirx.return
+}
+
+// -----
+
+// A 128-byte-swizzled tensor aligned to 16 bytes only.
+#d8 = #tirx.layout<S[(4, 2, 8, 1, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#k8 = #tirx.layout<S[(1, 8, 2, 8) : (128, 8, 64, 1)]>
+#sw = #tirx.layout<S[(64, 16) : (64, 1)] + Swizzle[3, 3, 3]>
+tirx.kernel @k() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #sw, align = 16>
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  // expected-error @+1 {{operand #1 (a): the tensor is aligned to 16 byte(s) but its swizzle repeats every 1024 bytes, which wgmma counts from an address aligned to them; declare align = 1024 on the tensor}}
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #sw, align = 16>,
+        !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  tirx.return
+}
+
+// -----
+
+// Rows 32 bytes apart under the 128-byte swizzle.
+#d8 = #tirx.layout<S[(4, 2, 8, 1, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#k8 = #tirx.layout<S[(1, 8, 2, 8) : (128, 8, 64, 1)]>
+#sw = #tirx.layout<S[(64, 16) : (16, 1)] + Swizzle[3, 3, 3]>
+tirx.kernel @k() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #sw, align = 1024>
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  // expected-error @+1 {{operand #1 (a): the matrix at (0, 0) is not in a canonical wgmma layout: the 8 rows of a K-major 128-byte swizzle pattern are 128 bytes apart, but element (1, 0) is at byte 32 from element (0, 0) before the swizzle, expected 128}}
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #sw, align = 1024>,
+        !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  tirx.return
+}
+
+// -----
+
+// 8-row groups at uneven distances under the 128-byte swizzle.
+#d8 = #tirx.layout<S[(4, 2, 8, 1, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#k8 = #tirx.layout<S[(1, 8, 2, 8) : (128, 8, 64, 1)]>
+#sw = #tirx.layout<S[(2, 4, 8, 16) : (4096, 512, 64, 1)] + Swizzle[3, 3, 3]>
+tirx.kernel @k() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #sw, align = 1024>
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  // expected-error @+1 {{operand #1 (a): the matrix at (0, 0) is not in a canonical wgmma layout: element (32, 0) is at byte 8192 of the tensor, but the canonical K-major layout with the 128-byte swizzle (LBO 16, SBO 1024) puts it at byte 4096}}
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #sw, align = 1024>,
+        !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  tirx.return
+}
+
+// -----
+
+// An MN-major B (imm-trans-b 1) under the 128-byte swizzle whose k rows are
+// 64 bytes apart.
+#d8 = #tirx.layout<S[(4, 2, 8, 1, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#k = #tirx.layout<S[(8, 8, 2, 8) : (128, 8, 64, 1)]>
+#swb = #tirx.layout<S[(8, 2, 8) : (1, 256, 32)] + Swizzle[3, 3, 3]>
+tirx.kernel @k() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #k, align = 16>
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #swb, align = 1024>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  // expected-error @+1 {{operand #2 (b): the matrix at (0, 0) is not in a canonical wgmma layout: the 8 rows of a MN-major 128-byte swizzle pattern are 128 bytes apart, but element (0, 1) is at byte 64 from element (0, 0) before the swizzle, expected 128}}
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 1 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #k, align = 16>,
+        !tirx.tensor<8x16xbf16, shared, #swb, align = 1024>
+  tirx.return
+}
+
+// -----
+
+// Two slices, the second starting at row 1 of the 128-byte pattern: a
+// descriptor cannot start there (its base offset would not be 0).
+#d8r = #tirx.layout<S[(2, 4, 2, 8, 1, 4, 2) : (4, 1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#swr = #tirx.layout<S[(2, 64, 16) : (64, 64, 1)] + Swizzle[3, 3, 3]>
+#k8r = #tirx.layout<S[(2, 1, 8, 2, 8) : (256, 128, 8, 64, 1)]>
+tirx.kernel @k() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<2x64x16xbf16, shared, #swr, align = 1024>
+  %sb = tirx.alloc_shared : !tirx.tensor<2x8x16xbf16, shared, #k8r, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<2x64x8xf32, local, #d8r>
+  // expected-error @+1 {{operand #1 (a): the matrix at (1, 0, 0) is not in a canonical wgmma layout: the matrix starts at byte 128 before the 128-byte swizzle, which is not the start of a swizzle row of the pattern (a descriptor's base offset would not be 0)}}
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<2x64x8xf32, local, #d8r>, !tirx.tensor<2x64x16xbf16, shared, #swr, align = 1024>,
+        !tirx.tensor<2x8x16xbf16, shared, #k8r, align = 16>
+  tirx.return
+}

@@ -698,6 +698,19 @@ TileOperandChecker::checkDescriptorOperand(const TileTensorOperand &operand) {
            << " byte(s) but a matrix descriptor addresses 16-byte units; "
               "declare align = 16 (or more) on the tensor";
   TileLayout layout = type.getLayoutOrDefault();
+  // The hardware swizzles absolute addresses, the layout tensor offsets.
+  // (A swizzle that is no wgmma mode is refused by the matcher, below.)
+  const std::optional<Swizzle> &swizzle = layout.getSwizzle();
+  if (swizzle && layout.getSwizzleModeBytes(type.getElementBytes())) {
+    int64_t periodBytes = swizzle->getPeriod() * type.getElementBytes();
+    if (type.getAlignmentOrDefault() % periodBytes != 0)
+      return emitOperandError(operand)
+             << "the tensor is aligned to " << type.getAlignmentOrDefault()
+             << " byte(s) but its swizzle repeats every " << periodBytes
+             << " bytes, which wgmma counts from an address aligned to them; "
+                "declare align = "
+             << periodBytes << " on the tensor";
+  }
   ArrayRef<int64_t> shape = type.getShape();
   ArrayRef<int64_t> atomShape = operand.atomShape;
   int64_t atom = operand.atom;
