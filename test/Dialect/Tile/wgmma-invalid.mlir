@@ -709,3 +709,41 @@ tirx.kernel @k() launch(grid = [1], block = [128]) {
         !tirx.tensor<2x8x16xbf16, shared, #k8r, align = 16>
   tirx.return
 }
+
+// -----
+
+// Under the 128-byte swizzle, K must be contiguous in each row (before the
+// swizzle): here the elements of a row are 4 bytes apart.
+#d8 = #tirx.layout<S[(4, 2, 8, 1, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#k8 = #tirx.layout<S[(1, 8, 2, 8) : (128, 8, 64, 1)]>
+#sw = #tirx.layout<S[(64, 16) : (64, 2)] + Swizzle[3, 3, 3]>
+tirx.kernel @k() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #sw, align = 1024>
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  // expected-error @+1 {{operand #1 (a): the matrix at (0, 0) is not in a canonical wgmma layout: a K-major 128-byte swizzle row is contiguous along K before the swizzle, but element (0, 1) is at byte 4 from element (0, 0), expected 2}}
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #sw, align = 1024>,
+        !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  tirx.return
+}
+
+// -----
+
+// 8-row groups of a 128-byte-swizzled A 1032 bytes apart: SBO is not a
+// multiple of 16.
+#d8 = #tirx.layout<S[(4, 2, 8, 1, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#k8 = #tirx.layout<S[(1, 8, 2, 8) : (128, 8, 64, 1)]>
+#sw = #tirx.layout<S[(8, 8, 16) : (516, 64, 1)] + Swizzle[3, 3, 3]>
+tirx.kernel @k() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #sw, align = 1024>
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  // expected-error @+1 {{operand #1 (a): the matrix at (0, 0) is not in a canonical wgmma layout: the stride byte offset (SBO) (between 8-row groups along M/N: 1032 bytes) must be a non-negative multiple of 16 below 2^18}}
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #sw, align = 1024>,
+        !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  tirx.return
+}

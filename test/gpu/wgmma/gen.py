@@ -6,7 +6,8 @@ built by hand:
 
     wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16.bf16,f16.f16}
     N = 8, 64, 128, 256; A from shared memory (K-major) or registers;
-    B from shared memory, K-major or MN-major (imm-trans-b 1); scale-d 0, 1
+    B from shared memory, K-major or MN-major (imm-trans-b 1); scale-d 0, 1;
+    A and B K-major with the 128-byte swizzle
 
     gen.py OUT_DIR [--no-sync]
 
@@ -24,9 +25,10 @@ and reference alike: D, A, B, C, all 32-bit words in global memory:
 - B K-major: the N x 16 matrix B^T row-major (row n: the 16 k of column n).
   B MN-major: the 16 x N matrix B row-major (word w of row k: columns 2w, 2w + 1).
 Each kernel copies its shared operands word by word (thread t copies global
-words t, t + 128, ...) into the canonical layout without swizzle (K-major:
+words t, t + 128, ...) into a canonical layout: without swizzle (K-major:
 core matrices 8 rows x 16 bytes, LBO 128, SBO 256; MN-major: SBO 128,
-LBO 16 N), fences the generic proxy's writes for the async proxy
+LBO 16 N), or K-major with the 128-byte swizzle (128-byte rows of which the
+k16 slice is the first 32 bytes, XOR-swizzled; SBO 1024), fences the generic proxy's writes for the async proxy
 (fence.proxy.async.shared::cta), synchronizes the CTA, loads C into the
 accumulator, then wgmma.fence, the wgmma, commit_group, wait_group 0 and
 stores D. The fences and groups are the sync family's spellings (branch
@@ -78,38 +80,89 @@ def c_offset(digits, var):
     return " + ".join(terms) or "0"
 
 
+# The shared layouts, by kind: "k" / "mn" without swizzle (K-major: LBO 128,
+# SBO 256; MN-major: SBO 128, LBO 16 N), "k128" / "mn128" with the 128-byte
+# swizzle (K-major: 128-byte rows, of which the k16 slice is the first 32
+# bytes, SBO 1024, LBO unused (16); MN-major: 64 n a 128-byte row, SBO 1024
+# between the 8-k groups, LBO 2048 between the 64-n groups; N >= 128).
+
+
+def shared_words(kind, rows):
+    return rows * 32 if kind == "k128" else rows * 8
+
+
 def shared_digits(kind, rows):
-    """Word offsets in shared memory of the global words (row-major) of a
-    matrix: `kind` 'k' (rows x 8 words, K-major) or 'mn' (16 x rows/2
-    words, MN-major, rows = N)."""
+    """Word offsets (before the swizzle) in shared memory of the global
+    words (row-major) of a matrix: rows x 8 words (K-major kinds) or
+    16 x rows / 2 words (MN-major kinds, rows = N)."""
     if kind == "k":
         # word (r, w): (r % 8) 4 + w % 4 + (w / 4) 32 + (r / 8) 64
         return [(rows // 8, 64), (8, 4), (2, 32), (4, 1)]
-    # word (k, wn): wn % 4 + (k % 8) 4 + (wn / 4) 32 + (k / 8) 4 N
-    return [(2, 4 * rows), (8, 4), (rows // 8, 32), (4, 1)]
+    if kind == "mn":
+        # word (k, wn): wn % 4 + (k % 8) 4 + (wn / 4) 32 + (k / 8) 4 N
+        return [(2, 4 * rows), (8, 4), (rows // 8, 32), (4, 1)]
+    if kind == "k128":
+        # word (r, w): 32 r + w
+        return [(rows, 32), (8, 1)]
+    # mn128, word (k, wn): wn % 32 + (k % 8) 32 + (k / 8) 256 + (wn / 32) 512
+    return [(2, 256), (8, 32), (rows // 64, 512), (32, 1)]
+
+
+def swizzled(kind):
+    return kind.endswith("128")
 
 
 def element_layout(kind, rows):
     """The operand's (rows, 16) element layout, 16-bit elements."""
     if kind == "k":
         return "S[(%d, 8, 2, 8) : (128, 8, 64, 1)]" % (rows // 8)
-    return "S[(%d, 8, 2, 8) : (64, 1, %d, 8)]" % (rows // 8, 8 * rows)
+    if kind == "mn":
+        return "S[(%d, 8, 2, 8) : (64, 1, %d, 8)]" % (rows // 8, 8 * rows)
+    if kind == "k128":
+        return "S[(%d, 16) : (64, 1)] + Swizzle[3, 3, 3]" % rows
+    return "S[(%d, 64, 2, 8) : (1024, 1, 512, 64)] + Swizzle[3, 3, 3]" % (rows // 64)
 
 
-def copy_digits(words, kind, rows):
-    """The copy view (4, 32, W, 1): thread t's word j is global word
-    t W + j (W = words / 128), or t % words when words < 128 (two threads
-    copy each word: the same value)."""
-    digits = shared_digits(kind, rows)
+def descriptor(kind, rows):
+    """(LBO, SBO, layout type) the reference writes."""
+    return {"k": (128, 256, 0), "mn": (16 * rows, 128, 0), "k128": (16, 1024, 1),
+            "mn128": (2048, 1024, 1)}[kind]
+
+
+def split_digits(digits, inner_total):
+    """(outer, inner) digits of a mixed-radix map: inner spans the lowest
+    `inner_total` indices (a digit across the boundary is split)."""
+    outer, inner, left = list(digits), [], inner_total
+    while left > 1:
+        radix, stride = outer.pop()
+        if radix <= left:
+            inner.insert(0, (radix, stride))
+            left //= radix
+        else:
+            inner.insert(0, (left, stride))
+            outer.append((radix // left, stride * left))
+            left = 1
+    return outer, inner
+
+
+def value_of(digits, index):
+    total, inner = 0, 1
+    for radix, stride in reversed(digits):
+        total += ((index // inner) % radix) * stride
+        inner *= radix
+    return total
+
+
+def copy_chunks(words, digits):
+    """Per copy instruction j: the (4, 32, 1, 1) view's digits (thread t
+    copies global word 128 j + t; t % words when words < 128, two threads
+    copying each word: the same value) and its offset. One instruction per
+    chunk, without repeats: a swizzled tile's repeats must be whole periods
+    apart, which these are not."""
     if words < THREADS:
-        digits = [(THREADS // words, 0)] + digits
-    return digits
-
-
-def global_digits(words):
-    if words < THREADS:
-        return [(THREADS // words, 0), (words, 1)]
-    return [(words, 1)]
+        return [([(THREADS // words, 0)] + digits, 0)]
+    outer, inner = split_digits(digits, THREADS)
+    return [(inner, value_of(outer, j)) for j in range(words // THREADS)]
 
 
 def cases():
@@ -120,18 +173,26 @@ def cases():
                 out.append(dict(n=n, dtype=dtype, a=a, b="k", scale_d=1))
             out.append(dict(n=n, dtype=dtype, a="smem", b="mn", scale_d=1))
             out.append(dict(n=n, dtype=dtype, a="smem", b="k", scale_d=0))
+            # The 128-byte swizzle, K-major A and B (as TMA stores tiles).
+            # MN-major 128B B ("mn128") is not generated: its copy would
+            # need 8-byte vectors to keep each thread's words in one
+            # swizzle period (test/Pipeline/wgmma.mlir checks its PTX).
+            out.append(dict(n=n, dtype=dtype, a="smem128", b="k128", scale_d=1))
     for case in out:
         case["name"] = "wgmma_n%d_%s_%s_%s_sd%d" % (
             case["n"], case["dtype"], case["a"], case["b"], case["scale_d"])
-        case["words"] = {"d": case["n"] // 2, "a": 512 if case["a"] == "smem" else 4,
+        case["words"] = {"d": case["n"] // 2, "a": 4 if case["a"] == "reg" else 512,
                          "b": case["n"] * 8}
         # The shared copies (word offsets of the global words) and the
         # descriptors' strides, for run.py --dry's descriptor model.
-        case["shared"] = {"b": dict(digits=shared_digits(case["b"], case["n"]),
-                                    major=case["b"], lbo=128 if case["b"] == "k" else 16 * case["n"],
-                                    sbo=256 if case["b"] == "k" else 128)}
-        if case["a"] == "smem":
-            case["shared"]["a"] = dict(digits=shared_digits("k", 64), major="k", lbo=128, sbo=256)
+        def shared(kind, rows):
+            lbo, sbo, layout_type = descriptor(kind, rows)
+            return dict(kind=kind, digits=shared_digits(kind, rows), words=shared_words(kind, rows),
+                        major="mn" if kind.startswith("mn") else "k", lbo=lbo, sbo=sbo,
+                        layout_type=layout_type)
+        case["shared"] = {"b": shared(case["b"], case["n"])}
+        if case["a"] != "reg":
+            case["shared"]["a"] = shared("k128" if case["a"] == "smem128" else "k", 64)
     return out
 
 
@@ -144,45 +205,46 @@ def tirx_kernel(case, sync):
     acc = "S[(4, 2, 8, %d, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]" % (n // 8)
     lane = lambda width: "S[(4, 32, %d, 1) : (1@wid_in_wg, 1@laneid, 1, 1)]" % width
     t_d = "!tirx.tensor<4x32x%dx1xf32, global, align = 4>" % w
-    t_a = ("!tirx.tensor<512xui32, global, align = 16>" if case["a"] == "smem"
+    t_a = ("!tirx.tensor<512xui32, global, align = 16>" if case["a"] != "reg"
            else "!tirx.tensor<4x32x4x1xui32, global, align = 4>")
     t_b = "!tirx.tensor<%dxui32, global, align = 16>" % bwords
     emit("tirx.kernel @%s(%%D: %s, %%A: %s, %%B: %s, %%C: %s)" % (case["name"], t_d, t_a, t_b, t_d))
     emit("    launch(grid = [1], block = [128]) {")
 
     def copy(name, gname, gtype, words, kind, rows):
-        """Global words into the canonical shared layout; returns the
-        operand's SSA name and type."""
-        per = max(words // THREADS, 1)
-        view = "4x32x%dx1xui32" % per
-        emit("  %%%s_s = tirx.alloc_shared : !tirx.tensor<%dxui32, shared, align = 16>" % (name, words))
-        emit("  %%%s_sv = tirx.reinterpret %%%s_s : !tirx.tensor<%dxui32, shared, align = 16> -> "
-             "!tirx.tensor<%s, shared, #tirx.layout<%s>, align = 16>"
-             % (name, name, words, view, refine((4, 32, per, 1), copy_digits(words, kind, rows))))
-        emit("  %%%s_gv = tirx.reinterpret %s : %s -> !tirx.tensor<%s, global, #tirx.layout<%s>, align = 16>"
-             % (name, gname, gtype, view, refine((4, 32, per, 1), global_digits(words))))
-        emit("  %%%s_r = tirx.alloc_local : !tirx.tensor<%s, local, #tirx.layout<%s>>" % (name, view, lane(per)))
-        emit('  tile.apply "ld.global.b32" scope(cta) (%%%s_r, %%%s_gv) : !tirx.tensor<%s, local, '
-             "#tirx.layout<%s>>, !tirx.tensor<%s, global, #tirx.layout<%s>, align = 16>"
-             % (name, name, view, lane(per), view, refine((4, 32, per, 1), global_digits(words))))
-        emit('  tile.apply "st.shared.b32" scope(cta) (%%%s_sv, %%%s_r) : !tirx.tensor<%s, shared, '
-             "#tirx.layout<%s>, align = 16>, !tirx.tensor<%s, local, #tirx.layout<%s>>"
-             % (name, name, view, refine((4, 32, per, 1), copy_digits(words, kind, rows)), view, lane(per)))
-        halves = "%dx%s" % (2 * words, dt)
-        emit("  %%%s_h = tirx.view %%%s_s : !tirx.tensor<%dxui32, shared, align = 16> -> "
-             "!tirx.tensor<%s, shared, align = 16>" % (name, name, words, halves))
-        op_type = "!tirx.tensor<%dx16x%s, shared, #tirx.layout<%s>, align = 16>" % (
-            rows, dt, element_layout(kind, rows))
-        emit("  %%%s_op = tirx.reinterpret %%%s_h : !tirx.tensor<%s, shared, align = 16> -> %s"
-             % (name, name, halves, op_type))
+        """Global words into the canonical shared layout, one ld/st pair a
+        chunk of 128 words; returns the operand's SSA name and type."""
+        size, align = shared_words(kind, rows), 1024 if swizzled(kind) else 16
+        shared_type = "!tirx.tensor<%dxui32, shared, align = %d>" % (size, align)
+        emit("  %%%s_s = tirx.alloc_shared : %s" % (name, shared_type))
+        view = "4x32x1x1xui32"
+        reg_type = "!tirx.tensor<%s, local, #tirx.layout<%s>>" % (view, lane(1))
+        emit("  %%%s_r = tirx.alloc_local : %s" % (name, reg_type))
+        shared_chunks = copy_chunks(words, shared_digits(kind, rows))
+        global_chunks = copy_chunks(words, [(words, 1)])
+        for j, ((s_digits, s_off), (g_digits, g_off)) in enumerate(zip(shared_chunks, global_chunks)):
+            # The 128-byte swizzle of 4-byte words: Swizzle[2, 3, 3].
+            s_layout = refine((4, 32, 1, 1), s_digits) + (" + %d" % s_off if s_off else "") + (
+                " + Swizzle[2, 3, 3]" if swizzled(kind) else "")
+            g_layout = refine((4, 32, 1, 1), g_digits) + (" + %d" % g_off if g_off else "")
+            s_view = "!tirx.tensor<%s, shared, #tirx.layout<%s>, align = %d>" % (view, s_layout, align)
+            g_view = "!tirx.tensor<%s, global, #tirx.layout<%s>, align = 16>" % (view, g_layout)
+            emit("  %%%s_g%d = tirx.reinterpret %s : %s -> %s" % (name, j, gname, gtype, g_view))
+            emit("  %%%s_s%d = tirx.reinterpret %%%s_s : %s -> %s" % (name, j, name, shared_type, s_view))
+            emit('  tile.apply "ld.global.b32" scope(cta) (%%%s_r, %%%s_g%d) : %s, %s'
+                 % (name, name, j, reg_type, g_view))
+            emit('  tile.apply "st.shared.b32" scope(cta) (%%%s_s%d, %%%s_r) : %s, %s'
+                 % (name, j, name, s_view, reg_type))
+        halves = "!tirx.tensor<%dx%s, shared, align = %d>" % (2 * size, dt, align)
+        emit("  %%%s_h = tirx.view %%%s_s : %s -> %s" % (name, name, shared_type, halves))
+        op_type = "!tirx.tensor<%dx16x%s, shared, #tirx.layout<%s>, align = %d>" % (
+            rows, dt, element_layout(kind, rows), align)
+        emit("  %%%s_op = tirx.reinterpret %%%s_h : %s -> %s" % (name, name, halves, op_type))
         return "%%%s_op" % name, op_type
 
-    if case["a"] == "smem":
-        a_ssa, a_type = copy("a", "%A", t_a, 512, "k", 64)
-    if case["b"] == "k":
-        b_ssa, b_type = copy("b", "%B", t_b, bwords, "k", n)
-    else:
-        b_ssa, b_type = copy("b", "%B", t_b, bwords, "mn", n)
+    if case["a"] != "reg":
+        a_ssa, a_type = copy("a", "%A", t_a, 512, case["shared"]["a"]["kind"], 64)
+    b_ssa, b_type = copy("b", "%B", t_b, bwords, case["b"], n)
     if sync:
         emit('  tile.apply "fence.proxy.async.shared::cta" scope(thread) ()')
     emit("  tirx.cta_sync")
@@ -204,7 +266,7 @@ def tirx_kernel(case, sync):
         emit('  tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()')
     imms = "%s, 1 : i32, 1 : i32, %s%d : i32" % (
         "true" if case["scale_d"] else "false",
-        "0 : i32, " if case["a"] == "smem" else "", 1 if case["b"] == "mn" else 0)
+        "0 : i32, " if case["a"] != "reg" else "", 1 if case["b"].startswith("mn") else 0)
     emit('  tile.apply "%s" scope(warpgroup) (%%d, %s, %s, %s)' % (spelling, a_ssa, b_ssa, imms))
     emit("      : %s, %s, %s" % (d_type, a_type, b_type))
     if sync:
@@ -224,36 +286,45 @@ def reference_kernel(case):
     emit('extern "C" __global__ void __launch_bounds__(128) %s(float *D, const uint32_t *A, '
          "const uint32_t *B, const float *C) {" % case["name"])
     emit("  int t = threadIdx.x;")
-    emit("  __shared__ __align__(128) uint32_t sb[%d];" % bwords)
-    b_digits = shared_digits(case["b"], n)
-    emit("  for (int g = t; g < %d; g += 128) sb[%s] = B[g];" % (bwords, c_offset(b_digits, "g")))
-    if case["a"] == "smem":
-        emit("  __shared__ __align__(128) uint32_t sa[512];")
-        emit("  for (int g = t; g < 512; g += 128) sa[%s] = A[g];" % c_offset(shared_digits("k", 64), "g"))
+
+    def fill(array, source, words, shared):
+        size = shared["words"]
+        emit("  __shared__ __align__(1024) uint32_t %s[%d];" % (array, size))
+        offset = c_offset(shared["digits"], "g")
+        if shared["layout_type"]:  # 128-byte swizzle on words: bits [2, 5) ^= [5, 8)
+            offset = "swizzle128(%s)" % offset
+        emit("  for (int g = t; g < %d; g += 128) %s[%s] = %s[g];" % (words, array, offset, source))
+
+    def desc(name, array, shared):
+        emit("  uint64_t %s = (((uint64_t)__cvta_generic_to_shared(%s) & 0x3FFFF) >> 4) | "
+             "((uint64_t)(%d >> 4) << 16) | ((uint64_t)(%d >> 4) << 32) | ((uint64_t)%d << 62);"
+             % (name, array, shared["lbo"], shared["sbo"], shared["layout_type"]))
+
+    fill("sb", "B", bwords, case["shared"]["b"])
+    if case["a"] != "reg":
+        fill("sa", "A", 512, case["shared"]["a"])
     emit('  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");')
     emit("  __syncthreads();")
     emit("  float d[%d];" % w)
     emit("#pragma unroll")
     emit("  for (int j = 0; j < %d; ++j) d[j] = C[t * %d + j];" % (w, w))
-    lbo, sbo = (128, 256) if case["b"] == "k" else (16 * n, 128)
-    emit("  uint64_t db = (((uint64_t)__cvta_generic_to_shared(sb) & 0x3FFFF) >> 4) | "
-         "((uint64_t)(%d >> 4) << 16) | ((uint64_t)(%d >> 4) << 32);" % (lbo, sbo))
-    if case["a"] == "smem":
-        emit("  uint64_t da = (((uint64_t)__cvta_generic_to_shared(sa) & 0x3FFFF) >> 4) | "
-             "((uint64_t)(128 >> 4) << 16) | ((uint64_t)(256 >> 4) << 32);")
+    desc("db", "sb", case["shared"]["b"])
+    if case["a"] != "reg":
+        desc("da", "sa", case["shared"]["a"])
     else:
         emit("  uint32_t a[4];")
         emit("  for (int j = 0; j < 4; ++j) a[j] = A[t * 4 + j];")
     emit('  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");')
     regs = ", ".join("%%%d" % i for i in range(w))
-    if case["a"] == "smem":
+    if case["a"] != "reg":
         a_text, a_in = "%%%d" % w, '"l"(da), '
         rest = w + 1
     else:
         a_text = "{%s}" % ", ".join("%%%d" % (w + i) for i in range(4))
         a_in = '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), '
         rest = w + 4
-    imm = "1, 1, %s%d" % ("0, " if case["a"] == "smem" else "", 1 if case["b"] == "mn" else 0)
+    imm = "1, 1, %s%d" % ("0, " if case["a"] != "reg" else "",
+                          1 if case["b"].startswith("mn") else 0)
     emit('  asm volatile("{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n'
          'wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {%s}, %s, %%%d, p, %s;\\n}\\n"'
          % (rest + 1, n, dt, dt, regs, a_text, rest, imm))
@@ -281,6 +352,9 @@ def main(argv):
     with open(os.path.join(out_dir, "reference.cu"), "w") as f:
         f.write("// Generated by test/gpu/wgmma/gen.py: nvcc -arch=sm_90a -cubin.\n")
         f.write("#include <cstdint>\n\n")
+        f.write("// The 128-byte swizzle of a word offset (byte bits [4, 7) ^= [7, 10)).\n"
+                "__device__ __forceinline__ int swizzle128(int w) "
+                "{ return w ^ (((w >> 5) & 7) << 2); }\n\n")
         f.write("\n\n".join(reference_kernel(c) for c in all_cases) + "\n")
     with open(os.path.join(out_dir, "cases.json"), "w") as f:
         json.dump({"threads": THREADS, "sync": sync, "kernels": all_cases}, f, indent=1)

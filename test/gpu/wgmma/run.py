@@ -80,7 +80,7 @@ class Data:
                 t, j = d_owner(r, c)
                 self.c_words[t * w + j] = self.c[r, c]
         a_words = pair(a_bits[:, 0::2], a_bits[:, 1::2])  # (64, 8) row-major
-        if case["a"] == "smem":
+        if case["a"] != "reg":
             self.a_words = a_words.reshape(-1)
         else:
             self.a_words = np.zeros(128 * 4, np.uint32)
@@ -88,7 +88,7 @@ class Data:
                 for wd in range(8):
                     t, j = a_owner(r, wd)
                     self.a_words[t * 4 + j] = a_words[r, wd]
-        if case["b"] == "k":  # B^T row-major: row n holds its 16 k
+        if not case["b"].startswith("mn"):  # B^T row-major: row n holds its 16 k
             bt = b_bits.T
             self.b_words = pair(bt[:, 0::2], bt[:, 1::2]).reshape(-1)
         else:  # B row-major: word (k, wn) holds columns 2 wn, 2 wn + 1
@@ -121,11 +121,18 @@ def read_descriptor(words, shared, rows):
         offsets += ((np.arange(len(words)) // inner) % radix) * stride
         inner *= radix
     assert len(set(offsets.tolist())) == len(words), "two words copied to one offset"
+    swizzle = shared.get("layout_type") == 1  # 128B: byte bits [4, 7) ^= [7, 10)
+    if swizzle:
+        offsets = offsets ^ (((offsets >> 5) & 7) << 2)
+        memory = np.full(shared["words"], 0xDEAD, np.uint32)
     memory[offsets] = words
     out = np.zeros((rows, 16), np.uint32)
     for r in range(rows):
         for k in range(16):
-            if shared["major"] == "k":
+            if swizzle and shared["major"] == "k":  # rows of 128 bytes
+                byte = (r % 8) * 128 + (r // 8) * shared["sbo"] + k * 2
+                byte ^= ((byte >> 7) & 7) << 4
+            elif shared["major"] == "k":
                 byte = (r % 8) * 16 + (k % 8) * 2 + (k // 8) * shared["lbo"] + (r // 8) * shared["sbo"]
             else:
                 byte = (r % 8) * 2 + (k % 8) * 16 + (r // 8) * shared["sbo"] + (k // 8) * shared["lbo"]
@@ -191,7 +198,8 @@ def main(argv):
             # one 8-row group spans M/N: N = 8, where the reference's is unused).
             for operand, shared in sorted(kernel["shared"].items()):
                 sbo = shared["sbo"] if (64 if operand == "a" else n) > 8 else 0
-                bits = (shared["lbo"] >> 4) << 16 | (sbo >> 4) << 32
+                bits = ((shared["lbo"] >> 4) << 16 | (sbo >> 4) << 32
+                        | shared["layout_type"] << 62)
                 if not re.search(r"or\.b64\s+%%rd\d+, %%rd\d+, %d;" % bits, text):
                     problems.append("no descriptor of %s with LBO %d, SBO %d (%d) in the PTX"
                                     % (operand, shared["lbo"], sbo, bits))
