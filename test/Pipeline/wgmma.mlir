@@ -136,3 +136,22 @@ tirx.kernel @wgmma_swizzle128_mn() launch(grid = [1], block = [128]) {
         !tirx.tensor<64x16xbf16, shared, #sw128mn, align = 1024>
   tirx.return
 }
+
+// The 64-byte swizzle (Swizzle[3, 2, 3] on bf16: 64-byte rows, SBO 512,
+// layout type 2) for A and the 32-byte one (Swizzle[3, 1, 3]: 32-byte rows,
+// one 8-row group, layout type 3) for B; the tensors aligned to the periods.
+// CHECK-LABEL: .entry wgmma_swizzle64_32(
+// CHECK: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, -9223371899415756800;
+// CHECK: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, -4611686018427322368;
+#sw64 = #tirx.layout<S[(64, 16) : (32, 1)] + Swizzle[3, 2, 3]>
+#sw32 = #tirx.layout<S[(8, 16) : (16, 1)] + Swizzle[3, 1, 3]>
+tirx.kernel @wgmma_swizzle64_32() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #sw64, align = 512>
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #sw32, align = 256>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #sw64, align = 512>,
+        !tirx.tensor<8x16xbf16, shared, #sw32, align = 256>
+  tirx.return
+}

@@ -9,7 +9,7 @@ import helpers
 
 import tirx
 from tirx.script import tirx as T
-from tirx.layout import S, TileLayout
+from tirx.layout import ComposeLayout, S, TileLayout
 from tirx.cuda.axis import laneid, wid_in_wg
 
 TARGET = {"kind": "cuda", "arch": "sm_90a"}
@@ -148,3 +148,31 @@ def test_warp_scope_is_located():
                 "is a warpgroup-collective instruction: the 4 warps of a warpgroup execute "
                 "it together, so it needs scope warpgroup or cta, not warp" % line_of("# WARP")):
         tirx.compile(shared_kernel(call), target=TARGET)
+
+
+def test_128_byte_swizzled_operands():
+    """A and B as TMA stores them: 128-byte rows XOR-swizzled (TIRx's
+    ComposeLayout); the descriptor's layout type is 1, SBO 1024."""
+    swizzled = ComposeLayout(3, 3, 3, TileLayout(S[(64, 16) : (64, 1)]))
+
+    def body():
+        a = T.alloc_shared((64, 16), "bfloat16", align=1024, layout=swizzled)
+        b = T.alloc_shared((64, 16), "bfloat16", align=1024, layout=swizzled)
+        d = T.alloc_local((64, 64), "float32", layout=accumulator(64))
+        T.cuda.tile.apply(WGMMA, d, a, b, scale_d=1, scope="warpgroup")
+    ptx = tirx.compile(kernel(body), target=TARGET).ptx
+    assert len(re.findall(r"or\.b64\s+%rd\d+, %rd\d+, 4611686293305360384;", ptx)) == 2
+    assert "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16" in ptx
+
+
+def test_swizzled_tile_must_be_aligned_to_its_period():
+    swizzled = ComposeLayout(3, 3, 3, TileLayout(S[(64, 16) : (64, 1)]))
+
+    def body():
+        a = T.alloc_shared((64, 16), "bfloat16", align=16, layout=swizzled)
+        b = T.alloc_shared((64, 16), "bfloat16", align=16, layout=K_MAJOR)
+        d = T.alloc_local((64, 64), "float32", layout=accumulator(64))
+        T.cuda.tile.apply(WGMMA, d, a, b, scale_d=1, scope="warpgroup")  # PERIOD
+    with raises("%serror: 'tile.apply' op operand #1 (a): the tensor is aligned to 16 byte(s) "
+                "but its swizzle repeats every 1024 bytes" % line_of("# PERIOD")):
+        tirx.compile(kernel(body), target=TARGET)
