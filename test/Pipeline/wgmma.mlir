@@ -155,3 +155,22 @@ tirx.kernel @wgmma_swizzle64_32() launch(grid = [1], block = [128]) {
         !tirx.tensor<8x16xbf16, shared, #sw32, align = 256>
   tirx.return
 }
+
+// scale-d from a value: an i1 computed at run time (here: block 0 starts
+// from D = A.B, the others accumulate) is a predicate register operand.
+// CHECK-LABEL: .entry wgmma_scale_d_value(
+// CHECK: setp.{{.*}} [[SD:%p[0-9]+]],
+// CHECK: wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, [[SD]], 1, 1, 0, 0;
+tirx.kernel @wgmma_scale_d_value() launch(grid = [4], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #kmajor, align = 16>
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8p, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  %bid = tirx.block_idx x
+  %c0 = arith.constant 0 : index
+  %accumulate = arith.cmpi ne, %bid, %c0 : index
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, %accumulate, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #kmajor, align = 16>,
+        !tirx.tensor<8x16xbf16, shared, #k8p, align = 16>, i1
+  tirx.return
+}

@@ -747,3 +747,25 @@ tirx.kernel @k() launch(grid = [1], block = [128]) {
         !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
   tirx.return
 }
+
+// -----
+
+// scale-d computed from the thread index: one wgmma cannot both accumulate
+// and not.
+#d8 = #tirx.layout<S[(4, 2, 8, 1, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+#k = #tirx.layout<S[(8, 8, 2, 8) : (128, 8, 64, 1)]>
+#k8 = #tirx.layout<S[(1, 8, 2, 8) : (128, 8, 64, 1)]>
+tirx.kernel @k() launch(grid = [1], block = [128]) {
+  %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #k, align = 16>
+  %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  %tid = tirx.thread_idx x
+  %c64 = arith.constant 64 : index
+  %p = arith.cmpi ult, %tid, %c64 : index
+  // expected-error @+1 {{'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16' is a warpgroup-collective instruction: operand #3 (scale-d) must be the same in every thread of a warpgroup (computed from block indices, sizes, loop indices or the warpgroup index), but it may differ between threads}}
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
+      (%d, %sa, %sb, %p, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x16xbf16, shared, #k, align = 16>,
+        !tirx.tensor<8x16xbf16, shared, #k8, align = 16>, i1
+  tirx.return
+}

@@ -311,6 +311,18 @@ static LogicalResult verifyCollective(ApplyOp op,
                    : ": its predicate must be the same in every lane of a "
                      "warp (computed from block indices, sizes, loop indices "
                      "or the warp index), but it may differ between lanes");
+  // A warpgroup collective's scalar operands (wgmma's scale-d) are one
+  // value for the whole instruction.
+  if (warpgroup)
+    for (const MixedOperand &operand : operands)
+      if (operand.value && !isa<tirx::TensorType>(operand.getType()) &&
+          !isWarpUniform(operand.value, unit))
+        return describe() << ": operand #" << operand.position << " ("
+                          << instruction.operands[operand.position].name
+                          << ") must be the same in every thread of a "
+                             "warpgroup (computed from block indices, sizes, "
+                             "loop indices or the warpgroup index), but it "
+                             "may differ between threads";
   if (Value condition = findDivergentCondition(op, unit)) {
     InFlightDiagnostic diag =
         describe() << ": it is inside a branch whose condition may differ "
