@@ -88,6 +88,24 @@ for suite in collectives matrix; do
     "$out/$suite/reference.cu"
   cp "$root/test/gpu/$suite/run.py" "$out/$suite/"
 done
+# sync (issue 19): mbarrier phases, elect.sync, setmaxnreg and the wgmma,
+# proxy and bulk fences; sm_90a modules (PTX 8.3, a register limit for
+# setmaxnreg) and an sm_90a nvcc reference.
+mkdir -p "$out/sync"
+/usr/bin/python3 "$root/test/gpu/sync/gen.py" "$out/sync" > /dev/null
+for mlir in "$out/sync"/*.mlir; do
+  case=${mlir%.mlir}
+  if "$static/bin/tirx-opt" "$mlir" \
+      --tirx-to-ptx="chip=sm_90a features=+ptx83 max-registers=128 ptx-output=$case.ptx" \
+      -o /dev/null 2> "$case.err"; then
+    rm -f "$case.err"
+  else
+    rm -f "$case.ptx"
+    echo "sync: $(basename "$mlir") did not compile (kept in the bundle as $(basename "$case").err)" >&2
+  fi
+done
+/usr/local/cuda/bin/nvcc -arch=sm_90a -cubin -o "$out/sync/reference.cubin" "$out/sync/reference.cu"
+cp "$root/test/gpu/sync/run.py" "$out/sync/"
 # --- end of the generated suites -------------------------------------------
 # The pip wheel (`make wheel`), built here from the same static folder,
 # uncompressed inside and xz'ed whole (run.sh unpacks it, then pip-installs it).
@@ -104,6 +122,7 @@ cp "$root/test/gpu/run.sh" "$root/test/gpu/unpack.py" "$root/test/gpu/filecheck.
    "$root/test/gpu/run_examples.py" "$root/test/gpu/run_malformed.py" \
    "$root/test/gpu/run_huge.py" "$root/test/gpu/run_torch.py" \
    "$root/test/gpu/run_multi_gpu.py" "$root/test/gpu/run_mma_repeats.py" \
+   "$root/test/gpu/run_tma.py" \
    "$root/test/gpu/run_math.py" "$out/"
 # mma.sync's (M, N, K)-structured repeats, run by run_mma_repeats.py.
 "$static/bin/tirx-opt" "$root/test/Pipeline/mma-repeats.mlir" \

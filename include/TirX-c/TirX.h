@@ -95,6 +95,18 @@ int tirxCompileResultGetKernel(TirxCompileResult result, size_t index,
 /// (docs/lowering.md). 0 on success; 1 for a NULL result or a bad index.
 int tirxCompileResultGetKernelSharedBytes(TirxCompileResult result,
                                           size_t index, int64_t *bytes);
+/// The TMA tensor maps kernel `index` takes after its `numParams` own
+/// parameters (docs/hopper.md), in order: each is encoded by the launcher
+/// (tirxTensorMapEncode, libTirXRuntime) from the tensor argument
+/// `*tensorParam` (its address, extents and row-major strides), the box
+/// `box[0 .. *rank)` (outermost first) and the swizzle `*swizzleBytes`.
+/// 0 on success; 1 for a NULL result or a bad index.
+int tirxCompileResultGetKernelNumTensorMaps(TirxCompileResult result,
+                                            size_t index, size_t *count);
+int tirxCompileResultGetKernelTensorMap(TirxCompileResult result, size_t index,
+                                        size_t map, size_t *tensorParam,
+                                        size_t *rank, int64_t box[5],
+                                        int64_t *swizzleBytes);
 /// Parameter `param` of kernel `index`: the size variable it declares (NULL
 /// when it is not one) and that variable's declared multiple (1 if none).
 int tirxCompileResultGetKernelSizeParam(TirxCompileResult result, size_t index,

@@ -6,6 +6,7 @@
 
 #include "TirX-c/TirX.h"
 #include "TirX/Conversion/CUDAToolkit.h"
+#include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/TileDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
@@ -75,6 +76,8 @@ struct KernelInfo {
   unsigned grid[3] = {0, 0, 0}; // roots in `nodes`
   /// Dynamic shared memory every launch passes (0: static only).
   int64_t dynamicSharedBytes = 0;
+  /// The TMA tensor maps passed after the parameters.
+  SmallVector<tile::TensorMapKey> tensorMaps;
 };
 
 struct StageRecord {
@@ -145,6 +148,7 @@ static KernelInfo describeKernel(KernelOp kernel) {
                               ? launch.getGridExpr(dim)
                               : getAffineConstantExpr(1, kernel.getContext()));
   info.dynamicSharedBytes = getDynamicSharedMemoryBytes(kernel);
+  info.tensorMaps = tile::collectTensorMaps(kernel.getBody());
   return info;
 }
 
@@ -526,6 +530,35 @@ TIRX_CAPI int tirxCompileResultGetKernelSharedBytes(TirxCompileResult result,
   if (!result || index >= result->kernelInfos.size() || !bytes)
     return 1;
   *bytes = result->kernelInfos[index].dynamicSharedBytes;
+  return 0;
+}
+
+TIRX_CAPI int tirxCompileResultGetKernelNumTensorMaps(TirxCompileResult result,
+                                                      size_t index,
+                                                      size_t *count) {
+  if (!result || index >= result->kernelInfos.size() || !count)
+    return 1;
+  *count = result->kernelInfos[index].tensorMaps.size();
+  return 0;
+}
+
+TIRX_CAPI int tirxCompileResultGetKernelTensorMap(TirxCompileResult result,
+                                                  size_t index, size_t map,
+                                                  size_t *tensorParam,
+                                                  size_t *rank, int64_t box[5],
+                                                  int64_t *swizzleBytes) {
+  if (!result || index >= result->kernelInfos.size() ||
+      map >= result->kernelInfos[index].tensorMaps.size())
+    return 1;
+  const tile::TensorMapKey &key = result->kernelInfos[index].tensorMaps[map];
+  if (tensorParam)
+    *tensorParam = key.argIndex;
+  if (rank)
+    *rank = key.box.size();
+  if (box)
+    std::copy(key.box.begin(), key.box.end(), box);
+  if (swizzleBytes)
+    *swizzleBytes = key.swizzleBytes;
   return 0;
 }
 

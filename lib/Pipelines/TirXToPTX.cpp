@@ -204,6 +204,8 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
 
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
+  pm.nest<gpu::GPUModuleOp>().addNestedPass<LLVM::LLVMFuncOp>(
+      createTirXTensorMapParams());
   pm.addPass(createReconcileUnrealizedCastsPass());
 
   GpuNVVMAttachTargetOptions target;

@@ -74,6 +74,11 @@ lib.tirxCompileResultGetKernel.argtypes = [
     _c.POINTER(_c.c_int64)]
 lib.tirxCompileResultGetKernelSharedBytes.argtypes = [
     _c.c_void_p, _c.c_size_t, _c.POINTER(_c.c_int64)]
+lib.tirxCompileResultGetKernelNumTensorMaps.argtypes = [
+    _c.c_void_p, _c.c_size_t, _c.POINTER(_c.c_size_t)]
+lib.tirxCompileResultGetKernelTensorMap.argtypes = [
+    _c.c_void_p, _c.c_size_t, _c.c_size_t, _c.POINTER(_c.c_size_t),
+    _c.POINTER(_c.c_size_t), _c.POINTER(_c.c_int64), _c.POINTER(_c.c_int64)]
 lib.tirxCompileResultDestroy.argtypes = [_c.c_void_p]
 lib.tirxInferRegionType.restype = _c.c_void_p
 lib.tirxInferRegionType.argtypes = [_c.c_char_p, _c.POINTER(_c.c_int64),

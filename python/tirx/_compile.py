@@ -135,7 +135,8 @@ def compile(f, target=None, pipeline="default"):
     for file, line, message in entry["warnings"]:
         warnings.warn_explicit(message, SpillWarning, file or "<unknown>", line)
     compiled = Compiled(f, trace, entry["ptx"], ir, entry["stages"], entry["times"], arch,
-                        entry["report"], source, disk_key, entry.get("shared_bytes", 0))
+                        entry["report"], source, disk_key, entry.get("shared_bytes", 0),
+                        entry.get("tensor_maps", []))
     if not caching:
         return compiled
     # Threads compiling the same kernel at once all get the first one stored.
@@ -177,12 +178,23 @@ def _compile_ir(f, trace, ir, options):
         output = _capi.lib.tirxCompileResultGetOutput(result, ctypes.byref(size))
         ptx = ctypes.string_at(output, size.value).decode()
         shared_bytes = 0
+        tensor_maps = []
         for i in range(_capi.lib.tirxCompileResultGetNumKernels(result)):
             name, value = ctypes.c_char_p(), ctypes.c_int64()
             _capi.lib.tirxCompileResultGetKernel(result, i, ctypes.byref(name), None, None)
-            if name.value.decode() == f.name:
-                _capi.lib.tirxCompileResultGetKernelSharedBytes(result, i, ctypes.byref(value))
-                shared_bytes = value.value
+            if name.value.decode() != f.name:
+                continue
+            _capi.lib.tirxCompileResultGetKernelSharedBytes(result, i, ctypes.byref(value))
+            shared_bytes = value.value
+            count = ctypes.c_size_t()
+            _capi.lib.tirxCompileResultGetKernelNumTensorMaps(result, i, ctypes.byref(count))
+            for m in range(count.value):
+                param, rank = ctypes.c_size_t(), ctypes.c_size_t()
+                box, swizzle = (ctypes.c_int64 * 5)(), ctypes.c_int64()
+                _capi.lib.tirxCompileResultGetKernelTensorMap(
+                    result, i, m, ctypes.byref(param), ctypes.byref(rank), box,
+                    ctypes.byref(swizzle))
+                tensor_maps.append([param.value, list(box[:rank.value]), swizzle.value])
         reports = {}
         for i in range(_capi.lib.tirxCompileResultGetNumKernelReports(result)):
             name = ctypes.c_char_p()
@@ -195,7 +207,7 @@ def _compile_ir(f, trace, ir, options):
     finally:
         _capi.lib.tirxCompileResultDestroy(result)
     return {"ptx": ptx, "stages": stages, "times": times, "report": reports.get(f.name),
-            "shared_bytes": shared_bytes,
+            "shared_bytes": shared_bytes, "tensor_maps": tensor_maps,
             "warnings": [[file, line, message] for severity, file, line, column, message
                          in diagnostics if severity == 1]}
 
@@ -211,8 +223,11 @@ class Compiled:
     callable on objects with __cuda_array_interface__ (PyTorch, CuPy)."""
 
     def __init__(self, function, trace, ptx, ir, stages, times, arch, report=None,
-                 cache="compiled", cache_key=None, shared_bytes=0):
+                 cache="compiled", cache_key=None, shared_bytes=0, tensor_maps=()):
         self.function = function
+        # The TMA tensor maps each launch encodes and passes after the
+        # parameters: (parameter index, box, swizzle bytes) (docs/hopper.md).
+        self.tensor_maps = [(param, tuple(box), swizzle) for param, box, swizzle in tensor_maps]
         # Dynamic shared memory each launch passes: the kernel's shared
         # tensors past CUDA's 48 KiB static limit (0: static).
         self.shared_bytes = shared_bytes
@@ -263,6 +278,7 @@ class Compiled:
             if self._launcher is None:
                 self._launcher = runtime.Launcher(
                     self.name, self.ptx, self.params, self.launch.grid, self.launch.block,
-                    getattr(self, "size_vars", None) or (), self.shared_bytes)
+                    getattr(self, "size_vars", None) or (), self.shared_bytes,
+                    self.tensor_maps)
                 self._launch = self._launcher.launch
         return self._launcher.launch

@@ -533,6 +533,20 @@ class TensorValue:
             return TileLayout("S[(%s) : (%s)]" % (inner, ", ".join(map(str, strides))))
         return TileLayout("S[%s : 1]" % inner)
 
+    def ptr_to(self, indices):
+        """The element at `indices` as a one-element tile of this tensor
+        (TIRx's `buf.ptr_to([i])`): a memory operand such as an mbarrier."""
+        indices = list(indices)
+        if len(indices) != len(self.shape):
+            raise _error("ptr_to needs %d indices (one per dimension), got %d"
+                         % (len(self.shape), len(indices)))
+        return self._region(tuple(slice(i, i + 1) for i in indices), drop=False)
+
+    @property
+    def data(self):
+        """TIRx's `buf.data`: the first element, as `ptr_to([0, ...])`."""
+        return self.ptr_to([0] * len(self.shape))
+
     def view(self, *args, layout=None):
         """view(d0, d1, ...) reshapes (same element count, same layout);
         view("uint16") reinterprets the bits (spec §1.9);

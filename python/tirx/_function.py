@@ -308,12 +308,26 @@ def cta_sync():
     builder().emit("tirx.cta_sync")
 
 
+# TIRx's short mbarrier intrinsics (T.ptx.mbarrier.init(bar.data, 1),
+# T.ptx.mbarrier.try_wait(bar.data, phase)): a barrier in the CTA's shared
+# memory; try_wait is the retry loop on a phase parity, arrive and
+# arrive.expect_tx discard the state (`_`).
+_TIRX_SHORTHANDS = {
+    "mbarrier.init": "mbarrier.init.shared::cta.b64",
+    "mbarrier.try_wait": "mbarrier.try_wait.parity.shared::cta.b64",
+    "mbarrier.arrive": "mbarrier.arrive.shared::cta.b64",
+    "mbarrier.arrive.expect_tx": "mbarrier.arrive.expect_tx.shared::cta.b64",
+}
+
+
 class PTXSpelling(str):
     """T.ptx["fma.rn.f32"] or T.ptx.fma.rn.f32; a token that is a Python
-    keyword takes a trailing underscore (T.ptx.cp.async_.commit_group).
+    keyword takes a trailing underscore (T.ptx.cp.async_.commit_group), and
+    `__` inside a token stands for `::` (T.ptx.fence.proxy.async_.shared__cta).
 
     Called, a spelling is the raw per-thread instruction (TIRx's
-    `T.ptx.cp.async_.wait_group(0)`): tile.apply at scope thread, integers
+    `T.ptx.cp.async_.wait_group(0)`, `T.ptx.mbarrier.init.shared.b64(
+    bar.ptr_to([0]), T.uint32(1))`): tile.apply at scope thread, integers
     as i32 immediates."""
 
     def __getattr__(self, token):
@@ -321,11 +335,13 @@ class PTXSpelling(str):
             raise AttributeError(token)
         if token.endswith("_") and keyword.iskeyword(token[:-1]):
             token = token[:-1]
+        token = token.replace("__", "::")
         return PTXSpelling("%s.%s" % (self, token) if self else token)
 
     def __call__(self, *operands):
-        apply(self, *(_int32(value, "an operand of T.ptx.%s(...)" % self)
-                      for value in operands))
+        spelling = _TIRX_SHORTHANDS.get(str(self), str(self))
+        apply(spelling, *(_int32(value, "an operand of T.ptx.%s(...)" % self)
+                          for value in operands))
 
 
 class _PTX:

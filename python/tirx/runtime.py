@@ -62,6 +62,10 @@ def _runtime():
         lib.tirxLaunchPrepared.argtypes = [ctypes.POINTER(_PreparedLaunch)]
         lib.tirxPreparedLaunchSetSharedBytes.argtypes = [ctypes.POINTER(_PreparedLaunch),
                                                          ctypes.c_uint]
+        lib.tirxTensorMapEncode.argtypes = [
+            ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint,
+            ctypes.POINTER(ctypes.c_ulonglong), ctypes.POINTER(ctypes.c_ulonglong),
+            ctypes.POINTER(ctypes.c_uint), ctypes.c_uint]
         _lib = lib
     return _lib
 
@@ -526,6 +530,53 @@ _GRID_LIMITS = (("x", 2 ** 31 - 1), ("y", 65535), ("z", 65535))
 _GRID_CACHE_SIZE = 4096
 
 
+class _TensorMap:
+    """One TMA tensor map a launch passes after the parameters (a 128-byte
+    CUtensorMap, 64-byte aligned, encoded by libTirXRuntime from the
+    tensor argument `param`, the kernel's box and swizzle). `address` is
+    the args entry: a pointer to the map's bytes. update() re-encodes only
+    when the tensor's address or shape changed."""
+
+    def __init__(self, name, param, dtype, box, swizzle):
+        self.name, self.param, self.box, self.swizzle = name, param, tuple(box), swizzle
+        self.itemsize = dtype.bits // 8
+        self._buffer = (ctypes.c_ubyte * 192)()
+        base = ctypes.addressof(self._buffer)
+        self.address = base + (-base) % 64
+        self._box = (ctypes.c_uint * len(box))(*box)
+        self._key = None
+
+    def update(self, pointer, shape):
+        key = (pointer, tuple(shape))
+        if key == self._key:
+            return
+        rank = len(shape)
+        strides, step = [], self.itemsize
+        for extent in reversed(shape[1:]):
+            step *= extent
+            strides.append(step)
+        status = _runtime().tirxTensorMapEncode(
+            self.address, pointer, self.itemsize, rank,
+            (ctypes.c_ulonglong * rank)(*shape),
+            (ctypes.c_ulonglong * max(rank - 1, 1))(*reversed(strides)),
+            self._box, self.swizzle)
+        if status:
+            self._key = None
+            # check-diagnostics: internal, the verifier proved the map's limits for the shape
+            raise ValueError("parameter '%s': its TMA tensor map (box %s) cannot be encoded: %s"
+                             % (self.name, "x".join(map(str, self.box)),
+                                _runtime().tirxGetLastErrorMessage().decode()))
+        self._key = key
+
+    def copy(self):
+        return _TensorMap(self.name, self.param, _Bytes(self.itemsize), self.box, self.swizzle)
+
+
+class _Bytes:
+    def __init__(self, itemsize):
+        self.bits = itemsize * 8
+
+
 class _NoTorch:
     """Stands for torch.Tensor until PyTorch is imported (nothing is one)."""
 
@@ -537,7 +588,8 @@ class Launcher:
     device the loaded kernel. `launcher(args)` checks `args` (a tuple) and
     launches on the tensors' device."""
 
-    def __init__(self, name, ptx, params, grid, block, size_vars=(), shared_bytes=0):
+    def __init__(self, name, ptx, params, grid, block, size_vars=(), shared_bytes=0,
+                 tensor_maps=()):
         self._name, self._ptx = name, ptx
         # Dynamic shared memory each launch passes (a kernel past CUDA's
         # 48 KiB static limit; docs/lowering.md).
@@ -563,8 +615,11 @@ class Launcher:
         self._grids = {}     # sizes -> (c_uint * 3) of a dynamic grid
         # The fast path's argument slots (the owner thread's).
         self._slots = [t() for t in self._slot_types]
-        self._pointers = (ctypes.c_void_p * max(len(self._slots), 1))(
-            *[ctypes.addressof(s) for s in self._slots])
+        # TMA tensor maps (docs/hopper.md): passed after every parameter.
+        self._maps = [_TensorMap(self._params[param][0], param, self._params[param][1].dtype,
+                                 box, swizzle) for param, box, swizzle in tensor_maps]
+        self._pointers = (ctypes.c_void_p * max(len(self._slots) + len(self._maps), 1))(
+            *([ctypes.addressof(s) for s in self._slots] + [m.address for m in self._maps]))
         self.launch = self._generate()
 
     def __call__(self, args):
@@ -612,6 +667,7 @@ class Launcher:
         stream = None
         values, unplaced, releases = [], [], []
         sizes, bound = {}, {}
+        pointers = {}
         try:
             for (name, kind), arg in zip(self._params, args):
                 if isinstance(kind, DType):
@@ -621,10 +677,17 @@ class Launcher:
                     stream = _stream(source, device)  # what __dlpack__ exports for
                 pointer = _check_tensor(name, kind, arg, sizes, bound, stream or 0, releases)
                 values.append(ctypes.c_void_p(pointer))
+                pointers[len(values) - 1] = pointer
                 if _device_of(arg, tensor_type) is None:
                     unplaced.append((name, pointer))
             grid = self._grid_for(tuple(sizes[v.name] for v in self._size_vars))
             values += [ctypes.c_int64(sizes[v.name]) for v in self._size_vars]
+            # This call's own maps: the general path runs on any thread.
+            maps = [m.copy() for m in self._maps]
+            for m in maps:
+                kind = self._params[m.param][1]
+                m.update(pointers[m.param], [e if _is_static(e) else sizes[e.name]
+                                             for e in kind.shape])
             # Every argument is right. Tensors that only a GPU call can place.
             for name, pointer in unplaced:
                 where = ctypes.c_int()
@@ -639,8 +702,8 @@ class Launcher:
                 device = where.value
             prepared = self._prepare(device)
             launch = _PreparedLaunch.from_buffer_copy(prepared)
-            array = (ctypes.c_void_p * max(len(values), 1))(
-                *[ctypes.addressof(v) for v in values])
+            array = (ctypes.c_void_p * max(len(values) + len(maps), 1))(
+                *([ctypes.addressof(v) for v in values] + [m.address for m in maps]))
             launch.args = array
             launch.grid[:] = grid
             launch.stream = _stream(source, device) if stream is None else stream
@@ -697,7 +760,8 @@ class Launcher:
                                                   ctypes.byref(module)))
             _check(lib.tirxModuleGetKernel(module, self._name.encode(), ctypes.byref(kernel)))
             prepared = _PreparedLaunch()
-            _check(lib.tirxKernelPrepareLaunch(kernel, device, len(self._slots),
+            _check(lib.tirxKernelPrepareLaunch(kernel, device,
+                                               len(self._slots) + len(self._maps),
                                                ctypes.byref(prepared)))
             prepared.block[:] = self._block
             if self._shared_bytes:
@@ -780,6 +844,9 @@ class Launcher:
         for k, var in enumerate(self._size_vars):
             g["_v%d" % (n + k)] = self._slots[n + k]
             body.append("    _v%d.value = z%d" % (n + k, k))
+        for k, m in enumerate(self._maps):
+            g["_m%d" % k] = m
+            body.append("    _m%d.update(p%d, a%d.shape)" % (k, m.param, m.param))
         if self._dynamic_grid:
             key = "(%s)" % "".join("z%d, " % k for k in range(len(self._size_vars)))
             body.append("    grid = _grids.get(%s)" % key)

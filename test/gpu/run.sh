@@ -59,6 +59,9 @@ if [ -d "$here/tests" ]; then
     { cat "$here/tests/runtime-check.out"; return 1; }
   }
   check "Runtime/gpu.test (tirx-runtime-check)" runtime_check
+  # test/Runtime/tensor-map.test's GPU line: a valid tensor map encodes.
+  check "Runtime/tensor-map.test (tirx-runtime-check --tensor-maps)" bash -c \
+    '"$0/bin/tirx-runtime-check" --tensor-maps | tee /dev/stderr | grep -q "^map-valid: SUCCESS"' "$here"
   # The prepared launches of the C ABI (what the Python launcher uses),
   # checked against test/Runtime/prepared-launch-gpu.test.
   prepared_check() {
@@ -130,6 +133,20 @@ for suite in collectives matrix; do
   check "$suite/run.py" python3 "$here/$suite/run.py" "$here/$suite" \
     "${!results:-$here/$suite/RESULTS.md}"
 done
+# sync (issue 19; test/gpu/sync): mbarrier init/arrive (state, sink, count,
+# expect_tx)/try_wait (the retry loop and single tries)/test_wait/inval over
+# six phases, elect.sync, setmaxnreg and the wgmma, proxy and bulk fences,
+# against nvcc's inline asm (sm_90a) and the expected words.
+if [ -d "$here/sync" ]; then
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  if [ -x "$nvcc" ]; then
+    "$nvcc" -arch=sm_90a -cubin -o "$here/sync/reference.cubin" "$here/sync/reference.cu" \
+      && echo "sync: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
+  fi
+  # A barrier protocol that never completes hangs its kernel: time it out.
+  check "sync/run.py" timeout 300 python3 "$here/sync/run.py" "$here/sync" \
+    "${SYNC_RESULTS:-$here/sync/RESULTS.md}"
+fi
 # The seed's examples, verbatim but for the imports, through the Python package.
 with_tirx() { PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" "$@"; }
 if [ -d "$here/python/tirx" ]; then
@@ -141,6 +158,9 @@ if [ -d "$here/python/tirx" ]; then
   # mma.sync's (M, N, K) repeats: the k steps accumulate into D.
   [ -f "$here/mma_repeats.ptx" ] && check "run_mma_repeats.py" \
     with_tirx python3 "$here/run_mma_repeats.py" "$here/mma_repeats.ptx"
+  # TMA copies (issue 19): every rank, boxes inside and overhanging the
+  # tensor, the launcher's tensor maps, against a host model bit for bit.
+  check "run_tma.py" with_tirx python3 "$here/run_tma.py"
   # The launch path with PyTorch: as_torch_op under torch.compile and CUDA
   # graphs, DLPack-only objects, streams, the tensors' device.
   check "run_torch.py" with_tirx python3 "$here/run_torch.py" "$here/examples/python"
@@ -248,6 +268,18 @@ if [ -x "$sanitizer" ] && [ -d "$here/matrix" ]; then
   done
 fi
 # --- end of the matrix suite -----------------------------------------------
+
+# --- The sync suite under compute-sanitizer: memcheck over every case,
+# synccheck over the .sync/.aligned forms (elect.sync, setmaxnreg, wgmma's
+# fences). Not racecheck: whether it tracks the mbarrier protocol (shared
+# words stored before an arrival, read by other warps after the wait) is
+# unverified; run it by hand before adding it.
+if [ -x "$sanitizer" ] && [ -d "$here/sync" ]; then
+  for tool in memcheck synccheck; do
+    sanitize $tool sync/run.py timeout 600 python3 "$here/sync/run.py" "$here/sync" --exit-zero
+  done
+fi
+# --- end of the sync suite -------------------------------------------------
 
 echo "gpu checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -93,6 +93,7 @@ static const char *kUsage =
     "\n"
     "USAGE: tirx-runtime-check [<affine_relu.ptx>]\n"
     "       tirx-runtime-check --param-count <image> <kernel>\n"
+    "       tirx-runtime-check --tensor-maps\n"
     "\n"
     "Prints one line per step (\"<step>: <status> <message>\"). Without a\n"
     "file: the calls that need no GPU. With the affine-ReLU example's PTX and\n"
@@ -100,13 +101,58 @@ static const char *kUsage =
     "\n"
     "OPTIONS:\n"
     "  --help                          Print this help\n"
+    "  --tensor-maps                   Check tirxTensorMapEncode's refusals\n"
     "  --param-count <image> <kernel>  Print the parameter count the runtime\n"
     "                                  reads from a PTX or cubin file (no "
     "GPU)\n";
 
+/* tirxTensorMapEncode's refusals, one per argument it checks before the
+   driver, then a valid map (which needs a GPU). */
+static int checkTensorMaps(void) {
+  static unsigned char storage[256];
+  unsigned char *map = storage + (64 - (uintptr_t)storage % 64) % 64;
+  const void *address = (const void *)(uintptr_t)0x10000;
+  unsigned long long extents[2] = {256, 512}, strides[1] = {1024};
+  unsigned long long zero[2] = {0, 512}, oddStride[1] = {1000},
+                     shortStride[1] = {512};
+  unsigned long long six[6] = {1, 1, 1, 1, 1, 1},
+                     sixStrides[5] = {16, 16, 16, 16, 16};
+  unsigned box[2] = {64, 64}, tall[2] = {512, 64}, narrow[2] = {64, 4},
+           wide[2] = {64, 128}, boxSix[6] = {1, 1, 1, 1, 1, 1};
+  show("map-null",
+       tirxTensorMapEncode(NULL, address, 2, 2, extents, strides, box, 0));
+  show("map-unaligned",
+       tirxTensorMapEncode(map + 8, address, 2, 2, extents, strides, box, 0));
+  show("map-rank",
+       tirxTensorMapEncode(map, address, 2, 6, six, sixStrides, boxSix, 0));
+  show("map-element",
+       tirxTensorMapEncode(map, address, 3, 2, extents, strides, box, 0));
+  show("map-swizzle",
+       tirxTensorMapEncode(map, address, 2, 2, extents, strides, box, 16));
+  show("map-address", tirxTensorMapEncode(map, (const void *)(uintptr_t)0x10008,
+                                          2, 2, extents, strides, box, 0));
+  show("map-extent",
+       tirxTensorMapEncode(map, address, 2, 2, zero, strides, box, 0));
+  show("map-box",
+       tirxTensorMapEncode(map, address, 2, 2, extents, strides, tall, 0));
+  show("map-stride",
+       tirxTensorMapEncode(map, address, 2, 2, extents, oddStride, box, 0));
+  show("map-overlap",
+       tirxTensorMapEncode(map, address, 2, 2, extents, shortStride, box, 0));
+  show("map-row",
+       tirxTensorMapEncode(map, address, 2, 2, extents, strides, narrow, 0));
+  show("map-row-swizzle",
+       tirxTensorMapEncode(map, address, 2, 2, extents, strides, wide, 128));
+  show("map-valid",
+       tirxTensorMapEncode(map, address, 2, 2, extents, strides, box, 128));
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc == 4 && strcmp(argv[1], "--param-count") == 0)
     return printParamCount(argv[2], argv[3]);
+  if (argc == 2 && strcmp(argv[1], "--tensor-maps") == 0)
+    return checkTensorMaps();
   if (argc >= 2 && argv[1][0] == '-') {
     int help = strcmp(argv[1], "--help") == 0 ||
                strcmp(argv[1], "-help") == 0 || strcmp(argv[1], "-h") == 0;

@@ -176,11 +176,12 @@ TEST(PTXHelpers, HasModifier) {
 
 TEST(PTXHelpers, FamilyNames) {
   std::vector<StringRef> expected = {
-      "ld",         "st",   "mov",  "add",   "sub",   "mul",  "mad",
-      "fma",        "div",  "rcp",  "sqrt",  "rsqrt", "min",  "max",
-      "cvt",        "ex2",  "lg2",  "abs",   "neg",   "setp", "selp",
-      "activemask", "shfl", "vote", "redux", "bar",   "mma",  "ldmatrix",
-      "stmatrix",   "cp",   "wgmma"};
+      "ld",       "st",    "mov",   "add",        "sub",      "mul",
+      "mad",      "fma",   "div",   "rcp",        "sqrt",     "rsqrt",
+      "min",      "max",   "cvt",   "ex2",        "lg2",      "abs",
+      "neg",      "setp",  "selp",  "activemask", "shfl",     "vote",
+      "redux",    "bar",   "mma",   "ldmatrix",   "stmatrix", "cp",
+      "mbarrier", "fence", "elect", "setmaxnreg", "wgmma"};
   EXPECT_EQ(
       std::vector<StringRef>(getFamilyNames().begin(), getFamilyNames().end()),
       expected);
@@ -907,7 +908,8 @@ TEST(PTXCollectives, ExecutionKinds) {
               !llvm::is_contained({StringRef("shfl"), StringRef("vote"),
                                    StringRef("redux"), StringRef("bar"),
                                    StringRef("mma"), StringRef("ldmatrix"),
-                                   StringRef("stmatrix"), StringRef("wgmma")},
+                                   StringRef("stmatrix"), StringRef("elect"),
+                                   StringRef("setmaxnreg"), StringRef("wgmma")},
                                   form.family))
         << form.name.str();
 }
@@ -1162,6 +1164,132 @@ TEST(PTXAsync, CpAsync) {
             "'cp.async.wait_group' expects 1 operand, got 0");
 }
 
+TEST(PTXSync, Mbarrier) {
+  Instruction init = parseOk("mbarrier.init.shared::cta.b64", 2);
+  EXPECT_EQ(init.exec, ExecKind::Thread);
+  EXPECT_TRUE(init.isVolatile);
+  EXPECT_EQ(init.minSM, 80u);
+  EXPECT_EQ(init.minPTX, 78u);
+  EXPECT_TRUE(init.operands[0].isMemory && init.operands[0].isDestination);
+  EXPECT_EQ(init.operands[0].space, MemorySpace::Shared);
+  EXPECT_EQ(init.vectorBytes, 8u);
+  EXPECT_EQ(init.operands[1].valueRule, ValueRule::Arrivals);
+  EXPECT_EQ(parseOk("mbarrier.init.shared.b64", 2).minPTX, 70u);
+  // arrive: a state destination, the sink, or a state and a count (sm_90).
+  Instruction arrive = parseOk("mbarrier.arrive.shared.b64", 2);
+  EXPECT_EQ(arrive.hidden, HiddenDestination::None);
+  EXPECT_TRUE(arrive.operands[0].isDestination);
+  EXPECT_FALSE(arrive.operands[0].isMemory);
+  Instruction sink = parseOk("mbarrier.arrive.shared.b64", 1);
+  EXPECT_EQ(sink.formName, "mbarrier.arrive.sink");
+  EXPECT_EQ(sink.hidden, HiddenDestination::Sink);
+  EXPECT_EQ(sink.minPTX, 71u);
+  Instruction count = parseOk("mbarrier.arrive.shared.b64", 3);
+  EXPECT_EQ(count.minSM, 90u);
+  EXPECT_EQ(count.minPTX, 78u);
+  // Two lines of two operands: `state, [addr]` and `_, [addr], count`.
+  auto twoOperands = parseInstructionForms("mbarrier.arrive.shared.b64", 2);
+  ASSERT_TRUE(static_cast<bool>(twoOperands));
+  ASSERT_EQ(twoOperands->size(), 2u);
+  EXPECT_EQ((*twoOperands)[0].formName, "mbarrier.arrive");
+  EXPECT_EQ((*twoOperands)[1].formName, "mbarrier.arrive.sink.count");
+  EXPECT_EQ((*twoOperands)[1].hidden, HiddenDestination::Sink);
+  EXPECT_TRUE((*twoOperands)[1].operands[0].isMemory);
+  EXPECT_EQ((*twoOperands)[1].minSM, 90u);
+  Instruction release =
+      parseOk("mbarrier.arrive.release.cta.shared::cta.b64", 2);
+  EXPECT_EQ(release.minSM, 90u);
+  EXPECT_EQ(release.minPTX, 80u);
+  EXPECT_EQ(parseError("mbarrier.arrive.release.shared.b64", 2),
+            "'mbarrier.arrive.release.shared.b64': .release requires a scope "
+            "(one of .cta, .cluster)");
+  EXPECT_EQ(parseError("mbarrier.arrive.cta.shared.b64", 2),
+            "'mbarrier.arrive.cta.shared.b64': a scope (.cta) requires the "
+            "memory-ordering qualifier (.release)");
+  EXPECT_FALSE(static_cast<bool>(
+      parseInstruction("mbarrier.arrive.acquire.cta.shared.b64")));
+  // expect_tx.
+  Instruction tx =
+      parseOk("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64", 2);
+  EXPECT_EQ(tx.hidden, HiddenDestination::Sink);
+  EXPECT_EQ(tx.operands[1].valueRule, ValueRule::TxCount);
+  EXPECT_EQ(tx.minPTX, 80u);
+  EXPECT_EQ(parseOk("mbarrier.expect_tx.relaxed.cta.shared::cta.b64", 2)
+                .operands[1]
+                .valueRule,
+            ValueRule::TxCount);
+  EXPECT_EQ(parseError("mbarrier.expect_tx.cta.shared::cta.b64", 2),
+            "'mbarrier.expect_tx.cta.shared::cta.b64': a scope (.cta) "
+            "requires the memory-ordering qualifier (.relaxed)");
+  // Waits: one try into a predicate, or try_wait's retry loop.
+  Instruction once = parseOk("mbarrier.try_wait.parity.shared::cta.b64", 3);
+  EXPECT_EQ(once.operands[0].element.exact, ScalarKind::pred);
+  EXPECT_FALSE(once.operands[1].isDestination);
+  EXPECT_EQ(once.operands[2].valueRule, ValueRule::Parity);
+  Instruction loop = parseOk("mbarrier.try_wait.parity.shared::cta.b64", 2);
+  EXPECT_EQ(loop.hidden, HiddenDestination::RetryUntilTrue);
+  EXPECT_TRUE(loop.operands[0].isMemory);
+  EXPECT_EQ(parseOk("mbarrier.test_wait.parity.shared.b64", 3).minPTX, 71u);
+  EXPECT_EQ(parseError("mbarrier.test_wait.parity.shared.b64", 2),
+            "'mbarrier.test_wait.parity.shared.b64' expects 3 operands, got "
+            "2");
+  EXPECT_EQ(parseError("mbarrier.try_wait.shared::cta.b64", 2),
+            "'mbarrier.try_wait.shared::cta.b64': missing required .parity");
+  EXPECT_EQ(parseOk("mbarrier.inval.shared.b64", 1).operands.size(), 1u);
+  EXPECT_FALSE(static_cast<bool>(parseInstruction("mbarrier.init.b64")));
+}
+
+TEST(PTXSync, FencesElectAndWarpgroups) {
+  for (StringRef spelling :
+       {"fence.proxy.async", "fence.proxy.async.shared::cta",
+        "fence.proxy.async.global", "fence.mbarrier_init.release.cluster"}) {
+    Instruction fence = parseOk(spelling, 0);
+    EXPECT_TRUE(fence.isVolatile);
+    EXPECT_EQ(fence.minPTX, 80u);
+    EXPECT_EQ(fence.space, MemorySpace::None);
+  }
+  EXPECT_EQ(parseOk("fence.proxy.tensormap::generic.release.gpu", 0).minPTX,
+            83u);
+  EXPECT_FALSE(static_cast<bool>(
+      parseInstruction("fence.proxy.tensormap::generic.acquire.gpu")));
+  EXPECT_FALSE(static_cast<bool>(parseInstruction("fence.proxy.async.local")));
+  // elect.sync d|p, membermask; `_|p`.
+  Instruction elect = parseOk("elect.sync", 3);
+  EXPECT_EQ(elect.exec, ExecKind::Warp);
+  EXPECT_EQ(elect.operands[0].fragment, "S[(32) : (1@laneid)]");
+  EXPECT_TRUE(elect.operands[1].joinsPrevious);
+  EXPECT_EQ(elect.operands[2].valueRule, ValueRule::FullMask);
+  Instruction electSink = parseOk("elect.sync", 2);
+  EXPECT_EQ(electSink.hidden, HiddenDestination::Sink);
+  EXPECT_TRUE(electSink.operands[0].joinsPrevious);
+  // sm_90a only.
+  Instruction setmaxnreg = parseOk("setmaxnreg.inc.sync.aligned.u32", 1);
+  EXPECT_EQ(setmaxnreg.exec, ExecKind::Warpgroup);
+  EXPECT_TRUE(setmaxnreg.archSpecific);
+  EXPECT_EQ(setmaxnreg.operands[0].valueRule, ValueRule::MaxRegisters);
+  EXPECT_EQ(parseError("setmaxnreg.sync.aligned.u32", 1),
+            "'setmaxnreg.sync.aligned.u32': missing required action (one of "
+            ".inc, .dec)");
+  for (StringRef spelling :
+       {"wgmma.fence.sync.aligned", "wgmma.commit_group.sync.aligned"}) {
+    Instruction wgmma = parseOk(spelling, 0);
+    EXPECT_TRUE(wgmma.archSpecific);
+    EXPECT_EQ(wgmma.exec, ExecKind::Warpgroup);
+  }
+  EXPECT_EQ(parseOk("wgmma.wait_group.sync.aligned", 1).operands[0].valueRule,
+            ValueRule::GroupCount);
+  EXPECT_FALSE(static_cast<bool>(parseInstruction("wgmma.fence.aligned")));
+  // The bulk async-groups: sm_90, not arch-specific.
+  Instruction bulk = parseOk("cp.async.bulk.commit_group", 0);
+  EXPECT_FALSE(bulk.archSpecific);
+  EXPECT_EQ(bulk.minSM, 90u);
+  EXPECT_EQ(parseOk("cp.async.bulk.wait_group.read", 1).operands[0].valueRule,
+            ValueRule::GroupCount);
+  EXPECT_FALSE(static_cast<bool>(parseInstruction("cp.async.wait_group.read")));
+  // Only arch-specific forms say so.
+  EXPECT_FALSE(parseOk("mbarrier.arrive.shared.b64", 2).archSpecific);
+}
+
 TEST(PTXPredicates, SetpAndSelp) {
   Instruction setp = parseOk("setp.lt.s32");
   expectOperand(setp, 0, "d", true, false, false, Kind::Exact, 1);
@@ -1218,8 +1346,8 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 84u);
-  EXPECT_EQ(getFamilyNames().size(), 31u);
+  EXPECT_EQ(getForms().size(), 108u);
+  EXPECT_EQ(getFamilyNames().size(), 35u);
 }
 
 // Rules read modifiers as `m[Slot::name]`: a slot a rule names is a `Slot`,
@@ -1278,7 +1406,9 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
           ADD_FAILURE() << llvm::toString(same.takeError());
           return;
         }
-        if (inst.family != "mov") {
+        // mbarrier.arrive's `state, [addr]` and `_, [addr], count` too
+        // (FormSelection picks by which operand is in memory).
+        if (inst.family != "mov" && inst.family != "mbarrier") {
           EXPECT_EQ(same->size(), 1u);
         }
         // Operand roles. cp.async's completion forms have none.
@@ -1287,7 +1417,47 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
           EXPECT_TRUE(inst.isVolatile);
           return;
         }
+        // The synchronization families: volatile, at most one mbarrier
+        // operand (8 shared bytes), never arch-specific below sm_90.
+        if (llvm::is_contained({StringRef("mbarrier"), StringRef("fence"),
+                                StringRef("elect"), StringRef("setmaxnreg"),
+                                StringRef("wgmma")},
+                               inst.family)) {
+          EXPECT_TRUE(inst.isVolatile);
+          EXPECT_TRUE(!inst.archSpecific || inst.minSM == 90u);
+          unsigned memory = 0;
+          for (const OperandInfo &op : inst.operands)
+            memory += op.isMemory;
+          EXPECT_EQ(memory, inst.family == "mbarrier" ? 1u : 0u);
+          if (memory) {
+            EXPECT_EQ(inst.space, MemorySpace::Shared);
+            EXPECT_EQ(inst.vectorBytes, 8u);
+          }
+          return;
+        }
         ASSERT_FALSE(inst.operands.empty());
+        // TMA: one map and one box image, a whole operand each; loads also
+        // write their mbarrier (a shared 64-bit word).
+        if (llvm::any_of(inst.operands, [](const OperandInfo &op) {
+              return op.bulkRole != BulkTensorRole::None;
+            })) {
+          bool isLoad = inst.operands[0].bulkRole == BulkTensorRole::BoxImage;
+          const OperandInfo &box = inst.operands[isLoad ? 0 : 1];
+          const OperandInfo &map = inst.operands[isLoad ? 1 : 0];
+          EXPECT_EQ(box.bulkRole, BulkTensorRole::BoxImage);
+          EXPECT_EQ(map.bulkRole, BulkTensorRole::TensorMap);
+          EXPECT_TRUE(box.isMemory && map.isMemory &&
+                      inst.operands[0].isDestination);
+          EXPECT_EQ(map.space, MemorySpace::Global);
+          EXPECT_NE(box.space, MemorySpace::Global);
+          EXPECT_EQ(box.element.kind, Kind::Any);
+          if (isLoad) {
+            EXPECT_EQ(inst.operands[2].element.bitWidth, 64u);
+            EXPECT_EQ(inst.operands[2].space, box.space);
+          }
+          EXPECT_GE(inst.minSM, 90u);
+          return;
+        }
         // Barriers write nothing; shfl's second line also writes `p`.
         bool isBarrier = inst.family == "bar";
         unsigned expectedDestinations = isBarrier                           ? 0

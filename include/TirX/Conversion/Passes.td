@@ -99,6 +99,24 @@ def TirXFastMath : Pass<"tirx-fast-math"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TirXTensorMapParams : Pass<"tirx-tensor-map-params",
+                                "::mlir::LLVM::LLVMFuncOp"> {
+  let summary = "Make a kernel's TMA tensor-map parameters byval grid constants";
+  let description = [{
+    tirx-to-gpu gives a kernel with TMA copies one hidden `!llvm.ptr`
+    parameter per tensor map (listed by its `tirx.tensor_maps` attribute).
+    Once `convert-gpu-to-nvvm` has made the kernel an `llvm.func`, this pass
+    marks each `llvm.byval = !llvm.array<128 x i8>` and `nvvm.grid_constant`:
+    the launcher passes the 128-byte CUtensorMap by value, and the kernel
+    addresses it in parameter space (`cvta.param`), where TMA reads it.
+    (gpu.func arguments cannot carry these attributes: the NVVM dialect
+    accepts `nvvm.grid_constant` on kernel `llvm.func`s only, and the
+    conversion drops `llvm.byval`.)
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def TirXModuleToBinary : Pass<"tirx-module-to-binary", "::mlir::ModuleOp"> {
   let summary = "Serialize gpu.modules to PTX, assemble them with ptxas -v and "
                 "report each kernel's registers and spills";

@@ -120,6 +120,33 @@ TirxStatus tirxPreparedLaunchSetSharedBytes(TirxPreparedLaunch *launch,
 /// Checks only what costs nothing: null fields and zero extents.
 TirxStatus tirxLaunchPrepared(const TirxPreparedLaunch *launch);
 
+/*===--- TMA tensor maps ------------------------------------------------===*\
+|* A kernel with TMA copies takes, after its own parameters, one 128-byte    *|
+|* tensor map (CUtensorMap) per box it copies, in the order its compile      *|
+|* result lists them (tirxCompileResultGetKernelTensorMap): its args hold a  *|
+|* pointer to each map, like any other argument value (docs/hopper.md).      *|
+\*===----------------------------------------------------------------------===*/
+
+/// Bytes and alignment of a tensor map.
+#define TIRX_TENSOR_MAP_BYTES 128
+#define TIRX_TENSOR_MAP_ALIGNMENT 64
+
+/// Encodes into `map` (TIRX_TENSOR_MAP_BYTES, 64-byte aligned) the tensor
+/// map of a `rank`-dimensional (1-5) tensor of `elementBytes`-byte elements
+/// (1, 2, 4, 8) at `address` (16-byte aligned), tiled by `box` with the
+/// shared image's swizzle (0, 32, 64 or 128 bytes). Dimensions are
+/// outermost first: `extents[rank]`, `strides[rank - 1]` in bytes (of every
+/// dimension but the innermost, whose elements are contiguous; multiples of
+/// 16), `box[rank]` (1 to 256; the innermost a multiple of 16 bytes, at most
+/// the swizzle). Out-of-bounds elements of a box read as zeros. No GPU call:
+/// the map is host memory. TIRX_ERROR_INVALID_ARGUMENT names the first value
+/// out of range.
+TirxStatus tirxTensorMapEncode(void *map, const void *address,
+                               unsigned elementBytes, unsigned rank,
+                               const unsigned long long *extents,
+                               const unsigned long long *strides,
+                               const unsigned *box, unsigned swizzleBytes);
+
 TirxStatus tirxStreamSynchronize(void *stream);
 TirxStatus tirxDeviceSynchronize(void);
 

@@ -301,13 +301,19 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     if (auto offset = dynamicOffsets.find(op); offset != dynamicOffsets.end()) {
       auto sharedPtr = LLVM::LLVMPointerType::get(context, 3);
       if (!dynamicBase) {
-        // One zero-length external array: PTX `.extern .shared .b8 k_dsmem[]`.
+        // One zero-length external array: PTX `.extern .shared .b8 k_dsmem[]`,
+        // as aligned as its most aligned tensor (a 128B-swizzled TMA image
+        // needs 1024 bytes).
+        int64_t alignment = 128;
+        func.walk([&](AllocSharedOp other) {
+          alignment =
+              std::max(alignment, other.getType().getAlignmentOrDefault());
+        });
         std::string name = (func.getName() + "_dsmem").str();
         LLVM::GlobalOp::create(moduleBuilder, loc,
                                LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
                                /*isConstant=*/false, LLVM::Linkage::External,
-                               name, Attribute(),
-                               /*alignment=*/128, /*addrSpace=*/3);
+                               name, Attribute(), alignment, /*addrSpace=*/3);
         OpBuilder entryBuilder =
             OpBuilder::atBlockBegin(&func.getBody().front());
         dynamicBase =

@@ -17,10 +17,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BulkTensorDispatch.h"
 #include "DispatchUtils.h"
 #include "NVVMCollectives.h"
 #include "PTXBuilder.h"
 #include "TirX/Conversion/Passes.h"
+#include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/MatrixDescriptor.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
@@ -247,6 +249,8 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
     if (failed(selected))
       return failure();
     const ptx::Instruction &instruction = **selected;
+    if (isBulkTensorCopy(instruction))
+      return emitBulkTensorCopy(rewriter, op, instruction, *operands);
     bool collective = instruction.exec != ptx::ExecKind::Thread;
     FailureOr<ExecutionDomain> domain = getExecutionDomain(
         op, op.getScope(), collective,
@@ -537,15 +541,33 @@ private:
 
     std::string text;
     llvm::raw_string_ostream os(text);
-    if (Value pred = op.getPred()) {
-      Value predWord =
-          LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), pred);
-      os << "{\n\t.reg .pred %tirx_p;\n\tsetp.ne.b32 %tirx_p, "
-         << ptx.addInput(predWord) << ", 0;\n\t@%tirx_p ";
+    std::string predInput;
+    if (Value pred = op.getPred())
+      predInput = ptx.addInput(
+          LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), pred));
+    bool retry = instruction.hidden == ptx::HiddenDestination::RetryUntilTrue;
+    if (retry) {
+      // try_wait until the phase completes. Labels are local to their `{}`
+      // block, so the loop may be inlined any number of times.
+      os << "{\n\t.reg .pred %tirx_w;\n";
+      if (!predInput.empty())
+        os << "\t.reg .pred %tirx_p;\n\tsetp.ne.b32 %tirx_p, " << predInput
+           << ", 0;\n\t@!%tirx_p bra tirx_done;\n";
+      os << "tirx_retry:\n\t";
+    } else if (!predInput.empty()) {
+      os << "{\n\t.reg .pred %tirx_p;\n\tsetp.ne.b32 %tirx_p, " << predInput
+         << ", 0;\n\t@%tirx_p ";
     }
     os << instruction.spelling;
+    if (retry)
+      os << " %tirx_w";
+    else if (instruction.hidden == ptx::HiddenDestination::Sink)
+      os << " _";
+    bool hasHidden = instruction.hidden != ptx::HiddenDestination::None;
     for (auto [index, plan] : llvm::enumerate(plans)) {
-      os << (index == 0 ? " " : plan.info->joinsPrevious ? "|" : ", ");
+      os << (index == 0 && !hasHidden   ? " "
+             : plan.info->joinsPrevious ? "|"
+                                        : ", ");
       const MixedOperand &operand = *plan.operand;
       // wgmma's imm-scale and imm-trans are written as PTX spells them.
       if (operand.immediate &&
@@ -610,8 +632,14 @@ private:
         os << "}";
     }
     os << ";";
-    if (op.getPred())
+    if (retry) {
+      os << "\n\t@!%tirx_w bra tirx_retry;\n";
+      if (!predInput.empty())
+        os << "tirx_done:\n";
+      os << "}";
+    } else if (op.getPred()) {
       os << "\n\t}";
+    }
     // A predicated-off instruction writes nothing: each register destination
     // is tied to an input carrying the slot's current value, so the slot
     // keeps it (an output-only operand would be undefined). wgmma reads its

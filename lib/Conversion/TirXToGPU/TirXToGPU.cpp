@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Conversion/Passes.h"
+#include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 
@@ -358,6 +359,23 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
             builder.getDenseI32ArrayAttr(getExtents3(launch.getGrid())));
       if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())
         func.setArgAttrsAttr(argAttrs);
+      // The TMA copies' tensor maps: hidden parameters after the kernel's
+      // own, each a pointer to a 128-byte grid constant (made one by
+      // tirx-tensor-map-params once the function is an llvm.func).
+      SmallVector<tile::TensorMapKey> tensorMaps =
+          tile::collectTensorMaps(kernel.getBody());
+      if (!tensorMaps.empty()) {
+        unsigned first = func.getNumArguments();
+        auto pointer = LLVM::LLVMPointerType::get(builder.getContext());
+        for (unsigned index = 0; index < tensorMaps.size(); ++index) {
+          func.insertArgument(first + index, pointer, {}, kernel.getLoc());
+          func.setArgAttr(first + index, LLVM::LLVMDialect::getAlignAttrName(),
+                          builder.getI64IntegerAttr(tile::kTensorMapAlignment));
+        }
+        func->setAttr(
+            tile::kTensorMapsAttrName,
+            tile::getTensorMapsAttr(builder.getContext(), tensorMaps));
+      }
 
       // Move the body: the entry block of gpu.func replaces the kernel's.
       Block &entry = func.getBody().front();
@@ -368,7 +386,11 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
       entry.getOperations().splice(entry.end(), oldEntry.getOperations());
       convertBodyOps(func.getBody());
       gpuSymbols.insert(func);
-      buildHostLauncher(moduleSymbols, kernel, func);
+      // gpu.launch_func passes each argument by its own value; a tensor
+      // map is encoded from a tensor, so the embedders' launcher exists for
+      // kernels without TMA copies only.
+      if (tensorMaps.empty())
+        buildHostLauncher(moduleSymbols, kernel, func);
       converted[kernel.getSymName()] = {func, launch};
       kernel.erase();
     }
@@ -379,6 +401,14 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
       // table, and every kernel is a direct child of this module.
       auto it = converted.find(launch.getKernel());
       assert(it != converted.end() && "tirx.launch of an unconverted kernel");
+      if (it->second.first->hasAttr(tile::kTensorMapsAttrName)) {
+        launch.emitOpError("launches @")
+            << launch.getKernel()
+            << ", whose TMA copies read tensor maps that tirx.launch does not "
+               "encode; launch it through the runtime (Python, the C API or "
+               "libTirXRuntime), which encodes them";
+        return signalPassFailure();
+      }
       convertLaunch(launch, it->second.first, it->second.second);
     }
   }

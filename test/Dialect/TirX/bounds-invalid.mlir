@@ -398,3 +398,21 @@ tirx.kernel @ldmatrix_past_end() launch(grid = [1], block = [32]) {
   }
   tirx.return
 }
+
+// -----
+
+// An mbarrier one past the last: thread t arrives (with count 2, the sink)
+// on barrier t + 1 of 32. The operand named is the barrier, not arrive's
+// `state` of the line with as many operands.
+tirx.kernel @mbarrier_past_end() launch(grid = [1], block = [32]) {
+  %tx = tirx.thread_idx x
+  %c1 = arith.constant 1 : index
+  %next = arith.addi %tx, %c1 : index
+  %bars = tirx.alloc_shared : !tirx.tensor<32x1xui64, shared, align = 8>
+  // expected-note @+1 {{the region is here}}
+  %bar = tirx.region %bars[%next, 0] [1, 1] : !tirx.tensor<32x1xui64, shared, align = 8>
+  // expected-error @+1 {{operand #0 (addr) of 'mbarrier.arrive.shared::cta.b64' may write index 32 of dimension 0 of the 'tirx.alloc_shared' result (extent 32): with thread_idx.x = 31}}
+  tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%bar, 2 : i32)
+      : !tirx.tensor<1x1xui64, shared, #tirx.layout<S[(1, 1) : (1, 1)]>, align = 8>
+  tirx.return
+}

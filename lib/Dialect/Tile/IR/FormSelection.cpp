@@ -64,6 +64,12 @@ mlir::tirx::tile::selectInstructionForm(Operation *op,
       std::optional<ptx::ScalarKind> kind = getScalarKind(element);
       if (!kind || !info.element.accepts(*kind))
         return false;
+      // Memory operands are global or shared tensors, registers the rest:
+      // mbarrier.arrive's `state, [addr]` and `_, [addr], count` lines
+      // share a spelling and an operand count.
+      bool inMemory = tensor && (tensor.isGlobal() || tensor.isShared());
+      if (info.isMemory != inMemory)
+        return false;
       ArrayRef<int64_t> atomShape = info.atomShape;
       if (tensor &&
           (tensor.getShape().size() < atomShape.size() ||

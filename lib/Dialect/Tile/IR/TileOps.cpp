@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 #include "TirX/Dialect/Tile/IR/Uniformity.h"
@@ -156,12 +157,29 @@ void ApplyOp::print(OpAsmPrinter &printer) {
 }
 
 /// The form the op's operand count selects, or null (for interfaces, which
-/// must not emit diagnostics: the verifier explains).
+/// must not emit diagnostics: the verifier explains). Of two forms with as
+/// many operands (mbarrier.arrive's `state, [addr]` and `_, [addr], count`),
+/// the one whose memory operands are the op's global or shared tensors.
 static const ptx::Instruction *findFormByCount(ApplyOp op) {
-  for (const ptx::Instruction &form : op.getInstruction().getForms())
-    if (form.operands.size() == op.getOperandKinds().size())
+  const ptx::Instruction *first = nullptr;
+  for (const ptx::Instruction &form : op.getInstruction().getForms()) {
+    if (form.operands.size() != op.getOperandKinds().size())
+      continue;
+    first = first ? first : &form;
+    bool matches = true;
+    unsigned nextArg = 0;
+    for (auto [position, kind] : llvm::enumerate(op.getOperandKinds())) {
+      if (!isa<UnitAttr>(kind) || nextArg >= op.getArgs().size())
+        continue;
+      auto tensor =
+          dyn_cast<tirx::TensorType>(op.getArgs()[nextArg++].getType());
+      bool inMemory = tensor && (tensor.isGlobal() || tensor.isShared());
+      matches &= form.operands[position].isMemory == inMemory;
+    }
+    if (matches)
       return &form;
-  return nullptr;
+  }
+  return first;
 }
 
 void ApplyOp::getEffects(
@@ -203,17 +221,26 @@ void ApplyOp::getEffects(
 
 Value ApplyOp::getAccessGuard() { return getPred(); }
 
-std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
+/// The position (in PTX order) of the op's SSA operand `operandIndex`.
+static unsigned getOperandPosition(ApplyOp op, unsigned operandIndex) {
   // Operand indices of `args` start at 0 (the segment comes first).
-  unsigned argIndex = operandIndex, nextArg = 0, position = 0;
-  for (auto [index, kind] : llvm::enumerate(getOperandKinds())) {
-    if (!isa<UnitAttr>(kind))
-      continue;
-    if (nextArg++ == argIndex) {
-      position = index;
-      break;
-    }
-  }
+  unsigned nextArg = 0;
+  for (auto [index, kind] : llvm::enumerate(op.getOperandKinds()))
+    if (isa<UnitAttr>(kind) && nextArg++ == operandIndex)
+      return index;
+  return 0;
+}
+
+bool ApplyOp::isAccessClipped(unsigned operandIndex) {
+  unsigned position = getOperandPosition(*this, operandIndex);
+  const ptx::Instruction *instruction = findFormByCount(*this);
+  return instruction && position < instruction->operands.size() &&
+         instruction->operands[position].bulkRole ==
+             ptx::BulkTensorRole::TensorMap;
+}
+
+std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
+  unsigned position = getOperandPosition(*this, operandIndex);
   std::string text = "operand #" + std::to_string(position);
   if (const ptx::Instruction *instruction = findFormByCount(*this);
       instruction && position < instruction->operands.size())
@@ -417,6 +444,43 @@ static LogicalResult verifyOperandValues(ApplyOp op,
                << "takes 0 to " << kMaxPendingAsyncGroups;
       break;
     }
+    case ptx::ValueRule::Arrivals:
+    case ptx::ValueRule::TxCount: {
+      if (!immediate)
+        break;
+      // PTX ISA 9.7.13.15.1: both counts are 20-bit; arrivals are positive.
+      bool arrivals = info.valueRule == ptx::ValueRule::Arrivals;
+      int64_t value = immediate.getValue().getSExtValue();
+      int64_t low = arrivals ? 1 : 0, high = (int64_t(1) << 20) - 1;
+      if (value < low || value > high)
+        return describeOperand()
+               << (arrivals ? "an mbarrier arrival count"
+                            : "a transaction "
+                              "count")
+               << " is " << low << " to " << high << " (2^20-1), got " << value;
+      break;
+    }
+    case ptx::ValueRule::Parity: {
+      if (!immediate)
+        break;
+      int64_t value = immediate.getValue().getSExtValue();
+      if (value != 0 && value != 1)
+        return describeOperand()
+               << "a phase parity is 0 (even phases) or 1 (odd), got " << value;
+      break;
+    }
+    case ptx::ValueRule::MaxRegisters: {
+      if (!immediate)
+        return describeOperand()
+               << "the register count must be an immediate (24 to 256, a "
+                  "multiple of 8)";
+      int64_t value = immediate.getValue().getSExtValue();
+      if (value < 24 || value > 256 || value % 8 != 0)
+        return describeOperand()
+               << "a register count is 24 to 256 and a multiple of 8, got "
+               << value;
+      break;
+    }
     case ptx::ValueRule::UnitSign:
     case ptx::ValueRule::ZeroOne: {
       bool sign = info.valueRule == ptx::ValueRule::UnitSign;
@@ -479,6 +543,8 @@ LogicalResult ApplyOp::verify() {
     return failure();
   if (failed(verifyOperandValues(*this, instruction, *operands)))
     return failure();
+  if (isBulkTensorCopy(instruction))
+    return verifyBulkTensorCopy(*this, instruction, *operands);
 
   SmallVector<TileTensorOperand> tensors;
   for (const MixedOperand &operand : *operands) {

@@ -297,6 +297,7 @@ static Expected<Instruction> buildInstruction(const Form &form,
       op.atomShape.push_back(op.atom);
     op.joinsPrevious = spec.joinsPrevious;
     op.alwaysVector = spec.alwaysVector;
+    op.bulkRole = spec.bulkRole;
     op.valueRule = spec.valueRule;
     op.chunkOperand = spec.chunkOperand;
     inst.operands.push_back(std::move(op));
@@ -332,6 +333,7 @@ static Expected<Instruction> buildInstruction(const Form &form,
   inst.minSM = attempt.floor.sm;
   inst.minPTX = attempt.floor.ptx;
   inst.archSpecific = attempt.floor.archSpecific;
+  inst.hidden = form.hidden;
   inst.exec = form.exec;
   inst.isVolatile = form.isVolatile;
   inst.formName = form.raw->name;

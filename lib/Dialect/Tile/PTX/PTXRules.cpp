@@ -482,6 +482,34 @@ std::string rules::checkMatrixMove(const Mods &m, Floor &) {
 }
 
 //===----------------------------------------------------------------------===//
+// Hopper synchronization (PTX ISA 9.7.13.15 mbarrier, 9.7.18.1 setmaxnreg,
+// 9.7.15.6-8 wgmma fences)
+//===----------------------------------------------------------------------===//
+
+/// ptxas: "Modifier '.release' requires scope", "Modifier '.cta' requires
+/// order": a memory-ordering qualifier and a scope come together.
+std::string rules::checkMbarrier(const Mods &m, Floor &) {
+  StringRef sem = m[Slot::sem], scope = m[Slot::scope];
+  if (!sem.empty() && scope.empty())
+    return dot(sem) + " requires a scope (one of .cta, .cluster)";
+  if (sem.empty() && !scope.empty())
+    return "a scope (" + dot(scope) +
+           ") requires the memory-ordering qualifier (" +
+           (m[Slot::mode] == "arrive"      ? ".release"
+            : m[Slot::mode] == "expect_tx" ? ".relaxed"
+                                           : ".acquire") +
+           ")";
+  return "";
+}
+
+/// Arch-specific features of sm_90a are not in sm_90 (ptxas: "not supported
+/// on .target 'sm_90'"), nor promised on later targets.
+std::string rules::archSpecific(const Mods &, Floor &floor) {
+  floor.archSpecific = true;
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
 // wgmma (PTX ISA 9.7.15; docs/wgmma.md)
 //===----------------------------------------------------------------------===//
 

@@ -132,17 +132,22 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
   if (lastSlot >= 0 && !form.slots[lastSlot].mandatory)
     tableError(raw, "operand '" + op.name + "' may have no type");
   for (StringRef attr : ArrayRef(fields).drop_front(3)) {
-    std::optional<ValueRule> rule = StringSwitch<std::optional<ValueRule>>(attr)
-                                        .Case("mask", ValueRule::FullMask)
-                                        .Case("barrier", ValueRule::BarrierId)
-                                        .Case("threads", ValueRule::ThreadCount)
-                                        .Case("chunk", ValueRule::ChunkBytes)
-                                        .Case("chunk16", ValueRule::Chunk16)
-                                        .Case("srcsize", ValueRule::SourceBytes)
-                                        .Case("groups", ValueRule::GroupCount)
-                                        .Case("sign", ValueRule::UnitSign)
-                                        .Case("bit", ValueRule::ZeroOne)
-                                        .Default(std::nullopt);
+    std::optional<ValueRule> rule =
+        StringSwitch<std::optional<ValueRule>>(attr)
+            .Case("mask", ValueRule::FullMask)
+            .Case("barrier", ValueRule::BarrierId)
+            .Case("threads", ValueRule::ThreadCount)
+            .Case("chunk", ValueRule::ChunkBytes)
+            .Case("chunk16", ValueRule::Chunk16)
+            .Case("srcsize", ValueRule::SourceBytes)
+            .Case("groups", ValueRule::GroupCount)
+            .Case("arrivals", ValueRule::Arrivals)
+            .Case("txcount", ValueRule::TxCount)
+            .Case("parity", ValueRule::Parity)
+            .Case("maxnreg", ValueRule::MaxRegisters)
+            .Case("sign", ValueRule::UnitSign)
+            .Case("bit", ValueRule::ZeroOne)
+            .Default(std::nullopt);
     if (rule) {
       op.valueRule = *rule;
     } else if (attr == "imm") {
@@ -151,6 +156,10 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       op.joinsPrevious = true;
     } else if (attr == "vec") {
       op.alwaysVector = true;
+    } else if (attr == "tmap") {
+      op.bulkRole = BulkTensorRole::TensorMap;
+    } else if (attr == "box") {
+      op.bulkRole = BulkTensorRole::BoxImage;
     } else if (attr.consume_front("space=")) {
       op.spaceSlot = findSlot(form, attr);
       if (op.spaceSlot < 0)
@@ -217,6 +226,9 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
   if (!isMemory && (op.spaceSlot >= 0 || !op.chunkName.empty()))
     tableError(raw, "operand '" + op.name +
                         "': only memory operands have a space or a byte atom");
+  if (!isMemory && op.bulkRole != BulkTensorRole::None)
+    tableError(raw, "operand '" + op.name +
+                        "': only memory operands are TMA boxes or maps");
   if (isMemory && op.allowsImmediate)
     tableError(raw, "a memory operand cannot take an immediate");
   if (op.role == Role::RegisterDst && op.allowsImmediate)
@@ -245,6 +257,13 @@ static Table buildTable() {
     parts.clear();
     StringRef(raw.operands).split(parts, ' ', -1, /*KeepEmpty=*/false);
     for (StringRef part : parts) {
+      if (part == "_" || part == "_loop") {
+        if (!form.operands.empty() || form.hidden != HiddenDestination::None)
+          tableError(raw, "'" + part + "' must be the first operand word");
+        form.hidden = part == "_" ? HiddenDestination::Sink
+                                  : HiddenDestination::RetryUntilTrue;
+        continue;
+      }
       form.operands.push_back(parseOperand(raw, form, part));
       Role role = form.operands.back().role;
       form.isMemory |= role == Role::MemoryDst || role == Role::MemorySrc;
@@ -276,7 +295,8 @@ static Table buildTable() {
       tableError(raw, "unknown execution kind '" + Twine(raw.exec) + "'");
     form.exec = *exec;
     form.isVolatile = *exec != ExecKind::Thread || execFlag == "volatile";
-    if (!form.operands.empty() && form.operands.front().joinsPrevious)
+    if (!form.operands.empty() && form.operands.front().joinsPrevious &&
+        form.hidden != HiddenDestination::Sink)
       tableError(raw, "the first operand cannot join a previous one");
     // A collective's register destinations say who holds what; a
     // per-thread form's operands are the thread's own.

@@ -818,7 +818,8 @@ LogicalResult mlir::tirx::verifyAccessBounds(KernelOp kernel) {
     effects.getEffects(instances);
     for (OpOperand &operand : op->getOpOperands()) {
       auto tensor = dyn_cast<tirx::TensorType>(operand.get().getType());
-      if (!tensor || tensor.isLocal())
+      if (!tensor || tensor.isLocal() ||
+          op.isAccessClipped(operand.getOperandNumber()))
         continue;
       bool reads = false, writes = false;
       for (const MemoryEffects::EffectInstance &instance : instances) {

@@ -32,7 +32,8 @@ defvar Tile_MixedOperands = (ins
 
 def Tile_ApplyOp : Tile_Op<"apply", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<TirX_TensorAccessOpInterface>]> {
+    DeclareOpInterfaceMethods<TirX_TensorAccessOpInterface,
+                              ["isAccessClipped"]>]> {
   let summary = "Repeats one named PTX instruction over a tile";
   let description = [{
     ```mlir

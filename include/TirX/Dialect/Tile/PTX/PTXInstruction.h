@@ -79,6 +79,9 @@ struct OperandInfo {
   /// Written as a `{...}` vector even when it is one register (mma).
   bool alwaysVector = false;
   /// What the operand's value must be (membermask, barrier id, count).
+  /// A TMA operand: the global box (through its tensor map) or its shared
+  /// image; the atom is then the whole operand.
+  BulkTensorRole bulkRole = BulkTensorRole::None;
   ValueRule valueRule = ValueRule::None;
   /// A register destination the instruction also reads (wgmma's
   /// accumulator: `+f` registers).
@@ -112,6 +115,10 @@ struct Instruction {
   unsigned minPTX = 0;
   /// The form exists on sm_<minSM>a only (setmaxnreg, wgmma's fences).
   bool archSpecific = false;
+  /// A first destination that is not among `operands`: the sink `_`
+  /// (mbarrier.arrive's state), or a predicate the instruction is retried
+  /// on until true (mbarrier.try_wait's loop).
+  HiddenDestination hidden = HiddenDestination::None;
   /// Who executes one instruction.
   ExecKind exec = ExecKind::Thread;
   /// Its result depends on which threads run it together (activemask):

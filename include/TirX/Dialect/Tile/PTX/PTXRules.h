@@ -128,6 +128,10 @@ std::string checkSetp(const Mods &m, Floor &floor);
 std::string checkMma(const Mods &m, Floor &floor);
 // ldmatrix / stmatrix: the .m8n8 .b16 forms only.
 std::string checkMatrixMove(const Mods &m, Floor &floor);
+// Hopper synchronization: mbarrier's ordering and scope go together; the
+// sm_90a-only forms (setmaxnreg, wgmma's fences) are arch-specific.
+std::string checkMbarrier(const Mods &m, Floor &floor);
+std::string archSpecific(const Mods &m, Floor &floor);
 // wgmma (docs/wgmma.md)
 std::string checkWgmma(const Mods &m, Floor &floor);
 } // namespace rules

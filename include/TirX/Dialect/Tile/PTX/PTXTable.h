@@ -139,6 +139,7 @@ struct OperandSpec {
   llvm::StringRef chunkName; // `bytes=<operand>`, resolved to chunkOperand
   bool joinsPrevious = false;
   bool alwaysVector = false;
+  BulkTensorRole bulkRole = BulkTensorRole::None; // `tmap` / `box`
   ValueRule valueRule = ValueRule::None;
   llvm::SmallVector<int64_t, 2> atomShape; // a fragment's; empty otherwise
 };
@@ -152,6 +153,8 @@ struct Form {
   bool isMemory = false;
   ExecKind exec = ExecKind::Thread;
   bool isVolatile = false;
+  /// A leading `_` or `_loop` operand word (not an operand).
+  HiddenDestination hidden = HiddenDestination::None;
 
   /// The index of the entry's slot `id`, or -1 when it has none.
   int findSlot(Slot id) const {

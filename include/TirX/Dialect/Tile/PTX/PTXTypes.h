@@ -92,9 +92,30 @@ enum class ValueRule : uint8_t {
   Chunk16,     // `chunk16`: the immediate 16 (cp.async.cg)
   SourceBytes, // `srcsize`: bytes read of a chunk, 0 to its size if immediate
   GroupCount,  // `groups`: an immediate count of pending async groups
+  Arrivals,    // `arrivals`: an mbarrier arrival count, 1 to 2^20-1
+  TxCount,     // `txcount`: an mbarrier transaction count, 0 to 2^20-1
+  Parity,      // `parity`: a phase parity, 0 or 1
+  MaxRegisters, // `maxnreg`: an immediate register count, 24-256, multiple of 8
   // wgmma (docs/wgmma.md):
   UnitSign, // `sign`: an immediate 1 or -1 (imm-scale-a/b)
   ZeroOne   // `bit`: an immediate 0 or 1 (imm-trans-a/b)
+};
+
+/// A destination written in PTX but not a tile.apply operand (PTXTable.def:
+/// the `_` and `_loop` operand words).
+enum class HiddenDestination : uint8_t {
+  None,
+  Sink,          // `_`: the result is discarded
+  RetryUntilTrue // a scratch predicate; the instruction repeats until true
+};
+
+/// The operands of a TMA copy (cp.async.bulk.tensor), which move one whole
+/// box per instruction rather than an atom per repeat.
+enum class BulkTensorRole : uint8_t {
+  None,
+  TensorMap, // `tmap`: a box of a kernel's global tensor, addressed through
+             // the tensor map the launcher encodes: `[map, {coords}]`
+  BoxImage   // `box`: the shared-memory image of that box
 };
 
 /// The operand is a shared-memory matrix that the lowering passes as a

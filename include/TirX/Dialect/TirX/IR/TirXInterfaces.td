@@ -25,6 +25,12 @@ def TirX_TensorAccessOpInterface : OpInterface<"TensorAccessOpInterface"> {
       "How diagnostics name the operand with this index, e.g. "
       "\"operand #1 (addr) of 'ld.global.v4.b32'\".",
       "std::string", "describeAccessOperand", (ins "unsigned":$operandIndex)>,
+    InterfaceMethod<
+      "Whether the hardware itself confines the accesses through the "
+      "operand with this index to its tensor, so that no proof is needed "
+      "(a TMA box: the tensor map clips it to the tensor's extents).",
+      "bool", "isAccessClipped", (ins "unsigned":$operandIndex), [{}],
+      [{ return false; }]>,
   ];
 }
 

@@ -1,0 +1,345 @@
+//===- BulkTensorCopy.cpp - TMA copies and their tensor maps --------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The verifier's half of the TMA contract (docs/hopper.md): what
+// cuTensorMapEncodeTiled accepts (CUDA driver API: rank 1-5, box extents
+// 1-256 whose innermost row is a multiple of 16 bytes, a 16-byte aligned
+// base and 16-byte multiple strides, 1/2/4/8-byte elements) and what the
+// shared image must be for the bytes to land where the program reads them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
+#include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Dialect/TirX/IR/TirXOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::tirx;
+using namespace mlir::tirx::tile;
+
+/// TMA's limits (CUDA driver API, cuTensorMapEncodeTiled).
+static constexpr int64_t kMaxBoxExtent = 256;
+static constexpr int64_t kGlobalAlignment = 16;
+/// The shared image's base: 128 bytes without a swizzle (PTX ISA
+/// 9.7.9.25.5.1), the swizzle's repeat with one.
+static constexpr int64_t kImageAlignment = 128;
+
+bool mlir::tirx::tile::isBulkTensorCopy(const ptx::Instruction &instruction) {
+  return llvm::any_of(instruction.operands, [](const ptx::OperandInfo &info) {
+    return info.bulkRole == ptx::BulkTensorRole::TensorMap;
+  });
+}
+
+/// The `.Nd` of the spelling.
+static unsigned getRank(const ptx::Instruction &instruction) {
+  for (StringRef modifier : instruction.modifiers)
+    if (modifier.size() == 2 && modifier[1] == 'd' && modifier[0] >= '1' &&
+        modifier[0] <= '5')
+      return modifier[0] - '0';
+  return 0;
+}
+
+/// The swizzle of a box image's layout in bytes (0: none; a swizzle that is
+/// no hardware mode counts as none here, and the verifier refuses it).
+static unsigned getImageSwizzleBytes(tirx::TensorType image) {
+  if (!image.getLayout())
+    return 0;
+  return image.getLayoutOrDefault()
+      .getSwizzleModeBytes(image.getElementBytes())
+      .value_or(0);
+}
+
+TensorMapOperand mlir::tirx::tile::resolveTensorMapOperand(Value value) {
+  TensorMapOperand resolved;
+  auto type = cast<tirx::TensorType>(value.getType());
+  resolved.dynamicOffsets.resize(type.getShape().size());
+  resolved.staticOffsets.assign(type.getShape().size(), 0);
+  while (auto region = value.getDefiningOp<RegionOp>()) {
+    unsigned nextDynamic = 0;
+    for (auto [dim, offset] : llvm::enumerate(region.getStaticOffsets())) {
+      if (ShapedType::isDynamic(offset))
+        resolved.dynamicOffsets[dim].push_back(
+            region.getOffsets()[nextDynamic++]);
+      else
+        resolved.staticOffsets[dim] += offset;
+    }
+    value = region.getSource();
+  }
+  resolved.tensor = dyn_cast<BlockArgument>(value);
+  return resolved;
+}
+
+/// The block argument a TMA copy's global operand is a box of, or a
+/// diagnostic.
+static FailureOr<BlockArgument>
+findTensorParameter(ApplyOp op, Value value,
+                    function_ref<InFlightDiagnostic()> describe) {
+  Value current = value;
+  while (auto region = current.getDefiningOp<RegionOp>())
+    current = region.getSource();
+  auto arg = dyn_cast<BlockArgument>(current);
+  if (!arg || !arg.getOwner()->isEntryBlock() ||
+      !isa<FunctionOpInterface, KernelOp>(arg.getOwner()->getParentOp()))
+    return describe()
+           << "must be a tensor parameter of the kernel or a tirx.region of "
+              "one (the launcher encodes its tensor map from the tensor it is "
+              "given), got "
+           << (current.getDefiningOp()
+                   ? "the '" +
+                         current.getDefiningOp()->getName().getStringRef() +
+                         "' result"
+                   : Twine("a block argument"));
+  return arg;
+}
+
+LogicalResult
+mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
+                                       const ptx::Instruction &instruction,
+                                       ArrayRef<MixedOperand> operands) {
+  auto op = cast<ApplyOp>(operation);
+  if (op.getScope() != Scope::thread)
+    return op.emitOpError("'")
+           << instruction.spelling
+           << "' copies a whole box per instruction and is issued by one "
+              "thread: use scope(thread) and guard it to the issuing thread, "
+              "got scope("
+           << stringifyScope(op.getScope()) << ")";
+
+  tirx::TensorType mapType, imageType;
+  unsigned mapPosition = 0, imagePosition = 0;
+  for (const MixedOperand &operand : operands) {
+    const ptx::OperandInfo &info = instruction.operands[operand.position];
+    auto describe = [&]() {
+      return op.emitOpError("operand #")
+             << operand.position << " (" << info.name << ") of '"
+             << instruction.spelling << "': ";
+    };
+    auto tensor = dyn_cast<tirx::TensorType>(operand.getType());
+    if (info.isMemory && !tensor)
+      return describe() << "is a memory operand and must be a tensor";
+    if (!info.isMemory)
+      continue;
+    bool global = info.space == ptx::MemorySpace::Global;
+    if (global ? !tensor.isGlobal() : !tensor.isShared())
+      return describe() << "accesses " << (global ? "global" : "shared")
+                        << " memory, but the tensor is "
+                        << stringifyMemorySpace(tensor.getMemorySpace());
+    if (!tensor.hasStaticShape())
+      return describe() << "needs a static shape (the box), got " << tensor;
+    switch (info.bulkRole) {
+    case ptx::BulkTensorRole::TensorMap:
+      mapType = tensor;
+      mapPosition = operand.position;
+      break;
+    case ptx::BulkTensorRole::BoxImage:
+      imageType = tensor;
+      imagePosition = operand.position;
+      break;
+    case ptx::BulkTensorRole::None:
+      // The mbarrier: one 64-bit word (its element class said 64 bits).
+      if (tensor.getNumElements() != 1)
+        return describe() << "is an mbarrier, one 64-bit word, got "
+                          << tensor.getNumElements() << " elements";
+      break;
+    }
+  }
+
+  auto describeMap = [&]() {
+    return op.emitOpError("operand #")
+           << mapPosition << " (" << instruction.operands[mapPosition].name
+           << ") of '" << instruction.spelling << "': the global box ";
+  };
+  FailureOr<BlockArgument> parameter =
+      findTensorParameter(op, operands[mapPosition].value, describeMap);
+  if (failed(parameter))
+    return failure();
+  auto tensorType = cast<tirx::TensorType>(parameter->getType());
+  unsigned rank = getRank(instruction);
+  if (tensorType.getShape().size() != rank)
+    return describeMap() << "is a box of a rank-"
+                         << tensorType.getShape().size() << " tensor, but '."
+                         << rank << "d' names a rank-" << rank << " tensor map";
+  if (tensorType.getLayout())
+    return describeMap() << "is a box of a tensor with an explicit layout; a "
+                            "tensor map describes a dense row-major tensor";
+  int64_t elementBytes = tensorType.getElementBytes();
+  if (tensorType.getElementType().getIntOrFloatBitWidth() % 8 ||
+      !llvm::is_contained({1, 2, 4, 8}, elementBytes))
+    return describeMap() << "has " << tensorType.getElementType()
+                         << " elements; a tensor map holds 1, 2, 4 or "
+                            "8-byte elements";
+  if (tensorType.getAlignmentOrDefault() % kGlobalAlignment)
+    return describeMap() << "is of a tensor aligned to "
+                         << tensorType.getAlignmentOrDefault()
+                         << " byte(s); a tensor map needs a "
+                         << kGlobalAlignment
+                         << "-byte aligned base: declare align = "
+                         << kGlobalAlignment << " on the tensor";
+  for (unsigned dim = 1; dim < rank; ++dim) {
+    if (tensorType.getSizeName(dim) ||
+        llvm::any_of(tensorType.getShape().drop_front(dim),
+                     ShapedType::isDynamic))
+      continue; // a runtime stride: the launcher checks it
+    int64_t strideBytes =
+        tensorType.getStaticStrideFactor(dim - 1) * elementBytes;
+    if (strideBytes % kGlobalAlignment)
+      return describeMap() << "has rows of " << strideBytes
+                           << " bytes along dimension " << dim - 1
+                           << "; a tensor map's strides are multiples of "
+                           << kGlobalAlignment << " bytes";
+  }
+  ArrayRef<int64_t> box = mapType.getShape();
+  for (auto [dim, extent] : llvm::enumerate(box))
+    if (extent > kMaxBoxExtent)
+      return describeMap() << "has extent " << extent << " in dimension " << dim
+                           << "; a box's extents are at most " << kMaxBoxExtent;
+  int64_t rowBytes = box.back() * elementBytes;
+  if (rowBytes % 16)
+    return describeMap() << "has an innermost row of " << rowBytes
+                         << " bytes; TMA moves rows of whole 16-byte units";
+
+  auto describeImage = [&]() {
+    return op.emitOpError("operand #")
+           << imagePosition << " (" << instruction.operands[imagePosition].name
+           << ") of '" << instruction.spelling << "': the box's shared image ";
+  };
+  if (imageType.getElementBytes() != elementBytes)
+    return describeImage() << "has " << imageType.getElementType()
+                           << " elements, but the tensor has "
+                           << tensorType.getElementType()
+                           << " (TMA copies bits: the widths must agree)";
+  if (imageType.getNumElements() != mapType.getNumElements())
+    return describeImage() << "has " << imageType.getNumElements()
+                           << " elements, but the box has "
+                           << mapType.getNumElements();
+  TileLayout imageLayout = imageType.getLayoutOrDefault();
+  if (imageLayout.isSwizzled() &&
+      !imageLayout.getSwizzleModeBytes(elementBytes))
+    return describeImage() << "has a swizzle that is not TMA's for "
+                           << elementBytes << "-byte elements (Swizzle["
+                           << 4 - llvm::Log2_64(elementBytes)
+                           << ", 1|2|3, 3]: the 32, 64 or 128-byte modes)";
+  unsigned swizzle = getImageSwizzleBytes(imageType);
+  if (swizzle && rowBytes > swizzle)
+    return describeImage() << "is " << swizzle << "-byte swizzled, but the "
+                           << "box's rows are " << rowBytes
+                           << " bytes; TMA swizzles rows of at most the "
+                              "swizzle's width";
+  // A swizzle's pattern is fixed to shared addresses: the image starts at
+  // a multiple of its period (1024 bytes for 128B).
+  int64_t alignment = std::max<int64_t>(kImageAlignment, swizzle * 8);
+  if (imageType.getAlignmentOrDefault() % alignment)
+    return describeImage() << "is aligned to "
+                           << imageType.getAlignmentOrDefault()
+                           << " byte(s); TMA needs " << alignment
+                           << ": declare align = " << alignment
+                           << " on its allocation";
+  // The image is the box in row-major order before the swizzle.
+  TileLayout layout = imageLayout.getAffinePart();
+  int64_t base = at(layout.apply(0), Axis::m);
+  if ((base * elementBytes) % alignment)
+    return describeImage() << "starts at byte " << base * elementBytes
+                           << " of its allocation, which is not a multiple of "
+                           << alignment;
+  // The image is the box in row-major order: element i at base + i.
+  for (int64_t index = 1, e = imageType.getNumElements(); index < e; ++index) {
+    int64_t offset = at(layout.apply(index), Axis::m);
+    if (offset != base + index) {
+      SmallVector<int64_t> coordinate;
+      int64_t rest = index;
+      for (int64_t extent : llvm::reverse(imageType.getShape())) {
+        coordinate.push_back(rest % extent);
+        rest /= extent;
+      }
+      InFlightDiagnostic diag = describeImage()
+                                << "must be the box in row-major order, but "
+                                   "its element (";
+      llvm::interleaveComma(llvm::reverse(coordinate), diag);
+      return diag << ") is at offset " << offset << ", expected "
+                  << base + index;
+    }
+  }
+  return success();
+}
+
+TensorMapKey
+mlir::tirx::tile::getTensorMapKey(Operation *operation,
+                                  const ptx::Instruction &instruction) {
+  auto op = cast<ApplyOp>(operation);
+  TensorMapKey key;
+  SmallVector<Value> values(op.getArgs());
+  unsigned next = 0;
+  for (auto [position, kind] : llvm::enumerate(op.getOperandKinds())) {
+    if (!isa<UnitAttr>(kind))
+      continue;
+    Value value = values[next++];
+    const ptx::OperandInfo &info = instruction.operands[position];
+    auto tensor = dyn_cast<tirx::TensorType>(value.getType());
+    if (info.bulkRole == ptx::BulkTensorRole::TensorMap) {
+      key.argIndex = resolveTensorMapOperand(value).tensor.getArgNumber();
+      llvm::append_range(key.box, tensor.getShape());
+    } else if (info.bulkRole == ptx::BulkTensorRole::BoxImage) {
+      key.swizzleBytes = getImageSwizzleBytes(tensor);
+    }
+  }
+  return key;
+}
+
+SmallVector<TensorMapKey> mlir::tirx::tile::collectTensorMaps(Region &body) {
+  SmallVector<TensorMapKey> keys;
+  body.walk([&](ApplyOp op) {
+    llvm::Expected<ptx::Instruction> instruction = ptx::parseInstruction(
+        op.getInstruction().getSpelling(), op.getOperandKinds().size());
+    if (!instruction) {
+      llvm::consumeError(instruction.takeError());
+      return;
+    }
+    if (!isBulkTensorCopy(*instruction))
+      return;
+    TensorMapKey key = getTensorMapKey(op, *instruction);
+    if (!llvm::is_contained(keys, key))
+      keys.push_back(std::move(key));
+  });
+  return keys;
+}
+
+ArrayAttr mlir::tirx::tile::getTensorMapsAttr(MLIRContext *context,
+                                              ArrayRef<TensorMapKey> keys) {
+  Builder builder(context);
+  SmallVector<Attribute> entries;
+  for (const TensorMapKey &key : keys)
+    entries.push_back(builder.getDictionaryAttr(
+        {builder.getNamedAttr("arg", builder.getI64IntegerAttr(key.argIndex)),
+         builder.getNamedAttr("box", builder.getDenseI64ArrayAttr(key.box)),
+         builder.getNamedAttr("swizzle",
+                              builder.getI64IntegerAttr(key.swizzleBytes))}));
+  return builder.getArrayAttr(entries);
+}
+
+SmallVector<TensorMapKey>
+mlir::tirx::tile::parseTensorMapsAttr(Attribute attr) {
+  SmallVector<TensorMapKey> keys;
+  auto array = dyn_cast_if_present<ArrayAttr>(attr);
+  if (!array)
+    return keys;
+  for (Attribute entry : array) {
+    auto dict = dyn_cast<DictionaryAttr>(entry);
+    auto arg = dict ? dict.getAs<IntegerAttr>("arg") : nullptr;
+    auto box = dict ? dict.getAs<DenseI64ArrayAttr>("box") : nullptr;
+    auto swizzle = dict ? dict.getAs<IntegerAttr>("swizzle") : nullptr;
+    if (!arg || !box || !swizzle)
+      return {};
+    TensorMapKey key;
+    key.argIndex = arg.getInt();
+    llvm::append_range(key.box, box.asArrayRef());
+    key.swizzleBytes = swizzle.getInt();
+    keys.push_back(std::move(key));
+  }
+  return keys;
+}
