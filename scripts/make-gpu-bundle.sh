@@ -48,9 +48,8 @@ done
   "$out/numerics/reference.cu"
 cp "$root/test/gpu/numerics/run.py" "$out/numerics/"
 # wgmma (issue 19, item 4; test/gpu/wgmma): wgmma.mma_async m64nNk16 at
-# sm_90a against nvcc's inline asm with hand-built descriptors. The TirX
-# module needs the sync family's fences (wgmma.fence, commit/wait_group,
-# fence.proxy.async); refused, it is kept as wgmma.err for run.py to print.
+# sm_90a against nvcc's inline asm with hand-built descriptors. A module
+# tirx-opt refuses is kept as wgmma.err for run.py to print.
 mkdir -p "$out/wgmma"
 /usr/bin/python3 "$root/test/gpu/wgmma/gen.py" "$out/wgmma" > /dev/null
 if "$static/bin/tirx-opt" "$out/wgmma/wgmma.mlir" \

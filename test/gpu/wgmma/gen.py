@@ -31,9 +31,8 @@ LBO 16 N), or K-major with the 128-byte swizzle (128-byte rows of which the
 k16 slice is the first 32 bytes, XOR-swizzled; SBO 1024), fences the generic proxy's writes for the async proxy
 (fence.proxy.async.shared::cta), synchronizes the CTA, loads C into the
 accumulator, then wgmma.fence, the wgmma, commit_group, wait_group 0 and
-stores D. The fences and groups are the sync family's spellings (branch
-`sync`): --no-sync leaves them out, to compile this suite on a branch
-without them (the kernels are then not correct on a GPU).
+stores D. --no-sync leaves the fences and groups out (a check of the
+compiler alone: such kernels are not correct on a GPU).
 """
 import json
 import os

@@ -51,8 +51,10 @@ mlir::tirx::tile::matchMatrixDescriptor(const TileLayout &layout, int64_t start,
     os << *layout.getSwizzle();
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
-        "its swizzle " + text + " is no wgmma mode (the 32, 64 or 128-byte "
-        "swizzle of " + std::to_string(elementBytes) + "-byte elements)");
+        "its swizzle " + text +
+            " is no wgmma mode (the 32, 64 or 128-byte "
+            "swizzle of " +
+            std::to_string(elementBytes) + "-byte elements)");
   }
   if (*mode)
     return matchSwizzled(layout, *mode, start, rows, cols, elementBytes,
@@ -180,24 +182,25 @@ matchSwizzled(const TileLayout &layout, int64_t modeBytes, int64_t start,
   };
   std::string mode = std::to_string(modeBytes) + "-byte swizzle";
   const char *major = mnMajor ? "MN-major" : "K-major";
-  if (base % 16 != 0 || swizzle.apply(base / elementBytes) * elementBytes != base)
+  if (base % 16 != 0 ||
+      swizzle.apply(base / elementBytes) * elementBytes != base)
     return fail("the matrix starts at byte " + llvm::Twine(base) +
-                " before the " + mode + ", which is not the start of a "
+                " before the " + mode +
+                ", which is not the start of a "
                 "swizzle row of the pattern (a descriptor's base offset would "
                 "not be 0)");
-  int64_t perChunk = 16 / elementBytes;            // T
-  int64_t rowElements = modeBytes / elementBytes;  // T W
+  int64_t perChunk = 16 / elementBytes;           // T
+  int64_t rowElements = modeBytes / elementBytes; // T W
   // One swizzle row: contiguous along K (K-major) or M/N (MN-major).
   int64_t runLength = std::min(mnMajor ? rows : cols, rowElements);
   for (int64_t i = 0; i < runLength; ++i) {
     int64_t row = mnMajor ? i : 0, col = mnMajor ? 0 : i;
     if (offset(row, col) != i * elementBytes)
-      return fail(llvm::Twine("a ") + major + " " + mode +
-                  " row is contiguous along " + (mnMajor ? "M/N" : "K") +
-                  " before the swizzle, but element " + element(row, col) +
-                  " is at byte " + llvm::Twine(offset(row, col)) +
-                  " from element (0, 0), expected " +
-                  llvm::Twine(i * elementBytes));
+      return fail(
+          llvm::Twine("a ") + major + " " + mode + " row is contiguous along " +
+          (mnMajor ? "M/N" : "K") + " before the swizzle, but element " +
+          element(row, col) + " is at byte " + llvm::Twine(offset(row, col)) +
+          " from element (0, 0), expected " + llvm::Twine(i * elementBytes));
   }
   for (int64_t i = 1; i < 8 && i < (mnMajor ? cols : rows); ++i) {
     int64_t row = mnMajor ? 0 : i, col = mnMajor ? i : 0;
@@ -231,11 +234,12 @@ matchSwizzled(const TileLayout &layout, int64_t modeBytes, int64_t start,
   for (int64_t row = 0; row < rows; ++row) {
     for (int64_t col = 0; col < cols; ++col) {
       int64_t canonical =
-          mnMajor ? (row % rowElements) * elementBytes +
-                        (row / rowElements) * descriptor.leadingBytes +
-                        (col % 8) * modeBytes + (col / 8) * descriptor.strideBytes
-                  : (row % 8) * modeBytes + (row / 8) * descriptor.strideBytes +
-                        (col / perChunk) * 16 + (col % perChunk) * elementBytes;
+          mnMajor
+              ? (row % rowElements) * elementBytes +
+                    (row / rowElements) * descriptor.leadingBytes +
+                    (col % 8) * modeBytes + (col / 8) * descriptor.strideBytes
+              : (row % 8) * modeBytes + (row / 8) * descriptor.strideBytes +
+                    (col / perChunk) * 16 + (col % perChunk) * elementBytes;
       int64_t expected =
           swizzle.apply((base + canonical) / elementBytes) * elementBytes;
       int64_t actual =
