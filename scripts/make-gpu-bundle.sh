@@ -47,6 +47,20 @@ done
 /usr/local/cuda/bin/nvcc -arch=sm_90 -cubin -o "$out/numerics/reference.cubin" \
   "$out/numerics/reference.cu"
 cp "$root/test/gpu/numerics/run.py" "$out/numerics/"
+# wgmma (issue 19, item 4; test/gpu/wgmma): wgmma.mma_async m64nNk16 at
+# sm_90a against nvcc's inline asm with hand-built descriptors. A module
+# tirx-opt refuses is kept as wgmma.err for run.py to print.
+mkdir -p "$out/wgmma"
+/usr/bin/python3 "$root/test/gpu/wgmma/gen.py" "$out/wgmma" > /dev/null
+if "$static/bin/tirx-opt" "$out/wgmma/wgmma.mlir" \
+    --tirx-to-ptx="chip=sm_90a ptx-output=$out/wgmma/wgmma.ptx" -o /dev/null 2> "$out/wgmma/wgmma.err"; then
+  rm -f "$out/wgmma/wgmma.err"
+else
+  rm -f "$out/wgmma/wgmma.ptx"
+  echo "wgmma: wgmma.mlir did not compile (kept in the bundle as wgmma.err)" >&2
+fi
+/usr/local/cuda/bin/nvcc -arch=sm_90a -cubin -o "$out/wgmma/reference.cubin" "$out/wgmma/reference.cu"
+cp "$root/test/gpu/wgmma/run.py" "$out/wgmma/"
 # --- The generated GPU truth suites ----------------------------------------
 # collectives (issue 17): every warp-collective form (shfl/vote/redux/
 # bar.warp.sync), the named barriers, activemask and the i1 helpers;

@@ -396,7 +396,40 @@ def _int32(value, what):
 _PARAMETERS = ("chunk_bytes", "src_size", "cache_policy")
 
 
+# wgmma.mma_async's operands after D, A and B (docs/wgmma.md), named after
+# PTX's scale-d, imm-scale-a/b and imm-trans-a/b: scale_d (required: 0 gives
+# D = A.B, 1 gives D = A.B + D; a constant or an i1 comparison), scale_a and
+# scale_b (1 or -1, default 1), trans_a and trans_b (1: the shared matrix is
+# MN-major; default 0; no trans_a when A is a register tile).
+_WGMMA_PARAMETERS = ("scale_d", "scale_a", "scale_b", "trans_a", "trans_b")
+
+
+def _wgmma_operands(operands, parameters):
+    unknown = sorted(set(parameters) - set(_WGMMA_PARAMETERS))
+    if unknown:
+        raise _error("wgmma.mma_async has no parameter %s (it takes %s)"
+                     % (", ".join(unknown), ", ".join(_WGMMA_PARAMETERS)))
+    if "scale_d" not in parameters:
+        raise _error("wgmma.mma_async needs scale_d= (0: D = A.B, "
+                     "1: D = A.B + D)")
+    scale_d = parameters["scale_d"]
+    if isinstance(scale_d, (bool, int)):
+        if scale_d not in (0, 1):
+            raise _error("scale_d must be 0 or 1, got %r" % (scale_d,))
+        scale_d = Constant(int(scale_d), DTYPES["bool"])
+    registers_a = (len(operands) > 1 and isinstance(operands[1], TensorValue)
+                   and operands[1].type.space == "local")
+    if registers_a and "trans_a" in parameters:
+        raise _error("trans_a: A in registers has no transpose (only a shared A does)")
+    names = ("scale_a", "scale_b") + (() if registers_a else ("trans_a",)) + ("trans_b",)
+    defaults = {"scale_a": 1, "scale_b": 1, "trans_a": 0, "trans_b": 0}
+    return operands + (scale_d,) + tuple(
+        _int32(parameters.get(name, defaults[name]), name) for name in names)
+
+
 def apply(instruction, *operands, scope="thread", pred=None, **parameters):
+    if isinstance(instruction, str) and instruction.startswith("wgmma.mma_async"):
+        operands, parameters = _wgmma_operands(operands, parameters), {}
     unknown = sorted(set(parameters) - set(_PARAMETERS))
     if unknown:
         raise _error("tile.apply has no parameter %s (it takes %s)"

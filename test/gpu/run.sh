@@ -91,6 +91,19 @@ if [ -d "$here/numerics" ]; then
   check "numerics/run.py" python3 "$here/numerics/run.py" "$here/numerics" \
     "${NUMERICS_RESULTS:-$here/numerics/RESULTS.md}"
 fi
+# wgmma (issue 19, item 4; test/gpu/wgmma): wgmma.mma_async m64nNk16 (N 8,
+# 64, 128, 256; bf16, f16; A from shared memory or registers; K- and
+# MN-major B; scale-d 0 and 1) against nvcc's inline asm with hand-built
+# descriptors, bit for bit, and nvcc against a float64 GEMM.
+if [ -d "$here/wgmma" ]; then
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  if [ -x "$nvcc" ]; then
+    "$nvcc" -arch=sm_90a -cubin -o "$here/wgmma/reference.cubin" "$here/wgmma/reference.cu" \
+      && echo "wgmma: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
+  fi
+  check "wgmma/run.py" python3 "$here/wgmma/run.py" "$here/wgmma" \
+    "${WGMMA_RESULTS:-$here/wgmma/RESULTS.md}"
+fi
 # --- The generated truth suites --------------------------------------------
 # collectives (issue 17; test/gpu/collectives): every warp-collective form
 # (shfl/vote/redux/bar.warp.sync; named barriers, activemask, setp/selp)
@@ -218,6 +231,14 @@ else
   done
 fi
 
+# --- The wgmma suite under compute-sanitizer: memcheck over one kernel of
+# each A source and the largest N.
+if [ -x "$sanitizer" ] && [ -d "$here/wgmma" ]; then
+  for kernel in wgmma_n256_bf16_smem_k_sd1 wgmma_n256_bf16_reg_k_sd1; do
+    sanitize memcheck "wgmma/run.py $kernel" python3 "$here/wgmma/run.py" "$here/wgmma" \
+      --only=$kernel --exit-zero
+  done
+fi
 # --- The collectives suite under compute-sanitizer: one launch of one
 # kernel per form group (run.py --quick); synccheck for the .sync
 # collectives and barriers, racecheck for the named barriers' shared memory.

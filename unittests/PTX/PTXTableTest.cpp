@@ -1041,6 +1041,45 @@ TEST(PTXCollectives, MmaSync) {
             (llvm::SmallVector<int64_t, 2>{4}));
 }
 
+TEST(PTXWgmma, MmaAsync) {
+  llvm::SmallVector<Instruction, 1> forms =
+      parseFormsOk("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+  ASSERT_EQ(forms.size(), 2u);
+  const Instruction &ss = forms[0], &rs = forms[1];
+  EXPECT_EQ(ss.exec, ExecKind::Warpgroup);
+  EXPECT_TRUE(ss.isVolatile);
+  EXPECT_EQ(ss.minSM, 90u);
+  EXPECT_EQ(ss.minPTX, 80u);
+  EXPECT_TRUE(ss.archSpecific);
+  ASSERT_EQ(ss.operands.size(), 8u);
+  ASSERT_EQ(rs.operands.size(), 7u);
+  // D: 64 x 128 f32, 64 registers per thread, one fragment per N.
+  EXPECT_EQ(ss.operands[0].atomShape, (llvm::SmallVector<int64_t, 2>{64, 128}));
+  EXPECT_EQ(ss.operands[0].fragment,
+            "S[(4, 2, 8, 16, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, "
+            "1)]");
+  EXPECT_TRUE(ss.operands[0].alwaysVector);
+  EXPECT_EQ(ss.operands[1].atomShape, (llvm::SmallVector<int64_t, 2>{64, 16}));
+  EXPECT_EQ(ss.operands[1].space, MemorySpace::Shared);
+  EXPECT_EQ(ss.operands[2].atomShape, (llvm::SmallVector<int64_t, 2>{128, 16}));
+  EXPECT_EQ(ss.operands[3].element.kind, Kind::Exact);
+  EXPECT_EQ(ss.operands[4].valueRule, ValueRule::UnitSign);
+  EXPECT_EQ(ss.operands[7].valueRule, ValueRule::ZeroOne);
+  // A in registers: 64 x 8 b32 words.
+  EXPECT_EQ(rs.operands[1].atomShape, (llvm::SmallVector<int64_t, 2>{64, 8}));
+  EXPECT_FALSE(rs.operands[1].fragment.empty());
+  EXPECT_EQ(parseOk("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16", 8u)
+                .operands[0]
+                .atom,
+            512u);
+  EXPECT_EQ(parseError("wgmma.mma_async.sync.aligned.m64n12k16.f32.bf16.bf16"),
+            "'wgmma.mma_async.sync.aligned.m64n12k16.f32.bf16.bf16': unknown "
+            "modifier .m64n12k16");
+  EXPECT_EQ(parseError("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.f16"),
+            "'wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.f16': A and B "
+            "must have one type, got .bf16 and .f16");
+}
+
 TEST(PTXMatrix, LdmatrixStmatrix) {
   Instruction x4 = parseOk("ldmatrix.sync.aligned.m8n8.x4.shared.b16");
   EXPECT_EQ(x4.exec, ExecKind::Warp);
@@ -1289,8 +1328,9 @@ TEST(PTXTable, FragmentsParse) {
     llvm::DenseSet<std::pair<int64_t, int64_t>> seen;
     for (int64_t index = 0; index < layout->size(); ++index) {
       mlir::tirx::PhysicalCoord owner = layout->apply(index);
-      int64_t lane = mlir::tirx::at(owner, mlir::tirx::Axis::laneid);
-      EXPECT_LT(lane, 32);
+      // The thread of the warp (the warpgroup for wgmma's fragments).
+      int64_t lane = mlir::tirx::getFlatThreadId(owner);
+      EXPECT_LT(lane, StringRef(fragment.name).starts_with("wgmma") ? 128 : 32);
       EXPECT_TRUE(seen.insert({lane, at(owner, mlir::tirx::Axis::m)}).second);
     }
   }
@@ -1306,7 +1346,7 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 106u);
+  EXPECT_EQ(getForms().size(), 108u);
   EXPECT_EQ(getFamilyNames().size(), 35u);
 }
 
@@ -1379,10 +1419,12 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
         }
         // The synchronization families: volatile, at most one mbarrier
         // operand (8 shared bytes), never arch-specific below sm_90.
+        // (wgmma.mma_async is checked below, with the matrix families.)
         if (llvm::is_contained({StringRef("mbarrier"), StringRef("fence"),
                                 StringRef("elect"), StringRef("setmaxnreg"),
                                 StringRef("wgmma")},
-                               inst.family)) {
+                               inst.family) &&
+            inst.formName.rfind("wgmma.mma_async", 0) != 0) {
           EXPECT_TRUE(inst.isVolatile);
           EXPECT_TRUE(!inst.archSpecific || inst.minSM == 90u);
           unsigned memory = 0;
@@ -1428,8 +1470,9 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
         bool isMatrixMove =
             inst.family == "ldmatrix" || inst.family == "stmatrix";
         bool isCopy = inst.family == "cp";
+        bool isWgmma = inst.family == "wgmma";
         EXPECT_EQ(inst.space != MemorySpace::None,
-                  isMemory || isMatrixMove || isCopy);
+                  isMemory || isMatrixMove || isCopy || isWgmma);
         unsigned destinations = 0, memory = 0;
         for (const OperandInfo &op : inst.operands) {
           destinations += op.isDestination;
@@ -1446,6 +1489,24 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
           EXPECT_GT(op.element.bitWidth, 0u);
         }
         EXPECT_EQ(destinations, expectedDestinations);
+        if (isWgmma) {
+          // D, then A (shared or registers), B from shared memory.
+          bool sharedA = inst.operands.size() == 8;
+          EXPECT_EQ(memory, sharedA ? 2u : 1u);
+          EXPECT_TRUE(inst.operands[0].isReadWrite);
+          EXPECT_EQ(inst.operands[0].atomShape[0], 64);
+          EXPECT_EQ(inst.operands[1].descriptor,
+                    sharedA ? DescriptorMatrix::A : DescriptorMatrix::None);
+          EXPECT_EQ(inst.operands[2].descriptor, DescriptorMatrix::B);
+          EXPECT_EQ(inst.operands[2].space, MemorySpace::Shared);
+          // B is (N, 16), D (64, N).
+          EXPECT_EQ(inst.operands[2].atomShape,
+                    (llvm::SmallVector<int64_t, 2>{
+                        inst.operands[0].atomShape[1], 16}));
+          EXPECT_TRUE(inst.archSpecific);
+          EXPECT_EQ(inst.vectorBytes, 0u);
+          return;
+        }
         EXPECT_EQ(memory, isCopy ? 2u : isMemory || isMatrixMove ? 1u : 0u);
         if (isMatrixMove) {
           // Shared rows and registers: one fragment shape, two maps.

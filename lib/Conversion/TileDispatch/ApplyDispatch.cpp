@@ -24,6 +24,7 @@
 #include "TirX/Conversion/Passes.h"
 #include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
+#include "TirX/Dialect/Tile/IR/MatrixDescriptor.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 #include "TirX/Layout/LayoutGrouping.h"
 
@@ -120,6 +121,10 @@ struct OperandPlan {
   /// A collective's memory operand: the atom coordinates of the row the
   /// executing lane supplies the address of.
   SmallVector<Value> rowCoordinates;
+  /// A wgmma matrix descriptor: per repeat, every field but the start
+  /// address (the verifier proved the layout canonical, the same in every
+  /// group).
+  std::vector<uint64_t> descriptorBits;
 };
 
 /// The byte offset of every repeat's atom from the first one in a memory
@@ -247,8 +252,9 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
     if (isBulkTensorCopy(instruction))
       return emitBulkTensorCopy(rewriter, op, instruction, *operands);
     bool collective = instruction.exec != ptx::ExecKind::Thread;
-    FailureOr<ExecutionDomain> domain =
-        getExecutionDomain(op, op.getScope(), collective);
+    FailureOr<ExecutionDomain> domain = getExecutionDomain(
+        op, op.getScope(), collective,
+        /*warpgroupInAtom=*/instruction.exec == ptx::ExecKind::Warpgroup);
     if (failed(domain))
       return failure();
 
@@ -272,6 +278,21 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
           if (failed(slots))
             return failure();
           plan.repeatSlots = getRepeatSlots(*slots, *plan.info, plan.repeats);
+        }
+        if (plan.info->descriptor != ptx::DescriptorMatrix::None) {
+          bool mnMajor =
+              getMatrixTranspose(instruction, *operands, plan.info->descriptor);
+          for (int64_t repeat = 0; repeat < plan.repeats; ++repeat) {
+            llvm::Expected<MatrixDescriptor> descriptor = matchMatrixDescriptor(
+                plan.tensor.getLayoutOrDefault(), repeat * plan.atomElements,
+                plan.info->atomShape[0], plan.info->atomShape[1],
+                plan.tensor.getElementBytes(), mnMajor);
+            if (!descriptor)
+              // check-diagnostics: internal, the verifier proved the layout
+              return op.emitOpError("internal: ")
+                     << llvm::toString(descriptor.takeError());
+            plan.descriptorBits.push_back(descriptor->getConstantBits());
+          }
         }
       }
       plans.push_back(std::move(plan));
@@ -382,14 +403,18 @@ private:
                                 int64_t repeat) {
     ArrayRef<int64_t> shape = plan.tensor.getShape();
     size_t atomRank =
-        plan.rowCoordinates.empty() ? 1 : plan.info->atomShape.size();
+        plan.rowCoordinates.empty() &&
+                plan.info->descriptor == ptx::DescriptorMatrix::None
+            ? 1
+            : plan.info->atomShape.size();
     ArrayRef<int64_t> repeatShape =
         shape.drop_front(group.size()).drop_back(atomRank);
     SmallVector<Value> indices(group);
     for (int64_t coord : delinearizeIndex(repeat, repeatShape))
       indices.push_back(arith::ConstantIndexOp::create(builder, loc, coord));
     if (plan.rowCoordinates.empty())
-      indices.push_back(arith::ConstantIndexOp::create(builder, loc, 0));
+      for (size_t dim = 0; dim < atomRank; ++dim)
+        indices.push_back(arith::ConstantIndexOp::create(builder, loc, 0));
     else
       llvm::append_range(indices, plan.rowCoordinates);
     unsigned addressSpace = plan.tensor.isShared() ? 3 : 1;
@@ -410,6 +435,28 @@ private:
       ptr = LLVM::AddrSpaceCastOp::create(
           builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), ptr);
     return LLVM::PtrToIntOp::create(builder, loc, builder.getI64Type(), ptr);
+  }
+
+  /// A wgmma matrix descriptor of `repeat`'s matrix: the constant fields
+  /// folded at compile time, the start address ((addr & 0x3FFFF) >> 4, bits
+  /// 0-13) added at run time.
+  static Value buildDescriptor(OpBuilder &builder, Location loc,
+                               const OperandPlan &plan,
+                               const ptx::Instruction &instruction,
+                               ArrayRef<Value> group, int64_t repeat) {
+    Value ptr = buildAtomPointer(builder, loc, plan, group, repeat);
+    Type i64 = builder.getI64Type();
+    auto constant = [&](uint64_t value) -> Value {
+      return LLVM::ConstantOp::create(builder, loc, i64,
+                                      builder.getI64IntegerAttr(value));
+    };
+    Value address = LLVM::PtrToIntOp::create(builder, loc, i64, ptr);
+    Value field = LLVM::LShrOp::create(
+        builder, loc,
+        LLVM::AndOp::create(builder, loc, address, constant(0x3FFFF)),
+        constant(4));
+    return LLVM::OrOp::create(builder, loc, field,
+                              constant(plan.descriptorBits[repeat]));
   }
 
   /// The register and scalar operands of one repeat as values of their
@@ -484,6 +531,14 @@ private:
       }
     }
 
+    // wgmma's accumulator is read and written (`+f`): its outputs are tied
+    // to the slots' current values.
+    SmallVector<bool> readWriteOutputs;
+    for (auto [index, plan] : llvm::enumerate(plans))
+      if (plan.tensor && !plan.info->isMemory && plan.info->isDestination)
+        readWriteOutputs.append(outputNames[index].size(),
+                                plan.info->isReadWrite);
+
     std::string text;
     llvm::raw_string_ostream os(text);
     std::string predInput;
@@ -514,6 +569,13 @@ private:
              : plan.info->joinsPrevious ? "|"
                                         : ", ");
       const MixedOperand &operand = *plan.operand;
+      // wgmma's imm-scale and imm-trans are written as PTX spells them.
+      if (operand.immediate &&
+          (plan.info->valueRule == ptx::ValueRule::UnitSign ||
+           plan.info->valueRule == ptx::ValueRule::ZeroOne)) {
+        os << cast<IntegerAttr>(operand.immediate).getValue().getSExtValue();
+        continue;
+      }
       if (operand.immediate) {
         if (std::optional<std::string> literal =
                 getInlineLiteral(operand.immediate, *plan.info)) {
@@ -529,6 +591,11 @@ private:
         continue;
       }
       int64_t repeat = step.repeat[index];
+      if (!plan.descriptorBits.empty()) {
+        os << ptx.addInput(
+            buildDescriptor(rewriter, loc, plan, instruction, group, repeat));
+        continue;
+      }
       if (plan.info->isMemory) {
         // Repeats at constant distances share one address register; the
         // distance is the address's immediate offset.
@@ -573,11 +640,12 @@ private:
     } else if (op.getPred()) {
       os << "\n\t}";
     }
-    if (op.getPred()) {
-      // A predicated-off instruction writes nothing: each register
-      // destination is tied to an input carrying the slot's current value,
-      // so the slot keeps it (an output-only operand would be undefined).
-      for (auto [index, output] : llvm::enumerate(outputs)) {
+    // A predicated-off instruction writes nothing: each register destination
+    // is tied to an input carrying the slot's current value, so the slot
+    // keeps it (an output-only operand would be undefined). wgmma reads its
+    // accumulator the same way.
+    for (auto [index, output] : llvm::enumerate(outputs)) {
+      if (op.getPred() || readWriteOutputs[index]) {
         Type storageType = getStorageType(
             cast<tirx::TensorType>(output.tile.getType()).getElementType());
         ptx.tieToOutput(index, SlotLoadOp::create(rewriter, loc, storageType,

@@ -57,6 +57,13 @@ mlir::tirx::tile::buildGroupCoordinates(OpBuilder &builder, Location loc,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
+  // A warpgroup collective: (warpgroup at cta scope, thread in warpgroup).
+  if (domain.warpgroupInAtom) {
+    Value inGroup = arith::RemUIOp::create(builder, loc, tid, constant(128));
+    if (domain.scope != Scope::cta)
+      return {inGroup};
+    return {arith::DivUIOp::create(builder, loc, tid, constant(128)), inGroup};
+  }
   Value lane =
       domain.numThreads <= 32
           ? tid

@@ -302,7 +302,7 @@ tirx.kernel @setmaxnreg_one_warp() launch(grid = [1], block = [128]) {
 // -----
 
 tirx.kernel @wgmma_fence_per_thread() launch(grid = [1], block = [128]) {
-  // expected-error @+1 {{'wgmma.fence.sync.aligned' is a warpgroup-collective instruction: the 32 lanes of a warp execute it together, so it needs scope warp, warpgroup or cta, not thread}}
+  // expected-error @+1 {{'wgmma.fence.sync.aligned' is a warpgroup-collective instruction: the 4 warps of a warpgroup execute it together, so it needs scope warpgroup or cta, not thread}}
   tile.apply "wgmma.fence.sync.aligned" scope(thread) ()
   tirx.return
 }

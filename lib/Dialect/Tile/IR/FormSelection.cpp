@@ -132,6 +132,17 @@ unsigned mlir::tirx::tile::getOperandAtom(const ptx::OperandInfo &info,
   return bytes % elementBytes ? 0 : bytes / elementBytes;
 }
 
+bool mlir::tirx::tile::getMatrixTranspose(const ptx::Instruction &instruction,
+                                          ArrayRef<MixedOperand> operands,
+                                          ptx::DescriptorMatrix matrix) {
+  StringRef name =
+      matrix == ptx::DescriptorMatrix::A ? "imm-trans-a" : "imm-trans-b";
+  for (auto [index, info] : llvm::enumerate(instruction.operands))
+    if (info.name == name)
+      return getChunkBytes(operands, index) == 1;
+  return false;
+}
+
 SmallVector<int64_t> MmaRepeats::getD() const {
   SmallVector<int64_t> shape(batch);
   shape.append({m, n});

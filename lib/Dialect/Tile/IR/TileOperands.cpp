@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
+#include "TirX/Dialect/Tile/IR/MatrixDescriptor.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
@@ -70,6 +71,16 @@ mlir::tirx::tile::getMixedOperands(Operation *op, ValueRange args,
 
 void ExecutionDomain::forEachThread(ArrayRef<int64_t> group,
                                     function_ref<bool(int64_t)> fn) const {
+  if (warpgroupInAtom) {
+    if (scope == Scope::warpgroup) {
+      for (int64_t wg = 0; wg * 128 < numThreads; ++wg)
+        if (!fn(wg * 128))
+          return;
+    } else if (scope == Scope::cta) {
+      fn(group[0] * 128);
+    }
+    return;
+  }
   if (lanesInAtom) {
     switch (scope) {
     case Scope::thread:
@@ -119,13 +130,27 @@ int64_t ExecutionDomain::getNumGroups() const {
 
 FailureOr<ExecutionDomain>
 mlir::tirx::tile::getExecutionDomain(Operation *op, Scope scope,
-                                     bool lanesInAtom) {
+                                     bool lanesInAtom, bool warpgroupInAtom) {
   std::optional<int64_t> blockThreads = getEnclosingBlockThreads(op);
   if (!blockThreads)
     return op->emitOpError("must be inside a tirx.kernel (its launch "
                            "configuration defines the executing threads)");
   int64_t threads = *blockThreads;
-  ExecutionDomain domain{scope, threads, {}, lanesInAtom};
+  ExecutionDomain domain{scope, threads, {}, lanesInAtom, warpgroupInAtom};
+  if (warpgroupInAtom) {
+    // check-diagnostics: internal, ApplyOp::verify rejects these scopes first
+    if (scope == Scope::thread || scope == Scope::warp)
+      return op->emitOpError("a warpgroup collective needs scope warpgroup "
+                             "or cta");
+    if (threads % 128 != 0)
+      // check-diagnostics: internal, ApplyOp::verify rejects these blocks
+      return op->emitOpError("a warpgroup-collective instruction needs whole "
+                             "warpgroups, but the block has ")
+             << threads << " threads";
+    if (scope == Scope::cta)
+      domain.groupShape = {threads / 128};
+    return domain;
+  }
   if (lanesInAtom) {
     // The verifier rejects thread scope for collectives before asking.
     // check-diagnostics: internal, ApplyOp::verify rejects thread scope first
@@ -258,7 +283,8 @@ const Fragment &mlir::tirx::tile::getFragment(StringRef notation) {
   entry = std::make_unique<Fragment>(Fragment{*layout, {}, {}, 1});
   for (int64_t index = 0; index < layout->size(); ++index) {
     PhysicalCoord owner = layout->apply(index);
-    entry->lane.push_back(at(owner, Axis::laneid));
+    // laneid, and 32 wid_in_wg in a warpgroup's fragment.
+    entry->lane.push_back(getFlatThreadId(owner));
     entry->registerIndex.push_back(at(owner, Axis::m));
     entry->registersPerLane =
         std::max(entry->registersPerLane, entry->registerIndex.back() + 1);
@@ -282,6 +308,7 @@ public:
   LogicalResult checkFragmentOperand(const TileTensorOperand &operand);
   LogicalResult checkMemoryOperand(const TileTensorOperand &operand);
   LogicalResult checkMemoryRows(const TileTensorOperand &operand);
+  LogicalResult checkDescriptorOperand(const TileTensorOperand &operand);
   LogicalResult checkSwizzledAddressing(const TileTensorOperand &operand);
 
 private:
@@ -499,14 +526,21 @@ TileOperandChecker::checkFragmentOperand(const TileTensorOperand &operand) {
       diag << " is held by "
            << (owners.empty() ? "every thread (a private register)" : owners)
            << " in register " << slot << ", but the instruction's fragment "
-           << operand.fragment << " puts it in lane " << lane << ", register "
-           << expectedSlot;
+           << operand.fragment << " puts it in "
+           << (domain.warpgroupInAtom ? "thread " : "lane ") << lane
+           << (domain.warpgroupInAtom ? " of the warpgroup" : "")
+           << ", register " << expectedSlot;
       if (expectedSlot != fragment.registerIndex[index])
         diag << " (the atom's first element is in register "
              << base + fragment.registerIndex[0] << ")";
-      if (!lanesMatch && !owners.empty() && getFlatThreadId(owner) % 32 == lane)
-        diag << " of the warp executing this group; the layout must map the "
-                "group axes to the executing warps";
+      int64_t unit = domain.warpgroupInAtom ? 128 : 32;
+      if (!lanesMatch && !owners.empty() &&
+          getFlatThreadId(owner) % unit == lane)
+        diag << (domain.warpgroupInAtom
+                     ? "; the layout must map the group axes to the executing "
+                       "warpgroups"
+                     : " of the warp executing this group; the layout must "
+                       "map the group axes to the executing warps");
       return diag;
     }
   }
@@ -652,18 +686,81 @@ TileOperandChecker::checkMemoryRows(const TileTensorOperand &operand) {
   return success();
 }
 
+/// A shared matrix passed as a wgmma descriptor: the tensor 16-byte
+/// aligned, every atom in one canonical layout, with the same strides in
+/// every group (the lowering folds them once per repeat).
 LogicalResult
-mlir::tirx::tile::checkTileTensorOperands(Operation *op, Scope scope,
-                                          ArrayRef<TileTensorOperand> operands,
-                                          bool lanesInAtom, bool sameRepeats) {
+TileOperandChecker::checkDescriptorOperand(const TileTensorOperand &operand) {
+  tirx::TensorType type = operand.type;
+  if (type.getAlignmentOrDefault() % 16 != 0)
+    return emitOperandError(operand)
+           << "the tensor is aligned to " << type.getAlignmentOrDefault()
+           << " byte(s) but a matrix descriptor addresses 16-byte units; "
+              "declare align = 16 (or more) on the tensor";
+  TileLayout layout = type.getLayoutOrDefault();
+  // The hardware swizzles absolute addresses, the layout tensor offsets.
+  // (A swizzle that is no wgmma mode is refused by the matcher, below.)
+  const std::optional<Swizzle> &swizzle = layout.getSwizzle();
+  if (swizzle && layout.getSwizzleModeBytes(type.getElementBytes())) {
+    int64_t periodBytes = swizzle->getPeriod() * type.getElementBytes();
+    if (type.getAlignmentOrDefault() % periodBytes != 0)
+      return emitOperandError(operand)
+             << "the tensor is aligned to " << type.getAlignmentOrDefault()
+             << " byte(s) but its swizzle repeats every " << periodBytes
+             << " bytes, which wgmma counts from an address aligned to them; "
+                "declare align = "
+             << periodBytes << " on the tensor";
+  }
+  ArrayRef<int64_t> shape = type.getShape();
+  ArrayRef<int64_t> atomShape = operand.atomShape;
+  int64_t atom = operand.atom;
+  int64_t perGroup = getElementsPerGroup(operand);
+  SmallVector<MatrixDescriptor> firstGroup;
+  for (int64_t start = 0; start < type.getNumElements(); start += atom) {
+    llvm::Expected<MatrixDescriptor> descriptor =
+        matchMatrixDescriptor(layout, start, atomShape[0], atomShape[1],
+                              type.getElementBytes(), operand.mnMajor);
+    if (!descriptor)
+      return emitOperandError(operand)
+             << "the matrix at " << formatList(delinearize(start, shape))
+             << " is not in a canonical wgmma layout: "
+             << llvm::toString(descriptor.takeError());
+    int64_t repeat = (start % perGroup) / atom;
+    if (start < perGroup) {
+      firstGroup.push_back(*descriptor);
+      continue;
+    }
+    // An affine layout gives every group the same strides; a guard for
+    // layouts that are not (the lowering folds group 0's).
+    if (!(firstGroup[repeat] == *descriptor))
+      // check-diagnostics: internal, affine layouts cannot reach it
+      return emitOperandError(operand)
+             << "the matrix at " << formatList(delinearize(start, shape))
+             << " has LBO " << descriptor->leadingBytes << " and SBO "
+             << descriptor->strideBytes << ", but the same repeat of group 0 "
+             << "has LBO " << firstGroup[repeat].leadingBytes << " and SBO "
+             << firstGroup[repeat].strideBytes
+             << "; every group must use the same strides";
+  }
+  return success();
+}
+
+LogicalResult mlir::tirx::tile::checkTileTensorOperands(
+    Operation *op, Scope scope, ArrayRef<TileTensorOperand> operands,
+    bool lanesInAtom, bool sameRepeats, bool warpgroupInAtom) {
   FailureOr<ExecutionDomain> domain =
-      getExecutionDomain(op, scope, lanesInAtom);
+      getExecutionDomain(op, scope, lanesInAtom, warpgroupInAtom);
   if (failed(domain))
     return failure();
   TileOperandChecker checker(op, *domain);
   if (failed(checker.checkShapes(operands, sameRepeats)))
     return failure();
   for (const TileTensorOperand &operand : operands) {
+    if (operand.isDescriptor) {
+      if (failed(checker.checkDescriptorOperand(operand)))
+        return failure();
+      continue;
+    }
     if (operand.isMemory) {
       if (failed(checker.checkSwizzledAddressing(operand)))
         return failure();

@@ -209,9 +209,12 @@ void ApplyOp::getEffects(
       continue;
     bool isDestination = position < instruction->operands.size() &&
                          instruction->operands[position].isDestination;
-    if (isDestination)
+    if (isDestination) {
       effects.emplace_back(MemoryEffects::Write::get(), &operand);
-    else
+      // wgmma's accumulator is read too.
+      if (instruction->operands[position].isReadWrite)
+        effects.emplace_back(MemoryEffects::Read::get(), &operand);
+    } else
       effects.emplace_back(MemoryEffects::Read::get(), &operand);
   }
 }
@@ -301,6 +304,11 @@ static LogicalResult verifyCollective(ApplyOp op,
     return op.emitOpError("'") << instruction.spelling << "' is a " << kind
                                << "-collective instruction";
   };
+  // A warpgroup collective (wgmma) at scope thread: not the warp message.
+  bool warpgroup = instruction.exec == ptx::ExecKind::Warpgroup;
+  if (warpgroup && op.getScope() == Scope::thread)
+    return describe() << ": the 4 warps of a warpgroup execute it together, "
+                         "so it needs scope warpgroup or cta, not thread";
   if (op.getScope() == Scope::thread)
     return describe() << ": the 32 lanes of a warp execute it together, so "
                          "it needs scope warp, warpgroup or cta, not thread";
@@ -318,15 +326,36 @@ static LogicalResult verifyCollective(ApplyOp op,
                         << " threads are not whole warpgroups (a multiple "
                            "of 128)";
   }
-  if (Value pred = op.getPred(); pred && !isWarpUniform(pred))
-    return describe() << ": its predicate must be the same in every lane of "
-                         "a warp (computed from block indices, sizes, loop "
-                         "indices or the warp index), but it may differ "
-                         "between lanes";
-  if (Value condition = findDivergentCondition(op)) {
+  // A condition must agree across the 4 warps of a warpgroup.
+  int64_t unit = warpgroup ? 128 : 32;
+  if (Value pred = op.getPred(); pred && !isWarpUniform(pred, unit))
+    return describe()
+           << (warpgroup
+                   ? ": its predicate must be the same in every thread of a "
+                     "warpgroup (computed from block indices, sizes, loop "
+                     "indices or the warpgroup index), but it may differ "
+                     "between threads"
+                   : ": its predicate must be the same in every lane of a "
+                     "warp (computed from block indices, sizes, loop indices "
+                     "or the warp index), but it may differ between lanes");
+  // A warpgroup collective's scalar operands (wgmma's scale-d) are one
+  // value for the whole instruction.
+  if (warpgroup)
+    for (const MixedOperand &operand : operands)
+      if (operand.value && !isa<tirx::TensorType>(operand.getType()) &&
+          !isWarpUniform(operand.value, unit))
+        return describe() << ": operand #" << operand.position << " ("
+                          << instruction.operands[operand.position].name
+                          << ") must be the same in every thread of a "
+                             "warpgroup (computed from block indices, sizes, "
+                             "loop indices or the warpgroup index), but it "
+                             "may differ between threads";
+  if (Value condition = findDivergentCondition(op, unit)) {
     InFlightDiagnostic diag =
         describe() << ": it is inside a branch whose condition may differ "
-                      "between the lanes of a warp";
+                      "between the "
+                   << (warpgroup ? "threads of a warpgroup"
+                                 : "lanes of a warp");
     diag.attachNote(condition.getLoc()) << "the condition is computed here";
     return diag;
   }
@@ -452,6 +481,20 @@ static LogicalResult verifyOperandValues(ApplyOp op,
                << value;
       break;
     }
+    case ptx::ValueRule::UnitSign:
+    case ptx::ValueRule::ZeroOne: {
+      bool sign = info.valueRule == ptx::ValueRule::UnitSign;
+      if (!immediate)
+        return describeOperand()
+               << "must be an immediate (" << (sign ? "1 or -1" : "0 or 1")
+               << " : i32): PTX encodes it in the instruction";
+      int64_t value = immediate.getValue().getSExtValue();
+      if (sign ? value != 1 && value != -1 : value != 0 && value != 1)
+        return describeOperand()
+               << (sign ? "scales by 1 or -1" : "is 0 or 1 (transpose or not)")
+               << ", got " << value;
+      break;
+    }
     case ptx::ValueRule::ThreadCount: {
       if (!immediate)
         break;
@@ -554,7 +597,8 @@ LogicalResult ApplyOp::verify() {
                           << " memory, but the tensor is "
                           << stringifyMemorySpace(tensor.getMemorySpace());
     }
-    if (collective && info.fragment.empty())
+    bool descriptor = info.descriptor != ptx::DescriptorMatrix::None;
+    if (collective && info.fragment.empty() && !descriptor)
       return describe() << "is a per-lane value of a collective and must be "
                            "an immediate or a scalar, got a tensor";
     unsigned atom = info.atom;
@@ -576,6 +620,12 @@ LogicalResult ApplyOp::verify() {
     tensors.push_back({operand.position, info.name, tensor, info.isDestination,
                        info.isMemory, atom, vectorBytes, info.fragment,
                        info.atomShape});
+    if (descriptor) {
+      // imm-trans-a/b (an immediate, by its value rule) picks MN-major.
+      tensors.back().isDescriptor = true;
+      tensors.back().mnMajor =
+          getMatrixTranspose(instruction, *operands, info.descriptor);
+    }
   }
   // mma's (M, N, K)-structured repeats: each operand's repeat shape follows
   // from D's and A's (a wrong rank or group is the checker's to report).
@@ -618,8 +668,9 @@ LogicalResult ApplyOp::verify() {
       }
     }
   }
-  return checkTileTensorOperands(*this, getScope(), tensors, collective,
-                                 /*sameRepeats=*/!structured);
+  return checkTileTensorOperands(
+      *this, getScope(), tensors, collective, /*sameRepeats=*/!structured,
+      /*warpgroupInAtom=*/instruction.exec == ptx::ExecKind::Warpgroup);
 }
 
 //===----------------------------------------------------------------------===//

@@ -32,7 +32,8 @@ static bool isThreadIndexX(Operation *op) {
 /// consecutive flat thread ids (x + X·(y + Y·z)), so `x / 32` is the same
 /// across a warp only when the block's x extent X is a multiple of 32, or
 /// the block is one-dimensional.
-static bool isWarpIndex(Operation *op) {
+/// tid.x / k with k a multiple of `unitThreads` (32: a warp index).
+static bool isWarpIndex(Operation *op, int64_t unitThreads) {
   if (!isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp, arith::ShRUIOp,
            arith::ShRSIOp>(op))
     return false;
@@ -43,14 +44,16 @@ static bool isWarpIndex(Operation *op) {
     return false;
   bool oneDimensional = llvm::all_of(
       ArrayRef(block).drop_front(), [](int64_t extent) { return extent == 1; });
-  if (!oneDimensional && block.front() % 32 != 0)
+  if (!oneDimensional && block.front() % unitThreads != 0)
     return false;
   APInt divisor;
   if (!matchPattern(op->getOperand(1), m_ConstantInt(&divisor)))
     return false;
   if (isa<arith::ShRUIOp, arith::ShRSIOp>(op))
-    return divisor.getZExtValue() >= 5;
-  return divisor.getZExtValue() > 0 && divisor.getZExtValue() % 32 == 0;
+    return divisor.getZExtValue() < 63 &&
+           (int64_t(1) << divisor.getZExtValue()) % unitThreads == 0;
+  return divisor.getZExtValue() > 0 &&
+         divisor.getZExtValue() % unitThreads == 0;
 }
 
 /// Values every thread of the kernel sees alike, with no operand to look
@@ -61,7 +64,7 @@ static bool isUniformSource(Operation *op) {
 }
 
 static bool isUniform(Value value, llvm::DenseMap<Value, bool> &memo,
-                      unsigned depth) {
+                      unsigned depth, int64_t unitThreads) {
   // Deep chains are not worth proving; say "not proven".
   if (depth > 64)
     return false;
@@ -77,20 +80,20 @@ static bool isUniform(Value value, llvm::DenseMap<Value, bool> &memo,
       result = true;
     } else if (auto loop = dyn_cast<scf::ForOp>(owner)) {
       result = arg == loop.getInductionVar() &&
-               isUniform(loop.getLowerBound(), memo, depth + 1) &&
-               isUniform(loop.getUpperBound(), memo, depth + 1) &&
-               isUniform(loop.getStep(), memo, depth + 1);
+               isUniform(loop.getLowerBound(), memo, depth + 1, unitThreads) &&
+               isUniform(loop.getUpperBound(), memo, depth + 1, unitThreads) &&
+               isUniform(loop.getStep(), memo, depth + 1, unitThreads);
     }
   } else {
     Operation *op = value.getDefiningOp();
-    if (isUniformSource(op) || isWarpIndex(op)) {
+    if (isUniformSource(op) || isWarpIndex(op, unitThreads)) {
       result = true;
     } else if (op->getNumOperands() > 0 && op->getNumRegions() == 0 &&
                isMemoryEffectFree(op)) {
       // Anything else without operands (a thread or lane index, an unknown
       // source) is not proven.
       result = llvm::all_of(op->getOperands(), [&](Value operand) {
-        return isUniform(operand, memo, depth + 1);
+        return isUniform(operand, memo, depth + 1, unitThreads);
       });
     }
   }
@@ -98,12 +101,13 @@ static bool isUniform(Value value, llvm::DenseMap<Value, bool> &memo,
   return result;
 }
 
-bool mlir::tirx::tile::isWarpUniform(Value value) {
+bool mlir::tirx::tile::isWarpUniform(Value value, int64_t unitThreads) {
   llvm::DenseMap<Value, bool> memo;
-  return isUniform(value, memo, 0);
+  return isUniform(value, memo, 0, unitThreads);
 }
 
-Value mlir::tirx::tile::findDivergentCondition(Operation *op) {
+Value mlir::tirx::tile::findDivergentCondition(Operation *op,
+                                               int64_t unitThreads) {
   for (Operation *parent = op->getParentOp();
        parent && !isa<KernelOp, gpu::GPUFuncOp>(parent);
        parent = parent->getParentOp()) {
@@ -112,7 +116,7 @@ Value mlir::tirx::tile::findDivergentCondition(Operation *op) {
       condition = ifOp.getCondition();
     else if (auto whileOp = dyn_cast<scf::WhileOp>(parent))
       condition = whileOp.getConditionOp().getCondition();
-    if (condition && !isWarpUniform(condition))
+    if (condition && !isWarpUniform(condition, unitThreads))
       return condition;
   }
   return {};

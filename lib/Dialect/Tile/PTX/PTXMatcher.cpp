@@ -267,6 +267,31 @@ static Expected<Instruction> buildInstruction(const Form &form,
     if (spec.fragment >= 0)
       op.fragment = getFragments()[spec.fragment].layout.str();
     op.atomShape = spec.atomShape;
+    if (spec.fragmentSlot >= 0) {
+      // The loader proved the fragment of every token exists.
+      std::string name =
+          (spec.fragmentPrefix + slotToken(spec.fragmentSlot)).str();
+      for (const FragmentInfo &fragment : getFragments())
+        if (fragment.name == name) {
+          op.fragment = fragment.layout.str();
+          op.atomShape = fragment.getShape();
+          op.atom = fragment.getAtom();
+        }
+    }
+    op.isReadWrite = spec.isReadWrite;
+    op.descriptor = spec.descriptor;
+    if (spec.descriptor != DescriptorMatrix::None) {
+      // The shape token `mMnNkK` names the matrices: A is (M, K), B (N, K).
+      unsigned m = 0, n = 0, k = 0;
+      StringRef shape = slotToken(form.findSlot(Slot::shape));
+      if (!shape.consume_front("m") || shape.consumeInteger(10, m) ||
+          !shape.consume_front("n") || shape.consumeInteger(10, n) ||
+          !shape.consume_front("k") || shape.consumeInteger(10, k))
+        // check-diagnostics: internal, see internalError
+        return internalError("a descriptor's shape is not mMnNkK");
+      op.atomShape = {spec.descriptor == DescriptorMatrix::A ? m : n, k};
+      op.atom = op.atomShape[0] * k;
+    }
     // A chunk operand's atom is known once its element type is (atom 0).
     if (op.atomShape.empty() && op.atom)
       op.atomShape.push_back(op.atom);
@@ -295,9 +320,14 @@ static Expected<Instruction> buildInstruction(const Form &form,
     if (!op.isMemory)
       continue;
     op.space = spaceOf(spec.spaceSlot >= 0 ? spec.spaceSlot : form.spaceSlot);
+    // Matrix descriptors address shared memory only.
+    if (op.descriptor != DescriptorMatrix::None)
+      op.space = MemorySpace::Shared;
     if (inst.space == MemorySpace::None) {
       inst.space = op.space;
-      inst.vectorBytes = op.atom * op.element.bitWidth / 8;
+      // A descriptor's matrix is read whole, not as vectors.
+      if (op.descriptor == DescriptorMatrix::None)
+        inst.vectorBytes = op.atom * op.element.bitWidth / 8;
     }
   }
   inst.minSM = attempt.floor.sm;

@@ -509,4 +509,18 @@ std::string rules::archSpecific(const Mods &, Floor &floor) {
   return "";
 }
 
+//===----------------------------------------------------------------------===//
+// wgmma (PTX ISA 9.7.15; docs/wgmma.md)
+//===----------------------------------------------------------------------===//
+
+std::string rules::checkWgmma(const Mods &m, Floor &floor) {
+  // sm_90a's: ptxas refuses wgmma on sm_90, and sm_100 has none.
+  floor.archSpecific = true;
+  // The f32-accumulating 16-bit forms: A and B have one type.
+  if (m[Slot::atype] != m[Slot::btype])
+    return "A and B must have one type, got " + dot(m[Slot::atype]) + " and " +
+           dot(m[Slot::btype]);
+  return "";
+}
+
 } // namespace mlir::tirx::ptx

@@ -145,6 +145,8 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
             .Case("txcount", ValueRule::TxCount)
             .Case("parity", ValueRule::Parity)
             .Case("maxnreg", ValueRule::MaxRegisters)
+            .Case("sign", ValueRule::UnitSign)
+            .Case("bit", ValueRule::ZeroOne)
             .Default(std::nullopt);
     if (rule) {
       op.valueRule = *rule;
@@ -166,6 +168,28 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       // Resolved to an operand index once every operand is known.
       op.chunkName = attr;
       op.atom = 0;
+    } else if (attr == "rw") {
+      op.isReadWrite = true;
+    } else if (attr.consume_front("desc=")) {
+      op.descriptor = StringSwitch<DescriptorMatrix>(attr)
+                          .Case("a", DescriptorMatrix::A)
+                          .Case("b", DescriptorMatrix::B)
+                          .Default(DescriptorMatrix::None);
+      if (op.descriptor == DescriptorMatrix::None ||
+          form.findSlot(Slot::shape) < 0)
+        tableError(raw, "'desc=" + attr + "' needs a or b and a shape slot");
+    } else if (attr.starts_with("frag=") && attr.contains('$')) {
+      // One fragment per token of a slot: `frag=wgmma_d_f32_$shape`.
+      auto [prefix, slotName] = attr.drop_front(5).split('$');
+      op.fragmentPrefix = prefix;
+      op.fragmentSlot = findSlot(form, slotName);
+      if (op.fragmentSlot < 0)
+        tableError(raw, "unknown slot in 'frag=" + attr + "'");
+      for (const TokenSpec &token : form.slots[op.fragmentSlot].tokens)
+        if (llvm::none_of(fragments, [&](const FragmentInfo &candidate) {
+              return StringRef(candidate.name) == (prefix + token.text).str();
+            }))
+          tableError(raw, "no fragment '" + prefix + token.text + "'");
     } else if (attr.consume_front("frag=")) {
       const FragmentInfo *fragment =
           llvm::find_if(fragments, [&](const FragmentInfo &candidate) {
@@ -209,6 +233,10 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
     tableError(raw, "a memory operand cannot take an immediate");
   if (op.role == Role::RegisterDst && op.allowsImmediate)
     tableError(raw, "a destination cannot take an immediate");
+  if (op.isReadWrite && op.role != Role::RegisterDst)
+    tableError(raw, "only a register destination can be read-write");
+  if (op.descriptor != DescriptorMatrix::None && op.role != Role::MemorySrc)
+    tableError(raw, "only a memory source can be a matrix descriptor");
   return op;
 }
 
@@ -274,8 +302,9 @@ static Table buildTable() {
     // per-thread form's operands are the thread's own.
     bool collective = form.exec != ExecKind::Thread;
     for (const OperandSpec &op : form.operands)
-      if ((op.role == Role::RegisterDst && collective && op.fragment < 0) ||
-          (!collective && op.fragment >= 0))
+      if ((op.role == Role::RegisterDst && collective && op.fragment < 0 &&
+           op.fragmentSlot < 0) ||
+          (!collective && (op.fragment >= 0 || op.fragmentSlot >= 0)))
         tableError(raw, "operand '" + op.name +
                             "': a collective's register destinations, and "
                             "only a collective's operands, have a fragment");

@@ -71,6 +71,12 @@ int64_t getChunkBytes(ArrayRef<MixedOperand> operands, int position);
 unsigned getOperandAtom(const ptx::OperandInfo &info,
                         ArrayRef<MixedOperand> operands, int64_t elementBytes);
 
+/// Whether wgmma's shared `matrix` is MN-major: its imm-trans-a/b immediate
+/// is 1 (K-major without one: A in registers).
+bool getMatrixTranspose(const ptx::Instruction &instruction,
+                        ArrayRef<MixedOperand> operands,
+                        ptx::DescriptorMatrix matrix);
+
 } // namespace mlir::tirx::tile
 
 #endif // TIRX_DIALECT_TILE_IR_FORMSELECTION_H

@@ -51,6 +51,10 @@ struct TileTensorOperand {
   /// The atom's shape (the operand's trailing dimensions) when it has more
   /// than one dimension (an mma fragment's {16, 8}); empty: {atom}.
   SmallVector<int64_t, 2> atomShape = {};
+  /// A shared matrix passed as a wgmma descriptor: each atom must be in a
+  /// canonical layout (MatrixDescriptor.h), MN-major when `mnMajor`.
+  bool isDescriptor = false;
+  bool mnMajor = false;
 
   /// The trailing dimensions the atom covers: none for ewise (atom 0).
   SmallVector<int64_t, 2> getAtomShape() const {
@@ -74,10 +78,13 @@ struct ExecutionDomain {
   SmallVector<int64_t, 2> groupShape;
   /// Lanes are part of the atom (a warp-collective instruction).
   bool lanesInAtom = false;
+  /// The warps of a warpgroup are too (a warpgroup collective: wgmma): the
+  /// group prefix is (): warpgroup, (block / 128): cta.
+  bool warpgroupInAtom = false;
 
   /// Flat thread ids (in the CTA) executing group coordinate `group` (with
-  /// lanesInAtom: the id of lane 0 of each executing warp); stops when `fn`
-  /// returns false.
+  /// lanesInAtom: the id of lane 0 of each executing warp, or warpgroup with
+  /// warpgroupInAtom); stops when `fn` returns false.
   void forEachThread(ArrayRef<int64_t> group,
                      function_ref<bool(int64_t)> fn) const;
   /// Number of group coordinates.
@@ -88,7 +95,8 @@ struct ExecutionDomain {
 /// kernel, partial warps or warpgroups). `lanesInAtom` for warp-collective
 /// instructions, which need whole warps.
 FailureOr<ExecutionDomain> getExecutionDomain(Operation *op, Scope scope,
-                                              bool lanesInAtom = false);
+                                              bool lanesInAtom = false,
+                                              bool warpgroupInAtom = false);
 
 /// Checks decomposition, group extents, shape agreement, ownership,
 /// distinct destinations and memory atoms of `operands` under `scope`.
@@ -97,10 +105,13 @@ FailureOr<ExecutionDomain> getExecutionDomain(Operation *op, Scope scope,
 LogicalResult checkTileTensorOperands(Operation *op, Scope scope,
                                       ArrayRef<TileTensorOperand> operands,
                                       bool lanesInAtom = false,
-                                      bool sameRepeats = true);
+                                      bool sameRepeats = true,
+                                      bool warpgroupInAtom = false);
 
 /// A collective operand's fragment, parsed: per atom element, the lane that
-/// holds it and its register among the lane's `registersPerLane`.
+/// holds it (for a warpgroup fragment, the thread of the warpgroup:
+/// 32 wid_in_wg + laneid) and its register among the lane's
+/// `registersPerLane`.
 struct Fragment {
   TileLayout layout;
   SmallVector<int64_t> lane;

@@ -29,13 +29,15 @@
 
 namespace mlir::tirx::tile {
 
-/// Whether `value` provably has the same value in every lane of a warp.
-bool isWarpUniform(Value value);
+/// Whether `value` provably has the same value in every lane of a warp (in
+/// every thread of a warpgroup with `unitThreads` 128: a warp index divided
+/// by 4 is, the warp index is not).
+bool isWarpUniform(Value value, int64_t unitThreads = 32);
 
 /// The first condition (innermost first) of an scf.if / scf.while around
 /// `op`, inside its kernel, that is not provably warp-uniform; null when all
 /// are.
-Value findDivergentCondition(Operation *op);
+Value findDivergentCondition(Operation *op, int64_t unitThreads = 32);
 
 } // namespace mlir::tirx::tile
 

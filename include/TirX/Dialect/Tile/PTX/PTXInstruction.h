@@ -83,6 +83,12 @@ struct OperandInfo {
   /// image; the atom is then the whole operand.
   BulkTensorRole bulkRole = BulkTensorRole::None;
   ValueRule valueRule = ValueRule::None;
+  /// A register destination the instruction also reads (wgmma's
+  /// accumulator: `+f` registers).
+  bool isReadWrite = false;
+  /// A shared matrix passed as a 64-bit descriptor (wgmma's A and B); its
+  /// atom is the (M, K) or (N, K) tile the shape names.
+  DescriptorMatrix descriptor = DescriptorMatrix::None;
   /// The atom's shape: the operand's trailing dimensions (`{atom}` unless a
   /// fragment says otherwise, e.g. {16, 8} for an mma accumulator).
   llvm::SmallVector<int64_t, 2> atomShape;

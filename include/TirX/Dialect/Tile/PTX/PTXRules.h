@@ -132,6 +132,8 @@ std::string checkMatrixMove(const Mods &m, Floor &floor);
 // sm_90a-only forms (setmaxnreg, wgmma's fences) are arch-specific.
 std::string checkMbarrier(const Mods &m, Floor &floor);
 std::string archSpecific(const Mods &m, Floor &floor);
+// wgmma (docs/wgmma.md)
+std::string checkWgmma(const Mods &m, Floor &floor);
 } // namespace rules
 
 } // namespace mlir::tirx::ptx

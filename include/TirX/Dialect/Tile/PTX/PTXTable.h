@@ -128,6 +128,12 @@ struct OperandSpec {
   int atomSlot = -1;    // atom from a `.vN` slot
   int presentSlot = -1; // present only when this slot is spelled
   int fragment = -1;    // index into getFragments()
+  /// `frag=NAME_$slot`: the fragment `NAME_<token>` of the token spelled in
+  /// that slot (wgmma's accumulator, one fragment per N); -1 otherwise.
+  int fragmentSlot = -1;
+  llvm::StringRef fragmentPrefix;
+  bool isReadWrite = false;                             // `rw`
+  DescriptorMatrix descriptor = DescriptorMatrix::None; // `desc=a|b`
   int spaceSlot = -1;   // memory operands: the slot naming their state space
   int chunkOperand = -1; // atom of this many bytes: that operand's immediate
   llvm::StringRef chunkName; // `bytes=<operand>`, resolved to chunkOperand

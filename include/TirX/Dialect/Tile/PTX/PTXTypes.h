@@ -85,17 +85,20 @@ llvm::StringRef getMemorySpaceName(MemorySpace space);
 /// verifier on immediates; the table's operand attributes name them).
 enum class ValueRule : uint8_t {
   None,
-  FullMask,    // `mask`: membermask, the immediate -1 (all 32 lanes)
-  BarrierId,   // `barrier`: a named barrier, 0 to 15
-  ThreadCount, // `threads`: a positive multiple of 32, at most the block
-  ChunkBytes,  // `chunk`: an immediate copy size of 4, 8 or 16 bytes
-  Chunk16,     // `chunk16`: the immediate 16 (cp.async.cg)
-  SourceBytes, // `srcsize`: bytes read of a chunk, 0 to its size if immediate
-  GroupCount,  // `groups`: an immediate count of pending async groups
-  Arrivals,    // `arrivals`: an mbarrier arrival count, 1 to 2^20-1
-  TxCount,     // `txcount`: an mbarrier transaction count, 0 to 2^20-1
-  Parity,      // `parity`: a phase parity, 0 or 1
-  MaxRegisters // `maxnreg`: an immediate register count, 24-256, multiple of 8
+  FullMask,     // `mask`: membermask, the immediate -1 (all 32 lanes)
+  BarrierId,    // `barrier`: a named barrier, 0 to 15
+  ThreadCount,  // `threads`: a positive multiple of 32, at most the block
+  ChunkBytes,   // `chunk`: an immediate copy size of 4, 8 or 16 bytes
+  Chunk16,      // `chunk16`: the immediate 16 (cp.async.cg)
+  SourceBytes,  // `srcsize`: bytes read of a chunk, 0 to its size if immediate
+  GroupCount,   // `groups`: an immediate count of pending async groups
+  Arrivals,     // `arrivals`: an mbarrier arrival count, 1 to 2^20-1
+  TxCount,      // `txcount`: an mbarrier transaction count, 0 to 2^20-1
+  Parity,       // `parity`: a phase parity, 0 or 1
+  MaxRegisters, // `maxnreg`: an immediate register count, 24-256, multiple of 8
+  // wgmma (docs/wgmma.md):
+  UnitSign, // `sign`: an immediate 1 or -1 (imm-scale-a/b)
+  ZeroOne   // `bit`: an immediate 0 or 1 (imm-trans-a/b)
 };
 
 /// A destination written in PTX but not a tile.apply operand (PTXTable.def:
@@ -114,6 +117,10 @@ enum class BulkTensorRole : uint8_t {
              // the tensor map the launcher encodes: `[map, {coords}]`
   BoxImage   // `box`: the shared-memory image of that box
 };
+
+/// The operand is a shared-memory matrix that the lowering passes as a
+/// 64-bit matrix descriptor (wgmma's A and B): which matrix it is.
+enum class DescriptorMatrix : uint8_t { None, A, B };
 
 /// Who executes one instruction (docs/instruction-model.md).
 enum class ExecKind : uint8_t {
