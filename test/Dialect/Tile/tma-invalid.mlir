@@ -257,3 +257,15 @@ tirx.kernel @swizzle_period_alignment(%A: !tirx.tensor<256x512xbf16, global, ali
       : !tirx.tensor<64x64xbf16, shared, #tirx.layout<S[(64, 64) : (64, 1)] + Swizzle[3, 3, 3]>, align = 128>, !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)]>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
   tirx.return
 }
+
+// -----
+
+tirx.kernel @innermost_coordinate(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
+  %img = tirx.alloc_shared : !tirx.tensor<64x64xbf16, shared, align = 128>
+  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  %box = tirx.region %A[0, 4] [64, 64] : !tirx.tensor<256x512xbf16, global, align = 16>
+  // expected-error @+1 {{operand #1 (src) of 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes': the global box starts at element 4 of the innermost dimension (byte 8); a TMA box starts at a multiple of 16 bytes there}}
+  tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%img, %box, %bar)
+      : !tirx.tensor<64x64xbf16, shared, align = 128>, !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)] + 4>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
+  tirx.return
+}

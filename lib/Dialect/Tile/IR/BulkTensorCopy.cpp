@@ -204,6 +204,25 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
     return describeMap() << "has an innermost row of " << rowBytes
                          << " bytes; TMA moves rows of whole 16-byte units";
 
+  // Measured on the H200 (test/gpu/run_tma.py): a box whose innermost
+  // coordinate is not a whole number of 16-byte units, or a store's box at
+  // a negative coordinate, faults with an illegal instruction. Static
+  // coordinates are checked here (a static region never starts below 0);
+  // runtime ones are the program's (docs/hopper.md).
+  TensorMapOperand coordinates =
+      resolveTensorMapOperand(operands[mapPosition].value);
+  for (unsigned dim = 0; dim < rank; ++dim) {
+    if (!coordinates.dynamicOffsets[dim].empty())
+      continue;
+    int64_t coordinate = coordinates.staticOffsets[dim];
+    if (dim + 1 == rank && (coordinate * elementBytes) % 16)
+      return describeMap() << "starts at element " << coordinate
+                           << " of the innermost dimension (byte "
+                           << coordinate * elementBytes
+                           << "); a TMA box starts at a multiple of 16 bytes "
+                              "there";
+  }
+
   auto describeImage = [&]() {
     return op.emitOpError("operand #")
            << imagePosition << " (" << instruction.operands[imagePosition].name
