@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DriverEntryPoint.h"
 #include "RuntimeError.h"
 #include "TirX/Runtime/TirXRuntime.h"
 
@@ -24,16 +25,8 @@
 using EncodeFn = decltype(&cuTensorMapEncodeTiled);
 
 static EncodeFn getEncode() {
-  static EncodeFn fn = [] {
-    void *symbol = nullptr;
-    cudaDriverEntryPointQueryResult result;
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &symbol,
-                                         12000, cudaEnableDefault,
-                                         &result) != cudaSuccess ||
-        result != cudaDriverEntryPointSuccess)
-      return EncodeFn(nullptr);
-    return reinterpret_cast<EncodeFn>(symbol);
-  }();
+  static EncodeFn fn = tirx::runtime::getDriverEntryPoint<EncodeFn>(
+      "cuTensorMapEncodeTiled", 12000);
   return fn;
 }
 

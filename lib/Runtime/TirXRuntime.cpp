@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Runtime/TirXRuntime.h"
+#include "DriverEntryPoint.h"
 #include "KernelImage.h"
 #include "RuntimeError.h"
 
@@ -143,19 +144,7 @@ tirxModuleUnload(TirxModule module) {
   return check(error, "cudaLibraryUnload", TIRX_ERROR_CUDA);
 }
 
-/// A driver function found through the runtime (the library links only the
-/// static cudart), or null when the driver lacks it.
-template <typename Fn>
-static Fn getDriverEntryPoint(const char *name, unsigned cudaVersion) {
-  void *symbol = nullptr;
-  cudaDriverEntryPointQueryResult result;
-  if (cudaGetDriverEntryPointByVersion(name, &symbol, cudaVersion,
-                                       cudaEnableDefault,
-                                       &result) != cudaSuccess ||
-      result != cudaDriverEntryPointSuccess)
-    return nullptr;
-  return reinterpret_cast<Fn>(symbol);
-}
+using tirx::runtime::getDriverEntryPoint;
 
 using LaunchFn = decltype(&cuLaunchKernel);
 

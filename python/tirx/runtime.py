@@ -537,9 +537,9 @@ class _TensorMap:
     the args entry: a pointer to the map's bytes. update() re-encodes only
     when the tensor's address or shape changed."""
 
-    def __init__(self, name, param, dtype, box, swizzle):
+    def __init__(self, name, param, itemsize, box, swizzle):
         self.name, self.param, self.box, self.swizzle = name, param, tuple(box), swizzle
-        self.itemsize = dtype.bits // 8
+        self.itemsize = itemsize
         self._buffer = (ctypes.c_ubyte * 192)()
         base = ctypes.addressof(self._buffer)
         self.address = base + (-base) % 64
@@ -569,12 +569,7 @@ class _TensorMap:
         self._key = key
 
     def copy(self):
-        return _TensorMap(self.name, self.param, _Bytes(self.itemsize), self.box, self.swizzle)
-
-
-class _Bytes:
-    def __init__(self, itemsize):
-        self.bits = itemsize * 8
+        return _TensorMap(self.name, self.param, self.itemsize, self.box, self.swizzle)
 
 
 class _NoTorch:
@@ -616,8 +611,9 @@ class Launcher:
         # The fast path's argument slots (the owner thread's).
         self._slots = [t() for t in self._slot_types]
         # TMA tensor maps (docs/hopper.md): passed after every parameter.
-        self._maps = [_TensorMap(self._params[param][0], param, self._params[param][1].dtype,
-                                 box, swizzle) for param, box, swizzle in tensor_maps]
+        self._maps = [_TensorMap(self._params[param][0], param,
+                                 self._params[param][1].dtype.bits // 8, box, swizzle)
+                      for param, box, swizzle in tensor_maps]
         self._pointers = (ctypes.c_void_p * max(len(self._slots) + len(self._maps), 1))(
             *([ctypes.addressof(s) for s in self._slots] + [m.address for m in self._maps]))
         self.launch = self._generate()

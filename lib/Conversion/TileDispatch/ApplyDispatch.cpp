@@ -543,8 +543,7 @@ private:
     llvm::raw_string_ostream os(text);
     std::string predInput;
     if (Value pred = op.getPred())
-      predInput = ptx.addInput(
-          LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), pred));
+      predInput = ptx.addPredicate(pred);
     bool retry = instruction.hidden == ptx::HiddenDestination::RetryUntilTrue;
     if (retry) {
       // try_wait until the phase completes. Labels are local to their `{}`
@@ -555,8 +554,7 @@ private:
            << ", 0;\n\t@!%tirx_p bra tirx_done;\n";
       os << "tirx_retry:\n\t";
     } else if (!predInput.empty()) {
-      os << "{\n\t.reg .pred %tirx_p;\n\tsetp.ne.b32 %tirx_p, " << predInput
-         << ", 0;\n\t@%tirx_p ";
+      os << PTXBuilder::getGuardPrefix(predInput);
     }
     os << instruction.spelling;
     if (retry)

@@ -64,12 +64,8 @@ mlir::tirx::tile::emitBulkTensorCopy(PatternRewriter &rewriter, ApplyOp op,
   PTXBuilder ptx(rewriter, loc);
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (Value pred = op.getPred()) {
-    Value predWord =
-        LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), pred);
-    os << "{\n\t.reg .pred %tirx_p;\n\tsetp.ne.b32 %tirx_p, "
-       << ptx.addInput(predWord) << ", 0;\n\t@%tirx_p ";
-  }
+  if (Value pred = op.getPred())
+    os << PTXBuilder::getGuardPrefix(ptx.addPredicate(pred));
   os << instruction.spelling;
   for (const MixedOperand &operand : operands) {
     const ptx::OperandInfo &info = instruction.operands[operand.position];

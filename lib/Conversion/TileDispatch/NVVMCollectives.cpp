@@ -67,10 +67,10 @@ SmallVector<Value> mlir::tirx::tile::buildExactNVVMOp(
     if (withValid)
       resultType = LLVM::LLVMStructType::getLiteral(
           context, {value.getType(), builder.getI1Type()});
-    Value shuffled = NVVM::ShflOp::create(
-        builder, loc, resultType, asI32(sources[3]), value, asI32(sources[1]),
-        asI32(sources[2]), kind,
-        withValid ? builder.getUnitAttr() : UnitAttr());
+    Value shuffled =
+        NVVM::ShflOp::create(builder, loc, resultType, asI32(sources[3]), value,
+                             asI32(sources[1]), asI32(sources[2]), kind,
+                             withValid ? builder.getUnitAttr() : UnitAttr());
     if (!withValid)
       return {castBits(builder, loc, shuffled, resultTypes[0])};
     Value result = LLVM::ExtractValueOp::create(builder, loc, shuffled, 0);

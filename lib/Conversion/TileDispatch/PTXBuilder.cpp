@@ -76,6 +76,17 @@ std::string PTXBuilder::addInput(Value value) {
   return "$" + std::to_string(outputTypes.size() + inputs.size() - 1);
 }
 
+std::string PTXBuilder::addPredicate(Value pred) {
+  return addInput(
+      LLVM::ZExtOp::create(builder, loc, builder.getI32Type(), pred));
+}
+
+std::string PTXBuilder::getGuardPrefix(StringRef predInput) {
+  return ("{\n\t.reg .pred %tirx_p;\n\tsetp.ne.b32 %tirx_p, " + predInput +
+          ", 0;\n\t@%tirx_p ")
+      .str();
+}
+
 std::string PTXBuilder::addAddress(Value address) {
   inputConstraints += inputConstraints.empty() ? "l" : ",l";
   inputs.push_back(address);

@@ -41,6 +41,13 @@ public:
   std::string addOutput(Type storageType);
   /// A register source (storage type); returns "$N".
   std::string addInput(Value value);
+  /// The i1 guard `pred` as a 32-bit input (PTX sets a .pred from it);
+  /// returns "$N".
+  std::string addPredicate(Value pred);
+  /// Opens the block that guards one instruction by the predicate input
+  /// `predInput` (from addPredicate): the instruction follows the returned
+  /// text, and "\n\t}" closes the block.
+  static std::string getGuardPrefix(StringRef predInput);
   /// A 64-bit address register; returns "$N".
   std::string addAddress(Value address);
   /// Ties a new input carrying `current` to output `outputIndex`, so that a

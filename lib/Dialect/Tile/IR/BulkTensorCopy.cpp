@@ -71,19 +71,18 @@ TensorMapOperand mlir::tirx::tile::resolveTensorMapOperand(Value value) {
     }
     value = region.getSource();
   }
+  resolved.root = value;
   resolved.tensor = dyn_cast<BlockArgument>(value);
   return resolved;
 }
 
-/// The block argument a TMA copy's global operand is a box of, or a
-/// diagnostic.
+/// The kernel parameter a TMA copy's global operand (`resolved`) is a box
+/// of, or a diagnostic.
 static FailureOr<BlockArgument>
-findTensorParameter(ApplyOp op, Value value,
+findTensorParameter(const TensorMapOperand &resolved,
                     function_ref<InFlightDiagnostic()> describe) {
-  Value current = value;
-  while (auto region = current.getDefiningOp<RegionOp>())
-    current = region.getSource();
-  auto arg = dyn_cast<BlockArgument>(current);
+  Value current = resolved.root;
+  BlockArgument arg = resolved.tensor;
   if (!arg || !arg.getOwner()->isEntryBlock() ||
       !isa<FunctionOpInterface, KernelOp>(arg.getOwner()->getParentOp()))
     return describe()
@@ -155,8 +154,10 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
            << mapPosition << " (" << instruction.operands[mapPosition].name
            << ") of '" << instruction.spelling << "': the global box ";
   };
+  TensorMapOperand coordinates =
+      resolveTensorMapOperand(operands[mapPosition].value);
   FailureOr<BlockArgument> parameter =
-      findTensorParameter(op, operands[mapPosition].value, describeMap);
+      findTensorParameter(coordinates, describeMap);
   if (failed(parameter))
     return failure();
   auto tensorType = cast<tirx::TensorType>(parameter->getType());
@@ -209,8 +210,6 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
   // a negative coordinate, faults with an illegal instruction. Static
   // coordinates are checked here (a static region never starts below 0);
   // runtime ones are the program's (docs/hopper.md).
-  TensorMapOperand coordinates =
-      resolveTensorMapOperand(operands[mapPosition].value);
   for (unsigned dim = 0; dim < rank; ++dim) {
     if (!coordinates.dynamicOffsets[dim].empty())
       continue;
@@ -292,16 +291,16 @@ mlir::tirx::tile::getTensorMapKey(Operation *operation,
                                   const ptx::Instruction &instruction) {
   auto op = cast<ApplyOp>(operation);
   TensorMapKey key;
-  SmallVector<Value> values(op.getArgs());
-  unsigned next = 0;
-  for (auto [position, kind] : llvm::enumerate(op.getOperandKinds())) {
-    if (!isa<UnitAttr>(kind))
-      continue;
-    Value value = values[next++];
-    const ptx::OperandInfo &info = instruction.operands[position];
-    auto tensor = dyn_cast<tirx::TensorType>(value.getType());
+  FailureOr<SmallVector<MixedOperand>> operands =
+      getMixedOperands(op, op.getArgs(), op.getOperandKinds());
+  if (failed(operands))
+    return key; // unreachable for a verified copy
+  for (const MixedOperand &operand : *operands) {
+    const ptx::OperandInfo &info = instruction.operands[operand.position];
+    auto tensor = dyn_cast<tirx::TensorType>(operand.getType());
     if (info.bulkRole == ptx::BulkTensorRole::TensorMap) {
-      key.argIndex = resolveTensorMapOperand(value).tensor.getArgNumber();
+      key.argIndex =
+          resolveTensorMapOperand(operand.value).tensor.getArgNumber();
       llvm::append_range(key.box, tensor.getShape());
     } else if (info.bulkRole == ptx::BulkTensorRole::BoxImage) {
       key.swizzleBytes = getImageSwizzleBytes(tensor);

@@ -36,6 +36,16 @@ uint64_t MatrixDescriptor::getConstantBits() const {
 /// A descriptor stride is 14 bits of 16-byte units.
 static constexpr int64_t kMaxStrideBytes = int64_t(1) << 18;
 
+/// Why a tile is no canonical wgmma matrix.
+static llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// "(row, col)", how a message names an element of the matrix.
+static std::string element(int64_t row, int64_t col) {
+  return "(" + std::to_string(row) + ", " + std::to_string(col) + ")";
+}
+
 static llvm::Expected<MatrixDescriptor>
 matchSwizzled(const TileLayout &layout, int64_t modeBytes, int64_t start,
               int64_t rows, int64_t cols, int64_t elementBytes, bool mnMajor);
@@ -59,18 +69,12 @@ mlir::tirx::tile::matchMatrixDescriptor(const TileLayout &layout, int64_t start,
   if (*mode)
     return matchSwizzled(layout, *mode, start, rows, cols, elementBytes,
                          mnMajor);
-  auto fail = [](const llvm::Twine &message) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-  };
   auto byteAt = [&](int64_t row, int64_t col) {
     return at(layout.apply(start + row * cols + col), Axis::m) * elementBytes;
   };
   int64_t base = byteAt(0, 0);
   auto offset = [&](int64_t row, int64_t col) {
     return byteAt(row, col) - base;
-  };
-  auto element = [](int64_t row, int64_t col) {
-    return "(" + std::to_string(row) + ", " + std::to_string(col) + ")";
   };
   const char *major = mnMajor ? "MN-major" : "K-major";
   if (base % 16 != 0)
@@ -165,9 +169,6 @@ mlir::tirx::tile::matchMatrixDescriptor(const TileLayout &layout, int64_t start,
 static llvm::Expected<MatrixDescriptor>
 matchSwizzled(const TileLayout &layout, int64_t modeBytes, int64_t start,
               int64_t rows, int64_t cols, int64_t elementBytes, bool mnMajor) {
-  auto fail = [](const llvm::Twine &message) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-  };
   const Swizzle &swizzle = *layout.getSwizzle();
   TileLayout affine = layout.getAffinePart();
   auto affineAt = [&](int64_t row, int64_t col) {
@@ -176,9 +177,6 @@ matchSwizzled(const TileLayout &layout, int64_t modeBytes, int64_t start,
   int64_t base = affineAt(0, 0);
   auto offset = [&](int64_t row, int64_t col) {
     return affineAt(row, col) - base;
-  };
-  auto element = [](int64_t row, int64_t col) {
-    return "(" + std::to_string(row) + ", " + std::to_string(col) + ")";
   };
   std::string mode = std::to_string(modeBytes) + "-byte swizzle";
   const char *major = mnMajor ? "MN-major" : "K-major";

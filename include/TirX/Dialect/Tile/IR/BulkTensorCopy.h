@@ -58,6 +58,9 @@ SmallVector<TensorMapKey> parseTensorMapsAttr(Attribute attr);
 /// box's coordinates, outermost first (each a constant or an `index`
 /// value: the sum of the offsets of the region chain).
 struct TensorMapOperand {
+  /// Where the region chain starts: the kernel parameter of a verified copy
+  /// (`tensor`), or whatever the verifier refuses.
+  Value root;
   BlockArgument tensor;
   SmallVector<SmallVector<Value, 2>, 5> dynamicOffsets;
   SmallVector<int64_t, 5> staticOffsets;
