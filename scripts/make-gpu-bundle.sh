@@ -112,10 +112,7 @@ mkdir -p "$out/wheel"
 bash "$root/scripts/make-wheel.sh" --stored "$static" "$out/wheel" > /dev/null
 xz -9 -T2 "$out"/wheel/tirx-*.whl
 mkdir -p "$out/bench"
-cp "$root/bench/gpu/stream.py" "$root/bench/gpu/launch.py" "$root/bench/gpu/sizes.py" \
-   "$root/bench/gpu/softmax.py" "$root/bench/gpu/rmsnorm.py" "$root/bench/gpu/rowwise.py" \
-   "$root/bench/gpu/gemm.py" \
-   "$root/bench/gpu/run.sh" "$out/bench/"
+cp "$root"/bench/gpu/*.py "$root/bench/gpu/run.sh" "$out/bench/"
 cp "$root/test/gpu/run.sh" "$root/test/gpu/unpack.py" "$root/test/gpu/filecheck.py" \
    "$root/test/gpu/sanitizer_summary.py" \
    "$root/test/gpu/run_examples.py" "$root/test/gpu/run_malformed.py" \

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Streaming benchmarks on a GPU (see stream.py; needs torch, cupy, nvrtc).
-#   In a GPU bundle (make gpu-bundle):  bash bench/run.sh [--sizes|--softmax|--rmsnorm|--gemm] [RESULTS.md]
-#   In a built checkout with a GPU:     bash bench/gpu/run.sh [--sizes|--softmax|--rmsnorm|--gemm] [RESULTS.md]
+#   In a GPU bundle (make gpu-bundle):  bash bench/run.sh [--sizes|--softmax|--rmsnorm|--gemm|--gemm-hopper] [RESULTS.md]
+#   In a built checkout with a GPU:     bash bench/gpu/run.sh [--sizes|--softmax|--rmsnorm|--gemm|--gemm-hopper] [RESULTS.md]
 # --sizes runs sizes.py (runtime-sized persistent affine-ReLU) instead;
 # --softmax runs softmax.py (row softmax against copy, torch, Triton);
 # --rmsnorm runs rmsnorm.py (bf16 RMSNorm against copy, torch, Triton);
-# --gemm runs gemm.py (bf16 GEMM against cuBLAS and Triton).
+# --gemm runs gemm.py (bf16 GEMM against cuBLAS and Triton);
+# --gemm-hopper runs gemm_hopper.py (the TMA/wgmma GEMM, the same anchors).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -d "$here/../python/tirx" ] && [ -d "$here/../lib" ]; then
@@ -29,6 +30,10 @@ fi
 if [ "${1:-}" = "--gemm" ]; then
   shift
   exec python3 "$here/gemm.py" "$root/examples/python" "$@"
+fi
+if [ "${1:-}" = "--gemm-hopper" ]; then
+  shift
+  exec python3 "$here/gemm_hopper.py" "$root/examples/python" "$@"
 fi
 if [ "${1:-}" = "--softmax" ]; then
   shift

@@ -282,10 +282,13 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     }
     tirx::TensorType type = alloc.getResult().getType();
     int64_t span = type.getLayoutOrDefault().storage().span(Axis::m);
+    // In the entry block, wherever the tile is allocated (a branch, a loop):
+    // LLVM promotes only the entry block's static allocas to registers.
+    OpBuilder entry = OpBuilder::atBlockBegin(&func->getRegion(0).front());
     Value count =
-        LLVM::ConstantOp::create(builder, loc, builder.getI64Type(), span);
+        LLVM::ConstantOp::create(entry, loc, entry.getI64Type(), span);
     Value ptr = LLVM::AllocaOp::create(
-        builder, loc, LLVM::LLVMPointerType::get(context),
+        entry, loc, LLVM::LLVMPointerType::get(context),
         type.getStorageElementType(), count, type.getAlignmentOrDefault());
     pointers[alloc.getResult()] = ptr;
     toErase.push_back(op);

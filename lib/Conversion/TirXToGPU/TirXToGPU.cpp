@@ -368,7 +368,12 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
         unsigned first = func.getNumArguments();
         auto pointer = LLVM::LLVMPointerType::get(builder.getContext());
         for (unsigned index = 0; index < tensorMaps.size(); ++index) {
-          func.insertArgument(first + index, pointer, {}, kernel.getLoc());
+          if (failed(func.insertArgument(first + index, pointer, {},
+                                         kernel.getLoc()))) {
+            // check-diagnostics: internal, a gpu.func takes pointer arguments
+            kernel.emitOpError("cannot add its tensor-map parameters");
+            return signalPassFailure();
+          }
           func.setArgAttr(first + index, LLVM::LLVMDialect::getAlignAttrName(),
                           builder.getI64IntegerAttr(tile::kTensorMapAlignment));
         }

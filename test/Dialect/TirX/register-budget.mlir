@@ -182,3 +182,61 @@ tirx.kernel @nested(%p: i1) launch(grid = [1], block = [32]) {
   }
   tirx.return
 }
+
+// -----
+
+// setmaxnreg: after a warpgroup's setmaxnreg.inc 232, its tiles may take
+// 232 - 16 registers, over the 168 - 16 of a 384-thread block; in the other
+// branch, after setmaxnreg.dec 40, only 40 - 16.
+module attributes {tirx.chip = "sm_90a", tirx.ptx = 83 : i32} {
+tirx.kernel @setmaxnreg_fits() launch(grid = [1], block = [384]) {
+  %tid = tirx.thread_idx x
+  %c128 = arith.constant 128 : index
+  %wg = arith.divui %tid, %c128 : index
+  %c1 = arith.constant 1 : index
+  %consumer = arith.cmpi uge, %wg, %c1 : index
+  scf.if %consumer {
+    tile.apply "setmaxnreg.inc.sync.aligned.u32" scope(warpgroup) (232 : i32)
+    %acc = tirx.alloc_local : !tirx.tensor<200xf32, local>
+    scf.for %i = %c1 to %c128 step %c1 {
+      %more = tirx.alloc_local : !tirx.tensor<16xf32, local>
+    }
+  } else {
+    tile.apply "setmaxnreg.dec.sync.aligned.u32" scope(warpgroup) (40 : i32)
+    %few = tirx.alloc_local : !tirx.tensor<24xf32, local>
+  }
+  tirx.return
+}
+}
+
+// -----
+
+module attributes {tirx.chip = "sm_90a", tirx.ptx = 83 : i32} {
+tirx.kernel @setmaxnreg_over() launch(grid = [1], block = [384]) {
+  %tid = tirx.thread_idx x
+  %c128 = arith.constant 128 : index
+  %wg = arith.divui %tid, %c128 : index
+  %c1 = arith.constant 1 : index
+  %consumer = arith.cmpi uge, %wg, %c1 : index
+  scf.if %consumer {
+    // expected-note @+1 {{the setmaxnreg}}
+    tile.apply "setmaxnreg.inc.sync.aligned.u32" scope(warpgroup) (232 : i32)
+    %acc = tirx.alloc_local : !tirx.tensor<200xf32, local>
+    // expected-error @+1 {{register tiles need 217 32-bit registers per thread here (this tile 17), over the budget of 216: setmaxnreg leaves 232 per thread, less 16 kept for addresses and indices}}
+    %more = tirx.alloc_local : !tirx.tensor<17xf32, local>
+  }
+  tirx.return
+}
+}
+
+// -----
+
+module attributes {tirx.chip = "sm_90a", tirx.ptx = 83 : i32} {
+tirx.kernel @setmaxnreg_dec_over() launch(grid = [1], block = [256]) {
+  // expected-note @+1 {{the setmaxnreg}}
+  tile.apply "setmaxnreg.dec.sync.aligned.u32" scope(warpgroup) (40 : i32)
+  // expected-error @+1 {{register tiles need 25 32-bit registers per thread here (this tile 25), over the budget of 24: setmaxnreg leaves 40 per thread, less 16 kept for addresses and indices}}
+  %few = tirx.alloc_local : !tirx.tensor<25xf32, local>
+  tirx.return
+}
+}

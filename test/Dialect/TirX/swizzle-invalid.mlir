@@ -56,11 +56,15 @@ tirx.kernel @region_dynamic_row() launch(grid = [1], block = [32]) {
 
 // -----
 
+// The source starts at position 64 (a static region); a swizzled layout
+// starting at 128 may place elements from 0 on (the swizzle permutes whole
+// periods), before it.
 tirx.kernel @reinterpret_off_period() launch(grid = [1], block = [32]) {
-  %s = tirx.alloc_shared : !tirx.tensor<1024xf16, shared, align = 1024>
-  // expected-error @+1 {{a swizzled result layout must start at a multiple of its swizzle period (512 elements), but it starts at 64}}
-  %v = tirx.reinterpret %s : !tirx.tensor<1024xf16, shared, align = 1024>
-      -> !tirx.tensor<8x64xf16, shared, #tirx.layout<S[(8, 64)] + 64 + Swizzle[3, 3, 3]>, align = 1024>
+  %s = tirx.alloc_shared : !tirx.tensor<2048xf16, shared, align = 1024>
+  %r = tirx.region %s[64] [1536] : !tirx.tensor<2048xf16, shared, align = 1024>
+  // expected-error @+1 {{a swizzled result layout starting at storage position 128 may place elements from position 0 on (its swizzle permutes periods of 512 elements), but the source's storage starts at 64}}
+  %v = tirx.reinterpret %r : !tirx.tensor<1536xf16, shared, #tirx.layout<S[1536 : 1] + 64>, align = 1024>
+      -> !tirx.tensor<8x64xf16, shared, #tirx.layout<S[(8, 64)] + 128 + Swizzle[3, 3, 3]>, align = 1024>
   tirx.return
 }
 

@@ -239,6 +239,20 @@ bool ApplyOp::isAccessClipped(unsigned operandIndex) {
              ptx::BulkTensorRole::TensorMap;
 }
 
+/// setmaxnreg's immediate: the warpgroup's registers per thread from then
+/// on (the verifier checked its value).
+std::optional<int64_t> ApplyOp::getRegisterLimitAfter() {
+  ArrayRef<ptx::Instruction> forms = getInstruction().getForms();
+  if (forms.empty() || forms.front().family != "setmaxnreg")
+    return std::nullopt;
+  ArrayRef<Attribute> kinds = getOperandKinds().getValue();
+  if (kinds.size() != 1)
+    return std::nullopt;
+  if (auto count = dyn_cast<IntegerAttr>(kinds.front()))
+    return count.getInt();
+  return std::nullopt;
+}
+
 std::string ApplyOp::describeAccessOperand(unsigned operandIndex) {
   unsigned position = getOperandPosition(*this, operandIndex);
   std::string text = "operand #" + std::to_string(position);

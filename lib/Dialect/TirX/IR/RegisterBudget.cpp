@@ -32,22 +32,33 @@ namespace {
 /// The budget of one kernel.
 struct Budget {
   int64_t threads;
-  int64_t perThread; // before the margin
-  int64_t tiles;     // for register tiles
+  int64_t perThread;          // before the margin
+  int64_t tiles;              // for register tiles
+  Operation *setBy = nullptr; // the setmaxnreg that set perThread, if any
 };
 } // namespace
 
 /// Adds the tiles allocated in `block` to `live` in program order, and
 /// checks nested regions with what is live at their op.
-static LogicalResult checkBlock(Block &block, int64_t live,
-                                const Budget &budget) {
+static LogicalResult checkBlock(Block &block, int64_t live, Budget budget) {
   for (Operation &op : block) {
     if (auto alloc = dyn_cast<AllocLocalOp>(op)) {
       int64_t regs = getRegisterFootprint(alloc.getResult().getType());
       live += regs;
       if (live <= budget.tiles)
         continue;
-      // Which limit binds: the per-thread maximum, or the register file.
+      // Which limit binds: a setmaxnreg, the per-thread maximum, or the
+      // register file.
+      if (budget.setBy) {
+        InFlightDiagnostic diag =
+            alloc.emitOpError("register tiles need ")
+            << live << " 32-bit registers per thread here (this tile " << regs
+            << "), over the budget of " << budget.tiles << ": setmaxnreg "
+            << "leaves " << budget.perThread << " per thread, less "
+            << kRegisterMargin << " kept for addresses and indices";
+        diag.attachNote(budget.setBy->getLoc()) << "the setmaxnreg";
+        return diag;
+      }
       if (budget.perThread == kMaxRegistersPerThread)
         return alloc.emitOpError("register tiles need ")
                << live << " 32-bit registers per thread here (this tile "
@@ -66,6 +77,13 @@ static LogicalResult checkBlock(Block &block, int64_t live,
       for (Block &inner : region)
         if (failed(checkBlock(inner, live, budget)))
           return failure();
+    // setmaxnreg: the threads that pass it hold that many registers.
+    if (auto limiter = dyn_cast<RegisterLimitOpInterface>(op))
+      if (std::optional<int64_t> limit = limiter.getRegisterLimitAfter()) {
+        budget.perThread = *limit;
+        budget.tiles = *limit - kRegisterMargin;
+        budget.setBy = &op;
+      }
   }
   return success();
 }

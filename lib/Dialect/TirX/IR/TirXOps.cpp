@@ -570,14 +570,20 @@ LogicalResult ReinterpretOp::verify() {
            << resultStart << " but the source's storage starts at "
            << sourceStart
            << " (a static region's offset): add it to the result's layout";
-  // A swizzle permutes offsets within its periods: from a start that is a
-  // multiple of the period, positions stay in [start, span(m)).
-  if (std::optional<Swizzle> swizzle = result.getLayoutOrDefault().getSwizzle();
-      swizzle && resultStart % swizzle->getPeriod() != 0)
-    return emitOpError("a swizzled result layout must start at a multiple "
-                       "of its swizzle period (")
-           << swizzle->getPeriod() << " elements), but it starts at "
-           << resultStart;
+  // A swizzle permutes offsets within its periods (counted from the
+  // storage's start): an affine start inside a period, such as a k16 slice
+  // of a swizzled row, may place elements from the period's start on.
+  if (std::optional<Swizzle> swizzle =
+          result.getLayoutOrDefault().getSwizzle()) {
+    int64_t lowest = resultStart - resultStart % swizzle->getPeriod();
+    if (lowest < sourceStart)
+      return emitOpError("a swizzled result layout starting at storage "
+                         "position ")
+             << resultStart << " may place elements from position " << lowest
+             << " on (its swizzle permutes periods of " << swizzle->getPeriod()
+             << " elements), but the source's storage starts at "
+             << sourceStart;
+  }
   int64_t sourceSpan = source.getLayoutOrDefault().span(Axis::m);
   int64_t resultSpan = result.getLayoutOrDefault().span(Axis::m);
   if (resultSpan > sourceSpan)

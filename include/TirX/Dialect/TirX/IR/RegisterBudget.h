@@ -20,6 +20,10 @@
 //                  warps in units of 8 per thread; 65536 per SM from sm_50
 //                  to sm_120, 255 per thread since sm_35).
 //
+// After an op whose RegisterLimitOpInterface names a count (a warpgroup's
+// setmaxnreg), the limit is that count less the margin for the rest of its
+// block and the blocks nested there.
+//
 // An allocation that brings live() above the limit is a located error.
 //
 //===----------------------------------------------------------------------===//

@@ -34,4 +34,20 @@ def TirX_TensorAccessOpInterface : OpInterface<"TensorAccessOpInterface"> {
   ];
 }
 
+def TirX_RegisterLimitOpInterface : OpInterface<"RegisterLimitOpInterface"> {
+  let cppNamespace = "::mlir::tirx";
+  let description = [{
+    An op that may change how many registers per thread the threads
+    executing it hold from then on (`setmaxnreg` of a warpgroup): the
+    register budget (docs/registers.md) bounds the tiles allocated after it,
+    in its block and the blocks nested there, by the new limit.
+  }];
+  let methods = [
+    InterfaceMethod<
+      "The registers per thread after the op, or nullopt when it leaves "
+      "them as they are.",
+      "::std::optional<int64_t>", "getRegisterLimitAfter">,
+  ];
+}
+
 #endif // TIRX_DIALECT_TIRX_IR_TIRXINTERFACES_TD

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""bf16 GEMM on Hopper (issue 19): C = A @ W^T, A (M, K) and W (N, K)
+row-major bfloat16 (W as torch.nn.Linear keeps its weight), f32
+accumulation, C bfloat16. TirX's examples/python/gemm_hopper.py (TMA,
+mbarrier pipeline, warp-specialized wgmma) against torch.matmul(A, W.T)
+(cuBLAS) and Triton's tiled matmul on the same operands (triton_matmul.py,
+autotuned), in one process, timed as stream.py times (CUDA events, median
+of 20 after 5 warm-ups, each run queued behind a sleep kernel). TFLOP/s =
+2 M N K / time.
+
+Shapes: 4096^3 and 8192^3 (the issue's) and (M, N, K) = (8192, 11008,
+4096) (LLaMA-7B's MLP up-projection over 8192 tokens). TirX variants are
+rows named by their parameters; none is chosen from this run.
+
+Every implementation first runs into an output poisoned with NaN and is
+checked against float64: |C - A W^T| <= 2^-7 |A W^T| + 2^-17 (|A| |W|^T)
+(examples/python/gemm.py's bound). Before timing, small shapes (K steps
+fewer than, equal to and not a multiple of the stages) are checked the same
+way. Usage: gemm_hopper.py EXAMPLES_DIR [RESULTS.md] [--quick]
+[--shapes=M,N,K;...] [--variants=INDEX,...]"""
+import sys
+
+import torch
+
+from stream import timed
+from triton_matmul import triton_matmul_factory
+
+sys.path.insert(0, sys.argv[1])
+import gemm_hopper as tirx_gemm  # noqa: E402
+
+SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 11008, 4096)]
+SMALL = [(128, 256, 64), (256, 512, 192), (384, 768, 320), (1024, 1024, 4096)]
+VARIANTS = [
+    dict(BN=256, STAGES=4),
+    dict(BN=128, STAGES=4),
+    dict(BN=256, STAGES=4, PRODUCER_REGISTERS=24, CONSUMER_REGISTERS=240),
+    dict(BN=128, STAGES=6),
+]
+
+
+def variant_name(v):
+    return "TirX " + ", ".join("%s=%s" % (k, v[k]) for k in sorted(v))
+
+
+def option(name):
+    for arg in sys.argv[2:]:
+        if arg.startswith("--%s=" % name):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def checked(label, run, a, w, c, expected, failures):
+    c.fill_(float("nan"))
+    out = run()
+    torch.cuda.synchronize()
+    ratio = tirx_gemm.check(a, w, out, expected)
+    if not ratio <= 1:
+        print("FAIL: %s: error %.3g of the bf16 bound" % (label, ratio))
+        failures.append(label)
+    return ratio
+
+
+def main(results=None):
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    triton_impl, triton_version = triton_matmul_factory()
+    print("device: %s (%d SMs), torch %s, triton %s"
+          % (props.name, props.multi_processor_count, torch.__version__, triton_version))
+    variants = VARIANTS
+    if option("variants"):
+        variants = [VARIANTS[int(i)] for i in option("variants").split(",")]
+    shapes = SHAPES
+    if option("shapes"):
+        shapes = [tuple(int(x) for x in s.split(",")) for s in option("shapes").split(";")]
+    failures = []
+    for variant in variants:
+        for M, N, K in SMALL:
+            torch.manual_seed(1)
+            a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+            w = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
+            c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+            label = "%s at %dx%dx%d" % (variant_name(variant), M, N, K)
+            try:
+                run = lambda: tirx_gemm.gemm(a, w, c, **variant)
+                ratio = checked(label, run, a, w, c, None, failures)
+            except AssertionError:
+                continue  # a shape the variant's blocks do not divide
+            print("%s: %s, error %.3g of the bound" % (label, "OK" if ratio <= 1 else "FAIL",
+                                                       ratio))
+    if "--quick" in sys.argv:
+        shapes = shapes[:2]
+    lines = []
+    for M, N, K in shapes:
+        torch.manual_seed(0)
+        a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+        w = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
+        c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+        tflop = 2 * M * N * K / 1e12
+        expected = tirx_gemm.reference(a, w)
+        entries = [("torch.matmul(A, W.T) (cuBLAS)", lambda: torch.matmul(a, w.T, out=c))]
+        if triton_impl:
+            triton_run, best = triton_impl
+            entries.append(("Triton %s" % triton_version, lambda: triton_run(a, w.T, c)))
+        for variant in variants:
+            label = variant_name(variant)
+            try:
+                tirx_gemm.gemm(a, w, c, **variant)
+            except AssertionError:
+                continue
+
+            def run(variant=variant):
+                tirx_gemm.gemm(a, w, c, **variant)
+                return c
+            entries.append((label, run))
+        measured = []
+        for label, run in entries:
+            ratio = checked(label, run, a, w, c, expected, failures)
+            ms = timed(run)
+            if label.startswith("Triton"):
+                label += " (best: %s)" % best(M, N, K)
+            measured.append((label, ms, ratio))
+            print("%s: %.4f ms, %.0f TFLOP/s" % (label, ms, tflop / ms * 1e3), flush=True)
+        cublas_ms = measured[0][1]
+        triton_ms = measured[1][1] if triton_impl else None
+        lines += ["### bf16 GEMM %d x %d x %d (M x N x K), C = A W^T" % (M, N, K), "",
+                  "| implementation | ms | TFLOP/s | % of cuBLAS | % of Triton | error / bound |",
+                  "|---|---|---|---|---|---|"]
+        for label, ms, ratio in measured:
+            lines.append("| %s | %.4f | %.0f | %.1f | %s | %.3g |" % (
+                label, ms, tflop / ms * 1e3, 100 * cublas_ms / ms,
+                "%.1f" % (100 * triton_ms / ms) if triton_ms else "-", ratio))
+        lines.append("")
+    text = "\n".join(lines)
+    print(text)
+    if results:
+        with open(results, "w") as out:
+            out.write(text + "\n")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    positional = [a for a in sys.argv[2:] if not a.startswith("--")]
+    sys.exit(main(positional[0] if positional else None))

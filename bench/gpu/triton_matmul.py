@@ -1,0 +1,62 @@
+"""Triton's tiled matmul, the anchor of the GEMM benchmarks (gemm.py,
+gemm_hopper.py): the tutorial's algorithm (grouped program order, tl.dot,
+which Triton 3 lowers to wgmma on Hopper), autotuned over its
+configurations. C = A @ B for any strides of A (M, K) and B (K, N)."""
+
+
+def triton_matmul_factory():
+    try:
+        import triton
+        import triton.language as tl
+    except ImportError:
+        return None, None
+    configs = []
+    for bm, bn, bk, stages, warps in [(128, 256, 64, 3, 8), (64, 256, 32, 4, 4),
+                                      (128, 128, 32, 4, 4), (128, 64, 32, 4, 4),
+                                      (64, 128, 32, 4, 4), (128, 32, 32, 4, 4),
+                                      (256, 128, 64, 3, 8), (128, 128, 64, 4, 4)]:
+        configs.append(triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
+                                      "GROUP_M": 8}, num_stages=stages, num_warps=warps))
+
+    @triton.autotune(configs=configs, key=["M", "N", "K"])
+    @triton.jit
+    def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+                      stride_bn, stride_cm, stride_cn, BLOCK_M: tl.constexpr,
+                      BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+        pid = tl.program_id(0)
+        tiles_m = tl.cdiv(M, BLOCK_M)
+        tiles_n = tl.cdiv(N, BLOCK_N)
+        in_group = GROUP_M * tiles_n
+        first_m = (pid // in_group) * GROUP_M
+        group_rows = min(tiles_m - first_m, GROUP_M)
+        pid_m = first_m + (pid % in_group) % group_rows
+        pid_n = (pid % in_group) // group_rows
+        rows = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+        cols = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+        ks = tl.arange(0, BLOCK_K)
+        a = a_ptr + rows[:, None] * stride_am + ks[None, :] * stride_ak
+        b = b_ptr + ks[:, None] * stride_bk + cols[None, :] * stride_bn
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BLOCK_K)):
+            acc = tl.dot(tl.load(a), tl.load(b), acc)
+            a += BLOCK_K * stride_ak
+            b += BLOCK_K * stride_bk
+        out_rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        out_cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+        c = c_ptr + out_rows[:, None] * stride_cm + out_cols[None, :] * stride_cn
+        tl.store(c, acc.to(tl.bfloat16), mask=(out_rows[:, None] < M) & (out_cols[None, :] < N))
+
+    def run(a, b, c):
+        M, K = a.shape
+        N = b.shape[1]
+        grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]),)
+        matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+                            b.stride(1), c.stride(0), c.stride(1))
+        return c
+
+    def best(M, N, K):
+        config = matmul_kernel.best_config
+        return "%dx%dx%d, %d warps, %d stages" % (
+            config.kwargs["BLOCK_M"], config.kwargs["BLOCK_N"], config.kwargs["BLOCK_K"],
+            config.num_warps, config.num_stages)
+    return (run, best), triton.__version__

@@ -1,0 +1,54 @@
+"""The Hopper GEMM example (examples/python/gemm_hopper.py, docs/hopper.md)
+compiled at sm_90a without a GPU: the warp-specialized structure reaches
+the PTX (setmaxnreg, the TMA loads of A and W on their stages' mbarriers,
+wgmma straight from the 128-byte swizzled stages), the accumulators stay
+in registers (no local memory: register tiles of a branch are promoted),
+and the tensor maps are the two boxes."""
+import re
+
+import pytest
+
+import tirx
+import gemm_hopper
+
+TMA = ("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+       "mbarrier::complete_tx::bytes")
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    # K = 320: five K steps over four stages (the loop and its tail).
+    return tirx.compile(gemm_hopper.make_kernel(256, 512, 320), target=gemm_hopper.TARGET)
+
+
+def test_structure(compiled):
+    ptx = compiled.ptx
+    assert ".target sm_90a" in ptx
+    assert "setmaxnreg.inc.sync.aligned.u32 0x000000E8;" in ptx
+    assert "setmaxnreg.dec.sync.aligned.u32 0x00000028;" in ptx
+    # A's and W's boxes per K step: 4 in the unrolled loop body, 1 in the tail.
+    loads = re.findall(re.escape(TMA) + r" \[%rd\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], "
+                       r"\[%rd\d+\];", ptx)
+    assert len(loads) == ptx.count(TMA) == 2 * (4 + 1)
+    # Four k16 slices per K step: 16 in the loop body, 4 in the tail.
+    assert ptx.count("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16") == 20
+    # Each slice's descriptor: 128-byte swizzle (1 << 62), SBO 1024, LBO 16.
+    assert "4611686293305360384" in ptx
+    assert ptx.count("wgmma.commit_group.sync.aligned") == 5
+    # 128 f32 accumulators per consumer thread, never in local memory.
+    assert ".local" not in ptx and "ld.local" not in ptx
+    # ptxas (when the toolkit is here, as in CI) assembles it without spills.
+    if compiled.ptxas_report is not None:
+        assert compiled.spill_bytes == 0
+
+
+def test_tensor_maps(compiled):
+    # A's (128, 64) box and W's (256, 64), both 128-byte swizzled.
+    assert compiled.tensor_maps == [(0, (128, 64), 128), (1, (256, 64), 128)]
+    # Four stages of 48 KiB, beyond the 48 KiB of static shared memory.
+    assert compiled.shared_bytes >= 4 * (128 + 256) * 64 * 2
+
+
+def test_block_sizes_are_checked():
+    with pytest.raises(AssertionError):
+        gemm_hopper.make_kernel(256, 512, 96)
