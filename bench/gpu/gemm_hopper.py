@@ -31,10 +31,11 @@ import gemm_hopper as tirx_gemm  # noqa: E402
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 11008, 4096)]
 SMALL = [(128, 256, 64), (256, 512, 192), (384, 768, 320), (1024, 1024, 4096)]
 VARIANTS = [
-    dict(BN=256, STAGES=4),
-    dict(BN=128, STAGES=4),
-    dict(BN=256, STAGES=4, PRODUCER_REGISTERS=24, CONSUMER_REGISTERS=240),
-    dict(BN=128, STAGES=6),
+    dict(persistent=False, DEFERRED=0),
+    dict(DEFERRED=0),
+    dict(DEFERRED=16),
+    dict(DEFERRED=32),
+    dict(DEFERRED=64, PRODUCER_REGISTERS=24, CONSUMER_REGISTERS=240),
 ]
 
 

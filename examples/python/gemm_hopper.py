@@ -32,13 +32,18 @@ TMA_LOAD = ("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
 
 
 def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
-                PRODUCER_REGISTERS=40, CONSUMER_REGISTERS=232, GROUP_M=8):
-    """A kernel for static (M, N, K), each a multiple of its block size."""
+                PRODUCER_REGISTERS=40, CONSUMER_REGISTERS=232, GROUP_M=8, num_sms=None, DEFERRED=32):
+    """A kernel for static (M, N, K), each a multiple of its block size;
+    persistent over `num_sms` CTAs (each walks tiles bx, bx + grid, ...),
+    or one CTA per tile when num_sms is None."""
     assert BK == 64, "one 128-byte swizzle row of bf16 per K step"
     assert BM == 64 * CONSUMERS and M % BM == 0 and N % BN == 0 and K % BK == 0
     assert BN % 8 == 0 and 8 <= BN <= 256
     threads = 128 * (CONSUMERS + 1)
     KT = K // BK
+    # K steps whose wgmma groups overlap the previous tile's stores of C.
+    PEEL = max(p for p in (1, 2, 4, 8) if p <= KT and DEFERRED % p == 0)
+    assert 0 <= DEFERRED <= BN // 4
     tiles_n = N // BN
     group_m = min(GROUP_M, M // BM)
     assert (M // BM) % group_m == 0
@@ -60,22 +65,30 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
     acc = TileLayout(S[(4, 2, 8, BN // 8, 4, 2)
                        : (1 @ wid_in_wg, 2, 4 @ laneid, 4, 1 @ laneid, 1)])
     regs = BN // 2
-    per_thread = TileLayout(S[(4, 32, regs, 1) : (1 @ wid_in_wg, 1 @ laneid, 1, 1)])
-    words_layout = TileLayout(S[(4, 32, regs // 2, 1) : (1 @ wid_in_wg, 1 @ laneid, 1, 1)])
+    def per_thread(count):
+        """count registers per thread of a warpgroup, in order."""
+        return TileLayout(S[(4, 32, count, 1) : (1 @ wid_in_wg, 1 @ laneid, 1, 1)])
+    words_layout = per_thread
     # C as words: word q = 2 j + h of lane l in warp w is row 16 w + 8 h +
     # l / 4, word 4 j + l % 4 (registers 4 j + 2 h, +1 hold its columns).
     c_words = TileLayout(S[(4, 8, 4, BN // 8, 2, 1) : (16 * NW, NW, 1, 4, 8 * NW, 1)])
+
+    tiles = (M // BM) * tiles_n
+    grid = min(tiles, num_sms) if num_sms else tiles
+
+    def tile_coordinates(tile):
+        """Grouped order: group_m row tiles share their W columns in L2."""
+        group = tile // (group_m * tiles_n)
+        bm = group * group_m + tile % group_m
+        bn = (tile % (group_m * tiles_n)) // group_m
+        return bm, bn
 
     @T.function
     def gemm(A: T.Tensor((M, K), "bfloat16", align=16),
              W: T.Tensor((N, K), "bfloat16", align=16),
              C: T.Tensor((M, N), "bfloat16", align=16)):
-        T.device_entry(launch=T.cuda.LaunchConfig(grid=(M // BM) * tiles_n, block=threads))
-        # Grouped order: group_m row tiles share their W columns in L2.
-        pid = T.cuda.block_idx("x")
-        group = pid // (group_m * tiles_n)
-        bm = group * group_m + pid % group_m
-        bn = (pid % (group_m * tiles_n)) // group_m
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=threads))
+        bx = T.cuda.block_idx("x")
         sa = T.alloc_shared((STAGES, CONSUMERS, 64, BK), "bfloat16", align=1024, layout=a_stages)
         sw_ = T.alloc_shared((STAGES, BN, BK), "bfloat16", align=1024, layout=w_stages)
         full = T.alloc_shared((STAGES,), "uint64", align=8)
@@ -90,80 +103,131 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                 T.ptx.fence.proxy.async_.shared__cta()
         T.cuda.cta_sync()
 
-        # Warpgroup 0 produces, warpgroups 1.. consume (a comparison the
-        # bounds proof reads in both branches).
+        # The CTA's tiles: bx, bx + grid, ... Its K steps are numbered on
+        # across its tiles (step = round * KT + kb), and step i uses stage
+        # i % STAGES in its (i / STAGES)-th use, whose phase parity is
+        # (i / STAGES) % 2: producer and consumers walk the same steps.
+        def step_of(tile, kb):
+            return (tile - bx) // grid * KT + kb
+
         with T.If(wg >= 1):
             with T.Then():
-                # The consumers: warpgroup c multiplies rows 64 c .. 64 c + 63.
+                # The consumers: warpgroup c multiplies rows 64 c .. 64 c + 63
+                # of each tile.
                 T.cuda.tile.apply(T.ptx["setmaxnreg.inc.sync.aligned.u32"],
                                   T.int32(CONSUMER_REGISTERS), scope="warpgroup")
                 c = wg - 1
                 d = T.alloc_local((64, BN), "float32", layout=acc)
-                T.cuda.tile.apply(T.ptx["mov.b32"],
-                                  d.view((4, 32, regs, 1), layout=per_thread),
-                                  T.float32(0.0), scope="warpgroup")
+                # C as bf16x2 words (pairs of accumulators), in two parts:
+                # the first words - DEFERRED right after the tile's last
+                # wgmma group, the last DEFERRED a chunk at a time while the
+                # next tile's first PEEL groups run (none: the whole tile at
+                # once).
+                nwords = regs // 2
+                now = nwords - DEFERRED
+                deferred = T.alloc_local((4, 32, max(DEFERRED, 1), 1), "uint32",
+                                         layout=words_layout(max(DEFERRED, 1)))
+                Cw = C.view("uint32")
+                halves = d.view((4, 32, regs, 1), layout=per_thread(regs)).view(
+                    4, 32, nwords, 2)
 
-                def consume(kb, s, parity):
-                    T.ptx.mbarrier.try_wait(full.ptr_to([s]), parity)
+                def c_view(tile):
+                    bm, bn = tile_coordinates(tile)
+                    row = bm * BM + c * 64
+                    return Cw[row:row + 64, bn * (BN // 2):bn * (BN // 2) + BN // 2].view(
+                        (4, 32, nwords, 1), layout=c_words)
+
+                def convert(out, first, count):
+                    T.cuda.tile.apply(T.ptx["cvt.rn.bf16x2.f32"], out,
+                                      halves[:, :, first:first + count, 1:2],
+                                      halves[:, :, first:first + count, 0:1], scope="warpgroup")
+
+                def store_chunk(tile, chunk, chunks):
+                    """Chunk `chunk` of `chunks` of tile's deferred words."""
+                    size = DEFERRED // chunks
+                    T.cuda.tile.apply(T.ptx["st.global.b32"],
+                                      c_view(tile)[:, :, now + chunk * size:
+                                                   now + (chunk + 1) * size, :],
+                                      deferred[:, :, chunk * size:(chunk + 1) * size, :],
+                                      scope="warpgroup")
+
+                def k_step(tile, kb, first):
+                    step = step_of(tile, kb)
+                    s = step % STAGES
+                    T.ptx.mbarrier.try_wait(full.ptr_to([s]), T.int32(step // STAGES % 2))
                     a_rows = sa[s, c]
+                    w_rows = sw_[s]
                     T.cuda.tile.apply(T.ptx["wgmma.fence.sync.aligned"], scope="warpgroup")
                     for kk in range(BK // 16):
+                        # The tile's first product overwrites D (scale-d 0).
                         T.cuda.tile.apply(
                             T.ptx["wgmma.mma_async.sync.aligned.m64n%dk16.f32.bf16.bf16" % BN],
                             d, a_rows.view((64, 16), layout=k_slice(64, kk)),
-                            sw_[s].view((BN, 16), layout=k_slice(BN, kk)),
-                            scale_d=1, scope="warpgroup")
+                            w_rows.view((BN, 16), layout=k_slice(BN, kk)),
+                            scale_d=0 if (first and kk == 0) else 1, scope="warpgroup")
                     T.cuda.tile.apply(T.ptx["wgmma.commit_group.sync.aligned"],
                                       scope="warpgroup")
+
+                def release_previous(tile, kb):
+                    # One group in flight: once the previous step's group is
+                    # complete, its stage goes back to the producer.
+                    T.cuda.tile.apply(T.ptx["wgmma.wait_group.sync.aligned"], T.int32(1),
+                                      scope="warpgroup")
+                    T.ptx.mbarrier.arrive(empty.ptr_to([(step_of(tile, kb) - 1) % STAGES]))
+
+                for tile in T.serial(bx, tiles, grid):
+                    # The first PEEL steps, unrolled: while their groups run,
+                    # the previous tile's C goes out (none before the first).
+                    for kb in range(PEEL):
+                        k_step(tile, kb, kb == 0)
+                        if DEFERRED:
+                            with T.If(tile >= bx + grid):
+                                with T.Then():
+                                    store_chunk(tile - grid, kb, PEEL)
+                        if kb >= 1:
+                            release_previous(tile, kb)
+                    for kb in T.serial(PEEL, KT):
+                        k_step(tile, kb, False)
+                        release_previous(tile, kb)
                     T.cuda.tile.apply(T.ptx["wgmma.wait_group.sync.aligned"], T.int32(0),
                                       scope="warpgroup")
-                    T.ptx.mbarrier.arrive(empty.ptr_to([s]))
-
-                main = KT - KT % STAGES
-                for kb0 in T.serial(0, main, STAGES):
-                    parity = T.int32((kb0 // STAGES) % 2)
-                    for s in range(STAGES):
-                        consume(kb0 + s, s, parity)
-                for s in range(KT % STAGES):
-                    consume(main + s, s, (main // STAGES) % 2)
-
-                # C: pairs of accumulators as bf16x2 words.
-                words = T.alloc_local((4, 32, regs // 2, 1), "uint32", layout=words_layout)
-                halves = d.view((4, 32, regs, 1), layout=per_thread).view(4, 32, regs // 2, 2)
-                T.cuda.tile.apply(T.ptx["cvt.rn.bf16x2.f32"], words, halves[:, :, :, 1:2],
-                                  halves[:, :, :, 0:1], scope="warpgroup")
-                Cw = C.view("uint32")
-                row = bm * BM + c * 64
-                T.cuda.tile.apply(T.ptx["st.global.b32"],
-                                  Cw[row:row + 64, bn * (BN // 2):bn * (BN // 2) + BN // 2]
-                                  .view((4, 32, regs // 2, 1), layout=c_words),
-                                  words, scope="warpgroup")
-
+                    T.ptx.mbarrier.arrive(empty.ptr_to([step_of(tile, KT - 1) % STAGES]))
+                    if now:
+                        words = T.alloc_local((4, 32, now, 1), "uint32", layout=words_layout(now))
+                        convert(words, 0, now)
+                        T.cuda.tile.apply(T.ptx["st.global.b32"],
+                                          c_view(tile)[:, :, 0:now, :], words, scope="warpgroup")
+                    if DEFERRED:
+                        convert(deferred, now, DEFERRED)
+                if DEFERRED:
+                    # The CTA's last tile's deferred words.
+                    last_tile = bx + (tiles - 1 - bx) // grid * grid
+                    store_chunk(last_tile, 0, 1)
             with T.Else():
-                # The producer.
+                # The producer: one thread issues the TMA loads.
                 T.cuda.tile.apply(T.ptx["setmaxnreg.dec.sync.aligned.u32"],
                                   T.int32(PRODUCER_REGISTERS), scope="warpgroup")
                 with T.If(tid == 0):
                     with T.Then():
-                        def produce(kb, s, parity):
-                            # Round 0 waits on parity 1: a fresh barrier's
-                            # previous phase counts as complete.
-                            T.ptx.mbarrier.try_wait(empty.ptr_to([s]), parity)
-                            T.ptx.mbarrier.arrive.expect_tx(full.ptr_to([s]), stage_bytes)
-                            k = kb * BK
-                            T.cuda.tile.apply(T.ptx[TMA_LOAD], sa[s].view(BM, BK),
-                                              A[bm * BM:bm * BM + BM, k:k + BK],
-                                              full.ptr_to([s]), scope="thread")
-                            T.cuda.tile.apply(T.ptx[TMA_LOAD], sw_[s],
-                                              W[bn * BN:bn * BN + BN, k:k + BK],
-                                              full.ptr_to([s]), scope="thread")
-                        main = KT - KT % STAGES
-                        for kb0 in T.serial(0, main, STAGES):
-                            parity = T.int32(1 - (kb0 // STAGES) % 2)
-                            for s in range(STAGES):
-                                produce(kb0 + s, s, parity)
-                        for s in range(KT % STAGES):
-                            produce(main + s, s, 1 - (main // STAGES) % 2)
+                        for tile in T.serial(bx, tiles, grid):
+                            bm, bn = tile_coordinates(tile)
+                            for kb in T.serial(0, KT):
+                                step = step_of(tile, kb)
+                                s = step % STAGES
+                                # The first use of a stage waits on parity 1:
+                                # a fresh barrier's previous phase counts as
+                                # complete.
+                                T.ptx.mbarrier.try_wait(empty.ptr_to([s]),
+                                                        T.int32(1 - step // STAGES % 2))
+                                T.ptx.mbarrier.arrive.expect_tx(full.ptr_to([s]), stage_bytes)
+                                k = kb * BK
+                                T.cuda.tile.apply(T.ptx[TMA_LOAD], sa[s].view(BM, BK),
+                                                  A[bm * BM:bm * BM + BM, k:k + BK],
+                                                  full.ptr_to([s]), scope="thread")
+                                T.cuda.tile.apply(T.ptx[TMA_LOAD], sw_[s],
+                                                  W[bn * BN:bn * BN + BN, k:k + BK],
+                                                  full.ptr_to([s]), scope="thread")
+
     return gemm
 
 
@@ -171,12 +235,15 @@ TARGET = {"kind": "cuda", "arch": "sm_90a"}
 _compiled = {}
 
 
-def gemm(a, w, out=None, **config):
-    """a @ w.T for contiguous bfloat16 CUDA matrices a (M, K), w (N, K)."""
+def gemm(a, w, out=None, persistent=True, **config):
+    """a @ w.T for contiguous bfloat16 CUDA matrices a (M, K), w (N, K);
+    persistent: one CTA per SM of a's device walks the tiles."""
     import tirx
     import torch
     M, K = a.shape
     N = w.shape[0]
+    if persistent:
+        config["num_sms"] = torch.cuda.get_device_properties(a.device).multi_processor_count
     key = (M, N, K, tuple(sorted(config.items())))
     if key not in _compiled:
         _compiled[key] = tirx.compile(make_kernel(M, N, K, **config), target=TARGET)

@@ -18,7 +18,9 @@ TMA = ("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
 @pytest.fixture(scope="module")
 def compiled():
     # K = 320: five K steps over four stages (the loop and its tail).
-    return tirx.compile(gemm_hopper.make_kernel(256, 512, 320), target=gemm_hopper.TARGET)
+    # Persistent over 3 CTAs: 4 tiles, so one CTA walks two.
+    return tirx.compile(gemm_hopper.make_kernel(256, 512, 320, num_sms=3),
+                        target=gemm_hopper.TARGET)
 
 
 def test_structure(compiled):
@@ -26,15 +28,20 @@ def test_structure(compiled):
     assert ".target sm_90a" in ptx
     assert "setmaxnreg.inc.sync.aligned.u32 0x000000E8;" in ptx
     assert "setmaxnreg.dec.sync.aligned.u32 0x00000028;" in ptx
-    # A's and W's boxes per K step: 4 in the unrolled loop body, 1 in the tail.
+    # A's and W's boxes, once in the producer's K loop.
     loads = re.findall(re.escape(TMA) + r" \[%rd\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], "
                        r"\[%rd\d+\];", ptx)
-    assert len(loads) == ptx.count(TMA) == 2 * (4 + 1)
-    # Four k16 slices per K step: 16 in the loop body, 4 in the tail.
-    assert ptx.count("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16") == 20
+    assert len(loads) == ptx.count(TMA) == 2
+    # Four k16 slices per K step: the first 4 steps of a tile unrolled (their
+    # groups overlap the previous tile's deferred stores of C), then the loop.
+    assert ptx.count("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16") == 4 * (4 + 1)
     # Each slice's descriptor: 128-byte swizzle (1 << 62), SBO 1024, LBO 16.
     assert "4611686293305360384" in ptx
     assert ptx.count("wgmma.commit_group.sync.aligned") == 5
+    # A tile's first product overwrites D: its scale-d predicate is false.
+    first = re.search(r"mov\.pred\s+(%p\d+), 0;\s+// begin inline asm\s+"
+                      r"wgmma\.mma_async[^;]*\}, %rd\d+, %rd\d+, (%p\d+), 1, 1, 0, 0;", ptx)
+    assert first and first.group(1) == first.group(2)
     # 128 f32 accumulators per consumer thread, never in local memory.
     assert ".local" not in ptx and "ld.local" not in ptx
     # ptxas (when the toolkit is here, as in CI) assembles it without spills.
