@@ -31,11 +31,11 @@ import gemm_hopper as tirx_gemm  # noqa: E402
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 11008, 4096)]
 SMALL = [(128, 256, 64), (256, 512, 192), (384, 768, 320), (1024, 1024, 4096)]
 VARIANTS = [
-    dict(persistent=False, DEFERRED=0),
-    dict(DEFERRED=0),
-    dict(DEFERRED=16),
+    dict(persistent=False, DEFERRED=0, WARP_RELEASE=False),
+    dict(DEFERRED=0, WARP_RELEASE=False),
+    dict(DEFERRED=32, WARP_RELEASE=False),
     dict(DEFERRED=32),
-    dict(DEFERRED=64, PRODUCER_REGISTERS=24, CONSUMER_REGISTERS=240),
+    dict(DEFERRED=32, GROUP_M=16),
 ]
 
 

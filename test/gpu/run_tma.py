@@ -8,7 +8,10 @@ to B at the box's own coordinates (clipped to the tensor; only when no
 coordinate is negative: the H200 faults on a store at a negative
 coordinate, docs/hopper.md). Innermost coordinates are multiples of 16
 bytes (the H200 faults otherwise). Both are compared with a host model bit
-for bit. Prints PASS:/FAIL: per case; exit 1 on any failure.
+for bit. Swizzled images (32, 64 and 128-byte modes): the box is stored back
+through the swizzle (the round trip) and through a plain view of the image
+(the bytes as the hardware arranged them, against a host model of the
+swizzle). Prints PASS:/FAIL: per case; exit 1 on any failure.
 Usage: run_tma.py [--only=TEXT...] [--no-stores|--no-store-b|--no-store-c]
 (torch, CUDA GPU)."""
 import itertools
@@ -21,6 +24,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "python"))
 import tirx  # noqa: E402
 from tirx.script import tirx as T  # noqa: E402
+from tirx.layout import TileLayout  # noqa: E402
 
 TORCH = {"uint8": torch.uint8, "bfloat16": torch.bfloat16, "float32": torch.float32,
          "float64": torch.float64}
@@ -31,6 +35,62 @@ ONLY = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--only=")]
 STORES = "--no-stores" not in sys.argv
 STORE_C = "--no-store-c" not in sys.argv
 STORE_B = "--no-store-b" not in sys.argv
+
+
+def swizzled_layout(box, dtype, mode):
+    """The row-major box with TMA's `mode`-byte swizzle (docs/layouts.md)."""
+    per_element = {1: 4, 2: 3, 4: 2, 8: 1}[BYTES[dtype]]
+    strides, step = [], 1
+    for extent in reversed(box):
+        strides.insert(0, step)
+        step *= extent
+    return TileLayout("S[(%s) : (%s)] + Swizzle[%d, %d, 3]" % (
+        ", ".join(map(str, box)), ", ".join(map(str, strides)), per_element,
+        {32: 1, 64: 2, 128: 3}[mode]))
+
+
+def swizzle_kernel(shape, box, dtype, coords, mode):
+    """Loads the box into a `mode`-swizzled image, stores it back through
+    the same swizzle to C (the round trip: C is the box) and through a
+    plain view of the same bytes to R (R holds the image as the hardware
+    arranged it, for the host model of the swizzle)."""
+    rank = len(shape)
+    load = ("cp.async.bulk.tensor.%dd.shared::cluster.global.tile."
+            "mbarrier::complete_tx::bytes" % rank)
+    store = "cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group" % rank
+    nbytes = int(np.prod(box)) * BYTES[dtype]
+
+    @T.function
+    def tma_swizzle(A: T.Tensor(shape, dtype, align=16), C: T.Tensor(box, dtype, align=16),
+                    R: T.Tensor(box, dtype, align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+        img = T.alloc_shared(box, dtype, align=1024, layout=swizzled_layout(box, dtype, mode))
+        raw = img.view(box, layout=TileLayout("S[(%s) : (%s)]" % (
+            ", ".join(map(str, box)),
+            ", ".join(str(int(np.prod(box[i + 1:]))) for i in range(len(box))))))
+        bar = T.alloc_shared((1,), "uint64", align=8)
+        zero = T.cuda.block_idx("x")
+        where = tuple(slice(zero + c, zero + c + b) for c, b in zip(coords, box))
+        origin = tuple(slice(0, b) for b in box)
+        with T.If(T.cuda.thread_idx("x") == 0):
+            with T.Then():
+                T.ptx.mbarrier.init(bar.data, 1)
+                T.ptx.fence.proxy.async_.shared__cta()
+                T.ptx.mbarrier.arrive.expect_tx(bar.data, nbytes)
+                T.cuda.tile.apply(T.ptx[load], img, A[where], bar, scope="thread")
+                T.ptx.mbarrier.try_wait(bar.data, 0)
+                T.cuda.tile.apply(T.ptx[store], C[origin], img, scope="thread")
+                T.cuda.tile.apply(T.ptx[store], R[origin], raw, scope="thread")
+                T.cuda.tile.apply(T.ptx["cp.async.bulk.commit_group"], scope="thread")
+                T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group"], T.int32(0), scope="thread")
+    return tma_swizzle
+
+
+def hardware_swizzle(byte_offset, mode):
+    """TMA's swizzle of a byte offset from a period-aligned base (PTX ISA):
+    bits [4, 4 + n) ^= bits [7, 7 + n), n = 3, 2, 1 for 128, 64, 32 bytes."""
+    n = {128: 3, 64: 2, 32: 1}[mode]
+    return byte_offset ^ (((byte_offset >> 7) & ((1 << n) - 1)) << 4)
 
 
 def kernel(shape, box, dtype, coords):
@@ -124,5 +184,41 @@ for shape, box, dtype, coordinate_sets in CASES:
         print("%s: %s" % ("PASS" if ok else "FAIL", name))
         passed += ok
         failed += not ok
+# Swizzled images: (shape, box, dtype, coordinates, swizzle bytes). A box's
+# rows are at most the swizzle's width; R's bytes at offset p are the box's
+# at hardware_swizzle(p) (an involution), C is the box.
+SWIZZLE_CASES = [
+    ((64, 128), (16, 64), "bfloat16", (8, 32), 128),
+    ((64, 128), (64, 64), "bfloat16", (0, 64), 128),
+    ((40, 96), (16, 32), "bfloat16", (24, 48), 64),
+    ((40, 96), (8, 16), "bfloat16", (4, 16), 32),
+    ((32, 64), (8, 32), "float32", (8, 0), 128),
+    ((16, 256), (16, 128), "uint8", (3, 128), 128),
+    ((4, 16, 64), (2, 8, 32), "bfloat16", (1, 4, 16), 64),
+]
+for shape, box, dtype, coords, mode in SWIZZLE_CASES:
+    name = "tma swizzle %dB %dd %s box %s at %s" % (mode, len(shape), dtype, box, coords)
+    if ONLY and not any(o in name for o in ONLY):
+        continue
+    compiled = tirx.compile(swizzle_kernel(shape, box, dtype, coords, mode), target="cuda")
+    if dtype == "uint8":
+        a = torch.randint(0, 256, shape, dtype=torch.uint8, generator=gen)
+    else:
+        a = torch.randn(shape, generator=gen).to(TORCH[dtype])
+    C = torch.full(box, 7, dtype=TORCH[dtype], device="cuda")
+    R = torch.full(box, 7, dtype=TORCH[dtype], device="cuda")
+    compiled(a.cuda(), C, R)
+    torch.cuda.synchronize()
+    a_bytes = a.view(torch.uint8).numpy() if dtype != "uint8" else a.numpy()
+    want_c, _ = model(a_bytes, tuple(box[:-1]) + (box[-1] * BYTES[dtype],),
+                      tuple(coords[:-1]) + (coords[-1] * BYTES[dtype],))
+    flat = want_c.reshape(-1)
+    want_r = np.array([flat[hardware_swizzle(p, mode)] for p in range(flat.size)], np.uint8)
+    ok = np.array_equal(bits(C).reshape(-1), flat) and np.array_equal(bits(R).reshape(-1), want_r)
+    # The swizzle must move something (else the case checks nothing).
+    ok = ok and not np.array_equal(want_r, flat)
+    print("%s: %s" % ("PASS" if ok else "FAIL", name))
+    passed += ok
+    failed += not ok
 print("tma: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
