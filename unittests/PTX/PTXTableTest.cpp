@@ -176,12 +176,12 @@ TEST(PTXHelpers, HasModifier) {
 
 TEST(PTXHelpers, FamilyNames) {
   std::vector<StringRef> expected = {
-      "ld",       "st",    "mov",   "add",        "sub",      "mul",
-      "mad",      "fma",   "div",   "rcp",        "sqrt",     "rsqrt",
-      "min",      "max",   "cvt",   "ex2",        "lg2",      "abs",
-      "neg",      "setp",  "selp",  "activemask", "shfl",     "vote",
-      "redux",    "bar",   "mma",   "ldmatrix",   "stmatrix", "cp",
-      "mbarrier", "fence", "elect", "setmaxnreg", "wgmma"};
+      "ld",       "st",       "mov",   "add",        "sub",        "mul",
+      "mad",      "fma",      "div",   "rcp",        "sqrt",       "rsqrt",
+      "min",      "max",      "cvt",   "ex2",        "lg2",        "abs",
+      "neg",      "setp",     "selp",  "activemask", "shfl",       "vote",
+      "redux",    "bar",      "mma",   "ldmatrix",   "stmatrix",   "cp",
+      "prefetch", "mbarrier", "fence", "elect",      "setmaxnreg", "wgmma"};
   EXPECT_EQ(
       std::vector<StringRef>(getFamilyNames().begin(), getFamilyNames().end()),
       expected);
@@ -1279,6 +1279,16 @@ TEST(PTXSync, FencesElectAndWarpgroups) {
   EXPECT_EQ(parseOk("wgmma.wait_group.sync.aligned", 1).operands[0].valueRule,
             ValueRule::GroupCount);
   EXPECT_FALSE(static_cast<bool>(parseInstruction("wgmma.fence.aligned")));
+  // prefetch.tensormap: a TMA box, sm_90 / PTX 8.0, generic addressing
+  // only (docs/hopper.md).
+  Instruction prefetch = parseOk("prefetch.tensormap", 1);
+  EXPECT_EQ(prefetch.formName, "prefetch.tensormap");
+  EXPECT_EQ(prefetch.operands[0].bulkRole, BulkTensorRole::TensorMap);
+  EXPECT_EQ(prefetch.minSM, 90u);
+  EXPECT_EQ(prefetch.minPTX, 80u);
+  EXPECT_FALSE(prefetch.archSpecific);
+  EXPECT_FALSE(static_cast<bool>(parseInstruction("prefetch.param.tensormap")));
+  EXPECT_FALSE(static_cast<bool>(parseInstruction("prefetch.const.tensormap")));
   // The bulk async-groups: sm_90, not arch-specific.
   Instruction bulk = parseOk("cp.async.bulk.commit_group", 0);
   EXPECT_FALSE(bulk.archSpecific);
@@ -1346,8 +1356,8 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 108u);
-  EXPECT_EQ(getFamilyNames().size(), 35u);
+  EXPECT_EQ(getForms().size(), 109u);
+  EXPECT_EQ(getFamilyNames().size(), 36u);
 }
 
 // Rules read modifiers as `m[Slot::name]`: a slot a rule names is a `Slot`,
@@ -1439,7 +1449,17 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
         }
         ASSERT_FALSE(inst.operands.empty());
         // TMA: one map and one box image, a whole operand each; loads also
-        // write their mbarrier (a shared 64-bit word).
+        // write their mbarrier (a shared 64-bit word). A tensor-map prefetch
+        // reads its map only.
+        if (inst.family == "prefetch") {
+          ASSERT_EQ(inst.operands.size(), 1u);
+          EXPECT_EQ(inst.operands[0].bulkRole, BulkTensorRole::TensorMap);
+          EXPECT_TRUE(inst.operands[0].isMemory &&
+                      !inst.operands[0].isDestination);
+          EXPECT_TRUE(inst.isVolatile);
+          EXPECT_GE(inst.minSM, 90u);
+          return;
+        }
         if (llvm::any_of(inst.operands, [](const OperandInfo &op) {
               return op.bulkRole != BulkTensorRole::None;
             })) {

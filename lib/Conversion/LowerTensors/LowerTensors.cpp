@@ -146,6 +146,80 @@ private:
 };
 } // namespace
 
+/// The shared memory one block may use on `sm`, static and dynamic together:
+/// the CUDA C++ Programming Guide's "maximum amount of shared memory per
+/// thread block" per compute capability (the 1 KiB per block CUDA keeps for
+/// itself from sm_80 on is already taken off). std::nullopt for a chip not
+/// in the table.
+static std::optional<int64_t> getMaxSharedBytesPerBlock(unsigned sm) {
+  constexpr int64_t kiB = 1024;
+  switch (sm) {
+  case 70:
+  case 72:
+    return 96 * kiB;
+  case 75:
+    return 64 * kiB;
+  case 80:
+  case 87:
+    return 163 * kiB;
+  case 86:
+  case 89:
+  case 120:
+  case 121:
+    return 99 * kiB;
+  case 90:
+  case 100:
+  case 101:
+  case 103:
+  case 110:
+    return 227 * kiB;
+  default:
+    if (sm < 70)
+      return 48 * kiB;
+    return std::nullopt;
+  }
+}
+
+/// A kernel whose shared tensors need more than its target chip gives a
+/// block compiles but fails at launch; refuses it here, on the first
+/// `alloc_shared` that ends past the limit, once the chip is known
+/// (`tirx.chip`, set by tirx-to-gpu).
+static LogicalResult verifySharedMemoryLimit(gpu::GPUFuncOp func,
+                                             ArrayRef<int64_t> offsets,
+                                             int64_t sharedBytes) {
+  FailureOr<std::optional<unsigned>> sm = getTargetSM(func);
+  if (failed(sm))
+    return failure();
+  std::optional<int64_t> limit =
+      *sm ? getMaxSharedBytesPerBlock(**sm) : std::nullopt;
+  if (!limit || sharedBytes <= *limit)
+    return success();
+  StringRef chip;
+  for (Operation *op = func; op && chip.empty(); op = op->getParentOp())
+    if (auto attr = op->getAttrOfType<StringAttr>(TirXDialect::kChipAttrName))
+      chip = attr.getValue();
+  unsigned index = 0;
+  AllocSharedOp crossing;
+  func.walk([&](AllocSharedOp alloc) {
+    tirx::TensorType type = alloc.getResult().getType();
+    int64_t end = offsets[index++] + type.getLayoutOrDefault().span(Axis::m) *
+                                         type.getElementBytes();
+    if (!crossing && end > *limit)
+      crossing = alloc;
+  });
+  // The last allocation ends at sharedBytes: one always crosses.
+  if (!crossing)
+    return success();
+  InFlightDiagnostic diag = crossing.emitOpError()
+                            << "the kernel's shared tensors need "
+                            << sharedBytes << " bytes of shared memory, but "
+                            << chip << " gives a block at most " << *limit
+                            << " (" << *limit / 1024
+                            << " KiB), and this allocation crosses it";
+  diag.attachNote(func.getLoc()) << "the kernel";
+  return diag;
+}
+
 LogicalResult TensorLowering::run() {
   MLIRContext *context = func.getContext();
   // Tile ops read tensors as a whole; once tensors are pointers they could
@@ -162,13 +236,15 @@ LogicalResult TensorLowering::run() {
   // Past CUDA's static limit, shared tensors live in dynamic shared memory
   // at the offsets the launch's size was computed with.
   SmallVector<int64_t> offsets;
-  if (getSharedMemoryBytes(func, &offsets) > kMaxStaticSharedBytes) {
+  int64_t sharedBytes = getSharedMemoryBytes(func, &offsets);
+  if (failed(verifySharedMemoryLimit(func, offsets, sharedBytes)))
+    return failure();
+  if (sharedBytes > kMaxStaticSharedBytes) {
     unsigned index = 0;
     func.walk(
         [&](AllocSharedOp alloc) { dynamicOffsets[alloc] = offsets[index++]; });
     func->setAttr(TirXDialect::kDynamicSharedAttrName,
-                  IntegerAttr::get(IntegerType::get(context, 64),
-                                   getSharedMemoryBytes(func)));
+                  IntegerAttr::get(IntegerType::get(context, 64), sharedBytes));
   }
   // Global tensor arguments ⇒ !llvm.ptr<1>.
   Block &entry = func.getBody().front();

@@ -42,6 +42,34 @@ static Value buildCoordinate(OpBuilder &builder, Location loc,
                                                   sum);
 }
 
+/// `prefetch.tensormap [map]` for each map of the box, by its generic
+/// address (the register the copies address it through).
+static LogicalResult emitTensorMapPrefetch(PatternRewriter &rewriter,
+                                           ApplyOp op,
+                                           const ptx::Instruction &instruction,
+                                           ArrayRef<BlockArgument> maps) {
+  Location loc = op.getLoc();
+  PTXBuilder ptx(rewriter, loc);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (Value pred = op.getPred())
+    os << PTXBuilder::getGuardPrefix(ptx.addPredicate(pred));
+  for (auto [index, map] : llvm::enumerate(maps)) {
+    // The guard prefix predicates one instruction: repeat it for the rest.
+    if (index)
+      os << (op.getPred() ? "\n\t@%tirx_p " : "\n\t");
+    os << instruction.spelling << " ["
+       << ptx.addAddress(LLVM::PtrToIntOp::create(rewriter, loc,
+                                                  rewriter.getI64Type(), map))
+       << "];";
+  }
+  if (op.getPred())
+    os << "\n\t}";
+  ptx.create(text, /*hasSideEffects=*/true);
+  rewriter.eraseOp(op);
+  return success();
+}
+
 LogicalResult
 mlir::tirx::tile::emitBulkTensorCopy(PatternRewriter &rewriter, ApplyOp op,
                                      const ptx::Instruction &instruction,
@@ -52,15 +80,24 @@ mlir::tirx::tile::emitBulkTensorCopy(PatternRewriter &rewriter, ApplyOp op,
            : SmallVector<TensorMapKey>();
   const TensorMapKey key = getTensorMapKey(op, instruction);
   const auto *found = llvm::find(maps, key);
-  if (found == maps.end())
+  bool prefetch = isTensorMapPrefetch(instruction);
+  SmallVector<unsigned> prefetched;
+  if (prefetch)
+    prefetched = getPrefetchedTensorMaps(maps, key);
+  if (prefetch ? prefetched.empty() : found == maps.end())
     // check-diagnostics: internal, tirx-to-gpu adds every map
     return op.emitOpError("has no tensor-map parameter: tile-dispatch runs "
                           "after tirx-to-gpu, which adds one per TMA box");
-  BlockArgument map = func.getArgument(func.getNumArguments() - maps.size() +
-                                       (found - maps.begin()));
+  auto getMap = [&](unsigned index) {
+    return func.getArgument(func.getNumArguments() - maps.size() + index);
+  };
 
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
+  if (prefetch)
+    return emitTensorMapPrefetch(rewriter, op, instruction,
+                                 llvm::map_to_vector(prefetched, getMap));
+  BlockArgument map = getMap(found - maps.begin());
   PTXBuilder ptx(rewriter, loc);
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -18,7 +18,9 @@ namespace mlir::tirx::tile {
 /// instruction: `[image], [map, {coords}], [mbar]` for a load,
 /// `[map, {coords}], [image]` for a store. The map is the kernel's hidden
 /// parameter tirx-to-gpu added for its (tensor, box, swizzle); the
-/// coordinates are the box's region offsets, innermost first.
+/// coordinates are the box's region offsets, innermost first. A
+/// `prefetch.tensormap` of a box prefetches each map the copies of that box
+/// use.
 LogicalResult emitBulkTensorCopy(PatternRewriter &rewriter, ApplyOp op,
                                  const ptx::Instruction &instruction,
                                  ArrayRef<MixedOperand> operands);

@@ -269,3 +269,64 @@ tirx.kernel @innermost_coordinate(%A: !tirx.tensor<256x512xbf16, global, align =
       : !tirx.tensor<64x64xbf16, shared, align = 128>, !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)] + 4>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
   tirx.return
 }
+
+// -----
+
+// prefetch.tensormap: its operand is a box as a copy's is, issued by one
+// thread; its coordinates play no part, the map's limits do.
+tirx.kernel @prefetch_warp_scope(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
+  %box = tirx.region %A[0, 64] [64, 64] : !tirx.tensor<256x512xbf16, global, align = 16>
+  // expected-error @+1 {{'prefetch.tensormap' prefetches one tensor map per instruction and is issued by one thread: use scope(thread) and guard it to the issuing thread, got scope(warp)}}
+  tile.apply "prefetch.tensormap" scope(warp) (%box)
+      : !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)] + 64>, align = 16>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @prefetch_not_a_parameter(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
+  %v = tirx.view %A : !tirx.tensor<256x512xbf16, global, align = 16> -> !tirx.tensor<512x256xbf16, global, align = 16>
+  %box = tirx.region %v[0, 0] [64, 64] : !tirx.tensor<512x256xbf16, global, align = 16>
+  // expected-error @+1 {{operand #0 (a) of 'prefetch.tensormap': the global box must be a tensor parameter of the kernel or a tirx.region of one (the launcher encodes its tensor map from the tensor it is given), got the 'tirx.view' result}}
+  tile.apply "prefetch.tensormap" scope(thread) (%box)
+      : !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (256, 1)]>, align = 16>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @prefetch_shared(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
+  %img = tirx.alloc_shared : !tirx.tensor<64x64xbf16, shared, align = 128>
+  // expected-error @+1 {{operand #0 (a) of 'prefetch.tensormap': accesses global memory, but the tensor is shared}}
+  tile.apply "prefetch.tensormap" scope(thread) (%img) : !tirx.tensor<64x64xbf16, shared, align = 128>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @prefetch_rank6(%A: !tirx.tensor<2x2x2x2x2x64xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
+  // expected-error @+1 {{operand #0 (a) of 'prefetch.tensormap': the global box is a box of a rank-6 tensor; a tensor map has rank 1 to 5}}
+  tile.apply "prefetch.tensormap" scope(thread) (%A) : !tirx.tensor<2x2x2x2x2x64xbf16, global, align = 16>
+  tirx.return
+}
+
+// -----
+
+// A box whose innermost row is not whole 16-byte units cannot be a map's,
+// wherever it starts.
+tirx.kernel @prefetch_row(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
+  %box = tirx.region %A[0, 4] [64, 4] : !tirx.tensor<256x512xbf16, global, align = 16>
+  // expected-error @+1 {{operand #0 (a) of 'prefetch.tensormap': the global box has an innermost row of 8 bytes; TMA moves rows of whole 16-byte units}}
+  tile.apply "prefetch.tensormap" scope(thread) (%box)
+      : !tirx.tensor<64x4xbf16, global, #tirx.layout<S[(64, 4) : (512, 1)] + 4>, align = 16>
+  tirx.return
+}
+
+// -----
+
+// `.param` and `.const` are not registered (docs/hopper.md).
+tirx.kernel @prefetch_param(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
+  // expected-error @+1 {{unknown modifier .param}}
+  tile.apply "prefetch.param.tensormap" scope(thread) (%A) : !tirx.tensor<256x512xbf16, global, align = 16>
+  tirx.return
+}

@@ -25,6 +25,7 @@ using namespace mlir::tirx::tile;
 
 /// TMA's limits (CUDA driver API, cuTensorMapEncodeTiled).
 static constexpr int64_t kMaxBoxExtent = 256;
+static constexpr unsigned kMaxRank = 5;
 static constexpr int64_t kGlobalAlignment = 16;
 /// The shared image's base: 128 bytes without a swizzle (PTX ISA
 /// 9.7.9.25.5.1), the swizzle's repeat with one.
@@ -34,6 +35,11 @@ bool mlir::tirx::tile::isBulkTensorCopy(const ptx::Instruction &instruction) {
   return llvm::any_of(instruction.operands, [](const ptx::OperandInfo &info) {
     return info.bulkRole == ptx::BulkTensorRole::TensorMap;
   });
+}
+
+bool mlir::tirx::tile::isTensorMapPrefetch(
+    const ptx::Instruction &instruction) {
+  return instruction.family == "prefetch" && isBulkTensorCopy(instruction);
 }
 
 /// The `.Nd` of the spelling.
@@ -102,12 +108,14 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
                                        const ptx::Instruction &instruction,
                                        ArrayRef<MixedOperand> operands) {
   auto op = cast<ApplyOp>(operation);
+  bool prefetch = isTensorMapPrefetch(instruction);
   if (op.getScope() != Scope::thread)
     return op.emitOpError("'")
            << instruction.spelling
-           << "' copies a whole box per instruction and is issued by one "
-              "thread: use scope(thread) and guard it to the issuing thread, "
-              "got scope("
+           << (prefetch ? "' prefetches one tensor map per instruction"
+                        : "' copies a whole box per instruction")
+           << " and is issued by one thread: use scope(thread) and guard it "
+              "to the issuing thread, got scope("
            << stringifyScope(op.getScope()) << ")";
 
   tirx::TensorType mapType, imageType;
@@ -124,7 +132,9 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
       return describe() << "is a memory operand and must be a tensor";
     if (!info.isMemory)
       continue;
-    bool global = info.space == ptx::MemorySpace::Global;
+    // A box is of a global tensor, whatever space the map is read from.
+    bool global = info.space == ptx::MemorySpace::Global ||
+                  info.bulkRole == ptx::BulkTensorRole::TensorMap;
     if (global ? !tensor.isGlobal() : !tensor.isShared())
       return describe() << "accesses " << (global ? "global" : "shared")
                         << " memory, but the tensor is "
@@ -161,7 +171,12 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
   if (failed(parameter))
     return failure();
   auto tensorType = cast<tirx::TensorType>(parameter->getType());
-  unsigned rank = getRank(instruction);
+  // A prefetch names no rank: the tensor's is the map's.
+  unsigned rank =
+      prefetch ? tensorType.getShape().size() : getRank(instruction);
+  if (prefetch && rank > kMaxRank)
+    return describeMap() << "is a box of a rank-" << rank
+                         << " tensor; a tensor map has rank 1 to " << kMaxRank;
   if (tensorType.getShape().size() != rank)
     return describeMap() << "is a box of a rank-"
                          << tensorType.getShape().size() << " tensor, but '."
@@ -204,6 +219,10 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
   if (rowBytes % 16)
     return describeMap() << "has an innermost row of " << rowBytes
                          << " bytes; TMA moves rows of whole 16-byte units";
+
+  // A prefetch reads the map only: the box's coordinates play no part.
+  if (prefetch)
+    return success();
 
   // Measured on the H200 (test/gpu/run_tma.py): a box whose innermost
   // coordinate is not a whole number of 16-byte units, or a store's box at
@@ -310,7 +329,7 @@ mlir::tirx::tile::getTensorMapKey(Operation *operation,
 }
 
 SmallVector<TensorMapKey> mlir::tirx::tile::collectTensorMaps(Region &body) {
-  SmallVector<TensorMapKey> keys;
+  SmallVector<TensorMapKey> keys, prefetched;
   body.walk([&](ApplyOp op) {
     llvm::Expected<ptx::Instruction> instruction = ptx::parseInstruction(
         op.getInstruction().getSpelling(), op.getOperandKinds().size());
@@ -321,10 +340,27 @@ SmallVector<TensorMapKey> mlir::tirx::tile::collectTensorMaps(Region &body) {
     if (!isBulkTensorCopy(*instruction))
       return;
     TensorMapKey key = getTensorMapKey(op, *instruction);
-    if (!llvm::is_contained(keys, key))
-      keys.push_back(std::move(key));
+    SmallVector<TensorMapKey> &list =
+        isTensorMapPrefetch(*instruction) ? prefetched : keys;
+    if (!llvm::is_contained(list, key))
+      list.push_back(std::move(key));
   });
+  // A prefetch reads the maps the copies of its box use; a box no copy
+  // uses gets its own map, without a swizzle, after the copies' ones.
+  for (TensorMapKey &key : prefetched)
+    if (getPrefetchedTensorMaps(keys, key).empty())
+      keys.push_back(std::move(key));
   return keys;
+}
+
+SmallVector<unsigned>
+mlir::tirx::tile::getPrefetchedTensorMaps(ArrayRef<TensorMapKey> maps,
+                                          const TensorMapKey &prefetch) {
+  SmallVector<unsigned> indices;
+  for (auto [index, key] : llvm::enumerate(maps))
+    if (key.argIndex == prefetch.argIndex && key.box == prefetch.box)
+      indices.push_back(index);
+  return indices;
 }
 
 ArrayAttr mlir::tirx::tile::getTensorMapsAttr(MLIRContext *context,

@@ -9,6 +9,7 @@
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 #include "TirX/Dialect/Tile/IR/Uniformity.h"
+#include "TirX/Dialect/Tile/IR/WgmmaFence.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -682,9 +683,13 @@ LogicalResult ApplyOp::verify() {
       }
     }
   }
-  return checkTileTensorOperands(
-      *this, getScope(), tensors, collective, /*sameRepeats=*/!structured,
-      /*warpgroupInAtom=*/instruction.exec == ptx::ExecKind::Warpgroup);
+  if (failed(checkTileTensorOperands(
+          *this, getScope(), tensors, collective, /*sameRepeats=*/!structured,
+          /*warpgroupInAtom=*/instruction.exec == ptx::ExecKind::Warpgroup)))
+    return failure();
+  if (isWgmmaMma(instruction))
+    return verifyWgmmaFence(*this, instruction, *operands);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,7 +14,8 @@
 // 128-byte CUtensorMap): the compiler gives the kernel one hidden
 // grid-constant parameter per distinct (tensor parameter, box, swizzle),
 // after its own parameters, in first-use order; the launcher encodes each
-// from the tensor it is given (docs/hopper.md).
+// from the tensor it is given (docs/hopper.md). `prefetch.tensormap` takes a
+// box too, and prefetches the map(s) the copies of that box use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,10 +67,15 @@ struct TensorMapOperand {
   SmallVector<int64_t, 5> staticOffsets;
 };
 
-/// Whether `instruction` is a TMA copy (has a tensor-map operand).
+/// Whether `instruction` is a TMA copy or a tensor-map prefetch (has a
+/// tensor-map operand).
 bool isBulkTensorCopy(const ptx::Instruction &instruction);
 
-/// Verifies a TMA copy's operands (ApplyOp::verify's part for them).
+/// Whether `instruction` is `prefetch.tensormap` (its box has no image).
+bool isTensorMapPrefetch(const ptx::Instruction &instruction);
+
+/// Verifies a TMA copy's or prefetch's operands (ApplyOp::verify's part for
+/// them).
 LogicalResult verifyBulkTensorCopy(Operation *op,
                                    const ptx::Instruction &instruction,
                                    ArrayRef<MixedOperand> operands);
@@ -77,13 +83,21 @@ LogicalResult verifyBulkTensorCopy(Operation *op,
 /// The global operand `value` of a verified TMA copy, resolved.
 TensorMapOperand resolveTensorMapOperand(Value value);
 
-/// The tensor map a verified TMA copy (`op`, spelled `instruction`) reads.
+/// The tensor map a verified TMA copy (`op`, spelled `instruction`) reads;
+/// for a prefetch, its box without a swizzle (getPrefetchedTensorMaps finds
+/// the maps it reads).
 TensorMapKey getTensorMapKey(Operation *op,
                              const ptx::Instruction &instruction);
 
 /// The distinct tensor maps of the TMA copies in `body`, in first-use
-/// order: the kernel's hidden parameters. Needs verified copies.
+/// order, then those of prefetched boxes no copy uses: the kernel's hidden
+/// parameters. Needs verified copies.
 SmallVector<TensorMapKey> collectTensorMaps(Region &body);
+
+/// The positions in `maps` of the tensor maps a prefetch of `prefetch`'s box
+/// reads: every map of the same tensor and box, whatever its swizzle.
+SmallVector<unsigned> getPrefetchedTensorMaps(ArrayRef<TensorMapKey> maps,
+                                              const TensorMapKey &prefetch);
 
 } // namespace mlir::tirx::tile
 
