@@ -185,11 +185,13 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       op.fragmentSlot = findSlot(form, slotName);
       if (op.fragmentSlot < 0)
         tableError(raw, "unknown slot in 'frag=" + attr + "'");
-      for (const TokenSpec &token : form.slots[op.fragmentSlot].tokens)
+      for (const TokenSpec &token : form.slots[op.fragmentSlot].tokens) {
+        std::string name = (prefix + token.text).str();
         if (llvm::none_of(fragments, [&](const FragmentInfo &candidate) {
-              return StringRef(candidate.name) == (prefix + token.text).str();
+              return candidate.name == name;
             }))
-          tableError(raw, "no fragment '" + prefix + token.text + "'");
+          tableError(raw, "no fragment '" + name + "'");
+      }
     } else if (attr.consume_front("frag=")) {
       const FragmentInfo *fragment =
           llvm::find_if(fragments, [&](const FragmentInfo &candidate) {
