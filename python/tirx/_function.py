@@ -10,11 +10,15 @@ from ._dsl import (DTYPES, Builder, Constant, DType, GridExpr, ScalarValue, Size
 
 
 class LaunchConfig:
-    def __init__(self, *, grid, block, **unsupported):
+    """grid and block extents (x first); cluster (sm_90+): the thread-block
+    cluster's extents, one per grid extent, each dividing it (docs/hopper.md)."""
+
+    def __init__(self, *, grid, block, cluster=None, **unsupported):
         if unsupported:
             raise _error("LaunchConfig options not supported yet: %s" % ", ".join(unsupported))
         self.grid = _extents("grid", grid, sizes=True)
         self.block = _extents("block", block)
+        self.cluster = _extents("cluster", cluster) if cluster is not None else ()
         self.position = _user_position()  # the compiler's range errors point here
 
 
@@ -189,8 +193,10 @@ class Function:
                                  b.launch.position or self.position)
                 extent = extent.affine(lambda name: b.sizes[name])
             grid_text.append(str(extent))
-        text = "launch(grid = [%s], block = [%s])" % (", ".join(grid_text),
-                                                      ", ".join(map(str, b.launch.block)))
+        cluster = getattr(b.launch, "cluster", ())
+        text = "launch(grid = [%s], block = [%s]%s)" % (
+            ", ".join(grid_text), ", ".join(map(str, b.launch.block)),
+            ", cluster = [%s]" % ", ".join(map(str, cluster)) if cluster else "")
         spans.append((len(header), len(header) + len(text),
                        b.launch.position or self.position, ""))
         header += text + " {"

@@ -584,8 +584,11 @@ class Launcher:
     launches on the tensors' device."""
 
     def __init__(self, name, ptx, params, grid, block, size_vars=(), shared_bytes=0,
-                 tensor_maps=()):
+                 tensor_maps=(), cluster=()):
         self._name, self._ptx = name, ptx
+        # Thread-block cluster extents (the PTX requires them; a runtime grid
+        # extent must be a multiple of them, checked per grid).
+        self._cluster = tuple(cluster) + (1,) * (3 - len(tuple(cluster)))
         # Dynamic shared memory each launch passes (a kernel past CUDA's
         # 48 KiB static limit; docs/lowering.md).
         self._shared_bytes = shared_bytes
@@ -733,6 +736,12 @@ class Launcher:
                 raise ValueError("the grid's %s extent is %d for %s; it must be from 1 to %d"
                                  % (axis, value, ", ".join("%s = %d" % kv
                                                            for kv in sizes.items()), limit))
+            cluster = self._cluster[len(extents)]
+            if value % cluster:
+                raise ValueError("the grid's %s extent is %d for %s; the kernel runs in clusters "
+                                 "of %d CTAs along %s, which must divide it"
+                                 % (axis, value, ", ".join("%s = %d" % kv for kv in sizes.items()),
+                                    cluster, axis))
             extents.append(int(value))
         grid = (ctypes.c_uint * 3)(*extents)
         if len(self._grids) >= _GRID_CACHE_SIZE:

@@ -411,6 +411,22 @@ def test_grid_out_of_range(monkeypatch, torch):
         made((torch.Tensor((4, 1)), torch.Tensor((4,)), 1.0))
 
 
+def test_grid_must_be_whole_clusters(monkeypatch, torch):
+    # A kernel launched in clusters of 2 CTAs along x (LaunchConfig(cluster=2)):
+    # a runtime grid extent must be a multiple of 2.
+    params = [("A", Kind((N, M), align=16)), ("B", Kind((N,), align=16)), ("x", F32)]
+    made = runtime.Launcher("k", "// ptx", params, (CeilDiv("n", 4),), (128,), [N, M],
+                            cluster=(2,))
+    library = FakeLibrary(made._slot_types)
+    monkeypatch.setattr(runtime, "_lib", library)
+    made((torch.Tensor((8, 1)), torch.Tensor((8,)), 1.0))
+    assert library.launches[-1]["grid"] == (2, 1, 1)
+    with raises(ValueError, "the grid's x extent is 3 for n = 12, m = 1; the kernel runs in "
+                            "clusters of 2 CTAs along x, which must divide it"):
+        made((torch.Tensor((12, 1)), torch.Tensor((12,)), 1.0))
+    assert len(library.launches) == 1
+
+
 def test_grid_expression_without_size_variables(monkeypatch, torch):
     made, library = launcher(monkeypatch, AB, grid=(Value(3), 2))
     a = torch.Tensor((2, 32, 4))

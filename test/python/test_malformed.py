@@ -358,8 +358,8 @@ def test_launch_config_ranges_at_the_user_line(grid, block, message):
 
 
 def test_launch_config_options():
-    with raises(tirx.CompileError, "LaunchConfig options not supported yet: cluster"):
-        T.cuda.LaunchConfig(grid=1, block=64, cluster=2)
+    with raises(tirx.CompileError, "LaunchConfig options not supported yet: preferred_cluster"):
+        T.cuda.LaunchConfig(grid=1, block=64, preferred_cluster=2)
     with pytest.raises(TypeError, match="missing 1 required keyword-only argument: 'block'"):
         T.cuda.LaunchConfig(grid=1)
 

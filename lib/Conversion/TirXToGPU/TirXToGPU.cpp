@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -357,6 +358,12 @@ struct TirXToGPUPass : public tirx::impl::TirXToGPUBase<TirXToGPUPass> {
       if (launch.hasStaticGrid())
         func.setKnownGridSizeAttr(
             builder.getDenseI32ArrayAttr(getExtents3(launch.getGrid())));
+      // Thread-block clusters: .reqnctapercluster in the PTX, so a plain
+      // launch runs the grid in clusters (no launch attribute needed).
+      if (launch.hasCluster())
+        func->setAttr(
+            NVVM::NVVMDialect::getClusterDimAttrName(),
+            builder.getDenseI32ArrayAttr(getExtents3(launch.getCluster())));
       if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())
         func.setArgAttrsAttr(argAttrs);
       // The TMA copies' tensor maps: hidden parameters after the kernel's

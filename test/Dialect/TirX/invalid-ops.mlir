@@ -28,6 +28,45 @@ tirx.kernel @bad_block() launch(grid = [1], block = [0]) {
 
 // -----
 
+// Thread-block clusters: one extent per grid extent, each dividing it, at
+// most 8 CTAs in all.
+// expected-error @+1 {{cluster must have one extent per grid extent (1), got 2}}
+tirx.kernel @cluster_rank() launch(grid = [8], block = [32], cluster = [2, 1]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{cluster extent x = 0 is out of range [1, 8]}}
+tirx.kernel @cluster_zero() launch(grid = [8], block = [32], cluster = [0]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{cluster extent y = 2 does not divide grid extent 3}}
+tirx.kernel @cluster_divides() launch(grid = [4, 3], block = [32], cluster = [1, 2]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{a cluster of 16 CTAs is over the portable maximum of 8}}
+tirx.kernel @cluster_size() launch(grid = [8, 8], block = [32], cluster = [4, 4]) {
+  tirx.return
+}
+
+// -----
+
+module attributes {tirx.chip = "sm_80"} {
+// expected-error @+1 {{'tirx.kernel' op runs in thread-block clusters, which need sm_90 or later, but the target is sm_80}}
+tirx.kernel @cluster_sm80() launch(grid = [8], block = [32], cluster = [2]) {
+  tirx.return
+}
+}
+
+// -----
+
 // expected-error @+1 {{expected 'launch'}}
 tirx.kernel @no_launch() {
   tirx.return

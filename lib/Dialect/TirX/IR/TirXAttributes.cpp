@@ -156,11 +156,12 @@ void TileLayoutAttr::print(AsmPrinter &printer) const {
 //===----------------------------------------------------------------------===//
 
 static constexpr int64_t kMaxThreadsPerBlock = 1024;
+static constexpr int64_t kMaxClusterSize = 8;
 
 LogicalResult
 LaunchConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          ArrayRef<int64_t> grid, ArrayRef<int64_t> block,
-                         AffineMap gridSizes) {
+                         AffineMap gridSizes, ArrayRef<int64_t> cluster) {
   int64_t numDynamic = llvm::count_if(grid, ShapedType::isDynamic);
   if (gridSizes &&
       (gridSizes.getNumDims() != 0 || gridSizes.getNumResults() != numDynamic))
@@ -198,7 +199,34 @@ LaunchConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (threads > kMaxThreadsPerBlock)
     return emitError() << "block has " << threads << " threads; at most "
                        << kMaxThreadsPerBlock << " are allowed";
+  if (cluster.empty())
+    return success();
+  // Clusters (sm_90+): one extent per grid extent, each dividing it; the
+  // portable maximum is 8 CTAs (16 needs a non-portable opt-in at launch).
+  if (cluster.size() != grid.size())
+    return emitError() << "cluster must have one extent per grid extent ("
+                       << grid.size() << "), got " << cluster.size();
+  int64_t ctas = 1;
+  for (auto [index, extent] : llvm::enumerate(cluster)) {
+    if (extent < 1 || extent > kMaxClusterSize)
+      return emitError() << "cluster extent " << "xyz"[index] << " = " << extent
+                         << " is out of range [1, " << kMaxClusterSize << "]";
+    ctas *= extent;
+    if (!ShapedType::isDynamic(grid[index]) && grid[index] % extent != 0)
+      return emitError() << "cluster extent " << "xyz"[index] << " = " << extent
+                         << " does not divide grid extent " << grid[index];
+  }
+  if (ctas > kMaxClusterSize)
+    return emitError() << "a cluster of " << ctas << " CTAs is over the "
+                       << "portable maximum of " << kMaxClusterSize;
   return success();
+}
+
+int64_t LaunchConfigAttr::getClusterSize() const {
+  int64_t ctas = 1;
+  for (int64_t extent : getCluster())
+    ctas *= extent;
+  return ctas;
 }
 
 int64_t LaunchConfigAttr::getNumThreads() const {

@@ -240,13 +240,17 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.getBuilder(), result, arguments, resultAttrs,
       getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
 
-  SmallVector<int64_t> grid, block;
+  SmallVector<int64_t> grid, block, cluster;
   SmallVector<AffineExpr> gridExprs;
   SMLoc launchLoc = parser.getCurrentLocation();
   if (parser.parseKeyword("launch") || parser.parseLParen() ||
       parseGridList(parser, arguments, grid, gridExprs) ||
-      parser.parseComma() || parseExtentList(parser, "block", block) ||
-      parser.parseRParen())
+      parser.parseComma() || parseExtentList(parser, "block", block))
+    return failure();
+  if (succeeded(parser.parseOptionalComma()) &&
+      parseExtentList(parser, "cluster", cluster))
+    return failure();
+  if (parser.parseRParen())
     return failure();
   auto emitLaunchError = [&] { return parser.emitError(launchLoc); };
   AffineMap gridSizes;
@@ -255,7 +259,8 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
         AffineMap::get(0, arguments.size(), gridExprs, parser.getContext());
   auto launch = LaunchConfigAttr::getChecked(
       function_ref<InFlightDiagnostic()>(emitLaunchError), parser.getContext(),
-      ArrayRef<int64_t>(grid), ArrayRef<int64_t>(block), gridSizes);
+      ArrayRef<int64_t>(grid), ArrayRef<int64_t>(block), gridSizes,
+      ArrayRef<int64_t>(cluster));
   if (!launch)
     return failure();
   result.addAttribute(getLaunchAttrName(result.name), launch);
@@ -280,6 +285,10 @@ void KernelOp::print(OpAsmPrinter &printer) {
                         });
   printer << "], block = [";
   llvm::interleaveComma(getLaunch().getBlock(), printer);
+  if (getLaunch().hasCluster()) {
+    printer << "], cluster = [";
+    llvm::interleaveComma(getLaunch().getCluster(), printer);
+  }
   printer << "])";
   function_interface_impl::printFunctionAttributes(
       printer, *this,
@@ -294,6 +303,15 @@ LogicalResult KernelOp::verify() {
   if (!getResultTypes().empty())
     return emitOpError("must not return values; write results through "
                        "global tensor arguments");
+  if (getLaunch().hasCluster()) {
+    FailureOr<std::optional<unsigned>> sm = getTargetSM(*this);
+    if (failed(sm))
+      return failure();
+    if (*sm && **sm < 90)
+      return emitOpError("runs in thread-block clusters, which need sm_90 "
+                         "or later, but the target is sm_")
+             << **sm;
+  }
   for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
     if (auto tensor = dyn_cast<tirx::TensorType>(type)) {
       if (!tensor.isGlobal())

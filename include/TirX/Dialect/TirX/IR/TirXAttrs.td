@@ -83,24 +83,41 @@ def TirX_LaunchConfigAttr : TirX_Attr<"LaunchConfig", "launch"> {
     `?` in `grid`, and `grid_sizes` is an affine map whose symbols are the
     kernel's arguments (symbol i = argument i, a size variable) with one
     result per `?`, in order. The launcher evaluates it.
+
+    `cluster` (sm_90+): the thread-block cluster's extents, x first, as
+    many as the grid's; each divides the grid's extent (a static one at
+    compile time, a runtime one at launch), at most 8 CTAs in all (the
+    portable cluster size). Printed `launch(grid = [8], block = [384],
+    cluster = [2])`; the PTX gets `.reqnctapercluster`.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$grid,
                         ArrayRefParameter<"int64_t">:$block,
-                        OptionalParameter<"::mlir::AffineMap">:$gridSizes);
+                        OptionalParameter<"::mlir::AffineMap">:$gridSizes,
+                        OptionalArrayRefParameter<"int64_t">:$cluster);
   let assemblyFormat = [{
     `<` `grid` `=` `[` $grid `]` `,` `block` `=` `[` $block `]`
-    (`,` `grid_sizes` `=` $gridSizes^)? `>`
+    (`,` `grid_sizes` `=` $gridSizes^)? (`,` `cluster` `=` `[` $cluster^ `]`)? `>`
   }];
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$grid,
                      "::llvm::ArrayRef<int64_t>":$block), [{
-      return $_get($_ctxt, grid, block, ::mlir::AffineMap());
+      return $_get($_ctxt, grid, block, ::mlir::AffineMap(),
+                   ::llvm::ArrayRef<int64_t>());
+    }]>,
+    AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$grid,
+                     "::llvm::ArrayRef<int64_t>":$block,
+                     "::mlir::AffineMap":$gridSizes), [{
+      return $_get($_ctxt, grid, block, gridSizes, ::llvm::ArrayRef<int64_t>());
     }]>
   ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Threads per block (product of the block extents).
     int64_t getNumThreads() const;
+    /// Whether the kernel is launched in thread-block clusters.
+    bool hasCluster() const { return !getCluster().empty(); }
+    /// CTAs per cluster (1 without clusters).
+    int64_t getClusterSize() const;
     /// Whether every grid extent is a constant.
     bool hasStaticGrid() const { return !getGridSizes(); }
     /// The affine expression of grid extent `dim` over the kernel's
