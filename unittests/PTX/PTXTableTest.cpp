@@ -176,12 +176,13 @@ TEST(PTXHelpers, HasModifier) {
 
 TEST(PTXHelpers, FamilyNames) {
   std::vector<StringRef> expected = {
-      "ld",       "st",       "mov",   "add",        "sub",        "mul",
-      "mad",      "fma",      "div",   "rcp",        "sqrt",       "rsqrt",
-      "min",      "max",      "cvt",   "ex2",        "lg2",        "abs",
-      "neg",      "setp",     "selp",  "activemask", "shfl",       "vote",
-      "redux",    "bar",      "mma",   "ldmatrix",   "stmatrix",   "cp",
-      "prefetch", "mbarrier", "fence", "elect",      "setmaxnreg", "wgmma"};
+      "ld",       "st",      "mov",      "add",        "sub",      "mul",
+      "mad",      "fma",     "div",      "rcp",        "sqrt",     "rsqrt",
+      "min",      "max",     "cvt",      "ex2",        "lg2",      "abs",
+      "neg",      "setp",    "selp",     "activemask", "shfl",     "vote",
+      "redux",    "bar",     "mma",      "ldmatrix",   "stmatrix", "cp",
+      "prefetch", "barrier", "mbarrier", "fence",      "elect",    "setmaxnreg",
+      "wgmma"};
   EXPECT_EQ(
       std::vector<StringRef>(getFamilyNames().begin(), getFamilyNames().end()),
       expected);
@@ -903,6 +904,13 @@ TEST(PTXCollectives, ExecutionKinds) {
   Instruction activemask = parseOk("activemask.b32");
   EXPECT_EQ(activemask.exec, ExecKind::Thread);
   EXPECT_TRUE(activemask.isVolatile);
+  // barrier.cluster's `.aligned` lines are warp instructions, the others
+  // per thread.
+  EXPECT_EQ(parseOk("barrier.cluster.arrive").exec, ExecKind::Thread);
+  EXPECT_EQ(parseOk("barrier.cluster.arrive.relaxed.aligned").exec,
+            ExecKind::Warp);
+  EXPECT_EQ(parseOk("barrier.cluster.wait.aligned").exec, ExecKind::Warp);
+  EXPECT_TRUE(parseOk("barrier.cluster.wait").isVolatile);
   for (const FormInfo &form : getForms())
     EXPECT_EQ(form.exec == ExecKind::Thread,
               !llvm::is_contained({StringRef("shfl"), StringRef("vote"),
@@ -910,7 +918,8 @@ TEST(PTXCollectives, ExecutionKinds) {
                                    StringRef("mma"), StringRef("ldmatrix"),
                                    StringRef("stmatrix"), StringRef("elect"),
                                    StringRef("setmaxnreg"), StringRef("wgmma")},
-                                  form.family))
+                                  form.family) &&
+                  !form.name.ends_with(".aligned"))
         << form.name.str();
 }
 
@@ -1164,6 +1173,33 @@ TEST(PTXAsync, CpAsync) {
             "'cp.async.wait_group' expects 1 operand, got 0");
 }
 
+TEST(PTXSync, ClusterBarrierAndMulticastLoad) {
+  // barrier.cluster: no operands; .relaxed needs PTX 8.0.
+  Instruction arrive = parseOk("barrier.cluster.arrive", 0);
+  EXPECT_EQ(arrive.minSM, 90u);
+  EXPECT_EQ(arrive.minPTX, 78u);
+  EXPECT_EQ(parseOk("barrier.cluster.arrive.relaxed.aligned", 0).minPTX, 80u);
+  EXPECT_EQ(parseOk("barrier.cluster.wait", 0).minPTX, 78u);
+  // The multicast TMA load: a 16-bit ctaMask after the mbarrier, the cache
+  // policy last.
+  Instruction multicast =
+      parseOk("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+              "complete_tx::bytes.multicast::cluster.L2::cache_hint",
+              5);
+  EXPECT_EQ(multicast.formName, "cp.async.bulk.tensor.load.multicast");
+  EXPECT_EQ(multicast.minSM, 90u);
+  EXPECT_EQ(multicast.minPTX, 80u);
+  ASSERT_EQ(multicast.operands.size(), 5u);
+  EXPECT_EQ(multicast.operands[3].name, "ctaMask");
+  EXPECT_FALSE(multicast.operands[3].isMemory);
+  EXPECT_EQ(multicast.operands[4].name, "policy");
+  EXPECT_EQ(parseOk("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::"
+                    "complete_tx::bytes.multicast::cluster",
+                    4)
+                .formName,
+            "cp.async.bulk.tensor.load.multicast");
+}
+
 TEST(PTXSync, Mbarrier) {
   Instruction init = parseOk("mbarrier.init.shared::cta.b64", 2);
   EXPECT_EQ(init.exec, ExecKind::Thread);
@@ -1356,8 +1392,8 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 109u);
-  EXPECT_EQ(getFamilyNames().size(), 36u);
+  EXPECT_EQ(getForms().size(), 114u);
+  EXPECT_EQ(getFamilyNames().size(), 37u);
 }
 
 // Rules read modifiers as `m[Slot::name]`: a slot a rule names is a `Slot`,
@@ -1430,9 +1466,9 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
         // The synchronization families: volatile, at most one mbarrier
         // operand (8 shared bytes), never arch-specific below sm_90.
         // (wgmma.mma_async is checked below, with the matrix families.)
-        if (llvm::is_contained({StringRef("mbarrier"), StringRef("fence"),
-                                StringRef("elect"), StringRef("setmaxnreg"),
-                                StringRef("wgmma")},
+        if (llvm::is_contained({StringRef("barrier"), StringRef("mbarrier"),
+                                StringRef("fence"), StringRef("elect"),
+                                StringRef("setmaxnreg"), StringRef("wgmma")},
                                inst.family) &&
             inst.formName.rfind("wgmma.mma_async", 0) != 0) {
           EXPECT_TRUE(inst.isVolatile);

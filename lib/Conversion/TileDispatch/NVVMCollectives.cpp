@@ -21,7 +21,7 @@ bool mlir::tirx::tile::hasExactNVVMOp(const ptx::Instruction &instruction) {
   if (instruction.spelling == "redux.sync.add.u32")
     return false;
   return family == "shfl" || family == "vote" || family == "redux" ||
-         instruction.formName == "bar.warp.sync" ||
+         family == "barrier" || instruction.formName == "bar.warp.sync" ||
          instruction.formName == "bar.sync" ||
          instruction.formName == "bar.sync.count";
 }
@@ -107,6 +107,20 @@ SmallVector<Value> mlir::tirx::tile::buildExactNVVMOp(
     Value reduced = NVVM::ReduxOp::create(builder, loc, i32, asI32(sources[0]),
                                           kind, asI32(sources[1]));
     return {castBits(builder, loc, reduced, resultTypes.front())};
+  }
+  if (family == "barrier") {
+    // barrier.cluster.{arrive[.relaxed],wait}[.aligned]: convergent
+    // intrinsics (an `.aligned` barrier must not be duplicated into
+    // divergent paths, which LLVM may do to inline PTX).
+    UnitAttr aligned =
+        instruction.hasModifier("aligned") ? builder.getUnitAttr() : UnitAttr();
+    if (instruction.hasModifier("wait"))
+      NVVM::ClusterWaitOp::create(builder, loc, aligned);
+    else if (instruction.hasModifier("relaxed"))
+      NVVM::ClusterArriveRelaxedOp::create(builder, loc, aligned);
+    else
+      NVVM::ClusterArriveOp::create(builder, loc, aligned);
+    return {};
   }
   if (instruction.formName == "bar.warp.sync") {
     NVVM::SyncWarpOp::create(builder, loc, asI32(sources[0]));

@@ -330,3 +330,35 @@ tirx.kernel @prefetch_param(%A: !tirx.tensor<256x512xbf16, global, align = 16>) 
   tile.apply "prefetch.param.tensormap" scope(thread) (%A) : !tirx.tensor<256x512xbf16, global, align = 16>
   tirx.return
 }
+
+// -----
+
+// A multicast load needs a kernel launched in clusters.
+module attributes {tirx.chip = "sm_90a", tirx.ptx = 83 : i32} {
+tirx.kernel @multicast_without_cluster(%A: !tirx.tensor<256x64xbf16, global, align = 16>)
+    launch(grid = [8], block = [32]) {
+  %img = tirx.alloc_shared : !tirx.tensor<16x64xbf16, shared, align = 128>
+  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  %box = tirx.region %A[0, 0] [16, 64] : !tirx.tensor<256x64xbf16, global, align = 16>
+  // expected-error @+1 {{'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster' writes the box into the CTAs of a cluster, but the kernel is not launched in clusters: add cluster = [...] to its launch (LaunchConfig(cluster=) in Python)}}
+  tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" scope(thread) (%img, %box, %bar, 3 : i16)
+      : !tirx.tensor<16x64xbf16, shared, align = 128>, !tirx.tensor<16x64xbf16, global, #tirx.layout<S[(16, 64) : (64, 1)]>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
+  tirx.return
+}
+}
+
+// -----
+
+// ctaMask is 16 bits.
+module attributes {tirx.chip = "sm_90a", tirx.ptx = 83 : i32} {
+tirx.kernel @multicast_mask_width(%A: !tirx.tensor<256x64xbf16, global, align = 16>)
+    launch(grid = [8], block = [32], cluster = [2]) {
+  %img = tirx.alloc_shared : !tirx.tensor<16x64xbf16, shared, align = 128>
+  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  %box = tirx.region %A[0, 0] [16, 64] : !tirx.tensor<256x64xbf16, global, align = 16>
+  // expected-error @+1 {{operand #3 (ctaMask) of 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster': needs a scalar of a 16-bit type, got 'i32'}}
+  tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" scope(thread) (%img, %box, %bar, 3 : i32)
+      : !tirx.tensor<16x64xbf16, shared, align = 128>, !tirx.tensor<16x64xbf16, global, #tirx.layout<S[(16, 64) : (64, 1)]>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
+  tirx.return
+}
+}

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
+#include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 
@@ -117,6 +118,15 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
            << " and is issued by one thread: use scope(thread) and guard it "
               "to the issuing thread, got scope("
            << stringifyScope(op.getScope()) << ")";
+  // A multicast lands in the CTAs of the issuer's cluster.
+  if (instruction.hasModifier("multicast::cluster"))
+    if (auto kernel = op->getParentOfType<KernelOp>();
+        kernel && !kernel.getLaunch().hasCluster())
+      return op.emitOpError("'")
+             << instruction.spelling
+             << "' writes the box into the CTAs of a cluster, but the kernel "
+                "is not launched in clusters: add cluster = [...] to its "
+                "launch (LaunchConfig(cluster=) in Python)";
 
   tirx::TensorType mapType, imageType;
   unsigned mapPosition = 0, imagePosition = 0;
@@ -130,8 +140,15 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
     auto tensor = dyn_cast<tirx::TensorType>(operand.getType());
     if (info.isMemory && !tensor)
       return describe() << "is a memory operand and must be a tensor";
-    if (!info.isMemory)
+    if (!info.isMemory) {
+      // A register operand (ctaMask, the cache policy): a scalar of its
+      // width; PTX takes no other.
+      std::optional<ptx::ScalarKind> kind = getScalarKind(operand.getType());
+      if (tensor || !kind || !info.element.accepts(*kind))
+        return describe() << "needs a scalar of " << info.element.describe()
+                          << ", got " << operand.getType();
       continue;
+    }
     // A box is of a global tensor, whatever space the map is read from.
     bool global = info.space == ptx::MemorySpace::Global ||
                   info.bulkRole == ptx::BulkTensorRole::TensorMap;
