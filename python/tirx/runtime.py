@@ -562,6 +562,15 @@ class _TensorMap:
             return
         rank = len(shape)
         strides = self.strides(shape)
+        # A copy's coordinates are 32-bit (PTX .s32): a box anywhere in an
+        # extent past 2^31 would wrap (docs/sizes.md).
+        for dim, extent in enumerate(shape):
+            if extent > 2 ** 31:
+                self._key = None
+                raise ValueError(
+                    "parameter '%s': its TMA tensor map (box %s) addresses boxes by 32-bit "
+                    "coordinates, but dimension %d has %d elements (more than 2^31)"
+                    % (self.name, "x".join(map(str, self.box)), dim, extent))
         # A runtime extent makes a stride that the verifier could not check:
         # TMA needs multiples of 16 bytes (docs/hopper.md).
         for dim, stride in enumerate(strides):

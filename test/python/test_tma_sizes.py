@@ -94,6 +94,15 @@ def test_map_of_a_bad_row_stride_is_refused_before_the_driver():
         "multiply to a multiple of 8)")
 
 
+def test_map_of_a_huge_extent_is_refused():
+    m = runtime._TensorMap("A", 0, 1, (1, 16), 0)
+    with pytest.raises(ValueError) as error:
+        m.update(0x10000, (2 ** 31 + 1, 16))
+    assert str(error.value) == (
+        "parameter 'A': its TMA tensor map (box 1x16) addresses boxes by 32-bit coordinates, "
+        "but dimension 0 has 2147483649 elements (more than 2^31)")
+
+
 def test_map_strides_from_the_shape():
     # Rank 3: strides (in bytes, outermost first) from the real extents.
     assert runtime._TensorMap("A", 0, 4, (2, 8, 4), 0).strides((5, 6, 12)) == [288, 48]
