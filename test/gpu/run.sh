@@ -161,6 +161,7 @@ if [ -d "$here/python/tirx" ]; then
   # TMA copies (issue 19): every rank, boxes inside and overhanging the
   # tensor, the launcher's tensor maps, against a host model bit for bit.
   check "run_tma.py" with_tirx python3 "$here/run_tma.py"
+  check "run_tma_sizes.py" with_tirx python3 "$here/run_tma_sizes.py"
   # The launch path with PyTorch: as_torch_op under torch.compile and CUDA
   # graphs, DLPack-only objects, streams, the tensors' device.
   check "run_torch.py" with_tirx python3 "$here/run_torch.py" "$here/examples/python"

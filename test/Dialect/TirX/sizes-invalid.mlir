@@ -116,10 +116,28 @@ tirx.kernel @view(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block 
 
 // -----
 
+// Two rows of a tensor whose row stride is the runtime `cols`: only a TMA
+// box may span them (test/Pipeline/tma-sizes.mlir); an ordinary load may not.
 !RC = !tirx.tensor<?x?xf32, global, sizes = [rows, cols], align = 16>
 tirx.kernel @two_rows(%A: !RC, %rows: index {tirx.size = "rows"}, %cols: index {tirx.size = "cols"}) launch(grid = [1], block = [32]) {
-  // expected-error @+1 {{a region of a runtime-sized tensor selects one index in dimension 0 (its stride is the runtime product of the extents inside it), got size 2}}
+  // expected-error @+1 {{'tirx.region' op spans 2 indices of dimension 0 of a runtime-sized tensor, whose stride there is the runtime product of the extents inside it: such a region can only be a TMA box (the tensor map of a cp.async.bulk.tensor copy or a prefetch.tensormap), but it is used by operand #1 (addr) of 'ld.global.v4.b32'; select one index there, as in A[i, j:j + n]}}
   %t = tirx.region %A[0, 0] [2, 4] : !RC
+  %r = tirx.alloc_local : !tirx.tensor<2x4xf32, local>
+  // expected-note @+1 {{the use is here}}
+  tile.apply "ld.global.v4.b32" scope(thread) (%r, %t) : !tirx.tensor<2x4xf32, local>, !tirx.tensor<2x4xf32, global, #tirx.layout<S[(2, 4) : (4, 1)]>, align = 16>
+  tirx.return
+}
+
+// -----
+
+// Through a chain of regions and a view (not a TMA box either).
+!RC = !tirx.tensor<?x?xf32, global, sizes = [rows, cols], align = 16>
+tirx.kernel @two_rows_viewed(%A: !RC, %rows: index {tirx.size = "rows"}, %cols: index {tirx.size = "cols"}) launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{'tirx.region' op spans 4 indices of dimension 0 of a runtime-sized tensor, whose stride there is the runtime product of the extents inside it: such a region can only be a TMA box (the tensor map of a cp.async.bulk.tensor copy or a prefetch.tensormap), but it is used by operand #0 of 'tirx.view'; select one index there, as in A[i, j:j + n]}}
+  %t = tirx.region %A[0, 0] [4, 4] : !RC
+  %u = tirx.region %t[0, 0] [2, 4] : !tirx.tensor<4x4xf32, global, #tirx.layout<S[(4, 4) : (4, 1)]>, align = 16>
+  // expected-note @+1 {{the use is here}}
+  %v = tirx.view %u : !tirx.tensor<2x4xf32, global, #tirx.layout<S[(2, 4) : (4, 1)]>, align = 16> -> !tirx.tensor<8xf32, global, align = 16>
   tirx.return
 }
 
@@ -380,5 +398,22 @@ tirx.kernel @huge_static_offset(%A: !M, %rows: index {tirx.size = "rows"}) launc
 tirx.kernel @reinterpret_runtime(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block = [32]) {
   // expected-error @+1 {{'tirx.reinterpret' op cannot reinterpret a tensor with runtime extents; select a tile of static size with tirx.region first}}
   %v = tirx.reinterpret %A : !N -> !tirx.tensor<4xf32, global, align = 16>
+  tirx.return
+}
+
+// -----
+
+// A row index 128·bx + 4 moves the base by a multiple of 4 rows of 2 bytes · k:
+// 8 bytes, not the claimed 16.
+!A = !tirx.tensor<?x?xbf16, global, sizes = [m, k], align = 16>
+tirx.kernel @box_rows_off_grid(%A: !A, %m: index {tirx.size = "m"}, %k: index {tirx.size = "k"})
+    launch(grid = [%m ceildiv 128], block = [32]) {
+  %bx = tirx.block_idx x
+  %c4 = arith.constant 4 : index
+  %c128 = arith.constant 128 : index
+  %row = arith.muli %bx, %c128 : index
+  %row4 = arith.addi %row, %c4 : index
+  // expected-error @+1 {{'tirx.region' op cannot prove align 16: dimension 0's stride is the runtime product 2 bytes · k, known to be a multiple of only 8 bytes; declare k a larger multiple (tirx.multiple_of, or multiple_of= in T.dynamic)}}
+  %rows = tirx.region %A[%row4, 0] [8, 64] align 16 : !A
   tirx.return
 }

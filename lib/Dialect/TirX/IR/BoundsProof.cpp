@@ -32,6 +32,8 @@
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::tirx;
 using presburger::IntegerPolyhedron;
@@ -760,6 +762,29 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
       int64_t known = int64_t(1) << std::min(zeros, 62u);
       if (known % claim == 0)
         continue;
+      // A dynamic offset whose affine form has a common divisor (a row
+      // index 128·bx) moves the base by multiples of it too. Variables are
+      // integers, so the gcd of the coefficients and the constant divides
+      // every value.
+      if (dynamic) {
+        FailureOr<Linear> offset = translateOffset(proof, region, dim);
+        if (succeeded(offset)) {
+          auto magnitude = [](int64_t value) {
+            return value < 0 ? 0 - static_cast<uint64_t>(value)
+                             : static_cast<uint64_t>(value);
+          };
+          uint64_t divisor = magnitude(offset->constant);
+          for (int64_t coeff : offset->coeffs)
+            divisor = std::gcd(divisor, magnitude(coeff));
+          if (divisor == 0)
+            continue; // the offset is 0
+          zeros += llvm::countr_zero(divisor);
+          known = int64_t(1) << std::min(zeros, 62u);
+          if (known % claim == 0)
+            continue;
+        }
+        proof.reason.clear();
+      }
       InFlightDiagnostic diag =
           region.emitOpError()
           << "cannot prove align " << claim << ": dimension " << dim

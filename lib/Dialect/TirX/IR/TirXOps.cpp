@@ -726,11 +726,32 @@ static int64_t powerOfTwoFactor(ArrayRef<int64_t> factors) {
   return int64_t(1) << std::min(zeros, 62u);
 }
 
+/// The first dimension in which a region of `sizes` of the runtime-sized
+/// `source` spans several indices although its stride is a runtime product
+/// (it lies outside the innermost runtime extent), or -1.
+static int64_t getRuntimeStridedBoxDim(tirx::TensorType source,
+                                       ArrayRef<int64_t> sizes) {
+  ArrayRef<int64_t> shape = source.getShape();
+  int64_t innermostRuntime = -1;
+  for (auto [dim, extent] : llvm::enumerate(shape))
+    if (ShapedType::isDynamic(extent))
+      innermostRuntime = dim;
+  for (int64_t dim = 0; dim < innermostRuntime; ++dim)
+    if (sizes[dim] > 1)
+      return dim;
+  return -1;
+}
+
 /// The region of a tensor with runtime extents (docs/sizes.md). Its strides
 /// are row-major: dimensions inside the innermost runtime extent have
-/// constant strides, the others' strides are runtime products, so there the
-/// region must select one index. Every offset moves the base at run time;
-/// the result is a static, dense-strided tensor.
+/// constant strides, the others' strides are runtime products. Every offset
+/// moves the base at run time; the result is a static tensor. Where the
+/// region selects one index outside the innermost runtime extent, the result
+/// is the dense-strided tile it addresses. Where it spans several there, its
+/// elements are a runtime stride apart, which no static layout describes:
+/// such a region is a TMA box (the hardware addresses it through the tensor
+/// map, with the tensor's real strides), its layout is the box's own
+/// row-major order, and RegionOp::verify accepts it only as a box.
 static FailureOr<tirx::TensorType>
 inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
                        tirx::TensorType source, ArrayRef<int64_t> staticOffsets,
@@ -765,14 +786,6 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "invalid region: dimension " << dim
                          << " has offset " << offset;
     if (static_cast<int64_t>(dim) < innermostRuntime) {
-      if (size != 1)
-        return emitError()
-               << "a region of a runtime-sized tensor selects one index in "
-                  "dimension "
-               << dim
-               << " (its stride is the runtime product of the extents "
-                  "inside it), got size "
-               << size;
       if (offset == 0)
         continue;
       // The base moves by a runtime stride: only its constant factor is
@@ -796,6 +809,16 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
     }
     if (size > 1)
       shard.push_back(Iter{size, stride, Axis::m});
+  }
+  if (getRuntimeStridedBoxDim(source, sizes) >= 0) {
+    // A TMA box: the box's own row-major order.
+    shard.clear();
+    int64_t stride = 1;
+    for (int64_t size : llvm::reverse(sizes)) {
+      if (size > 1)
+        shard.insert(shard.begin(), Iter{size, stride, Axis::m});
+      stride *= size;
+    }
   }
   if (shard.empty())
     shard.push_back(Iter{1, 1, Axis::m});
@@ -920,6 +943,48 @@ LogicalResult RegionOp::inferReturnTypes(
   return success();
 }
 
+/// A region of a runtime-sized tensor that spans several indices of a
+/// dimension with a runtime stride has no static layout: it is accepted only
+/// as a TMA box, an operand whose accesses the hardware addresses and clips
+/// itself (TensorAccessOpInterface::isAccessClipped), directly or through
+/// further regions of it (docs/sizes.md).
+static LogicalResult verifyRuntimeStridedBox(RegionOp region) {
+  tirx::TensorType source = region.getSource().getType();
+  int64_t dim = getRuntimeStridedBoxDim(source, region.getStaticSizes());
+  if (dim < 0)
+    return success();
+  SmallVector<Value> worklist = {region.getResult()};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto inner = dyn_cast<RegionOp>(user)) {
+        worklist.push_back(inner.getResult());
+        continue;
+      }
+      auto access = dyn_cast<TensorAccessOpInterface>(user);
+      if (access && access.isAccessClipped(use.getOperandNumber()))
+        continue;
+      InFlightDiagnostic diag =
+          region.emitOpError("spans ")
+          << region.getStaticSizes()[dim] << " indices of dimension " << dim
+          << " of a runtime-sized tensor, whose stride there is the runtime "
+             "product of the extents inside it: such a region can only be a "
+             "TMA box (the tensor map of a cp.async.bulk.tensor copy or a "
+             "prefetch.tensormap), but it is used by ";
+      if (access)
+        diag << access.describeAccessOperand(use.getOperandNumber());
+      else
+        diag << "operand #" << use.getOperandNumber() << " of '"
+             << user->getName() << "'";
+      diag << "; select one index there, as in A[i, j:j + n]";
+      diag.attachNote(user->getLoc()) << "the use is here";
+      return diag;
+    }
+  }
+  return success();
+}
+
 LogicalResult RegionOp::verify() {
   tirx::TensorType source = getSource().getType();
   size_t rank = source.getShape().size();
@@ -938,6 +1003,8 @@ LogicalResult RegionOp::verify() {
   if (*expected != getResult().getType())
     return emitOpError("result type must be ")
            << *expected << ", got " << getResult().getType();
+  if (!source.hasStaticShape())
+    return verifyRuntimeStridedBox(*this);
   return success();
 }
 
