@@ -212,7 +212,10 @@ def TirX_RegionOp : TirX_Op<"region", [Pure,
 
     A region of a tensor with runtime extents (docs/sizes.md) selects one
     index in every dimension outside its innermost runtime extent; all its
-    offsets move the base at run time.
+    offsets move the base at run time. The exception is a TMA box (every use
+    a tensor-map operand, which the hardware clips): it may span several
+    indices of runtime-strided dimensions, and its type is the box in its
+    own row-major order.
   }];
   let arguments = (ins TirX_AnyTensor:$source,
                        Variadic<Index>:$offsets,
