@@ -21,7 +21,7 @@ import sys
 
 import torch
 
-from stream import timed
+from gemm_report import describe_device, measure, publish, shape_table
 from triton_matmul import triton_matmul_factory
 
 sys.path.insert(0, sys.argv[1])
@@ -41,22 +41,9 @@ def variant_name(v):
         v["BM"], v["BN"], v["BK"], v["WARPS_M"], v["WARPS_N"], v["STAGES"])
 
 
-def checked(label, run, a, b, c, expected, failures):
-    c.fill_(float("nan"))
-    out = run()
-    torch.cuda.synchronize()
-    ratio = tirx_gemm.check(a, b, out, expected)
-    if not ratio <= 1:
-        print("FAIL: %s: error %.3g of the bf16 bound" % (label, ratio))
-        failures.append(label)
-    return ratio
-
-
 def main(results=None):
-    props = torch.cuda.get_device_properties(torch.cuda.current_device())
     triton_impl, triton_version = triton_matmul_factory()
-    print("device: %s (%d SMs), torch %s, triton %s"
-          % (props.name, props.multi_processor_count, torch.__version__, triton_version))
+    describe_device(triton_version)
     lines, failures = [], []
     for M, N, K in SHAPES:
         torch.manual_seed(0)
@@ -67,7 +54,7 @@ def main(results=None):
         expected = tirx_gemm.reference(a, b)
         entries = [("torch.matmul (cuBLAS)", lambda: torch.matmul(a, b, out=c))]
         if triton_impl:
-            triton_run, best = triton_impl
+            triton_run = triton_impl[0]
             entries.append(("Triton %s" % triton_version, lambda: triton_run(a, b, c)))
         for variant in VARIANTS:
             label = variant_name(variant)
@@ -81,28 +68,12 @@ def main(results=None):
                 tirx_gemm.gemm(a, b, c, **variant)
                 return c
             entries.append((label, run))
-        measured = []
-        for label, run in entries:
-            ratio = checked(label, run, a, b, c, expected, failures)
-            ms = timed(run)
-            if label.startswith("Triton"):
-                label += " (best: %s)" % best(M, N, K)
-            measured.append((label, ms, ratio))
-        cublas_ms = measured[0][1]
+        measured = measure(entries, c, lambda out: tirx_gemm.check(a, b, out, expected),
+                           failures, tflop, triton_impl and (lambda: triton_impl[1](M, N, K)))
         triton_ms = measured[1][1] if triton_impl else None
-        lines += ["### bf16 GEMM %d x %d x %d (M x N x K)" % (M, N, K), "",
-                  "| implementation | ms | TFLOP/s | % of cuBLAS | % of Triton | error / bound |",
-                  "|---|---|---|---|---|---|"]
-        for label, ms, ratio in measured:
-            lines.append("| %s | %.4f | %.0f | %.1f | %s | %.3g |" % (
-                label, ms, tflop / ms * 1e3, 100 * cublas_ms / ms,
-                "%.1f" % (100 * triton_ms / ms) if triton_ms else "-", ratio))
-        lines.append("")
-    text = "\n".join(lines)
-    print(text)
-    if results:
-        with open(results, "w") as out:
-            out.write(text + "\n")
+        lines += shape_table("bf16 GEMM %d x %d x %d (M x N x K)" % (M, N, K), measured,
+                             tflop, triton_ms)
+    publish(lines, results)
     return 1 if failures else 0
 
 

@@ -14,7 +14,6 @@ through the swizzle (the round trip) and through a plain view of the image
 swizzle). Prints PASS:/FAIL: per case; exit 1 on any failure.
 Usage: run_tma.py [--only=TEXT...] [--no-stores|--no-store-b|--no-store-c]
 (torch, CUDA GPU)."""
-import itertools
 import os
 import sys
 
@@ -49,14 +48,24 @@ def swizzled_layout(box, dtype, mode):
         {32: 1, 64: 2, 128: 3}[mode]))
 
 
+def load_box(img, box_region, bar, nbytes, rank):
+    """Thread code: one TMA load of `box_region` into `img`, completing on
+    the mbarrier `bar` (init, fence, expect_tx, the copy, the wait)."""
+    load = ("cp.async.bulk.tensor.%dd.shared::cluster.global.tile."
+            "mbarrier::complete_tx::bytes" % rank)
+    T.ptx.mbarrier.init(bar.data, 1)
+    T.ptx.fence.proxy.async_.shared__cta()
+    T.ptx.mbarrier.arrive.expect_tx(bar.data, nbytes)
+    T.cuda.tile.apply(T.ptx[load], img, box_region, bar, scope="thread")
+    T.ptx.mbarrier.try_wait(bar.data, 0)
+
+
 def swizzle_kernel(shape, box, dtype, coords, mode):
     """Loads the box into a `mode`-swizzled image, stores it back through
     the same swizzle to C (the round trip: C is the box) and through a
     plain view of the same bytes to R (R holds the image as the hardware
     arranged it, for the host model of the swizzle)."""
     rank = len(shape)
-    load = ("cp.async.bulk.tensor.%dd.shared::cluster.global.tile."
-            "mbarrier::complete_tx::bytes" % rank)
     store = "cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group" % rank
     nbytes = int(np.prod(box)) * BYTES[dtype]
 
@@ -74,11 +83,7 @@ def swizzle_kernel(shape, box, dtype, coords, mode):
         origin = tuple(slice(0, b) for b in box)
         with T.If(T.cuda.thread_idx("x") == 0):
             with T.Then():
-                T.ptx.mbarrier.init(bar.data, 1)
-                T.ptx.fence.proxy.async_.shared__cta()
-                T.ptx.mbarrier.arrive.expect_tx(bar.data, nbytes)
-                T.cuda.tile.apply(T.ptx[load], img, A[where], bar, scope="thread")
-                T.ptx.mbarrier.try_wait(bar.data, 0)
+                load_box(img, A[where], bar, nbytes, rank)
                 T.cuda.tile.apply(T.ptx[store], C[origin], img, scope="thread")
                 T.cuda.tile.apply(T.ptx[store], R[origin], raw, scope="thread")
                 T.cuda.tile.apply(T.ptx["cp.async.bulk.commit_group"], scope="thread")
@@ -95,8 +100,6 @@ def hardware_swizzle(byte_offset, mode):
 
 def kernel(shape, box, dtype, coords):
     rank = len(shape)
-    load = ("cp.async.bulk.tensor.%dd.shared::cluster.global.tile."
-            "mbarrier::complete_tx::bytes" % rank)
     store = "cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group" % rank
     nbytes = int(np.prod(box)) * BYTES[dtype]
 
@@ -113,11 +116,7 @@ def kernel(shape, box, dtype, coords):
         origin = tuple(slice(0, b) for b in box)
         with T.If(T.cuda.thread_idx("x") == 0):
             with T.Then():
-                T.ptx.mbarrier.init(bar.data, 1)
-                T.ptx.fence.proxy.async_.shared__cta()
-                T.ptx.mbarrier.arrive.expect_tx(bar.data, nbytes)
-                T.cuda.tile.apply(T.ptx[load], img, A[where], bar, scope="thread")
-                T.ptx.mbarrier.try_wait(bar.data, 0)
+                load_box(img, A[where], bar, nbytes, rank)
                 if STORES and STORE_C:
                     T.cuda.tile.apply(T.ptx[store], C[origin], img, scope="thread")
                 if STORES and STORE_B and min(coords) >= 0:

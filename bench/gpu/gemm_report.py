@@ -1,0 +1,67 @@
+"""What the GEMM benchmarks (gemm.py, gemm_hopper.py) share: the device
+line, the check of each implementation's output before it is timed, and one
+markdown table per shape (each implementation's time, TFLOP/s and ratios to
+the first row, cuBLAS, and to Triton's, with the worst error over the bf16
+bound)."""
+
+
+def describe_device(triton_version):
+    import torch
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    print("device: %s (%d SMs), torch %s, triton %s"
+          % (props.name, props.multi_processor_count, torch.__version__, triton_version))
+
+
+def checked(label, run, output, error_of, failures):
+    """Runs `run` into `output` poisoned with NaN; returns error_of(result)
+    (the worst error over the bf16 bound), recording `label` in `failures`
+    when it is over 1."""
+    import torch
+    output.fill_(float("nan"))
+    result = run()
+    torch.cuda.synchronize()
+    ratio = error_of(result)
+    if not ratio <= 1:
+        print("FAIL: %s: error %.3g of the bf16 bound" % (label, ratio))
+        failures.append(label)
+    return ratio
+
+
+def shape_table(title, measured, tflop, triton_ms):
+    """Lines of the table titled `title` for `measured` [(label, ms, error
+    ratio)], cuBLAS first; `tflop` the shape's TFLOP; `triton_ms` Triton's
+    time or None."""
+    cublas_ms = measured[0][1]
+    lines = ["### " + title, "",
+             "| implementation | ms | TFLOP/s | % of cuBLAS | % of Triton | error / bound |",
+             "|---|---|---|---|---|---|"]
+    for label, ms, ratio in measured:
+        lines.append("| %s | %.4f | %.0f | %.1f | %s | %.3g |" % (
+            label, ms, tflop / ms * 1e3, 100 * cublas_ms / ms,
+            "%.1f" % (100 * triton_ms / ms) if triton_ms else "-", ratio))
+    return lines + [""]
+
+
+def publish(lines, results):
+    """Prints the tables and writes them to `results` (a path) when given."""
+    text = "\n".join(lines)
+    print(text)
+    if results:
+        with open(results, "w") as out:
+            out.write(text + "\n")
+
+
+def measure(entries, output, error_of, failures, tflop, triton_best=None):
+    """[(label, ms, error ratio)] of `entries` [(label, run)]: each checked
+    (checked()) then timed (stream.timed); a Triton row's label gets
+    `triton_best()`, its autotuned configuration."""
+    from stream import timed
+    measured = []
+    for label, run in entries:
+        ratio = checked(label, run, output, error_of, failures)
+        ms = timed(run)
+        if label.startswith("Triton") and triton_best:
+            label += " (best: %s)" % triton_best()
+        measured.append((label, ms, ratio))
+        print("%s: %.4f ms, %.0f TFLOP/s" % (label, ms, tflop / ms * 1e3), flush=True)
+    return measured
