@@ -192,7 +192,9 @@ mlir::tirx::tile::verifyWgmmaFence(Operation *op,
   if (roots.empty())
     return success();
 
-  ArrayRef<Operation *> accesses = FenceWalk(op, roots).run(top);
+  // The walk owns the result: keep it alive while reading it.
+  FenceWalk walk(op, roots);
+  ArrayRef<Operation *> accesses = walk.run(top);
   for (auto [access, position] : llvm::zip_equal(accesses, positions)) {
     if (!access)
       continue;
