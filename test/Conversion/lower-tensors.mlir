@@ -93,3 +93,27 @@ tirx.kernel @punned(%A: !tirx.tensor<2x1xf32, global>, %B: !tirx.tensor<4x1xf16,
   tile.apply "st.global.b16" scope(thread) (%B, %h1) : !tirx.tensor<4x1xf16, global>, !tirx.tensor<4x1xf16, local, #tirx.layout<S[(2, 1, 2) : (2, 2, 1)]>>
   tirx.return
 }
+
+// A tile that needs memory, allocated in a branch: its alloca is in the entry
+// block (LLVM promotes only the entry block's static allocas to registers;
+// one left in the branch stayed in local memory).
+// CHECK-LABEL: gpu.func @punned_in_branch
+// CHECK-NEXT: %[[N:.+]] = llvm.mlir.constant(2 : i64) : i64
+// CHECK-NEXT: llvm.alloca %[[N]] x f32 {alignment = 4 : i64} : (i64) -> !llvm.ptr
+// CHECK: scf.if
+// CHECK-NOT: llvm.alloca
+// CHECK: gpu.return
+tirx.kernel @punned_in_branch(%A: !tirx.tensor<2x1xf32, global>, %B: !tirx.tensor<4x1xf16, global>)
+    launch(grid = [1], block = [32]) {
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %tx, %c0 : index
+  scf.if %first {
+    %r = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
+    tile.apply "ld.global.b32" scope(thread) (%r, %A) : !tirx.tensor<2x1xf32, local>, !tirx.tensor<2x1xf32, global>
+    %h = tirx.view %r : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x2xf16, local, #tirx.layout<S[(2, 1, 2) : (2, 2, 1)]>>
+    %h1 = tirx.view %h : !tirx.tensor<2x2xf16, local, #tirx.layout<S[(2, 1, 2) : (2, 2, 1)]>> -> !tirx.tensor<4x1xf16, local, #tirx.layout<S[(2, 1, 2) : (2, 2, 1)]>>
+    tile.apply "st.global.b16" scope(thread) (%B, %h1) : !tirx.tensor<4x1xf16, global>, !tirx.tensor<4x1xf16, local, #tirx.layout<S[(2, 1, 2) : (2, 2, 1)]>>
+  }
+  tirx.return
+}
