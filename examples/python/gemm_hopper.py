@@ -75,7 +75,6 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
     def per_thread(count):
         """count registers per thread of a warpgroup, in order."""
         return TileLayout(S[(4, 32, count, 1) : (1 @ wid_in_wg, 1 @ laneid, 1, 1)])
-    words_layout = per_thread
     # C as words: word q = 2 j + h of lane l in warp w is row 16 w + 8 h +
     # l / 4, word 4 j + l % 4 (registers 4 j + 2 h, +1 hold its columns).
     c_words = TileLayout(S[(4, 8, 4, BN // 8, 2, 1) : (16 * NW, NW, 1, 4, 8 * NW, 1)])
@@ -133,7 +132,7 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                 nwords = regs // 2
                 now = nwords - DEFERRED
                 deferred = T.alloc_local((4, 32, max(DEFERRED, 1), 1), "uint32",
-                                         layout=words_layout(max(DEFERRED, 1)))
+                                         layout=per_thread(max(DEFERRED, 1)))
                 Cw = C.view("uint32")
                 halves = d.view((4, 32, regs, 1), layout=per_thread(regs)).view(
                     4, 32, nwords, 2)
@@ -211,7 +210,7 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                                       scope="warpgroup")
                     release(step_of(tile, KT - 1))
                     if now:
-                        words = T.alloc_local((4, 32, now, 1), "uint32", layout=words_layout(now))
+                        words = T.alloc_local((4, 32, now, 1), "uint32", layout=per_thread(now))
                         convert(words, 0, now)
                         T.cuda.tile.apply(T.ptx["st.global.b32"],
                                           c_view(tile)[:, :, 0:now, :], words, scope="warpgroup")

@@ -279,6 +279,6 @@ class Compiled:
                 self._launcher = runtime.Launcher(
                     self.name, self.ptx, self.params, self.launch.grid, self.launch.block,
                     getattr(self, "size_vars", None) or (), self.shared_bytes,
-                    self.tensor_maps, getattr(self.launch, "cluster", ()))
+                    self.tensor_maps, self.launch.cluster)
                 self._launch = self._launcher.launch
         return self._launcher.launch

@@ -193,7 +193,7 @@ class Function:
                                  b.launch.position or self.position)
                 extent = extent.affine(lambda name: b.sizes[name])
             grid_text.append(str(extent))
-        cluster = getattr(b.launch, "cluster", ())
+        cluster = b.launch.cluster
         text = "launch(grid = [%s], block = [%s]%s)" % (
             ", ".join(grid_text), ", ".join(map(str, b.launch.block)),
             ", cluster = [%s]" % ", ".join(map(str, cluster)) if cluster else "")

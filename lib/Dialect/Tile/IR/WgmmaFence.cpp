@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -26,19 +27,12 @@ bool mlir::tirx::tile::isWgmmaMma(const ptx::Instruction &instruction) {
   return StringRef(instruction.formName).starts_with("wgmma.mma_async");
 }
 
-/// The storage `value` is a view of: through tirx.view, tirx.reinterpret
-/// and tirx.region to the allocation (or block argument).
+/// The storage `value` is a view of: through the view-like ops
+/// (tirx.view, tirx.reinterpret, tirx.region) to the allocation (or block
+/// argument).
 static Value getRegisterRoot(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewOp>(def))
-      value = view.getSource();
-    else if (auto reinterpret = dyn_cast<ReinterpretOp>(def))
-      value = reinterpret.getSource();
-    else if (auto region = dyn_cast<RegionOp>(def))
-      value = region.getSource();
-    else
-      break;
-  }
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
   return value;
 }
 
@@ -80,7 +74,7 @@ private:
       join(atWgmma, state);
       return;
     }
-    if (isa<ViewOp, ReinterpretOp, RegionOp>(op))
+    if (isa<ViewLikeOpInterface>(op))
       return; // a view of the storage, not an access
     if (auto apply = dyn_cast<ApplyOp>(op)) {
       ArrayRef<ptx::Instruction> forms = apply.getInstruction().getForms();

@@ -206,11 +206,12 @@ LaunchConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (cluster.size() != grid.size())
     return emitError() << "cluster must have one extent per grid extent ("
                        << grid.size() << "), got " << cluster.size();
+  static constexpr int64_t kClusterLimits[] = {kMaxClusterSize, kMaxClusterSize,
+                                               kMaxClusterSize};
+  if (failed(check("cluster", cluster, kClusterLimits)))
+    return failure();
   int64_t ctas = 1;
   for (auto [index, extent] : llvm::enumerate(cluster)) {
-    if (extent < 1 || extent > kMaxClusterSize)
-      return emitError() << "cluster extent " << "xyz"[index] << " = " << extent
-                         << " is out of range [1, " << kMaxClusterSize << "]";
     ctas *= extent;
     if (!ShapedType::isDynamic(grid[index]) && grid[index] % extent != 0)
       return emitError() << "cluster extent " << "xyz"[index] << " = " << extent
@@ -220,13 +221,6 @@ LaunchConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a cluster of " << ctas << " CTAs is over the "
                        << "portable maximum of " << kMaxClusterSize;
   return success();
-}
-
-int64_t LaunchConfigAttr::getClusterSize() const {
-  int64_t ctas = 1;
-  for (int64_t extent : getCluster())
-    ctas *= extent;
-  return ctas;
 }
 
 int64_t LaunchConfigAttr::getNumThreads() const {
