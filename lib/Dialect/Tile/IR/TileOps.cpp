@@ -241,16 +241,17 @@ bool ApplyOp::isAccessClipped(unsigned operandIndex) {
 }
 
 /// setmaxnreg's immediate: the warpgroup's registers per thread from then
-/// on (the verifier checked its value).
+/// on (the table marks it `maxnreg`; the verifier checked its value).
 std::optional<int64_t> ApplyOp::getRegisterLimitAfter() {
-  ArrayRef<ptx::Instruction> forms = getInstruction().getForms();
-  if (forms.empty() || forms.front().family != "setmaxnreg")
+  const ptx::Instruction *instruction = findFormByCount(*this);
+  if (!instruction)
     return std::nullopt;
-  ArrayRef<Attribute> kinds = getOperandKinds().getValue();
-  if (kinds.size() != 1)
-    return std::nullopt;
-  if (auto count = dyn_cast<IntegerAttr>(kinds.front()))
-    return count.getInt();
+  for (auto [position, kind] : llvm::enumerate(getOperandKinds()))
+    if (position < instruction->operands.size() &&
+        instruction->operands[position].valueRule ==
+            ptx::ValueRule::MaxRegisters)
+      if (auto count = dyn_cast<IntegerAttr>(kind))
+        return count.getInt();
   return std::nullopt;
 }
 
