@@ -17,7 +17,13 @@ checked against float64: |C - A W^T| <= 2^-7 |A W^T| + 2^-17 (|A| |W|^T)
 (examples/python/gemm.py's bound). Before timing, small shapes (K steps
 fewer than, equal to and not a multiple of the stages) are checked the same
 way. Usage: gemm_hopper.py EXAMPLES_DIR [RESULTS.md] [--quick]
-[--shapes=M,N,K;...] [--variants=INDEX,...]"""
+[--shapes=M,N,K;...] [--variants=INDEX,...] [--profile]
+
+--profile (for ncu --profile-from-start off): cuBLAS and each chosen TirX
+variant run once at the first shape between cudaProfilerStart/Stop, after
+warm-up runs, and the names of the kernels each launched (torch.profiler)
+are printed: e.g. ncu --profile-from-start off --clock-control none
+--set full python3 gemm_hopper.py EXAMPLES_DIR --profile --variants=3"""
 import sys
 
 import torch
@@ -31,11 +37,14 @@ import gemm_hopper as tirx_gemm  # noqa: E402
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 11008, 4096)]
 SMALL = [(128, 256, 64), (256, 512, 192), (384, 768, 320), (1024, 1024, 4096)]
 VARIANTS = [
-    dict(persistent=False, DEFERRED=0, WARP_RELEASE=False),
-    dict(DEFERRED=0, WARP_RELEASE=False),
-    dict(DEFERRED=32, WARP_RELEASE=False),
-    dict(DEFERRED=32),
-    dict(DEFERRED=32, GROUP_M=16),
+    dict(persistent=False, DEFERRED=0, WARP_RELEASE=False, STORE="global"),
+    dict(DEFERRED=0, WARP_RELEASE=False, STORE="global"),
+    dict(DEFERRED=32, WARP_RELEASE=False, STORE="global"),
+    dict(DEFERRED=32, STORE="global"),
+    dict(DEFERRED=32, GROUP_M=16, STORE="global"),
+    dict(DEFERRED=32, STORE="tma"),
+    dict(DEFERRED=32, STORE="tma", GROUP_M=16),
+    dict(DEFERRED=32, STORE="tma", GROUP_M=4),
 ]
 
 
@@ -50,6 +59,32 @@ def option(name):
     return None
 
 
+def profile(shape, variants):
+    """Each implementation once under the CUDA profiler (ncu's range), and
+    the names of the kernels it launches."""
+    M, N, K = shape
+    torch.manual_seed(0)
+    a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
+    c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+    entries = [("cuBLAS", lambda: torch.matmul(a, w.T, out=c))]
+    entries += [(variant_name(v), lambda v=v: tirx_gemm.gemm(a, w, c, **v)) for v in variants]
+    for label, run in entries:
+        for _ in range(3):
+            run()
+        torch.cuda.synchronize()
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            run()
+            torch.cuda.synchronize()
+        names = sorted({e.name for e in prof.events() if e.device_type.name == "CUDA"})
+        print("%s at %dx%dx%d launches: %s" % (label, M, N, K, "; ".join(names)), flush=True)
+        torch.cuda.cudart().cudaProfilerStart()
+        run()
+        torch.cuda.synchronize()
+        torch.cuda.cudart().cudaProfilerStop()
+    return 0
+
+
 def main(results=None):
     triton_impl, triton_version = triton_matmul_factory()
     describe_device(triton_version)
@@ -59,6 +94,8 @@ def main(results=None):
     shapes = SHAPES
     if option("shapes"):
         shapes = [tuple(int(x) for x in s.split(",")) for s in option("shapes").split(";")]
+    if "--profile" in sys.argv:
+        return profile(shapes[0], variants)
     failures = []
     for variant in variants:
         for M, N, K in SMALL:

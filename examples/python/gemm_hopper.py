@@ -32,17 +32,21 @@ ATOL_PER_ABSSUM = 2.0 ** -17
 
 TMA_LOAD = ("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
             "mbarrier::complete_tx::bytes")
+TMA_STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
 
 
 def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                 PRODUCER_REGISTERS=40, CONSUMER_REGISTERS=232, GROUP_M=8, num_sms=None,
-                DEFERRED=32, WARP_RELEASE=True):
+                DEFERRED=32, WARP_RELEASE=True, STORE="tma"):
     """A kernel for static (M, N, K), each a multiple of its block size;
     persistent over `num_sms` CTAs (each walks tiles bx, bx + grid, ...),
     or one CTA per tile when num_sms is None. DEFERRED: words of C per
     thread stored during the next tile's first K steps (0..BN/4; 32 keeps
     ptxas from spilling at BN 256); WARP_RELEASE: one arrival per consumer
-    warp on a stage's `empty` barrier, else one per thread."""
+    warp on a stage's `empty` barrier, else one per thread. STORE: how C
+    goes out: "global", st.global.b32 from the registers; "tma", through a
+    128-byte swizzled shared buffer per consumer (st.shared.b32, then one
+    thread's TMA store of each 64 x 64 box)."""
     assert BK == 64, "one 128-byte swizzle row of bf16 per K step"
     assert BM == 64 * CONSUMERS and M % BM == 0 and N % BN == 0 and K % BK == 0
     assert BN % 8 == 0 and 8 <= BN <= 256
@@ -51,6 +55,11 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
     # K steps whose wgmma groups overlap the previous tile's stores of C.
     PEEL = max(p for p in (1, 2, 4, 8) if p <= KT and DEFERRED % p == 0)
     assert 0 <= DEFERRED <= BN // 4
+    assert STORE in ("global", "tma")
+    # STORE "tma": a consumer's C words go out in boxes of 64 columns (16
+    # words per thread), through a buffer of the larger part's boxes.
+    buffer_boxes = max(BN // 4 - DEFERRED, DEFERRED) // 16
+    assert STORE == "global" or (DEFERRED % 16 == 0 and BN % 64 == 0)
     tiles_n = N // BN
     group_m = min(GROUP_M, M // BM)
     assert (M // BM) % group_m == 0
@@ -78,6 +87,13 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
     # C as words: word q = 2 j + h of lane l in warp w is row 16 w + 8 h +
     # l / 4, word 4 j + l % 4 (registers 4 j + 2 h, +1 hold its columns).
     c_words = TileLayout(S[(4, 8, 4, BN // 8, 2, 1) : (16 * NW, NW, 1, 4, 8 * NW, 1)])
+    # The same words in a consumer's shared buffer of 64 x 64 boxes (32
+    # words a row, 128-byte swizzled): word q = 16 b + 2 j + h is box b's
+    # row 16 w + 8 h + l / 4, word 4 j + l % 4.
+    buffer_words = TileLayout("S[(4, 8, 4, %d, 8, 2, 1) : (512, 32, 1, 2048, 4, 256, 1)]"
+                              " + Swizzle[2, 3, 3]" % buffer_boxes)
+    buffer_layout = TileLayout("S[(%d, %d, 64, 64) : (%d, 4096, 64, 1)] + %s" % (
+        CONSUMERS, buffer_boxes, buffer_boxes * 4096, sw))
 
     tiles = (M // BM) * tiles_n
     grid = min(tiles, num_sms) if num_sms else tiles
@@ -97,6 +113,9 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
         bx = T.cuda.block_idx("x")
         sa = T.alloc_shared((STAGES, CONSUMERS, 64, BK), "bfloat16", align=1024, layout=a_stages)
         sw_ = T.alloc_shared((STAGES, BN, BK), "bfloat16", align=1024, layout=w_stages)
+        if STORE == "tma":
+            cbuf = T.alloc_shared((CONSUMERS, buffer_boxes, 64, 64), "bfloat16", align=1024,
+                                  layout=buffer_layout)
         full = T.alloc_shared((STAGES,), "uint64", align=8)
         empty = T.alloc_shared((STAGES,), "uint64", align=8)
         tid = T.cuda.thread_idx("x")
@@ -148,8 +167,43 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                                       halves[:, :, first:first + count, 1:2],
                                       halves[:, :, first:first + count, 0:1], scope="warpgroup")
 
+                def store_through_shared(tile, words, first, count):
+                    """Words first .. first + count of tile's C (registers
+                    `words`) through the consumer's shared buffer: once the
+                    buffer's previous TMA store has read it, every thread
+                    writes its words, fences them for the async proxy, and
+                    one thread stores each 64-column box."""
+                    boss = tid % 128 == 0
+                    with T.If(boss):
+                        with T.Then():
+                            T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group.read"],
+                                              T.int32(0), scope="thread")
+                    T.cuda.tile.apply(T.ptx["bar.sync"], T.int32(wg), T.int32(128),
+                                      scope="warpgroup")
+                    buffer = cbuf[c].view("uint32").view((4, 32, buffer_boxes * 16, 1),
+                                                         layout=buffer_words)
+                    T.cuda.tile.apply(T.ptx["st.shared.b32"], buffer[:, :, 0:count, :], words,
+                                      scope="warpgroup")
+                    T.ptx.fence.proxy.async_.shared__cta()
+                    T.cuda.tile.apply(T.ptx["bar.sync"], T.int32(wg), T.int32(128),
+                                      scope="warpgroup")
+                    with T.If(boss):
+                        with T.Then():
+                            bm, bn = tile_coordinates(tile)
+                            row = bm * BM + c * 64
+                            for b in range(count // 16):
+                                col = bn * BN + (first // 16 + b) * 64
+                                T.cuda.tile.apply(T.ptx[TMA_STORE], C[row:row + 64, col:col + 64],
+                                                  cbuf[c, b], scope="thread")
+                            T.cuda.tile.apply(T.ptx["cp.async.bulk.commit_group"], scope="thread")
+
                 def store_chunk(tile, chunk, chunks):
                     """Chunk `chunk` of `chunks` of tile's deferred words."""
+                    if STORE == "tma":
+                        if chunk == 0:
+                            store_through_shared(tile, deferred[:, :, 0:DEFERRED, :], now,
+                                                 DEFERRED)
+                        return
                     size = DEFERRED // chunks
                     T.cuda.tile.apply(T.ptx["st.global.b32"],
                                       c_view(tile)[:, :, now + chunk * size:
@@ -212,14 +266,24 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                     if now:
                         words = T.alloc_local((4, 32, now, 1), "uint32", layout=per_thread(now))
                         convert(words, 0, now)
-                        T.cuda.tile.apply(T.ptx["st.global.b32"],
-                                          c_view(tile)[:, :, 0:now, :], words, scope="warpgroup")
+                        if STORE == "tma":
+                            store_through_shared(tile, words, 0, now)
+                        else:
+                            T.cuda.tile.apply(T.ptx["st.global.b32"], c_view(tile)[:, :, 0:now, :],
+                                              words, scope="warpgroup")
                     if DEFERRED:
                         convert(deferred, now, DEFERRED)
                 if DEFERRED:
                     # The CTA's last tile's deferred words.
                     last_tile = bx + (tiles - 1 - bx) // grid * grid
                     store_chunk(last_tile, 0, 1)
+                if STORE == "tma":
+                    # The buffer's last TMA stores complete before the CTA
+                    # (and its shared memory) goes.
+                    with T.If(tid % 128 == 0):
+                        with T.Then():
+                            T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group"], T.int32(0),
+                                              scope="thread")
             with T.Else():
                 # The producer: one thread issues the TMA loads.
                 T.cuda.tile.apply(T.ptx["setmaxnreg.dec.sync.aligned.u32"],

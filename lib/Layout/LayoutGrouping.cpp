@@ -56,3 +56,40 @@ mlir::tirx::groupByShape(const TileLayout &layout,
     return makeError("the layout has more elements than the shape");
   return groups;
 }
+
+llvm::SmallVector<int64_t>
+mlir::tirx::getRepeatAddressClasses(const TileLayout &layout,
+                                    int64_t numElements, int64_t perGroup,
+                                    int64_t perRepeat) {
+  auto offsetOf = [&](int64_t flat) { return at(layout.apply(flat), Axis::m); };
+  int64_t numGroups = numElements / perGroup;
+  int64_t numRepeats = perGroup / perRepeat;
+  auto distanceIsConstant = [&](int64_t from, int64_t to) {
+    int64_t distance = offsetOf(to * perRepeat) - offsetOf(from * perRepeat);
+    if (distance < 0)
+      return false;
+    for (int64_t group = 0; group < numGroups; ++group)
+      for (int64_t position = 0; position < perRepeat; ++position) {
+        int64_t base = group * perGroup + position;
+        if (offsetOf(base + to * perRepeat) -
+                offsetOf(base + from * perRepeat) !=
+            distance)
+          return false;
+      }
+    return true;
+  };
+  llvm::SmallVector<int64_t> classOf(numRepeats);
+  llvm::SmallVector<int64_t> firsts;
+  for (int64_t repeat = 0; repeat < numRepeats; ++repeat) {
+    auto *found = llvm::find_if(firsts, [&](int64_t first) {
+      return distanceIsConstant(first, repeat);
+    });
+    if (found == firsts.end()) {
+      firsts.push_back(repeat);
+      classOf[repeat] = repeat;
+    } else {
+      classOf[repeat] = *found;
+    }
+  }
+  return classOf;
+}

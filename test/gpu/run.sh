@@ -39,6 +39,11 @@ fi
 # In a bundle made by scripts/make-gpu-bundle.sh, this folder also holds the
 # runner, the runtime and the lowered host programs of test/gpu.
 dir=${1:-$here/ptx}
+# TIRX_GPU_PART=checks runs the checks only, =sanitizers the compute-sanitizer
+# passes only (each fits one 10-minute device command); unset, both.
+part=${TIRX_GPU_PART:-all}
+case $part in all|checks|sanitizers) ;; *) echo "TIRX_GPU_PART=$part: not all, checks or sanitizers" >&2; exit 2;; esac
+if [ "$part" != sanitizers ]; then
 runner_test() {  # a test/gpu host program: tirx-runner, then its CHECK lines
   local name=$1
   "$here/bin/tirx-runner" "$here/tests/$name.llvm.mlir" --e main --entry-point-result=void \
@@ -162,6 +167,9 @@ if [ -d "$here/python/tirx" ]; then
   # tensor, the launcher's tensor maps, against a host model bit for bit.
   check "run_tma.py" with_tirx python3 "$here/run_tma.py"
   check "run_tma_sizes.py" with_tirx python3 "$here/run_tma_sizes.py"
+  # Thread-block clusters: barrier.cluster and TMA multicast into every CTA
+  # of a cluster of 2, 4 and 8.
+  check "run_cluster.py" with_tirx python3 "$here/run_cluster.py"
   # The launch path with PyTorch: as_torch_op under torch.compile and CUDA
   # graphs, DLPack-only objects, streams, the tensors' device.
   check "run_torch.py" with_tirx python3 "$here/run_torch.py" "$here/examples/python"
@@ -186,6 +194,8 @@ if [ -d "$here/wheel" ]; then
   check "wheel: pip install --target /tmp/tirx-wheel $(cd "$here/wheel" && ls tirx-*.whl), examples/python/affine_relu.py" wheel_example
 fi
 
+fi  # end of the checks (TIRX_GPU_PART)
+
 # compute-sanitizer over the examples: each tool must report 0 errors (its
 # summary line is printed) and the program must still pass. racecheck's
 # summary is "RACECHECK SUMMARY: ... (N errors, ...)", the others' "ERROR
@@ -209,7 +219,9 @@ sanitize() {  # sanitize TOOL NAME COMMAND...
     fail "sanitizer $tool $name: $summary (log: $log)"; tail -40 "$log"
   fi
 }
-if [ ! -x "$sanitizer" ]; then
+if [ "$part" = checks ]; then
+  echo "sanitizer passes skipped (TIRX_GPU_PART=checks)"
+elif [ ! -x "$sanitizer" ]; then
   fail "compute-sanitizer not found (looked on PATH and in /usr/local/cuda/bin): no sanitizer pass"
 else
   echo "sanitizer: $("$sanitizer" --version | tail -1)"
@@ -234,7 +246,7 @@ fi
 
 # --- The wgmma suite under compute-sanitizer: memcheck over one kernel of
 # each A source and the largest N.
-if [ -x "$sanitizer" ] && [ -d "$here/wgmma" ]; then
+if [ "$part" != checks ] && [ -x "$sanitizer" ] && [ -d "$here/wgmma" ]; then
   for kernel in wgmma_n256_bf16_smem_k_sd1 wgmma_n256_bf16_reg_k_sd1; do
     sanitize memcheck "wgmma/run.py $kernel" python3 "$here/wgmma/run.py" "$here/wgmma" \
       --only=$kernel --exit-zero
@@ -243,7 +255,7 @@ fi
 # --- The collectives suite under compute-sanitizer: one launch of one
 # kernel per form group (run.py --quick); synccheck for the .sync
 # collectives and barriers, racecheck for the named barriers' shared memory.
-if [ -x "$sanitizer" ] && [ -d "$here/collectives" ]; then
+if [ "$part" != checks ] && [ -x "$sanitizer" ] && [ -d "$here/collectives" ]; then
   for tool in memcheck synccheck racecheck; do
     sanitize $tool collectives/run.py python3 "$here/collectives/run.py" \
       "$here/collectives" --quick --exit-zero
@@ -257,7 +269,7 @@ fi
 # data set of one ldmatrix, one stmatrix and one cp.async kernel (4 warps,
 # shared memory written and read by other threads across barriers; two
 # cp.async groups in flight, zero fill).
-if [ -x "$sanitizer" ] && [ -d "$here/matrix" ]; then
+if [ "$part" != checks ] && [ -x "$sanitizer" ] && [ -d "$here/matrix" ]; then
   sanitize memcheck matrix/run.py python3 "$here/matrix/run.py" "$here/matrix" \
     --quick --only=m16n8k16_f32_bf16_cta_2x2 --exit-zero
   for kernel in ldmatrix_x4_trans_cta_2x2 stmatrix_x4_trans_cta_2x2 \
@@ -277,7 +289,7 @@ fi
 # memcheck reports in a kernel without shared memory (seen on the H200; the
 # case itself passes). Not racecheck: whether it tracks the mbarrier
 # protocol is unverified; run it by hand before adding it.
-if [ -x "$sanitizer" ] && [ -d "$here/sync" ]; then
+if [ "$part" != checks ] && [ -x "$sanitizer" ] && [ -d "$here/sync" ]; then
   for tool in memcheck synccheck; do
     for case in mbarrier_phases elect; do
       sanitize $tool "sync/run.py $case" timeout 600 python3 "$here/sync/run.py" \
@@ -286,9 +298,11 @@ if [ -x "$sanitizer" ] && [ -d "$here/sync" ]; then
   done
 fi
 # --- TMA copies under compute-sanitizer (memcheck).
-if [ -x "$sanitizer" ] && [ -d "$here/python/tirx" ]; then
+if [ "$part" != checks ] && [ -x "$sanitizer" ] && [ -d "$here/python/tirx" ]; then
   sanitize memcheck run_tma.py env PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
     python3 "$here/run_tma.py"
+  sanitize memcheck run_cluster.py env PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
+    python3 "$here/run_cluster.py"
 fi
 # --- end of the sync suite -------------------------------------------------
 

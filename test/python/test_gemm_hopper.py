@@ -3,7 +3,8 @@ compiled at sm_90a without a GPU: the warp-specialized structure reaches
 the PTX (setmaxnreg, the TMA loads of A and W on their stages' mbarriers,
 wgmma straight from the 128-byte swizzled stages), the accumulators stay
 in registers (no local memory: register tiles of a branch are promoted),
-and the tensor maps are the two boxes."""
+C goes out through a swizzled shared buffer and TMA stores, and the tensor
+maps are the three boxes (STORE="global": two, C by st.global)."""
 import re
 
 import pytest
@@ -13,6 +14,7 @@ import gemm_hopper
 
 TMA = ("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
        "mbarrier::complete_tx::bytes")
+TMA_STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
 
 
 @pytest.fixture(scope="module")
@@ -49,13 +51,43 @@ def test_structure(compiled):
         assert compiled.spill_bytes == 0
 
 
+def test_epilogue_through_shared_memory(compiled):
+    ptx = compiled.ptx
+    # Each consumer's words: st.shared.b32 into its 128-byte swizzled buffer
+    # (one address register per 16-byte chunk column, the row halves and
+    # boxes as immediate offsets), fenced for the async proxy, then TMA
+    # stores of 64 x 64 boxes: 2 right after a tile, 2 deferred ones.
+    stores = re.findall(r"st\.shared\.b32 \[%rd\d+(?:\+(\d+))?\], %r\d+;", ptx)
+    assert len(stores) == 32 + 32 + 32  # now, deferred in the loop, the last tile's
+    assert sorted(set(int(o or 0) for o in stores)) == [0, 1024, 8192, 9216]
+    assert "fence.proxy.async.shared::cta;" in ptx
+    assert ptx.count(TMA_STORE) == 2 + 2 + 2
+    assert "cp.async.bulk.wait_group.read 0x00000000;" in ptx
+    assert "st.global" not in ptx
+    # The buffer is free again only after its last TMA store read it.
+    assert re.search(r"cp\.async\.bulk\.wait_group 0x00000000;", ptx)
+
+
 def test_tensor_maps(compiled):
-    # A's (128, 64) box and W's (256, 64), both 128-byte swizzled.
+    # A's (128, 64) box, W's (256, 64) and C's (64, 64), all 128-byte
+    # swizzled (in the order the kernel first uses them: the consumers'
+    # TMA stores come first in the PTX).
+    assert sorted(compiled.tensor_maps) == [(0, (128, 64), 128), (1, (256, 64), 128),
+                                            (2, (64, 64), 128)]
+    # Four stages of 48 KiB and 32 KiB of C buffers, beyond the 48 KiB of
+    # static shared memory.
+    assert compiled.shared_bytes >= 4 * (128 + 256) * 64 * 2 + 2 * 2 * 64 * 64 * 2
+
+
+def test_global_epilogue():
+    compiled = tirx.compile(gemm_hopper.make_kernel(256, 512, 320, num_sms=3, STORE="global"),
+                            target=gemm_hopper.TARGET)
     assert compiled.tensor_maps == [(0, (128, 64), 128), (1, (256, 64), 128)]
-    # Four stages of 48 KiB, beyond the 48 KiB of static shared memory.
-    assert compiled.shared_bytes >= 4 * (128 + 256) * 64 * 2
+    assert TMA_STORE not in compiled.ptx and "st.global.b32" in compiled.ptx
 
 
 def test_block_sizes_are_checked():
     with pytest.raises(AssertionError):
         gemm_hopper.make_kernel(256, 512, 96)
+    with pytest.raises(AssertionError):
+        gemm_hopper.make_kernel(256, 512, 320, STORE="registers")

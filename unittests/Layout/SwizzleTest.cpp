@@ -12,6 +12,7 @@
 
 #include "LayoutTestHelpers.h"
 
+#include "TirX/Layout/LayoutGrouping.h"
 #include "TirX/Layout/LayoutRegion.h"
 #include "TirX/Layout/Swizzle.h"
 
@@ -373,6 +374,100 @@ TEST(SwizzleErrors, HardwareConstructorAndElementViews) {
   EXPECT_EQ(errorOf(parseOk("S[16, 12] + Swizzle[1, 2, 3]").pack(3)),
             "cannot pack a swizzled layout by 3: the swizzle acts on bits, so "
             "the factor must be a power of two");
+}
+
+//===----------------------------------------------------------------------===//
+// Address classes of repeats (getRepeatAddressClasses): one address register
+// per class and group reaches its repeats at constant immediate offsets.
+//===----------------------------------------------------------------------===//
+
+/// Checks the classes against the definition: within a class, every group's
+/// offset of each repeat element is its class head's plus group 0's
+/// distance (>= 0), and a repeat heads a class only when no earlier head
+/// has such a distance to it.
+void expectClassesHold(const TileLayout &layout, int64_t numElements,
+                       int64_t perGroup, int64_t perRepeat,
+                       llvm::ArrayRef<int64_t> classes) {
+  auto offsetOf = [&](int64_t flat) { return at(layout.apply(flat), Axis::m); };
+  auto constantDistance = [&](int64_t from, int64_t to) {
+    int64_t distance = offsetOf(to * perRepeat) - offsetOf(from * perRepeat);
+    for (int64_t group = 0; group * perGroup < numElements; ++group)
+      for (int64_t pos = 0; pos < perRepeat; ++pos) {
+        int64_t base = group * perGroup + pos;
+        if (offsetOf(base + to * perRepeat) -
+                offsetOf(base + from * perRepeat) !=
+            distance)
+          return false;
+      }
+    return distance >= 0;
+  };
+  std::set<int64_t> heads;
+  for (int64_t repeat = 0; repeat < perGroup / perRepeat; ++repeat) {
+    int64_t head = classes[repeat];
+    ASSERT_LE(head, repeat);
+    if (head == repeat) {
+      for (int64_t other : heads)
+        EXPECT_FALSE(constantDistance(other, repeat))
+            << "repeat " << repeat << " could join class " << other;
+      heads.insert(repeat);
+      continue;
+    }
+    EXPECT_TRUE(heads.count(head)) << "repeat " << repeat;
+    EXPECT_TRUE(constantDistance(head, repeat)) << "repeat " << repeat;
+  }
+}
+
+TEST(RepeatAddressClasses, AffineIsOneClass) {
+  // 32 lanes x 8 repeats of 4 words, rows of 32 words.
+  TileLayout layout = parseOk("S[(32, 8, 4) : (32, 4, 1)]");
+  llvm::SmallVector<int64_t> classes =
+      getRepeatAddressClasses(layout, 1024, 32, 4);
+  EXPECT_EQ(classes, llvm::SmallVector<int64_t>(8, 0));
+}
+
+TEST(RepeatAddressClasses, SwizzleAlikeInEveryGroupIsOneClass) {
+  // Lane 4 row + c holds chunk c of row `row` in 2 stages a period apart:
+  // the XOR depends on the row only, the same in both of a lane's repeats.
+  TileLayout layout =
+      parseOk("S[(8, 4, 2, 4) : (32, 4, 256, 1)] + Swizzle[2, 3, 3]");
+  llvm::SmallVector<int64_t> classes =
+      getRepeatAddressClasses(layout, 256, 8, 4);
+  EXPECT_EQ(classes, llvm::SmallVector<int64_t>(2, 0));
+  expectClassesHold(layout, 256, 8, 4, classes);
+}
+
+TEST(RepeatAddressClasses, OneClassPerChunkOfARowSwizzle) {
+  // Lane l stores row l of two 32-row halves, chunk by chunk: chunk j of row
+  // l lands in chunk j ^ (l % 8), so each chunk j is a class, and the halves
+  // (32 rows = 4 periods apart) share it.
+  TileLayout layout =
+      parseOk("S[(32, 2, 8, 4) : (32, 1024, 4, 1)] + Swizzle[2, 3, 3]");
+  llvm::SmallVector<int64_t> classes =
+      getRepeatAddressClasses(layout, 2048, 64, 4);
+  EXPECT_EQ(classes, (llvm::SmallVector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 0, 1,
+                                                 2, 3, 4, 5, 6, 7}));
+  expectClassesHold(layout, 2048, 64, 4, classes);
+}
+
+TEST(RepeatAddressClasses, ExhaustiveOverHardwareSwizzles) {
+  // Every TMA swizzle of 4-byte words, a lane per row (8 rows per period or
+  // more), 1 to 4 words per repeat: the classes hold their definition.
+  for (int64_t mode : {1, 2, 3}) {
+    int64_t rowWords = 4 << mode; // the swizzle's row: 32, 64, 128 bytes
+    for (int64_t perRepeat : {1, 2, 4}) {
+      int64_t repeats = rowWords / perRepeat;
+      std::string notation = "S[(16, " + std::to_string(repeats) + ", " +
+                             std::to_string(perRepeat) + ") : (" +
+                             std::to_string(rowWords) + ", " +
+                             std::to_string(perRepeat) + ", 1)] + Swizzle[2, " +
+                             std::to_string(mode) + ", 3]";
+      TileLayout layout = parseOk(notation);
+      llvm::SmallVector<int64_t> classes =
+          getRepeatAddressClasses(layout, 16 * rowWords, rowWords, perRepeat);
+      SCOPED_TRACE(notation);
+      expectClassesHold(layout, 16 * rowWords, rowWords, perRepeat, classes);
+    }
+  }
 }
 
 } // namespace

@@ -34,6 +34,21 @@ namespace mlir::tirx {
 llvm::Expected<llvm::SmallVector<llvm::SmallVector<Iter>>>
 groupByShape(const TileLayout &layout, llvm::ArrayRef<int64_t> shape);
 
+/// Address classes of the repeats of a tensor of `numElements` elements
+/// split row-major into groups of `perGroup` (one per executing thread) and
+/// those into repeats of `perRepeat`: repeat r joins the class of an earlier
+/// repeat c when, in every group and at every position of the repeat, its
+/// memory offset is c's plus one constant distance (not negative), so one
+/// address per class and group plus constant immediates reach every
+/// element. Entry r is r's class (its first repeat). Affine layouts that
+/// group by the shape give one class; a swizzled one whose XOR pattern
+/// differs between groups (rows of different threads) one class per
+/// pattern, e.g. per 16-byte chunk column of a 128-byte swizzle.
+llvm::SmallVector<int64_t> getRepeatAddressClasses(const TileLayout &layout,
+                                                   int64_t numElements,
+                                                   int64_t perGroup,
+                                                   int64_t perRepeat);
+
 } // namespace mlir::tirx
 
 #endif // TIRX_LAYOUT_LAYOUTGROUPING_H

@@ -112,8 +112,11 @@ struct OperandPlan {
   /// order the instruction lists them (the atom's elements; a collective's
   /// registers of its fragment).
   SmallVector<SmallVector<int64_t, 4>> repeatSlots;
-  /// Memory tensors: the byte offset of each repeat's atom from repeat 0's,
-  /// when it is the same for every thread (empty otherwise).
+  /// Memory tensors: per repeat, the repeat whose address register it
+  /// shares (its address class) and its atom's byte offset from that
+  /// repeat's, the same for every thread (both empty: each repeat gets its
+  /// own address).
+  SmallVector<int64_t> repeatBases;
   SmallVector<int64_t> repeatOffsets;
   /// Elements of one atom, and the operand's repeats per group coordinate.
   int64_t atomElements = 0;
@@ -127,36 +130,43 @@ struct OperandPlan {
   std::vector<uint64_t> descriptorBits;
 };
 
-/// The byte offset of every repeat's atom from the first one in a memory
-/// operand of `numGroupDims` leading group dimensions, when it does not
-/// depend on the executing thread: without group dimensions, or when the
-/// layout groups by the tensor's shape (each dimension adds an offset of its
-/// own, so the repeat dimensions' are constants). Empty when that does not
-/// hold or an offset is not a PTX address immediate (32-bit).
-static SmallVector<int64_t> getRepeatByteOffsets(tirx::TensorType tensor,
-                                                 size_t numGroupDims,
-                                                 int64_t repeats,
-                                                 int64_t atomElements) {
+/// Fills `plan`'s repeat addressing for a memory operand of `numGroupDims`
+/// leading group dimensions: repeats share an address register with the
+/// first repeat of their class and reach their atom at a constant byte
+/// offset from it, when that offset does not depend on the executing
+/// thread. Without group dimensions, or when an affine layout groups by the
+/// tensor's shape (each dimension adds an offset of its own), every repeat is
+/// in repeat 0's class; a swizzled layout whose XOR pattern differs between
+/// threads gets a class per pattern (getRepeatAddressClasses). Left empty
+/// (an address per repeat) when the layout does not group by the shape or an
+/// offset is not a PTX address immediate (32-bit).
+static void setRepeatAddressing(OperandPlan &plan, size_t numGroupDims) {
+  tirx::TensorType tensor = plan.tensor;
   TileLayout layout = tensor.getLayoutOrDefault();
-  ArrayRef<int64_t> shape = tensor.getShape();
+  int64_t perGroup = plan.repeats * plan.atomElements;
+  SmallVector<int64_t> bases(plan.repeats, 0);
   if (numGroupDims) {
-    if (auto groups = groupByShape(layout, shape); !groups) {
+    if (auto groups = groupByShape(layout, tensor.getShape()); !groups) {
       llvm::consumeError(groups.takeError());
-      return {};
+      return;
     }
+    if (layout.isSwizzled())
+      bases = getRepeatAddressClasses(layout, tensor.getNumElements(), perGroup,
+                                      plan.atomElements);
   }
-  // Repeat r's atom starts at row-major element r * atom (group
-  // coordinates 0).
-  int64_t first = at(layout.apply(0), Axis::m);
+  auto offsetOf = [&](int64_t repeat) {
+    return at(layout.apply(repeat * plan.atomElements), Axis::m);
+  };
   SmallVector<int64_t> offsets;
-  for (int64_t repeat = 0; repeat < repeats; ++repeat) {
-    int64_t bytes = (at(layout.apply(repeat * atomElements), Axis::m) - first) *
-                    tensor.getElementBytes();
+  for (int64_t repeat = 0; repeat < plan.repeats; ++repeat) {
+    int64_t bytes =
+        (offsetOf(repeat) - offsetOf(bases[repeat])) * tensor.getElementBytes();
     if (bytes < 0 || bytes > std::numeric_limits<int32_t>::max())
-      return {};
+      return;
     offsets.push_back(bytes);
   }
-  return offsets;
+  plan.repeatBases = std::move(bases);
+  plan.repeatOffsets = std::move(offsets);
 }
 
 /// The atom coordinates of the row lane `lane` supplies the address of in a
@@ -258,7 +268,7 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
     if (failed(domain))
       return failure();
 
-    SmallVector<OperandPlan> plans;
+    SmallVector<OperandPlan, 4> plans;
     // An instruction without tensor operands (bar.sync) is issued once.
     int64_t repeats = 1;
     for (const MixedOperand &operand : *operands) {
@@ -316,8 +326,7 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
     for (OperandPlan &plan : plans) {
       if (!plan.tensor || !plan.info->isMemory)
         continue;
-      plan.repeatOffsets = getRepeatByteOffsets(
-          plan.tensor, group.size(), plan.repeats, plan.atomElements);
+      setRepeatAddressing(plan, group.size());
       if (plan.info->fragment.empty())
         continue;
       FailureOr<SmallVector<Value>> rows = buildRowCoordinates(
@@ -595,11 +604,12 @@ private:
         continue;
       }
       if (plan.info->isMemory) {
-        // Repeats at constant distances share one address register; the
+        // Repeats of one address class share an address register; the
         // distance is the address's immediate offset.
         bool shared = !plan.repeatOffsets.empty();
-        Value address = buildAsmAddress(rewriter, loc, plan, instruction, group,
-                                        shared ? 0 : repeat);
+        Value address =
+            buildAsmAddress(rewriter, loc, plan, instruction, group,
+                            shared ? plan.repeatBases[repeat] : repeat);
         os << "[" << ptx.addAddress(address);
         if (shared && plan.repeatOffsets[repeat])
           os << "+" << plan.repeatOffsets[repeat];

@@ -68,18 +68,3 @@ tirx.kernel @reinterpret_off_period() launch(grid = [1], block = [32]) {
   tirx.return
 }
 
-// -----
-
-// Lane l stores row l, its 8 chunks as repeats: the swizzle moves row l's
-// chunks by l, so repeat 1 of lane 1 is not at lane 1's repeat 0 plus
-// lane 0's distance (4 words).
-#sw = #tirx.layout<S[(32, 8, 4) : (32, 4, 1)] + Swizzle[2, 3, 3]>
-#rows = #tirx.layout<S[(32, 8, 4) : (1@laneid, 4, 1)]>
-tirx.kernel @repeats_within_a_period() launch(grid = [1], block = [32]) {
-  %s = tirx.alloc_shared : !tirx.tensor<32x8x4xui32, shared, #sw, align = 1024>
-  %r = tirx.alloc_local : !tirx.tensor<32x8x4xui32, local, #rows>
-  // expected-error @+1 {{operand #0 (addr): the swizzled layout S[(32, 8, 4) : (32, 4, 1)] + Swizzle[2, 3, 3] puts element (1, 1, 0) at offset 32, but repeats are addressed at their distance in the first group, which gives 40; the swizzle pattern must be the same in every group (e.g. repeats whole periods apart)}}
-  tile.apply "st.shared.v4.b32" scope(warp) (%s, %r)
-      : !tirx.tensor<32x8x4xui32, shared, #sw, align = 1024>, !tirx.tensor<32x8x4xui32, local, #rows>
-  tirx.return
-}

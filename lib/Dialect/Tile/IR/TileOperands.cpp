@@ -309,7 +309,6 @@ public:
   LogicalResult checkMemoryOperand(const TileTensorOperand &operand);
   LogicalResult checkMemoryRows(const TileTensorOperand &operand);
   LogicalResult checkDescriptorOperand(const TileTensorOperand &operand);
-  LogicalResult checkSwizzledAddressing(const TileTensorOperand &operand);
 
 private:
   InFlightDiagnostic emitOperandError(const TileTensorOperand &operand) {
@@ -591,38 +590,6 @@ TileOperandChecker::checkMemoryOperand(const TileTensorOperand &operand) {
   return success();
 }
 
-/// Dispatch addresses an element of repeat r as the same element of the
-/// group's first repeat plus a constant: group 0's distance between the two.
-/// An affine layout always has that shape; a swizzled one (whose element
-/// addresses are exact, XOR included) only when its pattern is the same in
-/// every group, e.g. repeats a whole period apart (pipeline stages).
-LogicalResult
-TileOperandChecker::checkSwizzledAddressing(const TileTensorOperand &operand) {
-  TileLayout layout = operand.type.getLayoutOrDefault();
-  if (!layout.isSwizzled())
-    return success();
-  int64_t atom = std::max<unsigned>(operand.atom, 1);
-  int64_t perGroup = getElementsPerGroup(operand);
-  auto offsetOf = [&](int64_t flat) { return at(layout.apply(flat), Axis::m); };
-  int64_t first = offsetOf(0);
-  for (int64_t flat = 0, e = operand.type.getNumElements(); flat < e; ++flat) {
-    int64_t inGroup = flat % perGroup, repeatStart = inGroup / atom * atom;
-    int64_t expected =
-        offsetOf(flat - repeatStart) + offsetOf(repeatStart) - first;
-    if (offsetOf(flat) != expected)
-      return emitOperandError(operand)
-             << "the swizzled layout " << layout.toString() << " puts element "
-             << formatList(delinearize(flat, operand.type.getShape()))
-             << " at offset " << offsetOf(flat)
-             << ", but repeats are addressed at their distance in the first "
-                "group, which gives "
-             << expected
-             << "; the swizzle pattern must be the same in every group "
-                "(e.g. repeats whole periods apart)";
-  }
-  return success();
-}
-
 /// A collective's memory operand (ldmatrix's shared rows): per atom, the
 /// elements one lane supplies the address of form a contiguous row in the
 /// fragment's order, starting at a multiple of the row's bytes; a
@@ -762,8 +729,6 @@ LogicalResult mlir::tirx::tile::checkTileTensorOperands(
       continue;
     }
     if (operand.isMemory) {
-      if (failed(checker.checkSwizzledAddressing(operand)))
-        return failure();
       if (failed(operand.fragment.empty() ? checker.checkMemoryOperand(operand)
                                           : checker.checkMemoryRows(operand)))
         return failure();

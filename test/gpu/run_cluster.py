@@ -1,0 +1,98 @@
+"""GPU truth of thread-block clusters (docs/hopper.md), through the Python
+package and its launcher: a kernel launched in clusters of CLUSTER CTAs
+(LaunchConfig(cluster=)) initializes its mbarrier, publishes it to the
+cluster (fence.mbarrier_init.release.cluster), meets the cluster
+(barrier.cluster.arrive/wait), then thread 0 of each CTA loads its share of
+the cluster's rows with one TMA load multicast to every CTA of the cluster
+(.multicast::cluster, ctaMask all ones). Every CTA's image and mbarrier receive every share, so
+each CTA then holds all the cluster's rows; it stores them to its own slice
+of C (a TMA store), and the cluster meets again before any CTA exits (a peer
+may still be writing into its shared memory). C is compared with the host
+model bit for bit: C[b] = A[rows of b's cluster].
+Prints PASS:/FAIL: per case; exit 1 on any failure.
+Usage: run_cluster.py (torch, CUDA GPU with sm_90)."""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "python"))
+import tirx  # noqa: E402
+from tirx.script import tirx as T  # noqa: E402
+
+LOAD = ("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+        "mbarrier::complete_tx::bytes.multicast::cluster")
+STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
+SHARE, COLS = 16, 64  # rows each CTA loads, bf16 columns (128-byte rows)
+
+
+def kernel(cluster, clusters):
+    grid = cluster * clusters
+    rows = SHARE * cluster  # a cluster's rows
+    nbytes = rows * COLS * 2
+
+    @T.function
+    def multicast(A: T.Tensor((rows * clusters, COLS), "bfloat16", align=16),
+                  C: T.Tensor((rows * grid, COLS), "bfloat16", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=128, cluster=cluster))
+        img = T.alloc_shared((rows, COLS), "bfloat16", align=128)
+        bar = T.alloc_shared((1,), "uint64", align=8)
+        tx = T.cuda.thread_idx("x")
+        bx = T.cuda.block_idx("x")
+        with T.If(tx == 0):
+            with T.Then():
+                T.ptx.mbarrier.init(bar.data, 1)
+                T.ptx.fence.mbarrier_init.release.cluster()
+        T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.aligned"], scope="cta")
+        T.cuda.tile.apply(T.ptx["barrier.cluster.wait.aligned"], scope="cta")
+        with T.If(tx == 0):
+            with T.Then():
+                first = bx // cluster * rows
+                share = bx % cluster * SHARE  # this CTA's rank's rows
+                T.ptx.mbarrier.arrive.expect_tx(bar.data, nbytes)
+                mask = T.int16((1 << cluster) - 1)
+                T.cuda.tile.apply(T.ptx[LOAD], img[share:share + SHARE, :],
+                                  A[first + share:first + share + SHARE, :], bar, mask,
+                                  scope="thread")
+                T.ptx.mbarrier.try_wait(bar.data, 0)
+                T.cuda.tile.apply(T.ptx[STORE], C[bx * rows:bx * rows + rows, :], img,
+                                  scope="thread")
+                T.cuda.tile.apply(T.ptx["cp.async.bulk.commit_group"], scope="thread")
+                T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group.read"], T.int32(0),
+                                  scope="thread")
+        # No CTA leaves while a peer may still multicast into it.
+        T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.relaxed.aligned"], scope="cta")
+        T.cuda.tile.apply(T.ptx["barrier.cluster.wait.aligned"], scope="cta")
+    return multicast
+
+
+passed = failed = 0
+
+
+def report(ok, name):
+    global passed, failed
+    print("%s: %s" % ("PASS" if ok else "FAIL", name))
+    passed += bool(ok)
+    failed += not ok
+
+
+gen = torch.Generator(device="cpu").manual_seed(0)
+for cluster, clusters in ((2, 4), (2, 66), (4, 8), (8, 3)):
+    name = "%d clusters of %d CTAs, multicast loads" % (clusters, cluster)
+    try:
+        compiled = tirx.compile(kernel(cluster, clusters), target="cuda")
+        rows = SHARE * cluster
+        a = torch.randn(rows * clusters, COLS, generator=gen).to(torch.bfloat16)
+        A = a.cuda()
+        C = torch.full((rows * cluster * clusters, COLS), float("nan"), dtype=torch.bfloat16,
+                       device="cuda")
+        compiled(A, C)
+        torch.cuda.synchronize()
+        want = a.view(clusters, 1, rows, COLS).expand(clusters, cluster, rows, COLS)
+        ok = torch.equal(C.cpu().view(torch.int16),
+                         want.reshape(-1, COLS).contiguous().view(torch.int16))
+        report(ok, name)
+    except Exception as error:  # a launch failure is a failed case, not a crash
+        report(False, "%s: %s: %s" % (name, type(error).__name__, error))
+
+sys.exit(1 if failed else 0)
