@@ -45,6 +45,7 @@ VARIANTS = [
     dict(DEFERRED=32, STORE="tma"),
     dict(DEFERRED=32, STORE="tma", GROUP_M=16),
     dict(DEFERRED=32, STORE="tma", GROUP_M=4),
+    dict(DEFERRED=32, STORE="tma", dynamic=True),
 ]
 
 

@@ -38,33 +38,39 @@ TMA_STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
 def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                 PRODUCER_REGISTERS=40, CONSUMER_REGISTERS=232, GROUP_M=8, num_sms=None,
                 DEFERRED=32, WARP_RELEASE=True, STORE="tma"):
-    """A kernel for static (M, N, K), each a multiple of its block size;
-    persistent over `num_sms` CTAs (each walks tiles bx, bx + grid, ...),
-    or one CTA per tile when num_sms is None. DEFERRED: words of C per
+    """A kernel for static (M, N, K), each a multiple of its block size,
+    persistent over `num_sms` CTAs (each walks tiles bx, bx + grid, ...) or
+    one CTA per tile when num_sms is None; or, when M, N, K are size
+    variables (T.dynamic), one kernel for every shape: persistent over
+    num_sms CTAs walking the tiles of the shape launched (ceil(M / BM) x
+    ceil(N / BN)), the tails of M, N and K through TMA's zero fill (loads)
+    and clipping (stores); STORE must be "tma". DEFERRED: words of C per
     thread stored during the next tile's first K steps (0..BN/4; 32 keeps
     ptxas from spilling at BN 256); WARP_RELEASE: one arrival per consumer
     warp on a stage's `empty` barrier, else one per thread. STORE: how C
     goes out: "global", st.global.b32 from the registers; "tma", through a
     128-byte swizzled shared buffer per consumer (st.shared.b32, then one
     thread's TMA store of each 64 x 64 box)."""
+    dynamic = not all(isinstance(extent, int) for extent in (M, N, K))
     assert BK == 64, "one 128-byte swizzle row of bf16 per K step"
-    assert BM == 64 * CONSUMERS and M % BM == 0 and N % BN == 0 and K % BK == 0
-    assert BN % 8 == 0 and 8 <= BN <= 256
+    assert BM == 64 * CONSUMERS and BN % 8 == 0 and 8 <= BN <= 256
+    assert dynamic or (M % BM == 0 and N % BN == 0 and K % BK == 0)
+    assert not dynamic or (num_sms and STORE == "tma")
     threads = 128 * (CONSUMERS + 1)
-    KT = K // BK
-    # K steps whose wgmma groups overlap the previous tile's stores of C.
-    PEEL = max(p for p in (1, 2, 4, 8) if p <= KT and DEFERRED % p == 0)
+    # K steps whose wgmma groups overlap the previous tile's stores of C
+    # (a runtime K may be one step).
+    PEEL = 1 if dynamic else max(p for p in (1, 2, 4, 8)
+                                 if p <= K // BK and DEFERRED % p == 0)
     assert 0 <= DEFERRED <= BN // 4
     assert STORE in ("global", "tma")
     # STORE "tma": a consumer's C words go out in boxes of 64 columns (16
     # words per thread), through a buffer of the larger part's boxes.
     buffer_boxes = max(BN // 4 - DEFERRED, DEFERRED) // 16
     assert STORE == "global" or (DEFERRED % 16 == 0 and BN % 64 == 0)
-    tiles_n = N // BN
-    group_m = min(GROUP_M, M // BM)
-    assert (M // BM) % group_m == 0
+    if not dynamic:
+        group_m = min(GROUP_M, M // BM)
+        assert (M // BM) % group_m == 0
     stage_bytes = (BM + BN) * BK * 2
-    NW = N // 2                         # C's row in b32 words
     # The swizzled stages: row r of a box is 128 bytes (64 bf16), its
     # 16-byte chunks XOR-permuted by r % 8 (TMA's and wgmma's 128-byte
     # swizzle); a stage is a whole number of 1024-byte periods.
@@ -86,7 +92,8 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
         return TileLayout(S[(4, 32, count, 1) : (1 @ wid_in_wg, 1 @ laneid, 1, 1)])
     # C as words: word q = 2 j + h of lane l in warp w is row 16 w + 8 h +
     # l / 4, word 4 j + l % 4 (registers 4 j + 2 h, +1 hold its columns).
-    c_words = TileLayout(S[(4, 8, 4, BN // 8, 2, 1) : (16 * NW, NW, 1, 4, 8 * NW, 1)])
+    c_words = None if dynamic else TileLayout(
+        S[(4, 8, 4, BN // 8, 2, 1) : (8 * N, N // 2, 1, 4, 4 * N, 1)])
     # The same words in a consumer's shared buffer of 64 x 64 boxes (32
     # words a row, 128-byte swizzled): word q = 16 b + 2 j + h is box b's
     # row 16 w + 8 h + l / 4, word 4 j + l % 4.
@@ -95,15 +102,24 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
     buffer_layout = TileLayout("S[(%d, %d, 64, 64) : (%d, 4096, 64, 1)] + %s" % (
         CONSUMERS, buffer_boxes, buffer_boxes * 4096, sw))
 
-    tiles = (M // BM) * tiles_n
-    grid = min(tiles, num_sms) if num_sms else tiles
+    if dynamic:
+        grid = num_sms
+    else:
+        tiles = (M // BM) * (N // BN)
+        grid = min(tiles, num_sms) if num_sms else tiles
 
-    def tile_coordinates(tile):
-        """Grouped order: group_m row tiles share their W columns in L2."""
-        group = tile // (group_m * tiles_n)
-        bm = group * group_m + tile % group_m
-        bn = (tile % (group_m * tiles_n)) // group_m
-        return bm, bn
+    def tile_coordinates(tile, tiles_m, tiles_n):
+        """Grouped order: GROUP_M row tiles share their W columns in L2 (a
+        runtime shape's last group may have fewer rows)."""
+        if not dynamic:
+            group = tile // (group_m * tiles_n)
+            bm = group * group_m + tile % group_m
+            bn = (tile % (group_m * tiles_n)) // group_m
+            return bm, bn
+        first = tile // (GROUP_M * tiles_n) * GROUP_M
+        rows = T.if_then_else(tiles_m - first < GROUP_M, tiles_m - first, GROUP_M)
+        in_group = tile % (GROUP_M * tiles_n)
+        return first + in_group % rows, in_group // rows
 
     @T.function
     def gemm(A: T.Tensor((M, K), "bfloat16", align=16),
@@ -111,6 +127,11 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
              C: T.Tensor((M, N), "bfloat16", align=16)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=threads))
         bx = T.cuda.block_idx("x")
+        # The shape's K steps and tiles: ints, or index values of the sizes.
+        extents = [e.value() if dynamic else e for e in (M, N, K)]
+        KT = T.ceildiv(extents[2], BK)
+        tiles_m, tiles_n = T.ceildiv(extents[0], BM), T.ceildiv(extents[1], BN)
+        tiles = tiles_m * tiles_n
         sa = T.alloc_shared((STAGES, CONSUMERS, 64, BK), "bfloat16", align=1024, layout=a_stages)
         sw_ = T.alloc_shared((STAGES, BN, BK), "bfloat16", align=1024, layout=w_stages)
         if STORE == "tma":
@@ -131,9 +152,15 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
         # The CTA's tiles: bx, bx + grid, ... Its K steps are numbered on
         # across its tiles (step = round * KT + kb), and step i uses stage
         # i % STAGES in its (i / STAGES)-th use, whose phase parity is
-        # (i / STAGES) % 2: producer and consumers walk the same steps.
+        # (i / STAGES) % 2: producer and consumers walk the same steps. A
+        # runtime K pads each tile's steps to KTP, a multiple of 2 STAGES,
+        # with empty steps (an arrival on each barrier, no data): step i's
+        # stage and parity are then kb's (no product of two runtime values).
+        if dynamic:
+            KTP = T.ceildiv(KT, 2 * STAGES) * (2 * STAGES)
+
         def step_of(tile, kb):
-            return (tile - bx) // grid * KT + kb
+            return kb if dynamic else (tile - bx) // grid * KT + kb
 
         with T.If(wg >= 1):
             with T.Then():
@@ -152,12 +179,12 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                 now = nwords - DEFERRED
                 deferred = T.alloc_local((4, 32, max(DEFERRED, 1), 1), "uint32",
                                          layout=per_thread(max(DEFERRED, 1)))
-                Cw = C.view("uint32")
+                Cw = None if dynamic else C.view("uint32")
                 halves = d.view((4, 32, regs, 1), layout=per_thread(regs)).view(
                     4, 32, nwords, 2)
 
                 def c_view(tile):
-                    bm, bn = tile_coordinates(tile)
+                    bm, bn = tile_coordinates(tile, tiles_m, tiles_n)
                     row = bm * BM + c * 64
                     return Cw[row:row + 64, bn * (BN // 2):bn * (BN // 2) + BN // 2].view(
                         (4, 32, nwords, 1), layout=c_words)
@@ -189,7 +216,7 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                                       scope="warpgroup")
                     with T.If(boss):
                         with T.Then():
-                            bm, bn = tile_coordinates(tile)
+                            bm, bn = tile_coordinates(tile, tiles_m, tiles_n)
                             row = bm * BM + c * 64
                             for b in range(count // 16):
                                 col = bn * BN + (first // 16 + b) * 64
@@ -263,6 +290,12 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                     T.cuda.tile.apply(T.ptx["wgmma.wait_group.sync.aligned"], T.int32(0),
                                       scope="warpgroup")
                     release(step_of(tile, KT - 1))
+                    if dynamic:
+                        # The padding steps: their stages go straight back.
+                        for kb in T.serial(KT, KTP):
+                            T.ptx.mbarrier.try_wait(full.ptr_to([kb % STAGES]),
+                                                    T.int32(kb // STAGES % 2))
+                            release(kb)
                     if now:
                         words = T.alloc_local((4, 32, now, 1), "uint32", layout=per_thread(now))
                         convert(words, 0, now)
@@ -274,9 +307,15 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                     if DEFERRED:
                         convert(deferred, now, DEFERRED)
                 if DEFERRED:
-                    # The CTA's last tile's deferred words.
+                    # The CTA's last tile's deferred words (a runtime shape
+                    # may leave a CTA without tiles).
                     last_tile = bx + (tiles - 1 - bx) // grid * grid
-                    store_chunk(last_tile, 0, 1)
+                    if dynamic:
+                        with T.If(bx < tiles):
+                            with T.Then():
+                                store_chunk(last_tile, 0, 1)
+                    else:
+                        store_chunk(last_tile, 0, 1)
                 if STORE == "tma":
                     # The buffer's last TMA stores complete before the CTA
                     # (and its shared memory) goes.
@@ -291,7 +330,7 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                 with T.If(tid == 0):
                     with T.Then():
                         for tile in T.serial(bx, tiles, grid):
-                            bm, bn = tile_coordinates(tile)
+                            bm, bn = tile_coordinates(tile, tiles_m, tiles_n)
                             for kb in T.serial(0, KT):
                                 step = step_of(tile, kb)
                                 s = step % STAGES
@@ -308,6 +347,14 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                                 T.cuda.tile.apply(T.ptx[TMA_LOAD], sw_[s],
                                                   W[bn * BN:bn * BN + BN, k:k + BK],
                                                   full.ptr_to([s]), scope="thread")
+                            if dynamic:
+                                # The padding steps: one arrival completes
+                                # each (no bytes expected).
+                                for kb in T.serial(KT, KTP):
+                                    s = kb % STAGES
+                                    T.ptx.mbarrier.try_wait(empty.ptr_to([s]),
+                                                            T.int32(1 - kb // STAGES % 2))
+                                    T.ptx.mbarrier.arrive(full.ptr_to([s]))
 
     return gemm
 
@@ -316,18 +363,29 @@ TARGET = {"kind": "cuda", "arch": "sm_90a"}
 _compiled = {}
 
 
-def gemm(a, w, out=None, persistent=True, **config):
+def runtime_sized(num_sms, **config):
+    """The kernel for every (M, N, K) (size variables; the launcher takes
+    them from the tensors): K and N multiples of 8 (16-byte rows for TMA;
+    the launcher refuses others, naming the size)."""
+    return make_kernel(T.dynamic("M"), T.dynamic("N", multiple_of=8),
+                       T.dynamic("K", multiple_of=8), num_sms=num_sms, **config)
+
+
+def gemm(a, w, out=None, persistent=True, dynamic=False, **config):
     """a @ w.T for contiguous bfloat16 CUDA matrices a (M, K), w (N, K);
-    persistent: one CTA per SM of a's device walks the tiles."""
+    persistent: one CTA per SM of a's device walks the tiles; dynamic: one
+    compiled kernel for every shape (any M; N, K multiples of 8), else one
+    per shape (multiples of the blocks)."""
     import tirx
     import torch
     M, K = a.shape
     N = w.shape[0]
-    if persistent:
+    if persistent or dynamic:
         config["num_sms"] = torch.cuda.get_device_properties(a.device).multi_processor_count
-    key = (M, N, K, tuple(sorted(config.items())))
+    key = (None if dynamic else (M, N, K), tuple(sorted(config.items())))
     if key not in _compiled:
-        _compiled[key] = tirx.compile(make_kernel(M, N, K, **config), target=TARGET)
+        kernel = runtime_sized(**config) if dynamic else make_kernel(M, N, K, **config)
+        _compiled[key] = tirx.compile(kernel, target=TARGET)
     out = torch.empty((M, N), dtype=torch.bfloat16, device=a.device) if out is None else out
     _compiled[key](a, w, out)
     return out
@@ -375,3 +433,17 @@ if __name__ == "__main__":
             print("FAIL: gemm_hopper %d x %d x %d persistent: error %.3g" % (M, N, K, ratio))
             sys.exit(1)
         print("gemm_hopper %d x %d x %d over the device's SMs: error %.3g: OK" % (M, N, K, ratio))
+    # One runtime-sized kernel for every shape: tails of M, N and K (TMA's
+    # zero fill and clipping), a K of one step, a shape of one tile (most
+    # CTAs without a tile), and the shapes above.
+    for M, N, K in ((128, 256, 64), (1, 8, 8), (200, 312, 136), (1000, 1000, 1000),
+                    (384, 768, 192), (1024, 1024, 4096)):
+        a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+        w = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
+        c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.bfloat16)
+        ratio = check(a, w, gemm(a, w, c, dynamic=True))
+        label = "gemm_hopper runtime-sized kernel at %d x %d x %d" % (M, N, K)
+        if not ratio <= 1:
+            print("FAIL: %s: error %.3g of the bound" % (label, ratio))
+            sys.exit(1)
+        print("%s: error %.3g of the bf16 bound: OK" % (label, ratio))

@@ -91,3 +91,22 @@ def test_block_sizes_are_checked():
         gemm_hopper.make_kernel(256, 512, 96)
     with pytest.raises(AssertionError):
         gemm_hopper.make_kernel(256, 512, 320, STORE="registers")
+
+
+def test_runtime_sized_kernel():
+    # One kernel for every (M, N, K): sizes from the tensors (N and K
+    # multiples of 8 for TMA's 16-byte rows), the persistent loop over the
+    # launched shape's tiles, each tile's K steps padded to a multiple of
+    # 2 STAGES with empty steps (plain arrivals), no spills.
+    compiled = tirx.compile(gemm_hopper.runtime_sized(132), target=gemm_hopper.TARGET)
+    assert sorted((v.name, v.multiple_of) for v in compiled.size_vars) == [
+        ("K", 8), ("M", 1), ("N", 8)]
+    ptx = compiled.ptx
+    assert ptx.count(TMA) == 2 and ptx.count(TMA_STORE) == 6
+    assert re.search(r"mbarrier\.arrive\.shared::cta\.b64 _, \[%rd\d+\];", ptx)
+    assert ".local" not in ptx
+    if compiled.ptxas_report is not None:
+        assert compiled.spill_bytes == 0
+    with pytest.raises(AssertionError):  # a runtime shape needs the TMA epilogue
+        gemm_hopper.runtime_sized(132, STORE="global")
+

@@ -101,3 +101,21 @@ tirx.kernel @row_of_matrix(%A: !RC, %rows: index {tirx.size = "rows"},
   }
   tirx.return
 }
+
+// -----
+
+// A claim over a value the proof does not follow (a tile index divided by a
+// runtime count, as the runtime-sized GEMM's tile order computes it): that
+// value is any integer, and 4 of its multiples of 4 floats are 16 bytes.
+!V = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+// CHECK-LABEL: tirx.kernel @claim_over_opaque_value
+// CHECK: tirx.region %{{.+}} [%{{.+}}] [4] align 16
+tirx.kernel @claim_over_opaque_value(%n: index {tirx.size = "n"}, %A: !V)
+    launch(grid = [1], block = [32]) {
+  %tx = tirx.thread_idx x
+  %c4 = arith.constant 4 : index
+  %q = arith.divsi %tx, %n : index
+  %off = arith.muli %q, %c4 : index
+  %t = tirx.region %A[%off] [4] align 16 : !V
+  tirx.return
+}

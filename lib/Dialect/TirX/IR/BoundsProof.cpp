@@ -60,6 +60,12 @@ public:
   explicit AccessProof(KernelOp kernel)
       : kernel(kernel), poly(PresburgerSpace::getSetSpace(0)) {}
 
+  /// Whether an integer value the proof cannot follow (a product of two
+  /// indices, a division by one, a select) becomes an unconstrained variable
+  /// instead of a failure: sound for claims that hold for every integer
+  /// (alignment: the coefficients' gcd), not for bounds.
+  bool opaqueValues = false;
+
   /// The affine form of an `index` (or integer) value, adding the variables
   /// and constraints it needs.
   FailureOr<Linear> translate(Value value);
@@ -252,6 +258,13 @@ FailureOr<Linear> AccessProof::translate(Value value) {
     }
   } else {
     form = translateOp(value.getDefiningOp());
+    if (failed(form) && opaqueValues && value.getType().isIntOrIndex()) {
+      form = variable(
+          addVar("'" + value.getDefiningOp()->getName().getStringRef().str() +
+                     "' (not followed: any integer)",
+                 true));
+      reason.clear();
+    }
   }
   if (failed(form))
     return failure();
@@ -721,6 +734,7 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
   ArrayRef<int64_t> offsets = region.getStaticOffsets();
   int64_t elementBytes = sourceType.getElementBytes();
   AccessProof proof(kernel);
+  proof.opaqueValues = true;
   SmallVector<Operation *> unusedGuards;
   proof.addEnclosingGuards(region, unusedGuards);
   // Static offsets of a static source are in the result's layout; every
