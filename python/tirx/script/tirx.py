@@ -1,10 +1,10 @@
 """The T namespace: `from tirx.script import tirx as T`."""
 import types as _types
 
-from .._control import Else, If, Then, serial, unroll
+from .._control import DoWhile, Else, If, Then, serial, unroll
 from .._reduce import cta_reduce as _cta_reduce, warp_reduce as _warp_reduce
 from .._dsl import (DTYPES as _DTYPES, SizeVar as _SizeVar, Tensor, ceildiv, if_then_else,
-                    math_op as _math)
+                    math_op as _math, to_index as index)
 
 
 def dynamic(name, multiple_of=1):
