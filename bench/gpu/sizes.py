@@ -31,8 +31,8 @@ from stream import bit_exact, checked, timed
 FLAGS = [a for a in sys.argv[1:] if a.startswith("--")]
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 sys.path.insert(0, ARGS[0])
-from affine_relu_persistent import (make_kernel, make_one_pass_kernel,  # noqa
-                                    make_pipelined_kernel)
+from affine_relu_persistent import (counter_for, make_dynamic_kernel, make_kernel,  # noqa
+                                    make_one_pass_kernel, make_pipelined_kernel)
 
 # TirX variants, each its own row: (threads per CTA, 16-byte vectors per
 # thread per step, CTAs per SM, load, store, loads first). The first is the
@@ -60,6 +60,10 @@ VARIANTS = [(256, 4, 8) + V4 + (False,),
 # vectors per thread per step, CTAs per SM); 4 per SM is what its 59
 # registers let be resident.
 PIPELINED = [(256, 4, 4)]
+# Dynamically scheduled persistent variants (make_dynamic_kernel: chunks
+# taken from an atomic counter, which every launch leaves at zero): (threads,
+# vectors per thread per step, CTAs per SM).
+DYNAMIC = [(256, 4, 8), (256, 4, 4)]
 # One-pass variants (make_one_pass_kernel): (threads per CTA, vectors per thread).
 ONE_PASS = [(256, 4), (128, 2)]
 
@@ -80,6 +84,12 @@ def main(results=None):
         kernels.append(("TirX pipelined %d CTAs (%d/SM) x %d thr, %d x 16 B/thread/step" % (
             per_sm * sms, per_sm, threads, unroll),
             tirx.compile(make_pipelined_kernel(sms, threads, unroll, per_sm), target="cuda")))
+    counter = counter_for(torch.device("cuda"))
+    for threads, unroll, per_sm in DYNAMIC:
+        compiled = tirx.compile(make_dynamic_kernel(sms, threads, unroll, per_sm), target="cuda")
+        kernels.append(("TirX dynamic (atomic counter) %d CTAs (%d/SM) x %d thr, %d x 16 B/thread"
+                        "/step" % (per_sm * sms, per_sm, threads, unroll),
+                        lambda a, b, k=compiled: k(a, b, counter)))
     for threads, unroll in ONE_PASS:
         kernels.append(("TirX one pass, ceil(n / %d) CTAs x %d thr, %d x 16 B/thread" % (
             threads * 4 * unroll, threads, unroll),
@@ -108,6 +118,11 @@ def main(results=None):
                         print("FAIL: %s at n = %d: %s" % (who, n, detail))
                         continue
                 times[who] = timed(run)
+            # Every launch (checked and timed) left the counter at zero.
+            if counter.item() != 0:
+                failures.append("dynamic kernels at n = %d: the counter is %d after the runs"
+                                % (n, counter.item()))
+                print("FAIL: " + failures[-1])
             copy_ms = times["device copy (same bytes)"]
             for who, ms in times.items():
                 tbps = 2 * 4 * n / (ms * 1e-3) / 1e12
