@@ -182,7 +182,7 @@ TEST(PTXHelpers, FamilyNames) {
       "neg",      "setp",    "selp",     "activemask", "shfl",     "vote",
       "redux",    "bar",     "mma",      "ldmatrix",   "stmatrix", "cp",
       "prefetch", "barrier", "mbarrier", "fence",      "elect",    "setmaxnreg",
-      "wgmma"};
+      "wgmma",    "atom",    "red"};
   EXPECT_EQ(
       std::vector<StringRef>(getFamilyNames().begin(), getFamilyNames().end()),
       expected);
