@@ -915,8 +915,6 @@ def load_element(tile, what):
     bits (integers signless) and whether the tile's type is unsigned. The
     bounds proof knows nothing of its value (docs/bounds.md): an access
     through it is proven only under a guard that bounds it."""
-    if not isinstance(tile, TensorValue):
-        raise _error("%s needs a register tile element such as regs[0], got %r" % (what, tile))
     if tile.type.space != "local":
         raise _error("%s reads an element of a register tile (T.alloc_local), got a %s "
                      "tensor; load it into registers first (ld.%s)"

@@ -170,15 +170,18 @@ def test_element_misuses():
     with raises("T.index reads one element, such as regs[i], got a tile of shape (4)"):
         tirx.compile(kernel(lambda C: T.index(T.alloc_local((4,), "uint32"))), target=SM90)
     with raises("T.uint32(...) of a tensor element: traced integers are signless; read it as "
-                "T.int32(...) (same bits) or T.index(...)"):
+                "T.int32(...) (same bits) or T.index(...) (an unsigned tile's value, "
+                "zero-extended)"):
         tirx.compile(kernel(lambda C: T.uint32(T.alloc_local((1,), "uint32")[0])),
                      target=SM90)
     with raises("T.index needs a traced signless integer or a register tile element, got 1.5"):
         tirx.compile(kernel(lambda C: T.index(1.5)), target=SM90)
-    with raises("T.float16 of a float16 element is not supported"):
+    with raises("T.float16 of a float16 element is not supported; convert it in registers "
+                "(cvt) first"):
         tirx.compile(kernel(lambda C: T.float16(T.alloc_local((1,), "float16")[0])),
                      target=SM90)
-    with raises("T.index: the element lives in one thread (its layout is over laneid)"):
+    with raises("T.index: the element lives in one thread (its layout is over laneid); only a "
+                "tile whose layout is on m alone has it in every thread"):
         tirx.compile(kernel(lambda C: T.index(T.alloc_local(
             (32,), "uint32", layout=S[32:1 @ laneid])[0])), target=SM90)
 
@@ -208,7 +211,8 @@ def test_do_while_misuses():
     def no_condition(C):
         with T.DoWhile():  # MARK-nocond
             T.ptx.red.global_.add.u32(C[0:1], 1)
-    with raises(line_of("MARK-nocond") + "a T.DoWhile body needs loop.repeat_if(cond)"):
+    with raises(line_of("MARK-nocond") + "a T.DoWhile body needs loop.repeat_if(cond): the "
+                "condition to run it again"):
         tirx.compile(kernel(no_condition), target=SM90)
 
     def twice(C):
@@ -225,14 +229,24 @@ def test_do_while_misuses():
             with T.If(tx < 3):
                 with T.Then():
                     loop.repeat_if(tx < 2)
-    with raises("loop.repeat_if(...) belongs directly in its T.DoWhile body"):
+    with raises("loop.repeat_if(...) belongs directly in its T.DoWhile body (not inside a "
+                "T.If or an inner loop)"):
         tirx.compile(kernel(nested), target=SM90)
 
     def not_bool(C):
         with T.DoWhile() as loop:
             loop.repeat_if(T.cuda.thread_idx("x"))
-    with raises("repeat_if needs a traced comparison (an i1 value)"):
+    with raises("repeat_if needs a traced comparison (an i1 value), got "):
         tirx.compile(kernel(not_bool), target=SM90)
+
+    def entered_twice(C):
+        loop = T.DoWhile()
+        with loop:
+            loop.repeat_if(T.cuda.thread_idx("x") < 3)
+        with loop:
+            pass
+    with raises("a T.DoWhile() frame can be entered once"):
+        tirx.compile(kernel(entered_twice), target=SM90)
 
     def early_return(C):
         with T.DoWhile() as loop:
