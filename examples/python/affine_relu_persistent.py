@@ -11,7 +11,13 @@ in flight per thread: on an H200 this streams 3-4 % faster than issuing the
 UNROLL loads first, bench/RESULTS.md); the last, partial chunk takes a vector
 where 4 floats remain and single floats after. The compiler proves every access inside A and B for all
 n >= 1, and the vectors 16-byte aligned (align=16 on the tensors, offsets
-that are multiples of 4 floats)."""
+that are multiples of 4 floats).
+
+make_dynamic_kernel schedules the same chunks dynamically: each CTA takes
+its next chunk from an atomic counter (a third argument, counter_for(device),
+which every complete launch leaves at zero), so faster SMs take more chunks
+(docs/sizes.md, "Dynamic scheduling"). Run this file on a GPU to check every
+variant bit for bit at each size of SIZES."""
 from tirx.script import tirx as T
 
 THREADS, UNROLL, CTAS_PER_SM, LOADS_FIRST = 256, 4, 8, False
