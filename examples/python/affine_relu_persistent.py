@@ -51,6 +51,37 @@ def four_or_tail(A, B, off, load="ld.global.v4.b32", store="st.global.v4.b32"):
                 T.cuda.tile.apply(T.ptx["st.global.b32"], B[j:j + 1], x, scope="thread")
 
 
+def chunk_at(A, B, base, tx, threads, unroll, load, store, loads_first=False):
+    """B = affine_relu(A) over the chunk of threads * 4 * unroll floats at
+    `base`: a full chunk is `unroll` coalesced 16-byte vectors per thread
+    (loads_first: a thread issues its loads before its first store; else
+    load, compute and store one vector at a time); a partial last chunk
+    takes four_or_tail per vector."""
+    with T.If(base + threads * 4 * unroll <= n):
+        with T.Then():
+            if loads_first:
+                regs = []
+                for u in T.unroll(unroll):
+                    off = base + u * (threads * 4) + tx * 4
+                    r = T.alloc_local((4,), "float32")
+                    T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4], scope="thread")
+                    regs.append(r)
+                for u in T.unroll(unroll):
+                    off = base + u * (threads * 4) + tx * 4
+                    affine_relu(regs[u])
+                    T.cuda.tile.apply(T.ptx[store], B[off:off + 4], regs[u], scope="thread")
+            else:
+                for u in T.unroll(unroll):
+                    off = base + u * (threads * 4) + tx * 4
+                    r = T.alloc_local((4,), "float32")
+                    T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4], scope="thread")
+                    affine_relu(r)
+                    T.cuda.tile.apply(T.ptx[store], B[off:off + 4], r, scope="thread")
+        with T.Else():
+            for u in T.unroll(unroll):
+                four_or_tail(A, B, base + u * (threads * 4) + tx * 4, load, store)
+
+
 def make_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM,
                 load="ld.global.v4.b32", store="st.global.v4.b32", loads_first=LOADS_FIRST):
     """The kernel for a device of `num_sms` SMs; the other arguments name a
@@ -68,31 +99,7 @@ def make_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM
         bx = T.cuda.block_idx("x")
         tx = T.cuda.thread_idx("x")
         for base in T.serial(bx * chunk, n, grid * chunk):
-            with T.If(base + chunk <= n):
-                with T.Then():
-                    if loads_first:
-                        regs = []
-                        for u in T.unroll(unroll):
-                            off = base + u * (threads * 4) + tx * 4
-                            r = T.alloc_local((4,), "float32")
-                            T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4],
-                                              scope="thread")
-                            regs.append(r)
-                        for u in T.unroll(unroll):
-                            off = base + u * (threads * 4) + tx * 4
-                            affine_relu(regs[u])
-                            T.cuda.tile.apply(T.ptx[store], B[off:off + 4], regs[u],
-                                              scope="thread")
-                    else:
-                        for u in T.unroll(unroll):
-                            off = base + u * (threads * 4) + tx * 4
-                            r = T.alloc_local((4,), "float32")
-                            T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4], scope="thread")
-                            affine_relu(r)
-                            T.cuda.tile.apply(T.ptx[store], B[off:off + 4], r, scope="thread")
-                with T.Else():
-                    for u in T.unroll(unroll):
-                        four_or_tail(A, B, base + u * (threads * 4) + tx * 4, load, store)
+            chunk_at(A, B, base, tx, threads, unroll, load, store, loads_first)
     return affine_relu_persistent
 
 
@@ -198,21 +205,7 @@ def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTA
             c = T.index(cur[0])
             with T.If(c < nchunks):
                 with T.Then():
-                    base = c * chunk
-                    with T.If(base + chunk <= n):
-                        with T.Then():
-                            for u in T.unroll(unroll):
-                                off = base + u * (threads * 4) + tx * 4
-                                r = T.alloc_local((4,), "float32")
-                                T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4],
-                                                  scope="thread")
-                                affine_relu(r)
-                                T.cuda.tile.apply(T.ptx[store], B[off:off + 4], r,
-                                                  scope="thread")
-                        with T.Else():
-                            for u in T.unroll(unroll):
-                                four_or_tail(A, B, base + u * (threads * 4) + tx * 4, load,
-                                             store)
+                    chunk_at(A, B, c * chunk, tx, threads, unroll, load, store)
             T.cuda.tile.apply(T.ptx["st.shared.u32"], handed[0:1], old, scope="thread",
                               pred=tx == 0)
             T.cuda.cta_sync()

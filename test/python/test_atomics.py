@@ -60,33 +60,37 @@ def test_atom_and_red_forms():
     assert re.search(r"red\.release\.gpu\.global\.add\.u32 \[%rd\d+\], %r\d+;", ptx)
 
 
-def test_atom_type_and_space_errors():
+def one_thread_kernel(body, dtype="uint32"):
+    """A kernel of one warp over a one-element global tensor C of `dtype`,
+    whose body is body(C)."""
     @T.function
-    def inc_s32(C: T.Tensor((1,), "int32", align=4)):
+    def k(C: T.Tensor((1,), dtype, align=4)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+        body(C)
+    return k
+
+
+def test_atom_type_and_space_errors():
+    def inc_s32(C):
         old = T.alloc_local((1,), "int32")
         T.cuda.tile.apply(T.ptx["atom.global.inc.s32"], old, C[0:1], T.int32(1),  # MARK-inc
                           scope="thread")
     with raises(line_of("MARK-inc") + "error: 'tile.apply' op 'atom.global.inc.s32': .inc "
                 "takes .u32, got .s32"):
-        tirx.compile(inc_s32, target=SM90)
+        tirx.compile(one_thread_kernel(inc_s32, "int32"), target=SM90)
 
-    @T.function
-    def red_acquire(C: T.Tensor((1,), "uint32", align=4)):
-        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+    def red_acquire(C):
         T.ptx.red.acquire.gpu.global_.add.u32(C[0:1], 1)  # MARK-red
     with raises(line_of("MARK-red") + "error: 'tile.apply' op 'red.acquire.gpu.global.add.u32'"
                 ": unknown modifier .acquire"):
-        tirx.compile(red_acquire, target=SM90)
+        tirx.compile(one_thread_kernel(red_acquire), target=SM90)
 
-    @T.function
-    def shared_space(C: T.Tensor((1,), "uint32", align=4)):
-        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+    def shared_space(C):
         old = T.alloc_local((1,), "uint32")
         T.ptx.atom.shared.add.u32(old, C[0:1], 1)  # MARK-space
     with raises(line_of("MARK-space") + "error: 'tile.apply' op operand #1 (addr) of "
                 "'atom.shared.add.u32'"):
-        tirx.compile(shared_space, target=SM90)
+        tirx.compile(one_thread_kernel(shared_space), target=SM90)
 
 
 def loaded_index_kernel(guarded):
@@ -201,12 +205,7 @@ def test_do_while():
 
 
 def test_do_while_misuses():
-    def kernel(body):
-        @T.function
-        def k(C: T.Tensor((1,), "uint32", align=4)):
-            T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
-            body(C)
-        return k
+    kernel = one_thread_kernel
 
     def no_condition(C):
         with T.DoWhile():  # MARK-nocond
