@@ -304,6 +304,7 @@ class DType:
                              "read it as T.int%d(...) (same bits) or T.index(...) (an "
                              "unsigned tile's value, zero-extended)" % (self.name, self.bits))
             value, _ = load_element(value, "T.%s" % self.name)
+            value.zext = False  # T.int32(...): the bits as a signed value
         if isinstance(value, ScalarValue):
             return value._cast(self)
         return Constant(value, self)
@@ -764,6 +765,9 @@ class ScalarValue:
         if dtype is None and affine is None:
             affine = (((ssa, 1),), 0)
         self.affine = affine if dtype is None else None
+        # The bits of an unsigned register or memory element (signless here):
+        # T.index zero-extends them.
+        self.zext = False
 
     ssa = property(_live_ssa)
 
@@ -938,13 +942,16 @@ def load_element(tile, what):
     result = b.fresh("elem")
     b.emit("%s = tirx.slot_load %s[%d] : %s -> %s" % (result, tile.ssa, slot, tile.type,
                                                        signless.mlir))
-    return ScalarValue(result, signless), dtype.kind == "u"
+    scalar = ScalarValue(result, signless)
+    scalar.zext = dtype.kind == "u"
+    return scalar, scalar.zext
 
 
 def to_index(value):
     """`T.index(x)`: an index (loop bounds, region offsets, comparisons with
     sizes) from a traced integer, a register tile element (`regs[0]`,
-    zero-extended when the tile is unsigned) or a size expression
+    zero-extended when the tile is unsigned, as is the value
+    T.cuda.atomic_add returns from an unsigned element) or a size expression
     (`T.ceildiv(n, 4096)`, computed where it is called)."""
     unsigned = False
     if isinstance(value, (SizeVar, GridExpr)):
@@ -957,6 +964,7 @@ def to_index(value):
             or value.dtype.kind == "u":
         raise _error("T.index needs a traced signless integer or a register tile element, "
                      "got %r" % (value,))
+    unsigned = unsigned or value.zext
     b = builder()
     result = b.fresh("idx")
     b.emit("%s = arith.index_cast%s %s : %s to index"

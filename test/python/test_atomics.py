@@ -63,8 +63,46 @@ def test_atom_and_red_forms():
 def one_thread_kernel(body, dtype="uint32"):
     """A kernel of one warp over a one-element global tensor C of `dtype`,
     whose body is body(C)."""
+    return kernel_of((1,), dtype, body)
+
+
+def test_cuda_atomic_add():
+    # TIRx's T.cuda.atomic_add(res_addr, value): the old value as a scalar.
     @T.function
-    def k(C: T.Tensor((1,), dtype, align=4)):
+    def k(A: T.Tensor((n,), "float32", align=4), C: T.Tensor((2,), "uint32", align=4),
+          F: T.Tensor((1,), "float32", align=4)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=4, block=32))
+        smem = T.alloc_shared((1,), "int32", align=4)
+        old = T.cuda.atomic_add(C.ptr_to([1]), 1)
+        T.cuda.atomic_add(smem.data, T.int32(2))
+        T.cuda.atomic_add(F.data, 0.5)
+        i = T.index(old)
+        with T.If(i < n):
+            with T.Then():
+                T.cuda.atomic_add(A.ptr_to([i]), T.float32(1))
+    ptx = tirx.compile(k, target=SM90).ptx
+    assert re.search(r"atom\.global\.add\.u32 (%r\d+), \[%rd\d+\], 0x00000001;", ptx)
+    assert re.search(r"atom\.shared\.add\.s32 %r\d+, \[%rd\d+\], 0x00000002;", ptx)
+    assert re.search(r"atom\.global\.add\.f32 %r\d+, \[%rd\d+\], 0f3F000000;", ptx)
+    assert re.search(r"atom\.global\.add\.f32 %r\d+, \[%rd\d+\], 0f3F800000;", ptx)
+
+    with raises("T.cuda.atomic_add needs one element of a global or shared tensor, such as "
+                "buf.ptr_to([i]), got "):
+        tirx.compile(one_thread_kernel(lambda C: T.cuda.atomic_add(
+            T.alloc_local((1,), "uint32"), 1)), target=SM90)
+    with raises("T.cuda.atomic_add adds to one element, such as buf.ptr_to([i]), got a "
+                "region of shape (2)"):
+        tirx.compile(kernel_of((2,), "uint32", lambda C: T.cuda.atomic_add(C, 1)),
+                     target=SM90)
+    with raises("T.cuda.atomic_add adds uint32, int32, uint64, float32, float64 elements "
+                "(atom.add), got int64"):
+        tirx.compile(kernel_of((1,), "int64", lambda C: T.cuda.atomic_add(C, 1)),
+                     target=SM90)
+
+
+def kernel_of(shape, dtype, body):
+    @T.function
+    def k(C: T.Tensor(shape, dtype, align=8)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
         body(C)
     return k

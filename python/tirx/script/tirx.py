@@ -13,6 +13,7 @@ def dynamic(name, multiple_of=1):
     (checked by the launcher) so that vector accesses stay provably aligned."""
     return _SizeVar(name, multiple_of)
 from .._function import (LaunchConfig, alloc_local, alloc_shared, apply as _apply,
+                         atomic_add as _atomic_add,
                          block_idx as _block_idx, cta_sync as _cta_sync,
                          device_entry, ewise as _ewise, function, ptx,
                          thread_idx as _thread_idx)
@@ -61,6 +62,7 @@ cuda = _types.SimpleNamespace(
     thread_idx=_thread_idx,
     block_idx=_block_idx,
     cta_sync=_cta_sync,
+    atomic_add=_atomic_add,
     warp_reduce=_warp_reduce,
     cta_reduce=_cta_reduce,
     tile=_types.SimpleNamespace(apply=_apply, ewise=_ewise),
