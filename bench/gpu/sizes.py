@@ -5,8 +5,10 @@ kernel compiled once for every n, against a device-to-device copy of the same
 bytes, eager PyTorch and torch.compile, in one process, timed as stream.py
 times (CUDA events, median of 20 after 5 warm-ups, each run queued behind a
 sleep kernel). Sizes: 1 and 4 GiB of input, and the same plus 3 floats (a
-partial last chunk). Every implementation first runs into an output poisoned
-with NaN and is compared bit for bit with a float64 reference rounded once.
+partial last chunk). The dynamic rows (make_dynamic_kernel) take chunks
+from an atomic counter that every launch leaves at zero (checked after each
+size). Every implementation first runs into an output poisoned with NaN and
+is compared bit for bit with a float64 reference rounded once.
 
 --explain (instead of the table): hand-written CUDA C++ kernels of the same
 chunk (256 threads x 4 x 16 B, CuPy NVRTC, checked bit for bit, timed the
@@ -15,8 +17,8 @@ grid-stride walk against a dynamic one (each CTA takes its next chunk from
 an atomic counter) against one pass, each with a thread's loads of a step
 issued first or one vector at a time; then the per-SM timeline of the static
 and dynamic walks (%globaltimer and %smid at each CTA's end).
---profile (for ncu): each of the main TirX kernels and the CUDA ones once at
-1 GiB, e.g. ncu --set full -k regex:'affine_relu|^ref_' python3 sizes.py
+--profile (for ncu): each of the main TirX kernels (the dynamic one too)
+and the CUDA ones once at 1 GiB, e.g. ncu --set full -k regex:'affine_relu|^ref_' python3 sizes.py
 EXAMPLES_DIR --profile.
 Usage: sizes.py EXAMPLES_DIR [RESULTS.md] [--explain | --profile]"""
 import statistics
@@ -312,6 +314,10 @@ def profile():
             ("TirX one pass 256 thr", make_one_pass_kernel(256, 4))):
         compiled = tirx.compile(kernel, target="cuda")
         runs.append((label, lambda k=compiled: k(a, b)))
+    dynamic = tirx.compile(make_dynamic_kernel(sms, 256, 4, 8), target="cuda")
+    counter = counter_for(a.device)
+    runs.append(("TirX dynamic (atomic counter) 8/SM x 256 thr, one vector at a time",
+                 lambda: dynamic(a, b, counter)))
     runs += references(sms, a, b)
     failures = 0
     for i, (who, run) in enumerate(runs):
