@@ -16,7 +16,10 @@
 !x = !tirx.tensor<1xf32, local>
 
 // CHECK-LABEL: .entry forms(
-// CHECK: atom.global.add.u32 [[OLD:%r[0-9]+]], {{\[}}[[C:%rd[0-9]+]]{{\]}}, 0x00000001;
+// Two identical atoms, the first one's result unused: both stay (side
+// effects: never merged or removed).
+// CHECK: atom.global.add.u32 %r{{[0-9]+}}, {{\[}}[[C:%rd[0-9]+]]{{\]}}, 0x00000001;
+// CHECK: atom.global.add.u32 %r{{[0-9]+}}, {{\[}}[[C]]{{\]}}, 0x00000001;
 // CHECK: @%tirx_p atom.acq_rel.gpu.global.inc.u32 %r{{[0-9]+}}, {{\[}}[[C1:%rd[0-9]+]]{{\]}}, [[LIMIT:%r[0-9]+]];
 // CHECK: atom.relaxed.sys.global.add.u64 %rd{{[0-9]+}}, {{\[}}%rd{{[0-9]+}}{{\]}}, 0x0000000000000003;
 // CHECK: atom.global.add.f32 %r{{[0-9]+}}, {{\[}}%rd{{[0-9]+}}{{\]}}, 0f3F800000;
@@ -36,6 +39,7 @@ tirx.kernel @forms(%C: !C, %D: !D, %F: !F) launch(grid = [1], block = [32]) {
   %c_0 = tirx.region %C[0] [1] : !C
   %c_1 = tirx.region %C[1] [1] : !C
   %limit = arith.constant 7 : i32
+  tile.apply "atom.global.add.u32" scope(thread) (%old, %c_0, 1 : ui32) : !r, !C1
   tile.apply "atom.global.add.u32" scope(thread) (%old, %c_0, 1 : ui32) : !r, !C1
   tile.apply "atom.acq_rel.gpu.global.inc.u32" scope(thread) (%old, %c_1, %limit) pred(%is0) : !r, !C2, i32
   tile.apply "atom.relaxed.sys.global.add.u64" scope(thread) (%wide, %D, 3 : ui64) : !w, !D
