@@ -150,7 +150,7 @@ def make_pipelined_kernel(num_sms, threads=256, unroll=4, ctas_per_sm=4,
     return affine_relu_pipelined
 
 def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM,
-                        load="ld.global.v4.b32", store="st.global.v4.b32"):
+                        load="ld.global.v4.b32", store="st.global.v4.b32", barriers=2):
     """make_kernel's work, scheduled dynamically (docs/sizes.md, "Dynamic
     scheduling"): CTA bx first takes chunk bx, then takes further chunks from
     a global counter (`counter`, one uint32 the caller keeps at zero between
@@ -160,7 +160,9 @@ def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTA
     Thread 0 takes the next chunk (`atom.global.inc.u32`) before the CTA
     works on the current one, so the atomic's latency hides behind that
     work; it hands the chunk to the CTA through shared memory and a barrier
-    (a second barrier keeps the slot until everyone has read it). A grab
+    (barriers=2: a second barrier keeps the slot until everyone has read it;
+    barriers=1: two slots used in turn, the loop body traced twice, one
+    barrier per chunk as in bench/gpu/sizes.py's CUDA reference). A grab
     returning `old` names chunk `old + grid`; it fails when that is not below
     nchunks = ceil(n / CHUNK), and a CTA stops after its first failing grab.
 
@@ -181,6 +183,7 @@ def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTA
     nothing of it, so every access through it sits under `c < nchunks`
     and the same full/tail guards as make_kernel's (an access without such a
     guard is refused at compile time, naming the loaded value)."""
+    assert barriers in (1, 2), "barriers is 1 or 2, got %r" % (barriers,)
     grid = num_sms * ctas_per_sm
     chunk = threads * 4 * unroll
 
@@ -197,23 +200,40 @@ def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTA
         work = counter.view("uint32")
         cur = T.alloc_local((1,), "uint32")  # the chunk the CTA works on
         old = T.alloc_local((1,), "uint32")  # thread 0's grab
-        handed = T.alloc_shared((1,), "uint32", align=4)
+        handed = T.alloc_shared((2,), "uint32", align=4)
         T.cuda.tile.apply(T.ptx["mov.u32"], cur, T.int32(bx), scope="thread")
-        with T.DoWhile() as loop:
+
+        def step(slot):
+            """Work on chunk `cur` while thread 0 takes the next; hand it
+            over through handed[slot]; cur = the next chunk."""
             T.cuda.tile.apply(T.ptx["atom.global.inc.u32"], old, work[0:1], limit,
                               scope="thread", pred=tx == 0)
             c = T.index(cur[0])
             with T.If(c < nchunks):
                 with T.Then():
                     chunk_at(A, B, c * chunk, tx, threads, unroll, load, store)
-            T.cuda.tile.apply(T.ptx["st.shared.u32"], handed[0:1], old, scope="thread",
-                              pred=tx == 0)
+            T.cuda.tile.apply(T.ptx["st.shared.u32"], handed[slot:slot + 1], old,
+                              scope="thread", pred=tx == 0)
             T.cuda.cta_sync()
-            T.cuda.tile.apply(T.ptx["ld.shared.u32"], cur, handed[0:1], scope="thread")
+            T.cuda.tile.apply(T.ptx["ld.shared.u32"], cur, handed[slot:slot + 1],
+                              scope="thread")
             T.cuda.tile.apply(T.ptx["add.u32"], cur.view(1, 1), cur.view(1, 1),
                               T.uint32(grid), scope="thread")
-            T.cuda.cta_sync()  # handed[0] is free for thread 0's next grab
-            # Every thread read the same chunk: the CTA leaves the loop together.
+            if barriers == 2:
+                T.cuda.cta_sync()  # handed[slot] is free for thread 0's next grab
+
+        # Every thread reads the same chunk: the CTA leaves the loop together.
+        with T.DoWhile() as loop:
+            if barriers == 2:
+                step(0)
+            else:
+                # Two steps, two slots: thread 0 writes a slot again two
+                # steps later, after the next step's barrier, which every
+                # thread reaches only after reading it.
+                step(0)
+                with T.If(T.index(cur[0]) < nchunks):
+                    with T.Then():
+                        step(1)
             loop.repeat_if(T.index(cur[0]) < nchunks)
     return affine_relu_dynamic
 
@@ -267,16 +287,19 @@ if __name__ == "__main__":
     loads_first = tirx.compile(make_kernel(props.multi_processor_count, loads_first=True),
                                target="cuda")
     dynamic = tirx.compile(make_dynamic_kernel(props.multi_processor_count), target="cuda")
+    dynamic1 = tirx.compile(make_dynamic_kernel(props.multi_processor_count, barriers=1),
+                            target="cuda")
     counter = counter_for(torch.device("cuda"))
     for size in [s for s in SIZES if s <= max_n]:
         a = torch.randn(size, device="cuda")
         expected = torch.clamp_min(a * 2 + 1, 0)
-        for kernel in (compiled, loads_first, one_pass, pipelined, dynamic):
-            # The dynamic kernel twice: the second launch finds the counter
+        for kernel in (compiled, loads_first, one_pass, pipelined, dynamic, dynamic1):
+            # The dynamic kernels twice: the second launch finds the counter
             # the first left (zero).
-            for _ in range(2 if kernel is dynamic else 1):
+            is_dynamic = kernel in (dynamic, dynamic1)
+            for _ in range(2 if is_dynamic else 1):
                 b = torch.full_like(a, float("nan"))
-                kernel(a, b, counter) if kernel is dynamic else kernel(a, b)
+                kernel(a, b, counter) if is_dynamic else kernel(a, b)
                 assert torch.equal(b, expected), "%s, n = %d: wrong result" % (kernel.name, size)
                 del b
         torch.cuda.synchronize()

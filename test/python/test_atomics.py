@@ -335,3 +335,11 @@ def test_dynamic_example():
     assert compiled.spill_bytes == 0
     ir = compiled.mlir["input"]
     assert "scf.while" in ir and "arith.index_castui" in ir
+    # One barrier per chunk: the body traced twice over two shared slots.
+    one = tirx.compile(make_dynamic_kernel(132, barriers=1), target=SM90)
+    assert one.ptx.count("atom.global.inc.u32") == 2
+    assert one.ptx.count("bar.sync \t0;") == 2
+    assert ".shared .align 4 .b8 affine_relu_dynamic_smem0[8];" in one.ptx
+    slots = re.findall(r"@%tirx_p st\.shared\.u32 \[(%rd\d+)\], %r\d+;", one.ptx)
+    assert len(slots) == 2 and slots[0] != slots[1]
+    assert ".local" not in one.ptx and one.spill_bytes == 0
