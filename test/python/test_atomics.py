@@ -343,3 +343,26 @@ def test_dynamic_example():
     slots = re.findall(r"@%tirx_p st\.shared\.u32 \[(%rd\d+)\], %r\d+;", one.ptx)
     assert len(slots) == 2 and slots[0] != slots[1]
     assert ".local" not in one.ptx and one.spill_bytes == 0
+
+
+def test_dynamic_example_through_the_launcher(monkeypatch):
+    # The counter is the third argument, an int32 tensor of one element; the
+    # size comes from A (a recording runtime library stands in for the GPU:
+    # test_launch.py).
+    import test_launch
+    from affine_relu_persistent import make_dynamic_kernel
+    compiled = tirx.compile(make_dynamic_kernel(132), target=SM90)
+    torch = test_launch.fake_torch_module()
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    made, library = test_launch.launcher(monkeypatch, compiled.params, compiled.launch.grid,
+                                         compiled.launch.block, compiled.size_vars)
+    counter = torch.Tensor((1,), "int32", pointer=0x50000)
+    made((torch.Tensor((4097,), pointer=0x20000), torch.Tensor((4097,), pointer=0x30000),
+          counter))
+    assert library.launches[-1]["args"] == [0x20000, 0x30000, 0x50000, 4097]
+    assert library.launches[-1]["grid"] == (132 * 8, 1, 1)
+    with pytest.raises(TypeError, match=re.escape("parameter 'counter' has element type "
+                                                  "<f4, expected <i4 (int32)")):
+        made((torch.Tensor((8,), pointer=0x20000), torch.Tensor((8,), pointer=0x30000),
+              torch.Tensor((1,), "float32", pointer=0x50000)))
+
