@@ -123,12 +123,9 @@ bool mlir::tirx::tile::acceptsOperandType(const ptx::ElementClass &element,
   if (isTensor || !type.isSignlessInteger() || type.isInteger(1))
     return false;
   // The other signedness of the same width.
-  ptx::ScalarKind other =
-      getScalarKind(IntegerType::get(type.getContext(),
-                                     type.getIntOrFloatBitWidth(),
-                                     IntegerType::Unsigned))
-          .value();
-  return element.accepts(other);
+  std::optional<ptx::ScalarKind> other = getScalarKind(IntegerType::get(
+      type.getContext(), type.getIntOrFloatBitWidth(), IntegerType::Unsigned));
+  return other && element.accepts(*other);
 }
 
 int64_t mlir::tirx::tile::getChunkBytes(ArrayRef<MixedOperand> operands,
