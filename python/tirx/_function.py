@@ -1,7 +1,7 @@
 """@T.function: kernels and private scalar functions, traced to TirX IR."""
 import inspect
-import math
 import keyword
+import math
 
 from . import _control, _dsl
 from ._dsl import (DTYPES, Builder, Constant, DType, GridExpr, ScalarValue, SizeVar, Tensor,
