@@ -870,7 +870,9 @@ class ScalarValue:
         statement = _user_statement()
         if statement.startswith("while"):
             raise _error("a Python `while` on a traced value cannot be decided while "
-                         "tracing; loop with `for i in T.serial(start, stop, step)`")
+                         "tracing; loop with `for i in T.serial(start, stop, step)`, or "
+                         "`with T.DoWhile() as loop:` ... `loop.repeat_if(cond)` when the "
+                         "trip count is decided while the loop runs")
         if statement.startswith(("if", "elif")):
             raise _error("a Python `if` on a traced value cannot be decided while tracing; "
                          "branch with `with T.If(cond):` and `with T.Then():` / "
