@@ -117,3 +117,33 @@ tirx.kernel @two_loads(%A: !A, %C: !C, %n: index {tirx.size = "n"})
   }
   tirx.return
 }
+
+// -----
+
+!A = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+!r = !tirx.tensor<1xi32, local>
+!f = !tirx.tensor<1xf32, local>
+!F = !tirx.tensor<1xf32, global, #tirx.layout<S[1 : 1]>, align = 4>
+
+// One load read two ways, signed in the guard and unsigned in the offset:
+// two unknowns (the guard bounds the signed reading only), one note.
+tirx.kernel @signed_guard_unsigned_offset(%A: !A, %n: index {tirx.size = "n"})
+    launch(grid = [1], block = [32]) {
+  %got = tirx.alloc_local : !r
+  // expected-note @+1 {{this value is loaded from memory and has no bounds of its own}}
+  %raw = tirx.slot_load %got[0] : !r -> i32
+  %s = arith.index_cast %raw : i32 to index
+  %u = arith.index_castui %raw : i32 to index
+  %c0 = arith.constant 0 : index
+  %below = arith.cmpi slt, %s, %n : index
+  %above = arith.cmpi sge, %s, %c0 : index
+  %ok = arith.andi %below, %above : i1
+  %x = tirx.alloc_local : !f
+  scf.if %ok {
+    // expected-note @+1 {{the region is here}}
+    %a = tirx.region %A[%u] [1] : !A
+    // expected-error @+1 {{may write index}}
+    tile.apply "st.global.b32" scope(thread) (%a, %x) : !F, !f
+  }
+  tirx.return
+}

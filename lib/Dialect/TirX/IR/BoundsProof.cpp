@@ -31,6 +31,7 @@
 #include "mlir/Analysis/Presburger/IntegerRelation.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -744,11 +745,14 @@ static LogicalResult verifyOperand(KernelOp kernel, TensorAccessOpInterface op,
           diag << ": with " << witness;
         diag.attachNote(region.getLoc()) << "the region is here";
         noteUnusedGuards(diag, unusedGuards);
+        // One note per load (read signed and unsigned, it is two unknowns).
+        llvm::SmallPtrSet<Operation *, 4> noted;
         for (Operation *load : proof.loads)
-          diag.attachNote(load->getLoc())
-              << "this value is loaded from memory and has no bounds of its "
-                 "own: the access is proven only under a guard that bounds "
-                 "it (an scf.if around the op, or its pred)";
+          if (noted.insert(load).second)
+            diag.attachNote(load->getLoc())
+                << "this value is loaded from memory and has no bounds of its "
+                   "own: the access is proven only under a guard that bounds "
+                   "it (an scf.if around the op, or its pred)";
         return diag;
       }
     }
