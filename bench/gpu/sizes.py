@@ -64,8 +64,9 @@ VARIANTS = [(256, 4, 8) + V4 + (False,),
 PIPELINED = [(256, 4, 4)]
 # Dynamically scheduled persistent variants (make_dynamic_kernel: chunks
 # taken from an atomic counter, which every launch leaves at zero): (threads,
-# vectors per thread per step, CTAs per SM, barriers per chunk).
-DYNAMIC = [(256, 4, 8, 2), (256, 4, 8, 1), (256, 4, 4, 2)]
+# vectors per thread per step, CTAs per SM, barriers per chunk, loads first).
+DYNAMIC = [(256, 4, 8, 2, False), (256, 4, 8, 1, False), (256, 4, 8, 1, True),
+           (256, 4, 4, 2, False)]
 # One-pass variants (make_one_pass_kernel): (threads per CTA, vectors per thread).
 ONE_PASS = [(256, 4), (128, 2)]
 
@@ -87,12 +88,15 @@ def main(results=None):
             per_sm * sms, per_sm, threads, unroll),
             tirx.compile(make_pipelined_kernel(sms, threads, unroll, per_sm), target="cuda")))
     counter = counter_for(torch.device("cuda"))
-    for threads, unroll, per_sm, barriers in DYNAMIC:
+    for threads, unroll, per_sm, barriers, loads_first in DYNAMIC:
         compiled = tirx.compile(make_dynamic_kernel(sms, threads, unroll, per_sm,
-                                                    barriers=barriers), target="cuda")
+                                                    barriers=barriers, loads_first=loads_first),
+                                target="cuda")
         kernels.append(("TirX dynamic (atomic counter) %d CTAs (%d/SM) x %d thr, %d x 16 B/thread"
-                        "/step, %d barrier%s/chunk" % (per_sm * sms, per_sm, threads, unroll,
-                                                      barriers, "s" if barriers > 1 else ""),
+                        "/step, %d barrier%s/chunk, %s" % (
+                            per_sm * sms, per_sm, threads, unroll, barriers,
+                            "s" if barriers > 1 else "",
+                            "loads first" if loads_first else "one vector at a time"),
                         lambda a, b, k=compiled: k(a, b, counter)))
     for threads, unroll in ONE_PASS:
         kernels.append(("TirX one pass, ceil(n / %d) CTAs x %d thr, %d x 16 B/thread" % (

@@ -150,7 +150,8 @@ def make_pipelined_kernel(num_sms, threads=256, unroll=4, ctas_per_sm=4,
     return affine_relu_pipelined
 
 def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM,
-                        load="ld.global.v4.b32", store="st.global.v4.b32", barriers=2):
+                        load="ld.global.v4.b32", store="st.global.v4.b32", barriers=2,
+                        loads_first=False):
     """make_kernel's work, scheduled dynamically (docs/sizes.md, "Dynamic
     scheduling"): CTA bx first takes chunk bx, then takes further chunks from
     a global counter (`counter`, one uint32 the caller keeps at zero between
@@ -162,7 +163,8 @@ def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTA
     work; it hands the chunk to the CTA through shared memory and a barrier
     (barriers=2: a second barrier keeps the slot until everyone has read it;
     barriers=1: two slots used in turn, the loop body traced twice, one
-    barrier per chunk as in bench/gpu/sizes.py's CUDA reference). A grab
+    barrier per chunk as in bench/gpu/sizes.py's CUDA reference; loads_first
+    as make_kernel's). A grab
     returning `old` names chunk `old + grid`; it fails when that is not below
     nchunks = ceil(n / CHUNK), and a CTA stops after its first failing grab.
 
@@ -211,7 +213,7 @@ def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTA
             c = T.index(cur[0])
             with T.If(c < nchunks):
                 with T.Then():
-                    chunk_at(A, B, c * chunk, tx, threads, unroll, load, store)
+                    chunk_at(A, B, c * chunk, tx, threads, unroll, load, store, loads_first)
             T.cuda.tile.apply(T.ptx["st.shared.u32"], handed[slot:slot + 1], old,
                               scope="thread", pred=tx == 0)
             T.cuda.cta_sync()
