@@ -5,8 +5,10 @@ kernel compiled once for every n, against a device-to-device copy of the same
 bytes, eager PyTorch and torch.compile, in one process, timed as stream.py
 times (CUDA events, median of 20 after 5 warm-ups, each run queued behind a
 sleep kernel). Sizes: 1 and 4 GiB of input, and the same plus 3 floats (a
-partial last chunk). Every implementation first runs into an output poisoned
-with NaN and is compared bit for bit with a float64 reference rounded once.
+partial last chunk). The dynamic rows (make_dynamic_kernel) take chunks
+from an atomic counter that every launch leaves at zero (checked after each
+size). Every implementation first runs into an output poisoned with NaN and
+is compared bit for bit with a float64 reference rounded once.
 
 --explain (instead of the table): hand-written CUDA C++ kernels of the same
 chunk (256 threads x 4 x 16 B, CuPy NVRTC, checked bit for bit, timed the
@@ -15,8 +17,8 @@ grid-stride walk against a dynamic one (each CTA takes its next chunk from
 an atomic counter) against one pass, each with a thread's loads of a step
 issued first or one vector at a time; then the per-SM timeline of the static
 and dynamic walks (%globaltimer and %smid at each CTA's end).
---profile (for ncu): each of the main TirX kernels and the CUDA ones once at
-1 GiB, e.g. ncu --set full -k regex:'affine_relu|^ref_' python3 sizes.py
+--profile (for ncu): each of the main TirX kernels (the dynamic one too)
+and the CUDA ones once at 1 GiB, e.g. ncu --set full -k regex:'affine_relu|^ref_' python3 sizes.py
 EXAMPLES_DIR --profile.
 Usage: sizes.py EXAMPLES_DIR [RESULTS.md] [--explain | --profile]"""
 import statistics
@@ -31,8 +33,8 @@ from stream import bit_exact, checked, timed
 FLAGS = [a for a in sys.argv[1:] if a.startswith("--")]
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 sys.path.insert(0, ARGS[0])
-from affine_relu_persistent import (make_kernel, make_one_pass_kernel,  # noqa
-                                    make_pipelined_kernel)
+from affine_relu_persistent import (counter_for, make_dynamic_kernel, make_kernel,  # noqa
+                                    make_one_pass_kernel, make_pipelined_kernel)
 
 # TirX variants, each its own row: (threads per CTA, 16-byte vectors per
 # thread per step, CTAs per SM, load, store, loads first). The first is the
@@ -60,6 +62,11 @@ VARIANTS = [(256, 4, 8) + V4 + (False,),
 # vectors per thread per step, CTAs per SM); 4 per SM is what its 59
 # registers let be resident.
 PIPELINED = [(256, 4, 4)]
+# Dynamically scheduled persistent variants (make_dynamic_kernel: chunks
+# taken from an atomic counter, which every launch leaves at zero): (threads,
+# vectors per thread per step, CTAs per SM, barriers per chunk, loads first).
+DYNAMIC = [(256, 4, 8, 2, False), (256, 4, 8, 1, False), (256, 4, 8, 1, True),
+           (256, 4, 4, 2, False)]
 # One-pass variants (make_one_pass_kernel): (threads per CTA, vectors per thread).
 ONE_PASS = [(256, 4), (128, 2)]
 
@@ -80,6 +87,17 @@ def main(results=None):
         kernels.append(("TirX pipelined %d CTAs (%d/SM) x %d thr, %d x 16 B/thread/step" % (
             per_sm * sms, per_sm, threads, unroll),
             tirx.compile(make_pipelined_kernel(sms, threads, unroll, per_sm), target="cuda")))
+    counter = counter_for(torch.device("cuda"))
+    for threads, unroll, per_sm, barriers, loads_first in DYNAMIC:
+        compiled = tirx.compile(make_dynamic_kernel(sms, threads, unroll, per_sm,
+                                                    barriers=barriers, loads_first=loads_first),
+                                target="cuda")
+        kernels.append(("TirX dynamic (atomic counter) %d CTAs (%d/SM) x %d thr, %d x 16 B/thread"
+                        "/step, %d barrier%s/chunk, %s" % (
+                            per_sm * sms, per_sm, threads, unroll, barriers,
+                            "s" if barriers > 1 else "",
+                            "loads first" if loads_first else "one vector at a time"),
+                        lambda a, b, k=compiled: k(a, b, counter)))
     for threads, unroll in ONE_PASS:
         kernels.append(("TirX one pass, ceil(n / %d) CTAs x %d thr, %d x 16 B/thread" % (
             threads * 4 * unroll, threads, unroll),
@@ -108,6 +126,11 @@ def main(results=None):
                         print("FAIL: %s at n = %d: %s" % (who, n, detail))
                         continue
                 times[who] = timed(run)
+            # Every launch (checked and timed) left the counter at zero.
+            if counter.item() != 0:
+                failures.append("dynamic kernels at n = %d: the counter is %d after the runs"
+                                % (n, counter.item()))
+                print("FAIL: " + failures[-1])
             copy_ms = times["device copy (same bytes)"]
             for who, ms in times.items():
                 tbps = 2 * 4 * n / (ms * 1e-3) / 1e12
@@ -297,6 +320,10 @@ def profile():
             ("TirX one pass 256 thr", make_one_pass_kernel(256, 4))):
         compiled = tirx.compile(kernel, target="cuda")
         runs.append((label, lambda k=compiled: k(a, b)))
+    dynamic = tirx.compile(make_dynamic_kernel(sms, 256, 4, 8), target="cuda")
+    counter = counter_for(a.device)
+    runs.append(("TirX dynamic (atomic counter) 8/SM x 256 thr, one vector at a time",
+                 lambda: dynamic(a, b, counter)))
     runs += references(sms, a, b)
     failures = 0
     for i, (who, run) in enumerate(runs):

@@ -11,7 +11,13 @@ in flight per thread: on an H200 this streams 3-4 % faster than issuing the
 UNROLL loads first, bench/RESULTS.md); the last, partial chunk takes a vector
 where 4 floats remain and single floats after. The compiler proves every access inside A and B for all
 n >= 1, and the vectors 16-byte aligned (align=16 on the tensors, offsets
-that are multiples of 4 floats)."""
+that are multiples of 4 floats).
+
+make_dynamic_kernel schedules the same chunks dynamically: each CTA takes
+its next chunk from an atomic counter (a third argument, counter_for(device),
+which every complete launch leaves at zero), so faster SMs take more chunks
+(docs/sizes.md, "Dynamic scheduling"). Run this file on a GPU to check every
+variant bit for bit at each size of SIZES."""
 from tirx.script import tirx as T
 
 THREADS, UNROLL, CTAS_PER_SM, LOADS_FIRST = 256, 4, 8, False
@@ -45,6 +51,37 @@ def four_or_tail(A, B, off, load="ld.global.v4.b32", store="st.global.v4.b32"):
                 T.cuda.tile.apply(T.ptx["st.global.b32"], B[j:j + 1], x, scope="thread")
 
 
+def chunk_at(A, B, base, tx, threads, unroll, load, store, loads_first=False):
+    """B = affine_relu(A) over the chunk of threads * 4 * unroll floats at
+    `base`: a full chunk is `unroll` coalesced 16-byte vectors per thread
+    (loads_first: a thread issues its loads before its first store; else
+    load, compute and store one vector at a time); a partial last chunk
+    takes four_or_tail per vector."""
+    with T.If(base + threads * 4 * unroll <= n):
+        with T.Then():
+            if loads_first:
+                regs = []
+                for u in T.unroll(unroll):
+                    off = base + u * (threads * 4) + tx * 4
+                    r = T.alloc_local((4,), "float32")
+                    T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4], scope="thread")
+                    regs.append(r)
+                for u in T.unroll(unroll):
+                    off = base + u * (threads * 4) + tx * 4
+                    affine_relu(regs[u])
+                    T.cuda.tile.apply(T.ptx[store], B[off:off + 4], regs[u], scope="thread")
+            else:
+                for u in T.unroll(unroll):
+                    off = base + u * (threads * 4) + tx * 4
+                    r = T.alloc_local((4,), "float32")
+                    T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4], scope="thread")
+                    affine_relu(r)
+                    T.cuda.tile.apply(T.ptx[store], B[off:off + 4], r, scope="thread")
+        with T.Else():
+            for u in T.unroll(unroll):
+                four_or_tail(A, B, base + u * (threads * 4) + tx * 4, load, store)
+
+
 def make_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM,
                 load="ld.global.v4.b32", store="st.global.v4.b32", loads_first=LOADS_FIRST):
     """The kernel for a device of `num_sms` SMs; the other arguments name a
@@ -62,31 +99,7 @@ def make_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM
         bx = T.cuda.block_idx("x")
         tx = T.cuda.thread_idx("x")
         for base in T.serial(bx * chunk, n, grid * chunk):
-            with T.If(base + chunk <= n):
-                with T.Then():
-                    if loads_first:
-                        regs = []
-                        for u in T.unroll(unroll):
-                            off = base + u * (threads * 4) + tx * 4
-                            r = T.alloc_local((4,), "float32")
-                            T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4],
-                                              scope="thread")
-                            regs.append(r)
-                        for u in T.unroll(unroll):
-                            off = base + u * (threads * 4) + tx * 4
-                            affine_relu(regs[u])
-                            T.cuda.tile.apply(T.ptx[store], B[off:off + 4], regs[u],
-                                              scope="thread")
-                    else:
-                        for u in T.unroll(unroll):
-                            off = base + u * (threads * 4) + tx * 4
-                            r = T.alloc_local((4,), "float32")
-                            T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4], scope="thread")
-                            affine_relu(r)
-                            T.cuda.tile.apply(T.ptx[store], B[off:off + 4], r, scope="thread")
-                with T.Else():
-                    for u in T.unroll(unroll):
-                        four_or_tail(A, B, base + u * (threads * 4) + tx * 4, load, store)
+            chunk_at(A, B, base, tx, threads, unroll, load, store, loads_first)
     return affine_relu_persistent
 
 
@@ -136,6 +149,113 @@ def make_pipelined_kernel(num_sms, threads=256, unroll=4, ctas_per_sm=4,
                         four_or_tail(A, B, base + u * (threads * 4) + tx * 4, load, store)
     return affine_relu_pipelined
 
+def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM,
+                        load="ld.global.v4.b32", store="st.global.v4.b32", barriers=2,
+                        loads_first=False):
+    """make_kernel's work, scheduled dynamically (docs/sizes.md, "Dynamic
+    scheduling"): CTA bx first takes chunk bx, then takes further chunks from
+    a global counter (`counter`, one uint32 the caller keeps at zero between
+    launches: `counter_for(device)`) until none is left, so an SM that streams
+    faster takes more chunks instead of idling at the end of an equal share.
+
+    Thread 0 takes the next chunk (`atom.global.inc.u32`) before the CTA
+    works on the current one, so the atomic's latency hides behind that
+    work; it hands the chunk to the CTA through shared memory and a barrier
+    (barriers=2: a second barrier keeps the slot until everyone has read it;
+    barriers=1: two slots used in turn, the loop body traced twice, one
+    barrier per chunk as in bench/gpu/sizes.py's CUDA reference; loads_first
+    as make_kernel's). A grab
+    returning `old` names chunk `old + grid`; it fails when that is not below
+    nchunks = ceil(n / CHUNK), and a CTA stops after its first failing grab.
+
+    The counter's invariant: it is 0 before and after every complete launch.
+    Grabs are serialized by the atomic, so they return 0, 1, 2, ... in
+    order; with M = max(nchunks - grid, 0), the first M succeed (chunks grid
+    ... nchunks - 1, each once) and every later one fails. Each of the grid
+    CTAs makes exactly one failing grab, so a launch makes exactly
+    G = M + grid = max(nchunks, grid) grabs. `atom.inc` with the limit
+    G - 1 stores `old >= G - 1 ? 0 : old + 1`: the G grabs return 0 ... G - 1
+    (never wrapping inside the launch) and the last stores 0. So the counter
+    needs zeroing once, when it is allocated; a launch that does not
+    complete (an error, a kill) leaves it unknown, and two launches sharing
+    one counter must not overlap (same stream). nchunks must fit 32 bits (n
+    below CHUNK * 2^32 floats).
+
+    The chunk index is a value loaded at run time: the bounds proof knows
+    nothing of it, so every access through it sits under `c < nchunks`
+    and the same full/tail guards as make_kernel's (an access without such a
+    guard is refused at compile time, naming the loaded value)."""
+    assert barriers in (1, 2), "barriers is 1 or 2, got %r" % (barriers,)
+    grid = num_sms * ctas_per_sm
+    chunk = threads * 4 * unroll
+
+    @T.function
+    def affine_relu_dynamic(A: T.Tensor((n,), "float32", align=16),
+                            B: T.Tensor((n,), "float32", align=16),
+                            counter: T.Tensor((1,), "int32", align=4)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=threads))
+        bx = T.cuda.block_idx("x")
+        tx = T.cuda.thread_idx("x")
+        nchunks = T.index(T.ceildiv(n, chunk))
+        # atom.inc's limit: the counter wraps to 0 after G = max(nchunks, grid) grabs.
+        limit = T.int32(T.if_then_else(nchunks > grid, nchunks, grid) - 1)
+        work = counter.view("uint32")
+        cur = T.alloc_local((1,), "uint32")  # the chunk the CTA works on
+        old = T.alloc_local((1,), "uint32")  # thread 0's grab
+        handed = T.alloc_shared((2,), "uint32", align=4)
+        T.cuda.tile.apply(T.ptx["mov.u32"], cur, T.int32(bx), scope="thread")
+
+        def step(slot):
+            """Work on chunk `cur` while thread 0 takes the next; hand it
+            over through handed[slot]; cur = the next chunk."""
+            T.cuda.tile.apply(T.ptx["atom.global.inc.u32"], old, work[0:1], limit,
+                              scope="thread", pred=tx == 0)
+            c = T.index(cur[0])
+            with T.If(c < nchunks):
+                with T.Then():
+                    chunk_at(A, B, c * chunk, tx, threads, unroll, load, store, loads_first)
+            T.cuda.tile.apply(T.ptx["st.shared.u32"], handed[slot:slot + 1], old,
+                              scope="thread", pred=tx == 0)
+            T.cuda.cta_sync()
+            T.cuda.tile.apply(T.ptx["ld.shared.u32"], cur, handed[slot:slot + 1],
+                              scope="thread")
+            T.cuda.tile.apply(T.ptx["add.u32"], cur.view(1, 1), cur.view(1, 1),
+                              T.uint32(grid), scope="thread")
+            if barriers == 2:
+                T.cuda.cta_sync()  # handed[slot] is free for thread 0's next grab
+
+        # Every thread reads the same chunk: the CTA leaves the loop together.
+        with T.DoWhile() as loop:
+            if barriers == 2:
+                step(0)
+            else:
+                # Two steps, two slots: thread 0 writes a slot again two
+                # steps later, after the next step's barrier, which every
+                # thread reaches only after reading it.
+                step(0)
+                with T.If(T.index(cur[0]) < nchunks):
+                    with T.Then():
+                        step(1)
+            loop.repeat_if(T.index(cur[0]) < nchunks)
+    return affine_relu_dynamic
+
+
+_COUNTERS = {}
+
+
+def counter_for(device):
+    """The work counter of make_dynamic_kernel's kernels on `device`: one
+    int32 zero, allocated (and zeroed) once per device and reused by every
+    launch, which leaves it at zero (make_dynamic_kernel's invariant)."""
+    import torch
+    device = torch.device(device)
+    if device.index is None:
+        device = torch.device(device.type, torch.cuda.current_device())
+    if device not in _COUNTERS:
+        _COUNTERS[device] = torch.zeros(1, dtype=torch.int32, device=device)
+    return _COUNTERS[device]
+
+
 def make_one_pass_kernel(threads=THREADS, unroll=UNROLL):
     """The same work without the persistent loop: a grid of ceil(n / chunk)
     CTAs, one chunk each (the grid is a size expression, evaluated at
@@ -168,14 +288,24 @@ if __name__ == "__main__":
     pipelined = tirx.compile(make_pipelined_kernel(props.multi_processor_count), target="cuda")
     loads_first = tirx.compile(make_kernel(props.multi_processor_count, loads_first=True),
                                target="cuda")
+    dynamic = tirx.compile(make_dynamic_kernel(props.multi_processor_count), target="cuda")
+    dynamic1 = tirx.compile(make_dynamic_kernel(props.multi_processor_count, barriers=1),
+                            target="cuda")
+    counter = counter_for(torch.device("cuda"))
     for size in [s for s in SIZES if s <= max_n]:
         a = torch.randn(size, device="cuda")
         expected = torch.clamp_min(a * 2 + 1, 0)
-        for kernel in (compiled, loads_first, one_pass, pipelined):
-            b = torch.full_like(a, float("nan"))
-            kernel(a, b)
-            assert torch.equal(b, expected), "%s, n = %d: wrong result" % (kernel.name, size)
-            del b
+        for kernel in (compiled, loads_first, one_pass, pipelined, dynamic, dynamic1):
+            # The dynamic kernels twice: the second launch finds the counter
+            # the first left (zero).
+            is_dynamic = kernel in (dynamic, dynamic1)
+            for _ in range(2 if is_dynamic else 1):
+                b = torch.full_like(a, float("nan"))
+                kernel(a, b, counter) if is_dynamic else kernel(a, b)
+                assert torch.equal(b, expected), "%s, n = %d: wrong result" % (kernel.name, size)
+                del b
+        torch.cuda.synchronize()
+        assert counter.item() == 0, "the work counter is %d after n = %d" % (counter.item(), size)
         del a, expected
         torch.cuda.empty_cache()
         print("affine_relu_persistent n = %d: OK" % size)

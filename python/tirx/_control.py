@@ -1,6 +1,7 @@
 """Loops and branches in a kernel: `for i in T.serial(...)` (an scf.for kept
 as a loop), `for i in T.unroll(...)` (unrolled while tracing) and
-`with T.If(cond):` / `with T.Then():` / `with T.Else():` (an scf.if).
+`with T.If(cond):` / `with T.Then():` / `with T.Else():` (an scf.if);
+`with T.DoWhile() as loop:` ... `loop.repeat_if(cond)` (an scf.while).
 
 A traced loop or branch is a *frame* on the builder: while it is open, the
 operations the body traces go inside its region. The spellings are TIRx's
@@ -242,6 +243,68 @@ def Else():
     return _Branch("T.Else")
 
 
+#===------------------------------------------------------------------------===#
+# T.DoWhile
+#===------------------------------------------------------------------------===#
+
+class DoWhile(_Frame):
+    """`with T.DoWhile() as loop:` ... `loop.repeat_if(cond)`: the body runs
+    once, then again as long as `cond` (a comparison traced in the body, so
+    evaluated at the end of each pass) holds: an scf.while whose `before`
+    region is the body and whose `after` region is empty. For loops whose
+    trip count is decided while they run (taking work items from an atomic
+    counter, docs/sizes.md); a value the body computes is out of scope after
+    it, and each thread decides for itself (collectives inside refuse a
+    condition not proven warp-uniform)."""
+    kind = "T.DoWhile"
+    what = "T.DoWhile loop"
+
+    def __init__(self):
+        self.builder = _kernel_builder("T.DoWhile")
+        self.position = _user_position()
+        self.state = "new"  # → "open" → "closed"
+        self.condition = None
+
+    def __enter__(self):
+        check_no_early_exit(sys._getframe(1).f_code)
+        if self.state != "new":
+            raise _error("a T.DoWhile() frame can be entered once")
+        self.state = "open"
+        self.builder.emit_open("scf.while : () -> () {")
+        self.builder.frames.append(self)
+        return self
+
+    def repeat_if(self, condition):
+        """Run the body again when `condition` holds (once per loop, in its
+        body; the loop ends where it is false)."""
+        if self.state != "open" or self.builder.frames[-1] is not self:
+            raise _error("loop.repeat_if(...) belongs directly in its T.DoWhile body "
+                         "(not inside a T.If or an inner loop)")
+        if self.condition is not None:
+            raise _error("a T.DoWhile loop has one repeat_if(...)")
+        if not isinstance(condition, ScalarValue) or condition.dtype is not _BOOL:
+            raise _error("repeat_if needs a traced comparison (an i1 value), got %r"
+                         % (condition,))
+        self.condition = condition.ssa
+
+    def __exit__(self, kind, value, traceback):
+        b = self.builder
+        if kind is not None:
+            return False
+        _check_top(b, self)
+        if self.condition is None:
+            raise _error("a T.DoWhile body needs loop.repeat_if(cond): the condition "
+                         "to run it again", self.position)
+        b.emit("scf.condition(%s)" % self.condition)
+        b.frames.pop()
+        self.state = "closed"
+        self.closed = True
+        b.emit_close("} do {")
+        b.lines.append(b._indent() + "  scf.yield")
+        b.emit_close("} %s" % location_text(self.position))
+        return False
+
+
 def _left_early(loop):
     return _error("the T.serial loop was left early (break or return), but it runs every "
                   "iteration on the GPU; guard the body with T.If or pred= instead",
@@ -256,11 +319,12 @@ def _check_top(b, frame):
         raise _left_early(b.frames[-1])
 
 
-_BRANCHES = {"If", "Then", "Else"}
+_BRANCHES = {"If", "Then", "Else", "DoWhile"}
 
 
 def _is_branch(node):
-    """`with T.If(...)` / `T.Then()` / `T.Else()` (any module alias)."""
+    """`with T.If(...)` / `T.Then()` / `T.Else()` / `T.DoWhile()` (any
+    module alias)."""
     call = node if isinstance(node, ast.Call) else None
     func = call.func if call is not None else None
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)

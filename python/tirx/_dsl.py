@@ -295,7 +295,16 @@ class DType:
         return self.kind == "f"
 
     def __call__(self, value):
-        """`T.float32(2)`: a typed constant (or a cast of a traced scalar)."""
+        """`T.float32(2)`: a typed constant (or a cast of a traced scalar);
+        `T.int32(regs[0])`: the executing thread's element of a register
+        tile (load_element)."""
+        if isinstance(value, TensorValue):
+            if self.kind == "u":
+                raise _error("T.%s(...) of a tensor element: traced integers are signless; "
+                             "read it as T.int%d(...) (same bits) or T.index(...) (an "
+                             "unsigned tile's value, zero-extended)" % (self.name, self.bits))
+            value, _ = load_element(value, "T.%s" % self.name)
+            value.zext = False  # T.int32(...): the bits as a signed value
         if isinstance(value, ScalarValue):
             return value._cast(self)
         return Constant(value, self)
@@ -756,6 +765,9 @@ class ScalarValue:
         if dtype is None and affine is None:
             affine = (((ssa, 1),), 0)
         self.affine = affine if dtype is None else None
+        # The bits of an unsigned register or memory element (signless here):
+        # T.index zero-extends them.
+        self.zext = False
 
     ssa = property(_live_ssa)
 
@@ -858,7 +870,9 @@ class ScalarValue:
         statement = _user_statement()
         if statement.startswith("while"):
             raise _error("a Python `while` on a traced value cannot be decided while "
-                         "tracing; loop with `for i in T.serial(start, stop, step)`")
+                         "tracing; loop with `for i in T.serial(start, stop, step)`, or "
+                         "`with T.DoWhile() as loop:` ... `loop.repeat_if(cond)` when the "
+                         "trip count is decided while the loop runs")
         if statement.startswith(("if", "elif")):
             raise _error("a Python `if` on a traced value cannot be decided while tracing; "
                          "branch with `with T.If(cond):` and `with T.Then():` / "
@@ -899,6 +913,65 @@ class ScalarValue:
             op = "arith.trunci"
         b.emit("%s = %s %s : %s to %s" % (result, op, self.ssa, src.mlir, dtype.mlir))
         return ScalarValue(result, dtype)
+
+
+def load_element(tile, what):
+    """The executing thread's element of a one-element register tile
+    (`regs[i]`), read by a `tirx.slot_load`: a traced scalar of the tile's
+    bits (integers signless) and whether the tile's type is unsigned. The
+    bounds proof knows nothing of its value (docs/bounds.md): an access
+    through it is proven only under a guard that bounds it."""
+    if tile.type.space != "local":
+        raise _error("%s reads an element of a register tile (T.alloc_local), got a %s "
+                     "tensor; load it into registers first (ld.%s)"
+                     % (what, tile.type.space, tile.type.space))
+    if any(isinstance(d, SizeVar) for d in tile.shape) or math.prod(tile.shape) != 1:
+        raise _error("%s reads one element, such as regs[i], got a tile of shape (%s)"
+                     % (what, ", ".join(map(str, tile.shape))))
+    dtype = tile.dtype
+    if dtype.is_float and dtype.bits < 32:
+        raise _error("%s of a %s element is not supported; convert it in registers "
+                     "(cvt) first" % (what, dtype.name))
+    layout = tile._layout_or_default()
+    threads = [axis for axis in layout._axes() if axis != "m"]
+    if threads:
+        raise _error("%s: the element lives in one thread (its layout is over %s); only "
+                     "a tile whose layout is on m alone has it in every thread"
+                     % (what, ", ".join(threads)))
+    slot = layout.apply(0)["m"]
+    signless = dtype if dtype.kind != "u" else DTYPES["int%d" % dtype.bits]
+    b = builder()
+    result = b.fresh("elem")
+    b.emit("%s = tirx.slot_load %s[%d] : %s -> %s" % (result, tile.ssa, slot, tile.type,
+                                                       signless.mlir))
+    scalar = ScalarValue(result, signless)
+    scalar.zext = dtype.kind == "u"
+    return scalar, scalar.zext
+
+
+def to_index(value):
+    """`T.index(x)`: an index (loop bounds, region offsets, comparisons with
+    sizes) from a traced integer, a register tile element (`regs[0]`,
+    zero-extended when the tile is unsigned, as is the value
+    T.cuda.atomic_add returns from an unsigned element) or a size expression
+    (`T.ceildiv(n, 4096)`, computed where it is called)."""
+    unsigned = False
+    if isinstance(value, (SizeVar, GridExpr)):
+        return value.value()
+    if isinstance(value, TensorValue):
+        value, unsigned = load_element(value, "T.index")
+    if isinstance(value, ScalarValue) and value.dtype is None:
+        return value
+    if not isinstance(value, ScalarValue) or value.dtype.is_float or value.dtype is _BOOL \
+            or value.dtype.kind == "u":
+        raise _error("T.index needs a traced signless integer or a register tile element, "
+                     "got %r" % (value,))
+    unsigned = unsigned or value.zext
+    b = builder()
+    result = b.fresh("idx")
+    b.emit("%s = arith.index_cast%s %s : %s to index"
+           % (result, "ui" if unsigned else "", value.ssa, value.mlir))
+    return ScalarValue(result, None)
 
 
 def _user_statement():

@@ -1,6 +1,7 @@
 """@T.function: kernels and private scalar functions, traced to TirX IR."""
 import inspect
 import keyword
+import math
 
 from . import _control, _dsl
 from ._dsl import (DTYPES, Builder, Constant, DType, GridExpr, ScalarValue, SizeVar, Tensor,
@@ -312,6 +313,38 @@ def block_idx(dim="x"):
 
 def cta_sync():
     builder().emit("tirx.cta_sync")
+
+
+# T.cuda.atomic_add's element types and their atom.add type tokens.
+_ATOMIC_ADD_TYPES = {"uint32": "u32", "int32": "s32", "uint64": "u64", "float32": "f32",
+                     "float64": "f64"}
+
+
+def atomic_add(res_addr, value):
+    """TIRx's `T.cuda.atomic_add(res_addr, value)`: adds `value` to the
+    element `res_addr` (one element of a global or shared tensor:
+    `buf.ptr_to([i])`, `buf[i:i + 1]`) in one atomic step and returns the
+    old value as a traced scalar (signless: a uint32 element reads as int32,
+    and `T.index(...)` of it zero-extends). Each thread that runs it adds: guard
+    it (`T.If(tx == 0)`) for one add per CTA. It is `atom{.global,.shared}
+    .add.<type>` into a one-element register tile (docs/atomics.md)."""
+    if not isinstance(res_addr, TensorValue) or res_addr.type.space not in ("global",
+                                                                            "shared"):
+        raise _error("T.cuda.atomic_add needs one element of a global or shared tensor, "
+                     "such as buf.ptr_to([i]), got %r" % (res_addr,))
+    if any(isinstance(d, SizeVar) for d in res_addr.shape) or \
+            math.prod(res_addr.shape) != 1:
+        raise _error("T.cuda.atomic_add adds to one element, such as buf.ptr_to([i]), got a "
+                     "region of shape (%s)" % ", ".join(map(str, res_addr.shape)))
+    token = _ATOMIC_ADD_TYPES.get(res_addr.dtype.name)
+    if token is None:
+        raise _error("T.cuda.atomic_add adds %s elements (atom.add), got %s"
+                     % (", ".join(_ATOMIC_ADD_TYPES), res_addr.dtype.name))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = Constant(value, res_addr.dtype)
+    old = alloc_local((1,), res_addr.dtype)
+    apply("atom.%s.add.%s" % (res_addr.type.space, token), old, res_addr, value)
+    return _dsl.load_element(old, "T.cuda.atomic_add")[0]
 
 
 # TIRx's short mbarrier intrinsics (T.ptx.mbarrier.init(bar.data, 1),

@@ -283,7 +283,9 @@ def test_python_while_and_truth_value():
         while i < 4:  # MARK-while
             i = i + 1
     with raises(line_of("MARK-while") + "a Python `while` on a traced value cannot be "
-                "decided while tracing; loop with `for i in T.serial(start, stop, step)`"):
+                "decided while tracing; loop with `for i in T.serial(start, stop, step)`, "
+                "or `with T.DoWhile() as loop:` ... `loop.repeat_if(cond)` when the trip "
+                "count is decided while the loop runs"):
         compile_kernel(small_kernel(body))
 
     message = ("a traced value has no Python truth value (bool(), and, or, not); branch "

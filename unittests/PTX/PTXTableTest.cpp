@@ -182,7 +182,7 @@ TEST(PTXHelpers, FamilyNames) {
       "neg",      "setp",    "selp",     "activemask", "shfl",     "vote",
       "redux",    "bar",     "mma",      "ldmatrix",   "stmatrix", "cp",
       "prefetch", "barrier", "mbarrier", "fence",      "elect",    "setmaxnreg",
-      "wgmma"};
+      "wgmma",    "atom",    "red"};
   EXPECT_EQ(
       std::vector<StringRef>(getFamilyNames().begin(), getFamilyNames().end()),
       expected);
@@ -1336,6 +1336,72 @@ TEST(PTXSync, FencesElectAndWarpgroups) {
   EXPECT_FALSE(parseOk("mbarrier.arrive.shared.b64", 2).archSpecific);
 }
 
+TEST(PTXAtomics, AtomAndRed) {
+  // atom: d, [a], b; the memory operand is written (and read); the
+  // destination and b have the type.
+  Instruction add = parseOk("atom.global.add.u32", 3);
+  EXPECT_EQ(add.exec, ExecKind::Thread);
+  EXPECT_FALSE(add.isVolatile);
+  EXPECT_TRUE(add.operands[0].isDestination);
+  EXPECT_FALSE(add.operands[0].isMemory);
+  EXPECT_TRUE(add.operands[1].isMemory && add.operands[1].isDestination);
+  EXPECT_EQ(add.operands[1].space, MemorySpace::Global);
+  EXPECT_EQ(add.operands[2].element.exact, ScalarKind::u32);
+  EXPECT_TRUE(add.operands[2].allowsImmediate);
+  EXPECT_EQ(add.minSM, 50u);
+  Instruction cas = parseOk("atom.shared.cas.b64", 4);
+  EXPECT_EQ(cas.formName, "atom.cas");
+  EXPECT_EQ(cas.operands[1].space, MemorySpace::Shared);
+  EXPECT_EQ(cas.operands[3].element.bitWidth, 64u);
+  // red: [a], b.
+  Instruction red = parseOk("red.release.gpu.global.add.u32", 2);
+  EXPECT_TRUE(red.operands[0].isMemory && red.operands[0].isDestination);
+  EXPECT_EQ(red.minSM, 70u);
+  EXPECT_EQ(red.minPTX, 60u);
+  // Floors: an ordering sm_70 / PTX 6.0, a scope sm_60, .cluster sm_90,
+  // f64 add sm_60.
+  EXPECT_EQ(parseOk("atom.acq_rel.gpu.global.inc.u32", 3).minSM, 70u);
+  EXPECT_EQ(parseOk("atom.sys.global.exch.b32", 3).minSM, 60u);
+  Instruction cluster = parseOk("atom.cluster.shared::cluster.max.s64", 3);
+  EXPECT_EQ(cluster.minSM, 90u);
+  EXPECT_EQ(cluster.minPTX, 78u);
+  EXPECT_EQ(parseOk("atom.global.add.f64", 3).minSM, 60u);
+  // Every operation with a type ptxas takes.
+  for (StringRef spelling :
+       {"atom.global.and.b32", "atom.or.b64", "atom.shared.xor.b32",
+        "atom.global.exch.b64", "atom.global.add.s32", "atom.global.add.u64",
+        "atom.global.add.f32", "atom.global.dec.u32", "atom.global.min.s32",
+        "atom.global.max.u64", "atom.relaxed.cta.global.min.s64",
+        "atom.acquire.global.add.u32", "atom.release.sys.global.add.u32",
+        "red.global.inc.u32", "red.relaxed.cluster.global.min.u32",
+        "red.shared.and.b32"})
+    EXPECT_TRUE(static_cast<bool>(parseInstruction(spelling)))
+        << spelling.str();
+  // ptxas's type table, in its words; orderings and operations by family.
+  expectRejections({
+      {"atom.global.inc.s32", ".inc takes .u32, got .s32", 3},
+      {"atom.global.inc.u64", ".inc takes .u32, got .u64", 3},
+      {"atom.global.exch.u32", ".exch takes .b32 or .b64, got .u32", 3},
+      {"atom.global.and.u32", ".and takes .b32 or .b64, got .u32", 3},
+      {"atom.global.add.s64",
+       ".add takes .u32, .s32, .u64, .f32 or .f64, got .s64", 3},
+      {"atom.global.add.b32",
+       ".add takes .u32, .s32, .u64, .f32 or .f64, got .b32", 3},
+      {"atom.global.min.b32", ".min takes .u32, .s32, .u64 or .s64, got .b32",
+       3},
+      {"red.global.dec.s32", ".dec takes .u32, got .s32", 2},
+      {"atom.global.cas.u32",
+       ".u32 is not valid here (open slots: "
+       "memory-ordering qualifier, scope, type)",
+       4},
+      {"red.global.cas.b32", "unknown modifier .cas", 2},
+      {"red.global.exch.b32", "unknown modifier .exch", 2},
+      {"red.acquire.global.add.u32", "unknown modifier .acquire", 2},
+      {"atom.local.add.u32", "unknown modifier .local", 3},
+      {"atom.global.add.u32", "expects 3 operands, got 2", 2},
+  });
+}
+
 TEST(PTXPredicates, SetpAndSelp) {
   Instruction setp = parseOk("setp.lt.s32");
   expectOperand(setp, 0, "d", true, false, false, Kind::Exact, 1);
@@ -1392,8 +1458,8 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 114u);
-  EXPECT_EQ(getFamilyNames().size(), 37u);
+  EXPECT_EQ(getForms().size(), 117u);
+  EXPECT_EQ(getFamilyNames().size(), 39u);
 }
 
 // Rules read modifiers as `m[Slot::name]`: a slot a rule names is a `Slot`,
@@ -1518,9 +1584,12 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
         }
         // Barriers write nothing; shfl's second line also writes `p`.
         bool isBarrier = inst.family == "bar";
-        unsigned expectedDestinations = isBarrier                           ? 0
-                                        : inst.formName == "shfl.sync.pred" ? 2
-                                                                            : 1;
+        // atom writes d and [a].
+        bool isAtomic = inst.family == "atom" || inst.family == "red";
+        unsigned expectedDestinations =
+            isBarrier                                                    ? 0
+            : inst.formName == "shfl.sync.pred" || inst.family == "atom" ? 2
+                                                                         : 1;
         EXPECT_EQ(inst.operands.front().isDestination, !isBarrier);
         bool isMemory = inst.family == "ld" || inst.family == "st";
         bool isMatrixMove =
@@ -1528,7 +1597,7 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
         bool isCopy = inst.family == "cp";
         bool isWgmma = inst.family == "wgmma";
         EXPECT_EQ(inst.space != MemorySpace::None,
-                  isMemory || isMatrixMove || isCopy || isWgmma);
+                  isMemory || isMatrixMove || isCopy || isWgmma || isAtomic);
         unsigned destinations = 0, memory = 0;
         for (const OperandInfo &op : inst.operands) {
           destinations += op.isDestination;
@@ -1563,8 +1632,18 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
           EXPECT_EQ(inst.vectorBytes, 0u);
           return;
         }
-        EXPECT_EQ(memory, isCopy ? 2u : isMemory || isMatrixMove ? 1u : 0u);
-        if (isMatrixMove) {
+        EXPECT_EQ(memory, isCopy                                 ? 2u
+                          : isMemory || isMatrixMove || isAtomic ? 1u
+                                                                 : 0u);
+        if (isAtomic) {
+          // One element of the type at [a]; the rest are registers of it.
+          const OperandInfo &mem = inst.operands[inst.family == "atom"];
+          EXPECT_TRUE(mem.isMemory && mem.isDestination);
+          EXPECT_EQ(mem.atom, 1u);
+          EXPECT_EQ(inst.vectorBytes, mem.element.bitWidth / 8);
+          for (const OperandInfo &op : inst.operands)
+            EXPECT_EQ(op.element.bitWidth, mem.element.bitWidth);
+        } else if (isMatrixMove) {
           // Shared rows and registers: one fragment shape, two maps.
           const OperandInfo &mem = inst.operands[inst.family == "ldmatrix"];
           const OperandInfo &reg = inst.operands[inst.family == "stmatrix"];

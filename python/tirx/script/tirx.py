@@ -1,10 +1,10 @@
 """The T namespace: `from tirx.script import tirx as T`."""
 import types as _types
 
-from .._control import Else, If, Then, serial, unroll
+from .._control import DoWhile, Else, If, Then, serial, unroll
 from .._reduce import cta_reduce as _cta_reduce, warp_reduce as _warp_reduce
 from .._dsl import (DTYPES as _DTYPES, SizeVar as _SizeVar, Tensor, ceildiv, if_then_else,
-                    math_op as _math)
+                    math_op as _math, to_index as index)
 
 
 def dynamic(name, multiple_of=1):
@@ -13,6 +13,7 @@ def dynamic(name, multiple_of=1):
     (checked by the launcher) so that vector accesses stay provably aligned."""
     return _SizeVar(name, multiple_of)
 from .._function import (LaunchConfig, alloc_local, alloc_shared, apply as _apply,
+                         atomic_add as _atomic_add,
                          block_idx as _block_idx, cta_sync as _cta_sync,
                          device_entry, ewise as _ewise, function, ptx,
                          thread_idx as _thread_idx)
@@ -61,6 +62,7 @@ cuda = _types.SimpleNamespace(
     thread_idx=_thread_idx,
     block_idx=_block_idx,
     cta_sync=_cta_sync,
+    atomic_add=_atomic_add,
     warp_reduce=_warp_reduce,
     cta_reduce=_cta_reduce,
     tile=_types.SimpleNamespace(apply=_apply, ewise=_ewise),

@@ -61,8 +61,7 @@ mlir::tirx::tile::selectInstructionForm(Operation *op,
       const ptx::OperandInfo &info = form.operands[operand.position];
       auto tensor = dyn_cast<tirx::TensorType>(operand.getType());
       Type element = tensor ? tensor.getElementType() : operand.getType();
-      std::optional<ptx::ScalarKind> kind = getScalarKind(element);
-      if (!kind || !info.element.accepts(*kind))
+      if (!acceptsOperandType(info.element, element, bool(tensor)))
         return false;
       // Memory operands are global or shared tensors, registers the rest:
       // mbarrier.arrive's `state, [addr]` and `_, [addr], count` lines
@@ -112,6 +111,21 @@ std::optional<ptx::ScalarKind> mlir::tirx::tile::getScalarKind(Type type) {
   default:
     return std::nullopt;
   }
+}
+
+bool mlir::tirx::tile::acceptsOperandType(const ptx::ElementClass &element,
+                                          Type type, bool isTensor) {
+  std::optional<ptx::ScalarKind> kind = getScalarKind(type);
+  if (!kind)
+    return false;
+  if (element.accepts(*kind))
+    return true;
+  if (isTensor || !type.isSignlessInteger() || type.isInteger(1))
+    return false;
+  // The other signedness of the same width.
+  std::optional<ptx::ScalarKind> other = getScalarKind(IntegerType::get(
+      type.getContext(), type.getIntOrFloatBitWidth(), IntegerType::Unsigned));
+  return other && element.accepts(*other);
 }
 
 int64_t mlir::tirx::tile::getChunkBytes(ArrayRef<MixedOperand> operands,

@@ -582,8 +582,7 @@ LogicalResult ApplyOp::verify() {
       if (!info.allowsImmediate)
         return describe() << "cannot be a scalar";
     }
-    std::optional<ptx::ScalarKind> kind = getScalarKind(elementType);
-    if (!kind || !info.element.accepts(*kind))
+    if (!acceptsOperandType(info.element, elementType, bool(tensor)))
       return describe() << "needs " << info.element.describe() << ", got "
                         << elementType;
     if (!tensor)

@@ -14,6 +14,7 @@
 #include "TirX/Dialect/Tile/PTX/PTXRules.h"
 #include "TirX/Dialect/Tile/PTX/PTXTypes.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -521,6 +522,34 @@ std::string rules::checkWgmma(const Mods &m, Floor &floor) {
     return "A and B must have one type, got " + dot(m[Slot::atype]) + " and " +
            dot(m[Slot::btype]);
   return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics (PTX ISA 9.7.13.5 atom, 9.7.13.6 red; docs/atomics.md)
+//===----------------------------------------------------------------------===//
+
+/// Which types each operation of atom/red takes (ptxas's table, messages in
+/// its words: "Operation .inc requires .u32 type").
+std::string rules::checkAtom(const Mods &m, Floor &) {
+  static constexpr StringRef bits[] = {"b32", "b64"};
+  static constexpr StringRef add[] = {"u32", "s32", "u64", "f32", "f64"};
+  static constexpr StringRef inc[] = {"u32"};
+  static constexpr StringRef minMax[] = {"u32", "s32", "u64", "s64"};
+  StringRef op = m[Slot::op], type = m[Slot::type];
+  llvm::ArrayRef<StringRef> allowed =
+      isOneOf(op, {"and", "or", "xor", "exch"}) ? llvm::ArrayRef(bits)
+      : op == "add"                             ? llvm::ArrayRef(add)
+      : isOneOf(op, {"inc", "dec"})             ? llvm::ArrayRef(inc)
+                                                : llvm::ArrayRef(minMax);
+  if (llvm::is_contained(allowed, type))
+    return "";
+  std::string list;
+  for (auto [index, token] : llvm::enumerate(allowed))
+    list += (index == 0                    ? ""
+             : index + 1 == allowed.size() ? " or "
+                                           : ", ") +
+            dot(token);
+  return dot(op) + " takes " + list + ", got " + dot(type);
 }
 
 } // namespace mlir::tirx::ptx

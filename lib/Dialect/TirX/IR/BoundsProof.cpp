@@ -14,7 +14,9 @@
 //
 //   block_idx.d ∈ [0, grid_d), thread_idx.d ∈ [0, block_d),
 //   loop iv = lb + step·k, k ≥ 0, iv < ub (scf.for, affine lb/ub, constant
-//   step), kernel index arguments (unbounded),
+//   step), kernel index arguments (unbounded), values loaded from a
+//   register tile (`tirx.slot_load`: any value of their type, signed, or
+//   unsigned through index_castui/extui: only a guard bounds them),
 //   q with c·q ≤ x ≤ c·q + c − 1 for x floordiv c (and x mod c = x − c·q),
 //
 // adds the op's guard (a conjunction of affine comparisons) and the
@@ -29,6 +31,7 @@
 #include "mlir/Analysis/Presburger/IntegerRelation.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -100,6 +103,10 @@ public:
 
   std::string reason;
 
+  /// The `tirx.slot_load`s whose values are variables of the proof: a
+  /// refuted access through one says it has no bounds.
+  SmallVector<Operation *> loads;
+
 private:
   unsigned addVar(std::string name, bool shown);
   SmallVector<int64_t> row(const Linear &form) const;
@@ -114,6 +121,9 @@ private:
     return fail("the integer arithmetic overflows 64 bits");
   }
   FailureOr<Linear> translateInductionVar(scf::ForOp loop);
+  /// A value loaded from memory: a new variable over the `width`-bit
+  /// integers, signed or unsigned.
+  Linear translateLoaded(Operation *load, unsigned width, bool isUnsigned);
   FailureOr<Linear> translateOp(Operation *op);
   FailureOr<Linear> translateAffine(AffineExpr expr);
   FailureOr<Linear> translateSizeVariable(BlockArgument arg, StringRef name);
@@ -130,6 +140,8 @@ private:
   };
   SmallVector<Var> vars;
   DenseMap<Value, Linear> cache;
+  /// The unsigned reading of each loaded value (index_castui, extui).
+  DenseMap<Value, Linear> unsignedLoads;
 };
 
 Linear variable(unsigned index) {
@@ -430,6 +442,21 @@ FailureOr<Linear> AccessProof::translateInductionVar(scf::ForOp loop) {
   return iv;
 }
 
+Linear AccessProof::translateLoaded(Operation *load, unsigned width,
+                                    bool isUnsigned) {
+  Linear v =
+      variable(addVar("loaded value #" + std::to_string(loads.size()), true));
+  loads.push_back(load);
+  // A 64-bit value is an index as it is (index is 64-bit and signed).
+  if (width >= 64)
+    return v;
+  int64_t low = isUnsigned ? 0 : llvm::minIntN(width);
+  int64_t high = isUnsigned ? llvm::maxUIntN(width) : llvm::maxIntN(width);
+  addInequality(*combine(v, 1, constant(-low)));
+  addInequality(*combine(constant(high), -1, v));
+  return v;
+}
+
 FailureOr<Linear> AccessProof::translateOp(Operation *op) {
   if (auto constantOp = dyn_cast<arith::ConstantOp>(op)) {
     if (auto value = dyn_cast<IntegerAttr>(constantOp.getValue()))
@@ -459,6 +486,20 @@ FailureOr<Linear> AccessProof::translateOp(Operation *op) {
     addInequality(*combine(constant(extent - 1), -1, v));
     return v;
   }
+  if (auto load = dyn_cast<SlotLoadOp>(op);
+      load && load.getType().isSignlessInteger())
+    return translateLoaded(op, load.getType().getIntOrFloatBitWidth(),
+                           /*isUnsigned=*/false);
+  if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
+    if (auto load = op->getOperand(0).getDefiningOp<SlotLoadOp>();
+        load && load.getType().isSignlessInteger()) {
+      // The loaded bits read as unsigned: [0, 2^width).
+      auto [it, inserted] = unsignedLoads.try_emplace(load.getResult());
+      if (inserted)
+        it->second = translateLoaded(
+            load, load.getType().getIntOrFloatBitWidth(), /*isUnsigned=*/true);
+      return it->second;
+    }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp>(op)) {
     FailureOr<Linear> source = translate(op->getOperand(0));
@@ -717,6 +758,14 @@ static LogicalResult verifyOperand(KernelOp kernel, TensorAccessOpInterface op,
           diag << ": with " << witness;
         diag.attachNote(region.getLoc()) << "the region is here";
         noteUnusedGuards(diag, unusedGuards);
+        // One note per load (read signed and unsigned, it is two unknowns).
+        llvm::SmallPtrSet<Operation *, 4> noted;
+        for (Operation *load : proof.loads)
+          if (noted.insert(load).second)
+            diag.attachNote(load->getLoc())
+                << "this value is loaded from memory and has no bounds of its "
+                   "own: the access is proven only under a guard that bounds "
+                   "it (an scf.if around the op, or its pred)";
         return diag;
       }
     }

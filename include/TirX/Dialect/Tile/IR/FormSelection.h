@@ -36,6 +36,14 @@ selectInstructionForm(Operation *op, PTXInstructionAttr instruction,
 /// i1 is a predicate).
 std::optional<ptx::ScalarKind> getScalarKind(Type type);
 
+/// Whether an operand of type `type` (a tensor's element type when
+/// `isTensor`) fits `element`. A scalar or immediate of a signless integer
+/// type stands for either signedness of its width (arith values are
+/// signless: `%limit : i32` is the `b` of `atom.inc.u32`); a tensor's
+/// element type says its signedness (ui32 is u32, i32 is s32).
+bool acceptsOperandType(const ptx::ElementClass &element, Type type,
+                        bool isTensor);
+
 /// mma's matrix-structured repeats (TIRx's contract, docs/matrix.md): when
 /// D has two or more repeat dimensions (after the group's), its last two are
 /// (M_repeat, N_repeat), A's (M_repeat, K_repeat) and B's (N_repeat,

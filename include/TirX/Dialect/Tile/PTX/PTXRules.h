@@ -134,6 +134,7 @@ std::string checkMbarrier(const Mods &m, Floor &floor);
 std::string archSpecific(const Mods &m, Floor &floor);
 // wgmma (docs/wgmma.md)
 std::string checkWgmma(const Mods &m, Floor &floor);
+std::string checkAtom(const Mods &m, Floor &floor);
 } // namespace rules
 
 } // namespace mlir::tirx::ptx
