@@ -18,6 +18,9 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -141,6 +144,19 @@ LogicalResult ModuleToBinaryPass::assemble(Location loc, StringRef ptxas,
   return success();
 }
 
+/// Marks every inline-asm call of `module` convergent (clang does so for
+/// CUDA device code): TirX's inline PTX includes warp- and warpgroup-wide
+/// `.sync`/`.aligned` instructions, which LLVM must not move into or
+/// duplicate across divergent control flow.
+static void markInlineAsmConvergent(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    for (llvm::BasicBlock &block : function)
+      for (llvm::Instruction &instruction : block)
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+            call && call->isInlineAsm())
+          call->addFnAttr(llvm::Attribute::Convergent);
+}
+
 void ModuleToBinaryPass::runOnOperation() {
   ModuleOp top = getOperation();
   MLIRContext *context = &getContext();
@@ -176,9 +192,12 @@ void ModuleToBinaryPass::runOnOperation() {
     return table.get();
   };
   gpu::TargetOptions options(toolkit, {}, "", "",
-                             gpu::CompilationTarget::Assembly, getTable);
+                             gpu::CompilationTarget::Assembly, getTable,
+                             markInlineAsmConvergent);
   if (failed(gpu::transformGpuModulesToBinaries(top, nullptr, options)))
     return signalPassFailure();
+  if (!binary && !ptxasReport)
+    return;
 
   std::string ptxas = tirx::findPtxas(toolkit);
   if (ptxas.empty() && binary) {

@@ -214,16 +214,18 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 
-  // PTX and cubins through tirx-module-to-binary, which keeps ptxas's
-  // register and spill report (docs/registers.md); fatbins upstream.
+  // PTX and cubins through tirx-module-to-binary, which marks inline PTX
+  // convergent and keeps ptxas's register and spill report
+  // (docs/registers.md); fatbins upstream.
   StringRef format = options.format;
   bool isBinary = format == "bin" || format == "binary";
   bool isISA = format == "isa" || format == "assembly";
-  if (isBinary || (isISA && (options.ptxasReport || options.maxRegisters))) {
+  if (isBinary || isISA) {
     tirx::TirXModuleToBinaryOptions binary;
     binary.format = isBinary ? "bin" : "isa";
     binary.toolkit = tirx::findCUDAToolkit(options.cudaPath);
     binary.maxRegisters = options.maxRegisters;
+    binary.ptxasReport = options.ptxasReport || options.maxRegisters;
     pm.addPass(tirx::createTirXModuleToBinary(binary));
   } else {
     GpuModuleToBinaryPassOptions binary;

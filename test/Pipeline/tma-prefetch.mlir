@@ -16,20 +16,22 @@
 // CHECK-NEXT: )
 // CHECK-DAG: mov.b64 [[P1:%rd[0-9]+]], tma_prefetch_param_1;
 // CHECK-DAG: mov.b64 [[P2:%rd[0-9]+]], tma_prefetch_param_2;
-// CHECK-DAG: cvta.param.u64 [[MAP1:%rd[0-9]+]], [[P1]];
 // CHECK-DAG: cvta.param.u64 [[MAP2:%rd[0-9]+]], [[P2]];
-// The guarded prefetch (LLVM places the branch of the other threads first).
+// CHECK: cvta.param.u64 [[MAP1:%rd[0-9]+]], [[P1]];
+// Thread 0: the box's two maps, then the map of the box no copy uses.
+// CHECK: mov.b64 [[P3:%rd[0-9]+]], tma_prefetch_param_3;
+// CHECK-NEXT: cvta.param.u64 [[MAP3:%rd[0-9]+]], [[P3]];
+// CHECK: prefetch.tensormap [[[MAP1]]];
+// CHECK-NEXT: prefetch.tensormap [[[MAP2]]];
+// CHECK: prefetch.tensormap [[[MAP3]]];
+// The guarded prefetch, once, after both paths join: inline PTX is
+// convergent, so LLVM does not duplicate it into the branches (it did
+// before tirx-module-to-binary marked inline asm convergent).
 // CHECK: setp.ne.b32 %tirx_p, %r{{[0-9]+}}, 0;
 // CHECK-NEXT: @%tirx_p prefetch.tensormap [[[MAP1]]];
 // CHECK-NEXT: @%tirx_p prefetch.tensormap [[[MAP2]]];
 // CHECK-NEXT: }
-// Thread 0: the box's two maps, then the map of the box no copy uses.
-// CHECK: mov.b64 [[P3:%rd[0-9]+]], tma_prefetch_param_3;
-// CHECK: prefetch.tensormap [[[MAP1]]];
-// CHECK-NEXT: prefetch.tensormap [[[MAP2]]];
-// CHECK: cvta.param.u64 [[MAP3:%rd[0-9]+]], [[P3]];
-// CHECK-NEXT: // begin inline asm
-// CHECK-NEXT: prefetch.tensormap [[[MAP3]]];
+// CHECK-NOT: prefetch.tensormap
 // The copies read the same parameters.
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [[[MAP1]], {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd{{[0-9]+}}];
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [[[MAP2]], {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd{{[0-9]+}}];

@@ -65,8 +65,15 @@ if [ -d "$here/tests" ]; then
   }
   check "Runtime/gpu.test (tirx-runtime-check)" runtime_check
   # test/Runtime/tensor-map.test's GPU line: a valid tensor map encodes.
-  check "Runtime/tensor-map.test (tirx-runtime-check --tensor-maps)" bash -c \
-    '"$0/bin/tirx-runtime-check" --tensor-maps | tee /dev/stderr | grep -q "^map-valid: SUCCESS"' "$here"
+  # (Printed, then searched: `tee /dev/stderr` would reopen, and truncate,
+  # a log file that run.sh's output is redirected to.)
+  tensor_maps() {
+    local out
+    out=$("$here/bin/tirx-runtime-check" --tensor-maps 2>&1) || true
+    printf '%s\n' "$out"
+    grep -q "^map-valid: SUCCESS" <<< "$out"
+  }
+  check "Runtime/tensor-map.test (tirx-runtime-check --tensor-maps)" tensor_maps
   # The prepared launches of the C ABI (what the Python launcher uses),
   # checked against test/Runtime/prepared-launch-gpu.test.
   prepared_check() {

@@ -126,9 +126,15 @@ def TirXModuleToBinary : Pass<"tirx-module-to-binary", "::mlir::ModuleOp"> {
     serialized to PTX by its NVVM target, then assembled by ptxas (found in
     `toolkit`/bin, then on PATH) with `-v`. With `format=bin` the object
     becomes the cubin; with `format=isa` it keeps the PTX, and ptxas only
-    runs when found. The object's properties get `tirx.ptxas = {kernel =
-    {registers, spill_stores, spill_loads, stack_frame}}`, and a kernel that
-    spills is a warning at the kernel.
+    runs when found (and `ptxas-report` is on). The object's properties get
+    `tirx.ptxas = {kernel = {registers, spill_stores, spill_loads,
+    stack_frame}}`, and a kernel that spills is a warning at the kernel.
+
+    Every inline-PTX call in the device LLVM IR is marked `convergent`
+    before LLVM optimizes it, as clang marks CUDA's inline asm: much of
+    TirX's inline PTX is `.sync`/`.aligned` (wgmma, ldmatrix, mma.sync,
+    bar.arrive, setmaxnreg), and without the attribute LLVM may duplicate
+    such a call into divergent paths (tail duplication) or sink it.
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"bin\"",
@@ -137,6 +143,8 @@ def TirXModuleToBinary : Pass<"tirx-module-to-binary", "::mlir::ModuleOp"> {
            "CUDA toolkit holding bin/ptxas (and libdevice)">,
     Option<"maxRegisters", "max-registers", "unsigned", /*default=*/"0",
            "a .maxnreg on every kernel (0: none; ptxas's own choice)">,
+    Option<"ptxasReport", "ptxas-report", "bool", /*default=*/"true",
+           "with format=isa, run ptxas -v for the report when it is found">,
   ];
 }
 
