@@ -19,8 +19,13 @@
 #       wgmma.fence, commit_group, wait_group 1 (one group in flight);
 #   setmaxnreg.{dec,inc}   the producer gives registers to the consumers,
 #       whose 128 f32 accumulators each need them;
-#   cvt.rn.bf16x2.f32 + st.global.b32   C, half right after a tile's last
-#       wgmma group, half while the next tile's first groups run.
+#   cvt.rn.bf16x2.f32, st.shared.b32, fence.proxy.async, bar.sync and
+#       cp.async.bulk.tensor.2d.global.shared::cta   C through a 128-byte
+#       swizzled shared buffer per consumer and TMA stores of 64 x 64 boxes,
+#       half right after a tile's last wgmma group, half while the next
+#       tile's first group runs (STORE="global": st.global.b32 instead).
+# make_kernel(M, N, K) compiles one shape; runtime_sized(num_sms) one kernel
+# for every shape (size variables; tails through TMA).
 import sys
 
 from tirx.script import tirx as T
