@@ -57,4 +57,33 @@ tirx.kernel @multicast(%A: !tirx.tensor<256x64xbf16, global, align = 16>)
   tile.apply "barrier.cluster.wait" scope(thread) ()
   tirx.return
 }
+
+// Arrivals on the other CTA's barrier (a multicast pipeline's consumer
+// release): the operand is this CTA's barrier; the lowering maps it to the
+// CTA of the given rank (mapa) and arrives there, with the sink state that
+// .shared::cluster requires. The rank as a value and as an immediate.
+// CHECK-LABEL: .visible .entry remote_arrive(
+// CHECK: .reqnctapercluster 2, 1, 1
+// CHECK: mov.b64 %[[BAR:rd[0-9]+]], remote_arrive_smem0;
+// CHECK: .reg .b64 %tirx_m;
+// CHECK-NEXT: mapa.shared::cluster.u64 %tirx_m, %[[BAR]], %r{{[0-9]+}};
+// CHECK-NEXT: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%tirx_m];
+// CHECK-NEXT: }
+// CHECK: .reg .b64 %tirx_m;
+// CHECK-NEXT: mapa.shared::cluster.u64 %tirx_m, %[[BAR]], 1;
+// CHECK-NEXT: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%tirx_m];
+// CHECK-NEXT: }
+tirx.kernel @remote_arrive(%A: !tirx.tensor<8xi32, global, align = 16>)
+    launch(grid = [8], block = [32], cluster = [2]) {
+  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  %bx = tirx.block_idx x
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %rank = arith.remui %bx, %c2 : index
+  %other = arith.subi %c1, %rank : index
+  %other32 = arith.index_cast %other : index to i32
+  tile.apply "mbarrier.arrive.release.cluster.shared::cluster.b64" scope(thread) (%bar, %other32) : !tirx.tensor<1xi64, shared, align = 8>, i32
+  tile.apply "mbarrier.arrive.release.cluster.shared::cluster.b64" scope(thread) (%bar, 1 : i32) : !tirx.tensor<1xi64, shared, align = 8>
+  tirx.return
+}
 }

@@ -8,7 +8,9 @@ the cluster's rows with one TMA load multicast to every CTA of the cluster
 each CTA then holds all the cluster's rows; it stores them to its own slice
 of C (a TMA store), and the cluster meets again before any CTA exits (a peer
 may still be writing into its shared memory). C is compared with the host
-model bit for bit: C[b] = A[rows of b's cluster].
+model bit for bit: C[b] = A[rows of b's cluster]. Then remote arrivals:
+each CTA arrives on every other CTA's mbarrier (mbarrier.arrive on
+.shared::cluster, the address mapped with mapa) and waits on its own.
 Prints PASS:/FAIL: per case; exit 1 on any failure.
 Usage: run_cluster.py (torch, CUDA GPU with sm_90)."""
 import os
@@ -66,6 +68,40 @@ def kernel(cluster, clusters):
     return multicast
 
 
+def remote_arrive_kernel(cluster, clusters):
+    """Every CTA's thread 0 arrives on the barrier of every other CTA of its
+    cluster (mbarrier.arrive...shared::cluster through mapa), then waits on
+    its own, which expects cluster - 1 arrivals, and writes its block index
+    to out[bx]: a lost arrival hangs the kernel (the caller times out)."""
+    grid = cluster * clusters
+
+    @T.function
+    def remote_arrive(out: T.Tensor((grid,), "uint32", align=4)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=32, cluster=cluster))
+        bar = T.alloc_shared((1,), "uint64", align=8)
+        tx = T.cuda.thread_idx("x")
+        bx = T.cuda.block_idx("x")
+        with T.If(tx == 0):
+            with T.Then():
+                T.ptx.mbarrier.init(bar.data, cluster - 1)
+                T.ptx.fence.mbarrier_init.release.cluster()
+        T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.aligned"], scope="cta")
+        T.cuda.tile.apply(T.ptx["barrier.cluster.wait.aligned"], scope="cta")
+        with T.If(tx == 0):
+            with T.Then():
+                for k in range(1, cluster):
+                    T.ptx.mbarrier.arrive.release.cluster.shared__cluster.b64(
+                        bar.data, T.int32((bx % cluster + k) % cluster))
+                T.ptx.mbarrier.try_wait.parity.acquire.cluster.shared__cta.b64(bar.data, 0)
+                word = T.alloc_local((1,), "uint32")
+                T.cuda.tile.apply(T.ptx["mov.u32"], word, T.int32(bx), scope="thread")
+                T.cuda.tile.apply(T.ptx["st.global.b32"], out[bx:bx + 1], word, scope="thread")
+        # No CTA leaves while a peer may still arrive on its barrier.
+        T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.relaxed.aligned"], scope="cta")
+        T.cuda.tile.apply(T.ptx["barrier.cluster.wait.aligned"], scope="cta")
+    return remote_arrive
+
+
 passed = failed = 0
 
 
@@ -93,6 +129,19 @@ for cluster, clusters in ((2, 4), (2, 66), (4, 8), (8, 3)):
                          want.reshape(-1, COLS).contiguous().view(torch.int16))
         report(ok, name)
     except Exception as error:  # a launch failure is a failed case, not a crash
+        report(False, "%s: %s: %s" % (name, type(error).__name__, error))
+
+for cluster, clusters in ((2, 66), (4, 8), (8, 3)):
+    name = "%d clusters of %d CTAs, arrivals on every other CTA's mbarrier (mapa)" % (
+        clusters, cluster)
+    try:
+        compiled = tirx.compile(remote_arrive_kernel(cluster, clusters), target="cuda")
+        out = torch.zeros(cluster * clusters, dtype=torch.int32, device="cuda")
+        compiled(out)
+        torch.cuda.synchronize()
+        report(torch.equal(out.cpu(), torch.arange(cluster * clusters, dtype=torch.int32)),
+               name)
+    except Exception as error:
         report(False, "%s: %s: %s" % (name, type(error).__name__, error))
 
 sys.exit(1 if failed else 0)

@@ -1257,6 +1257,20 @@ TEST(PTXSync, Mbarrier) {
   EXPECT_EQ(parseError("mbarrier.expect_tx.cta.shared::cta.b64", 2),
             "'mbarrier.expect_tx.cta.shared::cta.b64': a scope (.cta) "
             "requires the memory-ordering qualifier (.relaxed)");
+  // An arrival on another CTA's barrier: the operand is this CTA's copy,
+  // mapped to the rank of operand 1 (mapa); the sink state, a rank rule.
+  Instruction remote =
+      parseOk("mbarrier.arrive.release.cluster.shared::cluster.b64", 2);
+  EXPECT_EQ(remote.hidden, HiddenDestination::Sink);
+  EXPECT_EQ(remote.space, MemorySpace::SharedCluster);
+  EXPECT_EQ(remote.operands[0].remoteOperand, 1);
+  EXPECT_EQ(remote.operands[1].valueRule, ValueRule::ClusterRank);
+  EXPECT_EQ(remote.operands[1].remoteOperand, -1);
+  EXPECT_EQ(remote.minSM, 90u);
+  EXPECT_EQ(remote.minPTX, 80u);
+  EXPECT_EQ(release.operands[1].remoteOperand, -1);
+  EXPECT_FALSE(static_cast<bool>(
+      parseInstruction("mbarrier.arrive.release.cta.shared::cluster.b64")));
   // Waits: one try into a predicate, or try_wait's retry loop.
   Instruction once = parseOk("mbarrier.try_wait.parity.shared::cta.b64", 3);
   EXPECT_EQ(once.operands[0].element.exact, ScalarKind::pred);
@@ -1458,7 +1472,7 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 117u);
+  EXPECT_EQ(getForms().size(), 118u);
   EXPECT_EQ(getFamilyNames().size(), 39u);
 }
 
@@ -1544,7 +1558,14 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
             memory += op.isMemory;
           EXPECT_EQ(memory, inst.family == "mbarrier" ? 1u : 0u);
           if (memory) {
-            EXPECT_EQ(inst.space, MemorySpace::Shared);
+            // A barrier of this CTA, or of another CTA of the cluster
+            // (through mapa: the operand is this CTA's copy).
+            bool remote =
+                llvm::any_of(inst.operands, [](const OperandInfo &op) {
+                  return op.remoteOperand >= 0;
+                });
+            EXPECT_EQ(inst.space, remote ? MemorySpace::SharedCluster
+                                         : MemorySpace::Shared);
             EXPECT_EQ(inst.vectorBytes, 8u);
           }
           return;

@@ -553,6 +553,34 @@ private:
     std::string predInput;
     if (Value pred = op.getPred())
       predInput = ptx.addPredicate(pred);
+    // A shared operand of another CTA of the cluster: its local address is
+    // mapped to the CTA whose rank another operand holds (mapa), and the
+    // instruction reads the mapped address; the rank is not written.
+    const OperandPlan *remote = nullptr;
+    int remoteRank = -1;
+    for (const OperandPlan &plan : plans)
+      if (plan.info->remoteOperand >= 0) {
+        remote = &plan;
+        remoteRank = plan.info->remoteOperand;
+      }
+    if (remote) {
+      const OperandPlan &rank = *llvm::find_if(plans, [&](const auto &plan) {
+        return plan.operand->position == static_cast<unsigned>(remoteRank);
+      });
+      std::string rankText;
+      if (rank.operand->immediate)
+        rankText = std::to_string(cast<IntegerAttr>(rank.operand->immediate)
+                                      .getValue()
+                                      .getZExtValue());
+      else
+        rankText =
+            ptx.addInput(toStorageValue(rewriter, loc, rank.operand->value));
+      Value address =
+          buildAsmAddress(rewriter, loc, *remote, instruction, group,
+                          step.repeat[remote - plans.data()]);
+      os << "{\n\t.reg .b64 %tirx_m;\n\tmapa.shared::cluster.u64 %tirx_m, "
+         << ptx.addAddress(address) << ", " << rankText << ";\n\t";
+    }
     bool retry = instruction.hidden == ptx::HiddenDestination::RetryUntilTrue;
     if (retry) {
       // try_wait until the phase completes. Labels are local to their `{}`
@@ -572,6 +600,8 @@ private:
       os << " _";
     bool hasHidden = instruction.hidden != ptx::HiddenDestination::None;
     for (auto [index, plan] : llvm::enumerate(plans)) {
+      if (remote && plan.operand->position == static_cast<unsigned>(remoteRank))
+        continue; // written in mapa, above
       os << (index == 0 && !hasHidden   ? " "
              : plan.info->joinsPrevious ? "|"
                                         : ", ");
@@ -601,6 +631,10 @@ private:
       if (!plan.descriptorBits.empty()) {
         os << ptx.addInput(
             buildDescriptor(rewriter, loc, plan, instruction, group, repeat));
+        continue;
+      }
+      if (&plan == remote) {
+        os << "[%tirx_m]";
         continue;
       }
       if (plan.info->isMemory) {
@@ -648,6 +682,8 @@ private:
     } else if (op.getPred()) {
       os << "\n\t}";
     }
+    if (remote)
+      os << "\n\t}";
     // A predicated-off instruction writes nothing: each register destination
     // is tied to an input carrying the slot's current value, so the slot
     // keeps it (an output-only operand would be undefined). wgmma reads its

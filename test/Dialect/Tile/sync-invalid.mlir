@@ -378,3 +378,59 @@ tirx.kernel @arrive_state_and_count_without_barrier() launch(grid = [1], block =
   tile.apply "mbarrier.arrive.shared.b64" scope(thread) (%st, 2 : i32) : !tirx.tensor<1xui64, local>
   tirx.return
 }
+
+// -----
+
+// An arrival on another CTA's barrier (mbarrier.arrive...shared::cluster,
+// mapa'd to CTA `cta`) needs a kernel launched in clusters.
+tirx.kernel @remote_arrive_without_clusters() launch(grid = [2], block = [32]) {
+  %bar = tirx.alloc_shared : !tirx.tensor<1xui64, shared, align = 8>
+  // expected-error @+1 {{operand #1 (cta) of 'mbarrier.arrive.release.cluster.shared::cluster.b64': names a CTA of the cluster, but the kernel is not launched in clusters: add cluster = [...] to its launch (LaunchConfig(cluster=) in Python)}}
+  tile.apply "mbarrier.arrive.release.cluster.shared::cluster.b64" scope(thread) (%bar, 1 : i32) : !tirx.tensor<1xui64, shared, align = 8>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @remote_arrive_rank_outside(%A: !tirx.tensor<2xf32, global>) launch(grid = [4], block = [32], cluster = [2]) {
+  %bar = tirx.alloc_shared : !tirx.tensor<1xui64, shared, align = 8>
+  // expected-error @+1 {{operand #1 (cta) of 'mbarrier.arrive.release.cluster.shared::cluster.b64': CTA rank 2 is not in the kernel's cluster of 2 CTAs}}
+  tile.apply "mbarrier.arrive.release.cluster.shared::cluster.b64" scope(thread) (%bar, 2 : i32) : !tirx.tensor<1xui64, shared, align = 8>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @remote_arrive_negative_rank(%A: !tirx.tensor<2xf32, global>) launch(grid = [4], block = [32], cluster = [2]) {
+  %bar = tirx.alloc_shared : !tirx.tensor<1xui64, shared, align = 8>
+  // expected-error @+1 {{CTA rank -1 is not in the kernel's cluster of 2 CTAs}}
+  tile.apply "mbarrier.arrive.release.cluster.shared::cluster.b64" scope(thread) (%bar, -1 : i32) : !tirx.tensor<1xui64, shared, align = 8>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @remote_arrive_without_rank(%A: !tirx.tensor<2xf32, global>) launch(grid = [4], block = [32], cluster = [2]) {
+  %bar = tirx.alloc_shared : !tirx.tensor<1xui64, shared, align = 8>
+  // expected-error @+1 {{'mbarrier.arrive.release.cluster.shared::cluster.b64' expects 2 operands, got 1}}
+  tile.apply "mbarrier.arrive.release.cluster.shared::cluster.b64" scope(thread) (%bar) : !tirx.tensor<1xui64, shared, align = 8>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @remote_arrive_global_barrier(%A: !tirx.tensor<2xui64, global, align = 8>) launch(grid = [4], block = [32], cluster = [2]) {
+  %b = tirx.region %A[0] [1] : !tirx.tensor<2xui64, global, align = 8>
+  // expected-error @+1 {{operand #0 (addr) of 'mbarrier.arrive.release.cluster.shared::cluster.b64': accesses shared::cluster memory, but the tensor is global}}
+  tile.apply "mbarrier.arrive.release.cluster.shared::cluster.b64" scope(thread) (%b, 1 : i32) : !tirx.tensor<1xui64, global, #tirx.layout<S[1 : 1]>, align = 8>
+  tirx.return
+}
+
+// -----
+
+tirx.kernel @remote_arrive_wide_rank(%A: !tirx.tensor<2xf32, global>) launch(grid = [4], block = [32], cluster = [2]) {
+  %bar = tirx.alloc_shared : !tirx.tensor<1xui64, shared, align = 8>
+  // expected-error @+1 {{operand #1 (cta) of 'mbarrier.arrive.release.cluster.shared::cluster.b64': needs a 32-bit type, got 'i64'}}
+  tile.apply "mbarrier.arrive.release.cluster.shared::cluster.b64" scope(thread) (%bar, 1 : i64) : !tirx.tensor<1xui64, shared, align = 8>
+  tirx.return
+}

@@ -497,6 +497,27 @@ static LogicalResult verifyOperandValues(ApplyOp op,
                << value;
       break;
     }
+    case ptx::ValueRule::ClusterRank: {
+      // Checked in the kernel (tile.apply is verified again in the gpu.func
+      // the kernel becomes, without its launch).
+      auto kernel = op->getParentOfType<KernelOp>();
+      if (!kernel)
+        break;
+      if (!kernel.getLaunch().hasCluster())
+        return describeOperand()
+               << "names a CTA of the cluster, but the kernel is not launched "
+                  "in clusters: add cluster = [...] to its launch "
+                  "(LaunchConfig(cluster=) in Python)";
+      int64_t ctas = 1;
+      for (int64_t extent : kernel.getLaunch().getCluster())
+        ctas *= extent;
+      if (immediate && (immediate.getValue().getSExtValue() < 0 ||
+                        immediate.getValue().getSExtValue() >= ctas))
+        return describeOperand()
+               << "CTA rank " << immediate.getValue().getSExtValue()
+               << " is not in the kernel's cluster of " << ctas << " CTAs";
+      break;
+    }
     case ptx::ValueRule::UnitSign:
     case ptx::ValueRule::ZeroOne: {
       bool sign = info.valueRule == ptx::ValueRule::UnitSign;

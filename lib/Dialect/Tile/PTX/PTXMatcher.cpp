@@ -300,6 +300,7 @@ static Expected<Instruction> buildInstruction(const Form &form,
     op.bulkRole = spec.bulkRole;
     op.valueRule = spec.valueRule;
     op.chunkOperand = spec.chunkOperand;
+    op.remoteOperand = spec.remoteOperand;
     inst.operands.push_back(std::move(op));
   }
 

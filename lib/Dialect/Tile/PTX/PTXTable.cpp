@@ -145,6 +145,7 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
             .Case("txcount", ValueRule::TxCount)
             .Case("parity", ValueRule::Parity)
             .Case("maxnreg", ValueRule::MaxRegisters)
+            .Case("rank", ValueRule::ClusterRank)
             .Case("sign", ValueRule::UnitSign)
             .Case("bit", ValueRule::ZeroOne)
             .Default(std::nullopt);
@@ -164,6 +165,9 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       op.spaceSlot = findSlot(form, attr);
       if (op.spaceSlot < 0)
         tableError(raw, "unknown slot in 'space=" + attr + "'");
+    } else if (attr.consume_front("remote=")) {
+      // Resolved to an operand index once every operand is known.
+      op.remoteName = attr;
     } else if (attr.consume_front("bytes=")) {
       // Resolved to an operand index once every operand is known.
       op.chunkName = attr;
@@ -275,6 +279,18 @@ static Table buildTable() {
     // ordered, so `.global.shared` is refused, never read as the reverse.
     if (form.spaceSlot >= 0 && form.findSlot(Slot::sspace) >= 0)
       form.slots[form.spaceSlot].isOrdered = true;
+    for (OperandSpec &op : form.operands) {
+      if (op.remoteName.empty())
+        continue;
+      auto *rank = llvm::find_if(form.operands, [&](const OperandSpec &other) {
+        return other.name == op.remoteName;
+      });
+      if (rank == form.operands.end() ||
+          (op.role != Role::MemoryDst && op.role != Role::MemorySrc))
+        tableError(raw, "operand '" + op.name + "': 'remote=" + op.remoteName +
+                            "' must name an operand of a memory operand");
+      op.remoteOperand = rank - form.operands.begin();
+    }
     for (OperandSpec &op : form.operands) {
       if (op.chunkName.empty())
         continue;

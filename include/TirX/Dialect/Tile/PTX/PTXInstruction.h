@@ -74,6 +74,11 @@ struct OperandInfo {
   /// another operand (cp.async's cp-size): that operand's index; `atom` is
   /// then 0 and the verifier resolves it from the operand's element type.
   int chunkOperand = -1;
+  /// A shared memory operand of another CTA of the cluster: the index of
+  /// the operand holding that CTA's rank. The operand names this CTA's
+  /// copy (a local shared tensor); the lowering maps its address to the
+  /// rank's copy (`mapa.shared::cluster`) and the instruction reads that.
+  int remoteOperand = -1;
   /// Written `prev|this` after the previous operand (shfl's `d|p`).
   bool joinsPrevious = false;
   /// Written as a `{...}` vector even when it is one register (mma).

@@ -137,6 +137,8 @@ struct OperandSpec {
   int spaceSlot = -1;   // memory operands: the slot naming their state space
   int chunkOperand = -1; // atom of this many bytes: that operand's immediate
   llvm::StringRef chunkName; // `bytes=<operand>`, resolved to chunkOperand
+  int remoteOperand = -1;     // mapped to that operand's CTA (mapa)
+  llvm::StringRef remoteName; // `remote=<operand>`, resolved to remoteOperand
   bool joinsPrevious = false;
   bool alwaysVector = false;
   BulkTensorRole bulkRole = BulkTensorRole::None; // `tmap` / `box`

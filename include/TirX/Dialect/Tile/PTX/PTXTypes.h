@@ -96,6 +96,7 @@ enum class ValueRule : uint8_t {
   TxCount,      // `txcount`: an mbarrier transaction count, 0 to 2^20-1
   Parity,       // `parity`: a phase parity, 0 or 1
   MaxRegisters, // `maxnreg`: an immediate register count, 24-256, multiple of 8
+  ClusterRank,  // `rank`: a CTA of the kernel's cluster, 0 to its CTAs - 1
   // wgmma (docs/wgmma.md):
   UnitSign, // `sign`: an immediate 1 or -1 (imm-scale-a/b)
   ZeroOne   // `bit`: an immediate 0 or 1 (imm-trans-a/b)
