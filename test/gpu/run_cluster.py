@@ -76,7 +76,7 @@ def remote_arrive_kernel(cluster, clusters):
     grid = cluster * clusters
 
     @T.function
-    def remote_arrive(out: T.Tensor((grid,), "uint32", align=4)):
+    def remote_arrive(out: T.Tensor((grid,), "int32", align=4)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=32, cluster=cluster))
         bar = T.alloc_shared((1,), "uint64", align=8)
         tx = T.cuda.thread_idx("x")
@@ -93,8 +93,8 @@ def remote_arrive_kernel(cluster, clusters):
                     T.ptx.mbarrier.arrive.release.cluster.shared__cluster.b64(
                         bar.data, T.int32((bx % cluster + k) % cluster))
                 T.ptx.mbarrier.try_wait.parity.acquire.cluster.shared__cta.b64(bar.data, 0)
-                word = T.alloc_local((1,), "uint32")
-                T.cuda.tile.apply(T.ptx["mov.u32"], word, T.int32(bx), scope="thread")
+                word = T.alloc_local((1,), "int32")
+                T.cuda.tile.apply(T.ptx["mov.s32"], word, T.int32(bx), scope="thread")
                 T.cuda.tile.apply(T.ptx["st.global.b32"], out[bx:bx + 1], word, scope="thread")
         # No CTA leaves while a peer may still arrive on its barrier.
         T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.relaxed.aligned"], scope="cta")
