@@ -28,6 +28,24 @@ STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
 SHARE, COLS = 16, 64  # rows each CTA loads, bf16 columns (128-byte rows)
 
 
+def init_barrier(bar, arrivals, tx):
+    """Thread 0 (tx == 0) initializes the CTA's mbarrier and publishes it
+    to the cluster; the cluster then meets, so no CTA signals a peer's
+    barrier before it is initialized."""
+    with T.If(tx == 0):
+        with T.Then():
+            T.ptx.mbarrier.init(bar.data, arrivals)
+            T.ptx.fence.mbarrier_init.release.cluster()
+    T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.aligned"], scope="cta")
+    T.cuda.tile.apply(T.ptx["barrier.cluster.wait.aligned"], scope="cta")
+
+
+def leave_cluster():
+    """No CTA leaves while a peer may still write its shared memory."""
+    T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.relaxed.aligned"], scope="cta")
+    T.cuda.tile.apply(T.ptx["barrier.cluster.wait.aligned"], scope="cta")
+
+
 def kernel(cluster, clusters):
     grid = cluster * clusters
     rows = SHARE * cluster  # a cluster's rows
@@ -41,12 +59,7 @@ def kernel(cluster, clusters):
         bar = T.alloc_shared((1,), "uint64", align=8)
         tx = T.cuda.thread_idx("x")
         bx = T.cuda.block_idx("x")
-        with T.If(tx == 0):
-            with T.Then():
-                T.ptx.mbarrier.init(bar.data, 1)
-                T.ptx.fence.mbarrier_init.release.cluster()
-        T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.aligned"], scope="cta")
-        T.cuda.tile.apply(T.ptx["barrier.cluster.wait.aligned"], scope="cta")
+        init_barrier(bar, 1, tx)
         with T.If(tx == 0):
             with T.Then():
                 first = bx // cluster * rows
@@ -62,9 +75,7 @@ def kernel(cluster, clusters):
                 T.cuda.tile.apply(T.ptx["cp.async.bulk.commit_group"], scope="thread")
                 T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group.read"], T.int32(0),
                                   scope="thread")
-        # No CTA leaves while a peer may still multicast into it.
-        T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.relaxed.aligned"], scope="cta")
-        T.cuda.tile.apply(T.ptx["barrier.cluster.wait.aligned"], scope="cta")
+        leave_cluster()
     return multicast
 
 
@@ -81,12 +92,7 @@ def remote_arrive_kernel(cluster, clusters):
         bar = T.alloc_shared((1,), "uint64", align=8)
         tx = T.cuda.thread_idx("x")
         bx = T.cuda.block_idx("x")
-        with T.If(tx == 0):
-            with T.Then():
-                T.ptx.mbarrier.init(bar.data, cluster - 1)
-                T.ptx.fence.mbarrier_init.release.cluster()
-        T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.aligned"], scope="cta")
-        T.cuda.tile.apply(T.ptx["barrier.cluster.wait.aligned"], scope="cta")
+        init_barrier(bar, cluster - 1, tx)
         with T.If(tx == 0):
             with T.Then():
                 for k in range(1, cluster):
@@ -96,9 +102,7 @@ def remote_arrive_kernel(cluster, clusters):
                 word = T.alloc_local((1,), "int32")
                 T.cuda.tile.apply(T.ptx["mov.s32"], word, T.int32(bx), scope="thread")
                 T.cuda.tile.apply(T.ptx["st.global.b32"], out[bx:bx + 1], word, scope="thread")
-        # No CTA leaves while a peer may still arrive on its barrier.
-        T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.relaxed.aligned"], scope="cta")
-        T.cuda.tile.apply(T.ptx["barrier.cluster.wait.aligned"], scope="cta")
+        leave_cluster()
     return remote_arrive
 
 

@@ -60,13 +60,32 @@ def load_box(img, box_region, bar, nbytes, rank):
     T.ptx.mbarrier.try_wait(bar.data, 0)
 
 
+def store_spelling(rank):
+    return "cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group" % rank
+
+
+def box_regions(coords, box):
+    """(where, origin): the box at runtime coordinates (block index 0 plus
+    the case's: a box may then overhang the tensor, which only TMA's
+    clipping allows), and the whole of a box-shaped tensor."""
+    zero = T.cuda.block_idx("x")
+    where = tuple(slice(zero + c, zero + c + b) for c, b in zip(coords, box))
+    return where, tuple(slice(0, b) for b in box)
+
+
+def finish_stores():
+    """Thread code: commit the bulk stores and wait for their completion."""
+    T.cuda.tile.apply(T.ptx["cp.async.bulk.commit_group"], scope="thread")
+    T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group"], T.int32(0), scope="thread")
+
+
 def swizzle_kernel(shape, box, dtype, coords, mode):
     """Loads the box into a `mode`-swizzled image, stores it back through
     the same swizzle to C (the round trip: C is the box) and through a
     plain view of the same bytes to R (R holds the image as the hardware
     arranged it, for the host model of the swizzle)."""
     rank = len(shape)
-    store = "cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group" % rank
+    store = store_spelling(rank)
     nbytes = int(np.prod(box)) * BYTES[dtype]
 
     @T.function
@@ -78,16 +97,13 @@ def swizzle_kernel(shape, box, dtype, coords, mode):
             ", ".join(map(str, box)),
             ", ".join(str(int(np.prod(box[i + 1:]))) for i in range(len(box))))))
         bar = T.alloc_shared((1,), "uint64", align=8)
-        zero = T.cuda.block_idx("x")
-        where = tuple(slice(zero + c, zero + c + b) for c, b in zip(coords, box))
-        origin = tuple(slice(0, b) for b in box)
+        where, origin = box_regions(coords, box)
         with T.If(T.cuda.thread_idx("x") == 0):
             with T.Then():
                 load_box(img, A[where], bar, nbytes, rank)
                 T.cuda.tile.apply(T.ptx[store], C[origin], img, scope="thread")
                 T.cuda.tile.apply(T.ptx[store], R[origin], raw, scope="thread")
-                T.cuda.tile.apply(T.ptx["cp.async.bulk.commit_group"], scope="thread")
-                T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group"], T.int32(0), scope="thread")
+                finish_stores()
     return tma_swizzle
 
 
@@ -100,7 +116,7 @@ def hardware_swizzle(byte_offset, mode):
 
 def kernel(shape, box, dtype, coords):
     rank = len(shape)
-    store = "cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group" % rank
+    store = store_spelling(rank)
     nbytes = int(np.prod(box)) * BYTES[dtype]
 
     @T.function
@@ -109,11 +125,7 @@ def kernel(shape, box, dtype, coords):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
         img = T.alloc_shared(box, dtype, align=128)
         bar = T.alloc_shared((1,), "uint64", align=8)
-        # Runtime coordinates (block index 0 plus the case's): a box may
-        # then overhang the tensor, which only TMA's clipping allows.
-        zero = T.cuda.block_idx("x")
-        where = tuple(slice(zero + c, zero + c + b) for c, b in zip(coords, box))
-        origin = tuple(slice(0, b) for b in box)
+        where, origin = box_regions(coords, box)
         with T.If(T.cuda.thread_idx("x") == 0):
             with T.Then():
                 load_box(img, A[where], bar, nbytes, rank)
@@ -121,8 +133,7 @@ def kernel(shape, box, dtype, coords):
                     T.cuda.tile.apply(T.ptx[store], C[origin], img, scope="thread")
                 if STORES and STORE_B and min(coords) >= 0:
                     T.cuda.tile.apply(T.ptx[store], B[where], img, scope="thread")
-                T.cuda.tile.apply(T.ptx["cp.async.bulk.commit_group"], scope="thread")
-                T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group"], T.int32(0), scope="thread")
+                finish_stores()
     return tma_copy
 
 

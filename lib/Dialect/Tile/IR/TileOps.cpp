@@ -508,9 +508,7 @@ static LogicalResult verifyOperandValues(ApplyOp op,
                << "names a CTA of the cluster, but the kernel is not launched "
                   "in clusters: add cluster = [...] to its launch "
                   "(LaunchConfig(cluster=) in Python)";
-      int64_t ctas = 1;
-      for (int64_t extent : kernel.getLaunch().getCluster())
-        ctas *= extent;
+      int64_t ctas = kernel.getLaunch().getNumClusterCTAs();
       if (immediate && (immediate.getValue().getSExtValue() < 0 ||
                         immediate.getValue().getSExtValue() >= ctas))
         return describeOperand()

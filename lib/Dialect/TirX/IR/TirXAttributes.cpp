@@ -230,6 +230,13 @@ int64_t LaunchConfigAttr::getNumThreads() const {
   return threads;
 }
 
+int64_t LaunchConfigAttr::getNumClusterCTAs() const {
+  int64_t ctas = 1;
+  for (int64_t extent : getCluster())
+    ctas *= extent;
+  return ctas;
+}
+
 AffineExpr LaunchConfigAttr::getGridExpr(unsigned dim) const {
   int64_t extent = getGrid()[dim];
   if (!ShapedType::isDynamic(extent))

@@ -116,6 +116,8 @@ def TirX_LaunchConfigAttr : TirX_Attr<"LaunchConfig", "launch"> {
     int64_t getNumThreads() const;
     /// Whether the kernel is launched in thread-block clusters.
     bool hasCluster() const { return !getCluster().empty(); }
+    /// CTAs per cluster (1 without clusters).
+    int64_t getNumClusterCTAs() const;
     /// Whether every grid extent is a constant.
     bool hasStaticGrid() const { return !getGridSizes(); }
     /// The affine expression of grid extent `dim` over the kernel's
