@@ -56,7 +56,7 @@ static: deps
 	  -DCMAKE_BUILD_TYPE=Release \
 	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
 	  -DLLVM_USE_LINKER=lld -DTIRX_LINK_MLIR_DYLIB=OFF $(CMAKE_FLAGS)
-	cmake --build $(STATIC_BUILD_DIR) --target tirx-opt tirx-layout tirx-runner tirx-runtime-check run-affine-relu TirXCAPI
+	cmake --build $(STATIC_BUILD_DIR) --target tirx-opt tirx-layout tirx-runner tirx-runtime-check run-affine-relu TirXCAPI TirXFastLaunch
 	/usr/lib/llvm-22/bin/llvm-strip $(STATIC_BUILD_DIR)/bin/tirx-opt $(STATIC_BUILD_DIR)/bin/tirx-layout
 
 # One folder (build-static/gpu-bundle) that runs the GPU checks on a machine

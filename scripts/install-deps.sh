@@ -18,6 +18,8 @@ packages=(
   cmake ninja-build ccache make xz-utils
   # Unit tests and Python tests (run with /usr/bin/python3, not pyenv).
   libgtest-dev python3 python3-pytest python3-numpy
+  # The launcher's C fast path (lib/Python): Python's headers.
+  python3-dev
   # The documentation site (make docs): Sphinx with MyST Markdown.
   python3-sphinx python3-myst-parser
 )

@@ -15,9 +15,11 @@ mkdir -p "$out/bin" "$out/lib" "$out/tests"
 strip=/usr/lib/llvm-22/bin/llvm-strip
 cp "$static/bin/tirx-runner" "$static/bin/tirx-runtime-check" \
    "$static/bin/run-affine-relu" "$out/bin/"
-cp "$static/lib/libTirXRuntime.so" "$static/lib/libTirXCAPI.so" "$out/lib/"
+cp "$static/lib/libTirXRuntime.so" "$static/lib/libTirXCAPI.so" \
+   "$static/lib/_fastlaunch.abi3.so" "$out/lib/"
 $strip "$out/bin/tirx-runner" "$out/bin/tirx-runtime-check" \
-  "$out/bin/run-affine-relu" "$out/lib/libTirXRuntime.so" "$out/lib/libTirXCAPI.so"
+  "$out/bin/run-affine-relu" "$out/lib/libTirXRuntime.so" "$out/lib/libTirXCAPI.so" \
+  "$out/lib/_fastlaunch.abi3.so"
 xz -9 -T2 "$out/bin/tirx-runner" "$out/bin/run-affine-relu" "$out/lib/libTirXCAPI.so"
 # The Python package and the seed's examples (run with TIRX_LIBRARY=lib).
 mkdir -p "$out/python" "$out/examples/python"

@@ -43,7 +43,7 @@ import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STRIP = "/usr/lib/llvm-22/bin/llvm-strip"
-LIBRARIES = ("libTirXCAPI.so", "libTirXRuntime.so")
+LIBRARIES = ("libTirXCAPI.so", "libTirXRuntime.so", "_fastlaunch.abi3.so")
 # Fixed timestamps: the same inputs give the same wheel (SOURCE_DATE_EPOCH
 # is not used: zip cannot hold dates before 1980 anyway).
 DATE = (1980, 1, 1, 0, 0, 0)
@@ -62,8 +62,10 @@ SYSTEM_LIBRARIES = {
 ALLOWED_RUNPATH_ENTRIES = {"$ORIGIN", "${ORIGIN}"}
 # What the libraries export (their version scripts, lib/CAPI/TirXCAPI.map
 # and lib/Runtime/TirXRuntime.map): the C API, MLIR's dialect handles, the
-# mgpu* host ABI and the printMemref helpers. No C++ (libstdc++) symbol.
-EXPORTED_PREFIXES = ("tirx", "mlir", "mgpu", "_mlir_ciface_")
+# mgpu* host ABI and the printMemref helpers, and the fast launch path's
+# module init (lib/Python: a Python extension, resolved against the running
+# interpreter). No C++ (libstdc++) symbol.
+EXPORTED_PREFIXES = ("tirx", "mlir", "mgpu", "_mlir_ciface_", "PyInit__fastlaunch")
 NM = "/usr/lib/llvm-22/bin/llvm-nm"
 
 

@@ -51,6 +51,11 @@ def checked(name, run, want=None):
 compiled = tirx.compile(affine_relu, target="cuda")
 rows = [("TirX `compiled(a, b)` (torch tensors)",
          checked("TirX", lambda: compiled(a, b)))]
+# The same checks in interpreted Python (the path without _fastlaunch.abi3.so).
+python_path = runtime.Launcher(compiled.name, compiled.ptx, compiled.params, compiled.launch.grid,
+                               compiled.launch.block, native=False)
+rows.append(("  the same on the Python fast path (no `_fastlaunch.abi3.so`)",
+             checked("TirX Python path", lambda: python_path((a, b)))))
 op = compiled.as_torch_op(mutates_args=("B",))
 rows.append(("TirX as a torch op, `op(a, b)` (torch.library)",
              checked("TirX op", lambda: op(a, b))))
@@ -76,6 +81,7 @@ rows.append(("TirX `compiled(a, b)` (DLPack-only objects)",
 # The C launch alone: the prepared launch of the fast path, one ctypes call
 # (after a fast-path call, which set its argument slots to a and b and its
 # stream to PyTorch's current one).
+assert compiled._launcher._native is not None, "the C fast path was not loaded"
 compiled(a, b)
 compiled(a, b)
 launcher = compiled._launcher

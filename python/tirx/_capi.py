@@ -18,7 +18,7 @@ class LibraryNotFoundError(ImportError):
     """The compiled TirX libraries could not be found."""
 
 
-def _candidates(name):
+def library_candidates(name):
     env = os.environ.get("TIRX_LIBRARY")
     if env:
         yield env if env.endswith(".so") and os.path.basename(env) == name \
@@ -32,7 +32,7 @@ def _candidates(name):
 
 def load_library(name):
     tried = []
-    for path in _candidates(name):
+    for path in library_candidates(name):
         tried.append(path)
         if os.path.exists(path):
             return ctypes.CDLL(path)

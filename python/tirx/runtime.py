@@ -20,8 +20,10 @@ slots belong to the first thread that launches the kernel; other threads
 take the general path, so concurrent calls never share a buffer.
 """
 import ctypes
+import importlib.util
 import math
 import numbers
+import os
 import sys
 import threading
 
@@ -70,6 +72,27 @@ def _runtime():
     return _lib
 
 
+_fast_launch = False  # tirx._fastlaunch, once looked for
+
+
+def _fast_launch_module():
+    """tirx._fastlaunch (lib/Python/FastLaunch.c: the launcher's fast path
+    in C, beside libTirXRuntime.so), or None when it was not built, Python
+    is older than its 3.11 limited API, or TIRX_FAST_LAUNCH=0."""
+    global _fast_launch
+    if _fast_launch is False:
+        _fast_launch = None
+        if os.environ.get("TIRX_FAST_LAUNCH", "1") != "0" and sys.version_info >= (3, 11):
+            for path in _capi.library_candidates("_fastlaunch.abi3.so"):
+                if os.path.exists(path):
+                    spec = importlib.util.spec_from_file_location("tirx._fastlaunch", path)
+                    module = importlib.util.module_from_spec(spec)
+                    spec.loader.exec_module(module)
+                    _fast_launch = module
+                    break
+    return _fast_launch
+
+
 class GPUError(RuntimeError):
     """The GPU, its driver or a launch failed."""
 
@@ -105,6 +128,12 @@ _CTYPES = {"f32": ctypes.c_float, "f64": ctypes.c_double, "i32": ctypes.c_int32,
            "ui8": ctypes.c_uint8, "i1": ctypes.c_bool}
 _F32_MAX = 3.4028234663852886e38
 _F64_MAX = 1.7976931348623157e308
+
+
+def _int_range(kind):
+    """The values an integer parameter's fast paths accept."""
+    low = 0 if kind.kind in "ub" else -(1 << (kind.bits - 1))
+    return low, low + (1 << kind.bits) - 1
 
 
 def _check_scalar(name, kind, arg):
@@ -613,7 +642,7 @@ class Launcher:
     launches on the tensors' device."""
 
     def __init__(self, name, ptx, params, grid, block, size_vars=(), shared_bytes=0,
-                 tensor_maps=(), cluster=()):
+                 tensor_maps=(), cluster=(), native=None):
         self._name, self._ptx = name, ptx
         # Thread-block cluster extents (the PTX requires them; a runtime grid
         # extent must be a multiple of them, checked per grid).
@@ -640,6 +669,7 @@ class Launcher:
         self._modules = {}   # device -> (module, kernel): what is loaded there
         self._prepared = {}  # device -> _PreparedLaunch of the fast path
         self._grids = {}     # sizes -> (c_uint * 3) of a dynamic grid
+        self._grid_extents = {}  # sizes -> (x, y, z): the same grids, for C
         # The fast path's argument slots (the owner thread's).
         self._slots = [t() for t in self._slot_types]
         # TMA tensor maps (docs/hopper.md): passed after every parameter.
@@ -649,6 +679,16 @@ class Launcher:
         self._pointers = (ctypes.c_void_p * max(len(self._slots) + len(self._maps), 1))(
             *([ctypes.addressof(s) for s in self._slots] + [m.address for m in self._maps]))
         self.launch = self._generate()
+        # The fast path in C (native=None: when it was built; True: required,
+        # False: never). TMA kernels re-encode maps per call in Python.
+        self._native = None
+        module = _fast_launch_module() if native is not False else None
+        if native and module is None:
+            raise RuntimeError("the launcher's C fast path (_fastlaunch.abi3.so) was not found")
+        tensors = any(not isinstance(kind, DType) for _, kind in self._params)
+        if module is not None and tensors and not self._maps:
+            self._native = self._make_native(module)
+            self.launch = self._native
 
     def __call__(self, args):
         return self.launch(args)
@@ -668,6 +708,9 @@ class Launcher:
                 self._globals["_dt%d" % i] = getattr(torch, kind.dtype.name, None)
         self._globals["_raw_stream"] = _torch_stream()
         self._globals["_Tensor"] = torch.Tensor
+        if self._native is not None:
+            self._native.bind(torch.Tensor, self._globals["_raw_stream"], tuple(
+                self._globals.get("_dt%d" % i) for i in range(len(self._params))))
         return torch
 
     def _general(self, args):
@@ -741,6 +784,8 @@ class Launcher:
                 release()
         if self._globals["_owner"] is None:
             self._globals["_owner"] = threading.get_ident()
+            if self._native is not None:
+                self._native.set_owner(self._globals["_owner"])
 
     @staticmethod
     def _device_error(first, first_device, name, device):
@@ -775,8 +820,14 @@ class Launcher:
         grid = (ctypes.c_uint * 3)(*extents)
         if len(self._grids) >= _GRID_CACHE_SIZE:
             self._grids.clear()
+            self._grid_extents.clear()
         self._grids[key] = grid
+        self._grid_extents[key] = tuple(extents)
         return grid
+
+    def _grid_extents_for(self, key):
+        """_grid_for's grid as a tuple of ints (the C fast path's form)."""
+        return tuple(self._grid_for(key))
 
     def _prepare(self, device):
         """The fast path's launch on `device`, the kernel loaded there first."""
@@ -805,11 +856,49 @@ class Launcher:
                 prepared.grid[:] = self._grid
             prepared.args = self._pointers
             self._globals["_launch"] = lib.tirxLaunchPrepared
+            if self._native is not None:
+                self._native.set_prepared(
+                    device, ctypes.addressof(prepared),
+                    ctypes.cast(lib.tirxLaunchPrepared, ctypes.c_void_p).value)
             self._modules[device] = (module, kernel)
             self._prepared[device] = prepared
             return prepared
 
-    # The fast path ----------------------------------------------------------
+    # The fast paths -----------------------------------------------------------
+
+    def _make_native(self, module):
+        """The C fast path (lib/Python/FastLaunch.c): the same checks as
+        _generate's, described per parameter; its argument slots are the
+        buffers of this launcher's ctypes slots."""
+        size_index = {v.name: k for k, v in enumerate(self._size_vars)}
+        specs = []
+        for i, (_, kind) in enumerate(self._params):
+            slot = ctypes.addressof(self._slots[i])
+            if not isinstance(kind, DType):
+                dims = tuple(e if _is_static(e) else -(size_index[e.name] + 1)
+                             for e in kind.shape)
+                specs.append(("tensor", slot, dims, kind.alignment_or_default))
+            elif kind.mlir in ("f32", "f64"):
+                specs.append(("float", slot, kind.bits // 8,
+                              _F32_MAX if kind.mlir == "f32" else _F64_MAX))
+            elif kind.mlir in _CTYPES and kind.mlir != "i1":
+                low, high = _int_range(kind)
+                specs.append(("int", slot, kind.bits // 8, low, high))
+            else:
+                specs.append(("other", slot))
+        n = len(self._params)
+        sizes = tuple((ctypes.addressof(self._slots[n + k]), var.multiple_of)
+                      for k, var in enumerate(self._size_vars))
+        g = self._globals
+        return module.Launcher(lambda args: g["_general"](args), self._launch_failed,
+                               tuple(specs), sizes,
+                               self._grid_extents if self._dynamic_grid else None,
+                               self._grid_extents_for)
+
+    @staticmethod
+    def _launch_failed():
+        raise GPUError(_runtime().tirxGetLastErrorMessage().decode())
+
 
     def _generate(self):
         """The fast path, as Python source specialized to the parameters (a
@@ -898,8 +987,7 @@ class Launcher:
             return ["    if (type(%s) is not float and type(%s) is not int) or not "
                     "-%r <= %s <= %r: %s" % (a, a, limit, a, limit, fallback)]
         if kind.mlir in _CTYPES and kind.mlir != "i1":
-            low = 0 if kind.kind in "ub" else -(1 << (kind.bits - 1))
-            high = low + (1 << kind.bits) - 1
+            low, high = _int_range(kind)
             return ["    if type(%s) is not int or not %d <= %s <= %d: %s" % (
                 a, low, a, high, fallback)]
         return ["    " + fallback]

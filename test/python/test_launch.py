@@ -125,6 +125,9 @@ class FakeLibrary:
         self.slot_types = slot_types
         self.loaded, self.launches, self.fail = [], [], False
         self.devices = {}  # pointer -> device, for tirxPointerGetDevice
+        # A C function, as the real library's: the C fast path calls it
+        # through its address.
+        self.tirxLaunchPrepared = LAUNCH_FUNCTION(self._launch_prepared)
 
     @staticmethod
     def _target(ref):
@@ -156,8 +159,8 @@ class FakeLibrary:
         self._target(device).value = 0
         return 0
 
-    def tirxLaunchPrepared(self, launch):
-        launch = self._target(launch)
+    def _launch_prepared(self, launch):
+        launch = launch.contents
         values = []
         for i, kind in enumerate(self.slot_types):
             value = ctypes.cast(launch.args[i], ctypes.POINTER(kind)).contents.value
@@ -166,6 +169,20 @@ class FakeLibrary:
                                   grid=tuple(launch.grid), block=tuple(launch.block),
                                   args=values))
         return 1 if self.fail else 0
+
+
+LAUNCH_FUNCTION = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(runtime._PreparedLaunch))
+
+
+@pytest.fixture(autouse=True, params=["c", "python"])
+def launch_path(request, monkeypatch):
+    """Every test runs on both fast paths: the C one (lib/Python, which
+    `make check` builds) and the Python one."""
+    if request.param == "c":
+        assert runtime._fast_launch_module() is not None, "_fastlaunch.abi3.so was not built"
+    else:
+        monkeypatch.setattr(runtime, "_fast_launch", None)
+    return request.param
 
 
 @pytest.fixture
@@ -218,6 +235,17 @@ def test_fast_path_after_the_first_call(monkeypatch, torch):
     # An int for a float parameter, on the fast path too.
     made((a, b, 2, 0))
     assert library.launches[-1]["args"][2] == 2.0 and len(general) == 1
+
+
+def test_the_fast_path_is_c_when_built(monkeypatch, torch, launch_path):
+    made, library = launcher(monkeypatch, AB)
+    assert (made._native is not None) == (launch_path == "c")
+    assert made.launch is (made._native or made._globals["launch"])
+    a, b = torch.Tensor((2, 32, 4), pointer=0x20000), torch.Tensor((2, 32, 4), pointer=0x30000)
+    general = counting_general(made)
+    for _ in range(3):
+        made((a, b))
+    assert len(general) == 1 and len(library.launches) == 3
 
 
 def test_fast_path_refusals_go_through_the_checks(monkeypatch, torch):

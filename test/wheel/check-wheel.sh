@@ -78,6 +78,11 @@ for path in sorted(set(maps)):
     good = os.path.dirname(os.path.realpath(path)) == lib_dir
     ok &= good
     print("%s: mapped %s" % ("PASS" if good else "FAIL", path))
+fast = tirx.runtime._fast_launch_module()
+where = os.path.realpath(fast.__file__) if fast else None
+good = where == os.path.join(lib_dir, "_fastlaunch.abi3.so")
+ok &= good
+print("%s: the launcher's C fast path loaded from %s" % ("PASS" if good else "FAIL", where))
 good = "fma.rn.f32" in compiled.ptx and ".target sm_90" in compiled.ptx
 ok &= good
 print("%s: affine_relu compiled for sm_90 (%d bytes of PTX, %d fma.rn.f32)"

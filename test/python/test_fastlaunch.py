@@ -1,0 +1,80 @@
+"""tirx._fastlaunch (lib/Python/FastLaunch.c) on its own: a malformed
+description is an exception, never a crash, and a call it cannot take goes
+to the general path. test_launch.py runs every launch check on it through
+runtime.Launcher."""
+import ctypes
+import re
+
+import pytest
+
+from tirx import runtime
+
+fast = runtime._fast_launch_module()
+slot = ctypes.c_int64()
+SLOT = ctypes.addressof(slot)
+
+
+def raises(exception, message):
+    return pytest.raises(exception, match=re.escape(message))
+
+
+def make(params, sizes=(), grids=None, general=None):
+    return fast.Launcher(general or (lambda args: ("general", args)), lambda: None,
+                         tuple(params), tuple(sizes), grids, lambda key: (1, 1, 1))
+
+
+def test_it_is_built():
+    assert fast is not None, "_fastlaunch.abi3.so was not built (make check builds it)"
+
+
+@pytest.mark.parametrize("params, sizes, exception, message", [
+    ([("tensor", SLOT, (4,))], (), ValueError, "unknown parameter kind"),
+    ([("vector", SLOT)], (), ValueError, "unknown parameter kind"),
+    (["tensor"], (), TypeError, "a parameter is a tuple (kind, slot, ...)"),
+    ([("tensor", 0, (4,), 16)], (), ValueError, "null slot"),
+    ([("tensor", SLOT, 4, 16)], (), ValueError, "a tensor's dims: a tuple of at most 8"),
+    ([("tensor", SLOT, (1,) * 9, 16)], (), ValueError, "a tensor's dims: a tuple of at most 8"),
+    ([("tensor", SLOT, (-2,), 16)], ((SLOT, 1),), ValueError,
+     "a dimension names no size variable"),
+    ([("tensor", SLOT, (4,), 0)], (), ValueError, "an alignment is at least 1"),
+    ([("float", SLOT, 2, 1.0)], (), ValueError, "a scalar slot of an unsupported width"),
+    ([("int", SLOT, 3, 0, 7)], (), ValueError, "a scalar slot of an unsupported width"),
+    ([("int", SLOT, 4, 0, -1)], (), OverflowError, "negative"),
+    ([("tensor", SLOT, (-1,), 16)], ((SLOT,),), TypeError,
+     "a size variable is (slot, multiple_of)"),
+    ([("tensor", SLOT, (-1,), 16)], ((SLOT, 0),), ValueError, "a bad size variable"),
+    ([("tensor", SLOT, (-1,), 16)], ((0, 1),), ValueError, "a bad size variable"),
+])
+def test_malformed_descriptions(params, sizes, exception, message):
+    with raises(exception, message):
+        make(params, sizes)
+
+
+def test_other_construction_errors():
+    with raises(TypeError, "grids is a dict or None"):
+        make([("tensor", SLOT, (4,), 16)], grids=[])
+    with raises(TypeError, "Launcher takes no keyword arguments"):
+        fast.Launcher(None, None, (), (), None, None, extra=1)
+    launcher = make([("tensor", SLOT, (4,), 16)])
+    with raises(RuntimeError, "a Launcher is initialized once"):
+        launcher.__init__(None, None, (), (), None, None)
+    with raises(ValueError, "one dtype per parameter"):
+        launcher.bind(object, lambda device: 0, ())
+    with raises(ValueError, "set_prepared: a bad device or address"):
+        launcher.set_prepared(64, SLOT, SLOT)
+    with raises(ValueError, "set_prepared: a bad device or address"):
+        launcher.set_prepared(0, 0, SLOT)
+    with raises(TypeError, "a launch takes one argument, the tuple of arguments"):
+        launcher()
+    with raises(TypeError, "a launch takes one argument, the tuple of arguments"):
+        launcher((1,), extra=2)
+
+
+def test_what_it_cannot_take_goes_to_the_general_path():
+    launcher = make([("tensor", SLOT, (4,), 16)])
+    # Before bind() and set_owner(): always the general path.
+    assert launcher((1,)) == ("general", (1,))
+    launcher.bind(int, lambda device: 0, (None,))
+    launcher.set_owner(__import__("threading").get_ident())
+    for args in ((1,), [1], (1, 2), (), None, ("x",)):
+        assert launcher(args) == ("general", args)
