@@ -1,7 +1,9 @@
 """Triton's tiled matmul, the anchor of the GEMM benchmarks (gemm.py,
 gemm_hopper.py): the tutorial's algorithm (grouped program order, tl.dot,
-which Triton 3 lowers to wgmma on Hopper), autotuned over its
-configurations. C = A @ B for any strides of A (M, K) and B (K, N)."""
+which Triton 3 lowers to wgmma on Hopper, or to mma.sync with
+DISABLE_MMA_V3=1 in the environment), autotuned over its configurations;
+the best configuration's description names the instruction its PTX has.
+C = A @ B for any strides of A (M, K) and B (K, N)."""
 
 
 def triton_matmul_factory():
@@ -46,17 +48,26 @@ def triton_matmul_factory():
         c = c_ptr + out_rows[:, None] * stride_cm + out_cols[None, :] * stride_cn
         tl.store(c, acc.to(tl.bfloat16), mask=(out_rows[:, None] < M) & (out_cols[None, :] < N))
 
+    launched = {}
+
     def run(a, b, c):
         M, K = a.shape
         N = b.shape[1]
         grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]),)
-        matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
-                            b.stride(1), c.stride(0), c.stride(1))
+        launched["kernel"] = matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1),
+                                                 b.stride(0), b.stride(1), c.stride(0),
+                                                 c.stride(1))
         return c
+
+    def instruction():
+        """The matrix instruction in the last launched kernel's PTX (Triton
+        picks wgmma on Hopper unless DISABLE_MMA_V3=1 makes it mma.sync)."""
+        ptx = getattr(launched.get("kernel"), "asm", {}).get("ptx", "")
+        return "wgmma" if "wgmma.mma_async" in ptx else "mma.sync" if "mma.sync" in ptx else "?"
 
     def best(M, N, K):
         config = matmul_kernel.best_config
-        return "%dx%dx%d, %d warps, %d stages" % (
+        return "%dx%dx%d, %d warps, %d stages, %s" % (
             config.kwargs["BLOCK_M"], config.kwargs["BLOCK_N"], config.kwargs["BLOCK_K"],
-            config.num_warps, config.num_stages)
+            config.num_warps, config.num_stages, instruction())
     return (run, best), triton.__version__

@@ -78,3 +78,20 @@ def test_what_it_cannot_take_goes_to_the_general_path():
     launcher.set_owner(__import__("threading").get_ident())
     for args in ((1,), [1], (1, 2), (), None, ("x",)):
         assert launcher(args) == ("general", args)
+
+
+def test_a_launcher_that_requires_it_says_when_it_is_missing(monkeypatch):
+    monkeypatch.setattr(runtime, "_fast_launch", None)
+    with raises(RuntimeError, "the launcher's C fast path (_fastlaunch.abi3.so) was not found"):
+        runtime.Launcher("k", "// ptx", [], (1,), (1,), native=True)
+    # Without it, an optional request takes the Python fast path.
+    assert runtime.Launcher("k", "// ptx", [], (1,), (1,))._native is None
+
+
+def test_tirx_fast_launch_0_turns_it_off(monkeypatch):
+    monkeypatch.setattr(runtime, "_fast_launch", False)  # not looked for yet
+    monkeypatch.setenv("TIRX_FAST_LAUNCH", "0")
+    assert runtime._fast_launch_module() is None
+    monkeypatch.setattr(runtime, "_fast_launch", False)
+    monkeypatch.delenv("TIRX_FAST_LAUNCH")
+    assert runtime._fast_launch_module() is fast
