@@ -170,20 +170,44 @@ static int parseParam(PyObject *spec, Param *param, int numSizes) {
   return 0;
 }
 
-static void Launcher_dealloc(Launcher *self) {
-  PyTypeObject *type = Py_TYPE((PyObject *)self);
+/* The Python objects a Launcher holds: the Python Launcher's general path
+ * refers back to this object, so the cycle is the collector's to break. */
+static int Launcher_traverse(Launcher *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE((PyObject *)self));
+  Py_VISIT(self->general);
+  Py_VISIT(self->failed);
+  Py_VISIT(self->gridFor);
+  Py_VISIT(self->grids);
+  Py_VISIT(self->tensorType);
+  Py_VISIT(self->stream);
   if (self->params)
     for (int i = 0; i < self->numParams; ++i)
-      Py_XDECREF(self->params[i].dtype);
+      Py_VISIT(self->params[i].dtype);
+  return 0;
+}
+
+/* Drops every Python reference; a cleared Launcher takes the general path
+ * (there is none: calls raise). */
+static int Launcher_clear(Launcher *self) {
+  Py_CLEAR(self->general);
+  Py_CLEAR(self->failed);
+  Py_CLEAR(self->gridFor);
+  Py_CLEAR(self->grids);
+  Py_CLEAR(self->tensorType);
+  Py_CLEAR(self->stream);
+  if (self->params)
+    for (int i = 0; i < self->numParams; ++i)
+      Py_CLEAR(self->params[i].dtype);
+  return 0;
+}
+
+static void Launcher_dealloc(Launcher *self) {
+  PyTypeObject *type = Py_TYPE((PyObject *)self);
+  PyObject_GC_UnTrack(self);
+  Launcher_clear(self);
   PyMem_Free(self->params);
   PyMem_Free(self->sizeSlots);
   PyMem_Free(self->multipleOf);
-  Py_XDECREF(self->general);
-  Py_XDECREF(self->failed);
-  Py_XDECREF(self->gridFor);
-  Py_XDECREF(self->grids);
-  Py_XDECREF(self->tensorType);
-  Py_XDECREF(self->stream);
   freefunc release = (freefunc)PyType_GetSlot(type, Py_tp_free);
   release(self);
   Py_DECREF(type);
@@ -467,6 +491,10 @@ static int checkScalar(const Param *param, PyObject *arg, uint64_t *bits) {
 }
 
 static PyObject *takeGeneralPath(Launcher *self, PyObject *args) {
+  if (!self->general) {
+    PyErr_SetString(PyExc_RuntimeError, "the launcher was cleared");
+    return NULL;
+  }
   return PyObject_CallFunctionObjArgs(self->general, args, NULL);
 }
 
@@ -568,7 +596,7 @@ static PyObject *Launcher_call(Launcher *self, PyObject *callArgs,
   int status = function(launch);
   PyEval_RestoreThread(thread);
   if (status != 0) {
-    PyObject *raised = PyObject_CallNoArgs(self->failed);
+    PyObject *raised = self->failed ? PyObject_CallNoArgs(self->failed) : NULL;
     Py_XDECREF(raised);
     if (!PyErr_Occurred())
       PyErr_SetString(PyExc_RuntimeError, "the launch failed");
@@ -589,19 +617,22 @@ static PyMethodDef Launcher_methods[] = {
      "set_owner(thread_ident): the thread whose calls use the slots"},
     {NULL, NULL, 0, NULL}};
 
-static PyType_Slot LauncherSlots[] = {
-    {Py_tp_doc,
-     (void *)"The launch fast path of one compiled kernel (tirx/runtime.py)."},
-    {Py_tp_new, PyType_GenericNew},
-    {Py_tp_init, Launcher_init},
-    {Py_tp_dealloc, Launcher_dealloc},
-    {Py_tp_call, Launcher_call},
-    {Py_tp_methods, Launcher_methods},
-    {0, NULL}};
+static char LauncherDoc[] =
+    "The launch fast path of one compiled kernel (tirx/runtime.py).";
 
-static PyType_Spec LauncherSpec = {"tirx._fastlaunch.Launcher",
-                                   sizeof(Launcher), 0, Py_TPFLAGS_DEFAULT,
-                                   LauncherSlots};
+static PyType_Slot LauncherSlots[] = {{Py_tp_doc, LauncherDoc},
+                                      {Py_tp_new, PyType_GenericNew},
+                                      {Py_tp_init, Launcher_init},
+                                      {Py_tp_dealloc, Launcher_dealloc},
+                                      {Py_tp_traverse, Launcher_traverse},
+                                      {Py_tp_clear, Launcher_clear},
+                                      {Py_tp_call, Launcher_call},
+                                      {Py_tp_methods, Launcher_methods},
+                                      {0, NULL}};
+
+static PyType_Spec LauncherSpec = {
+    "tirx._fastlaunch.Launcher", sizeof(Launcher), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, LauncherSlots};
 
 static struct PyModuleDef FastLaunchModule = {
     PyModuleDef_HEAD_INIT,

@@ -5,10 +5,12 @@ tensors, DLPack capsules made here with ctypes, and stand-ins for the DSL's
 size variables (SizeVar: .name, .multiple_of) and grid expressions
 (.evaluate(sizes))."""
 import ctypes
+import gc
 import re
 import sys
 import threading
 import types
+import weakref
 
 import pytest
 
@@ -246,6 +248,16 @@ def test_the_fast_path_is_c_when_built(monkeypatch, torch, launch_path):
     for _ in range(3):
         made((a, b))
     assert len(general) == 1 and len(library.launches) == 3
+
+
+def test_launchers_are_collected(monkeypatch, torch):
+    """The C fast path and the Launcher refer to each other (its general
+    path is the Launcher's): the cycle collector frees both."""
+    made, library = launcher(monkeypatch, AB)
+    made((torch.Tensor((2, 32, 4)), torch.Tensor((2, 32, 4))))
+    made = weakref.ref(made)  # (the C object holds the Launcher through its general path)
+    gc.collect()
+    assert made() is None
 
 
 def test_fast_path_refusals_go_through_the_checks(monkeypatch, torch):
