@@ -13,6 +13,7 @@ import time
 import torch
 
 import tirx
+from cupy_anchor import affine_relu_kernel
 from tirx import runtime
 
 sys.path.insert(0, sys.argv[1])
@@ -109,13 +110,7 @@ except ImportError as error:
 
 try:
     import cupy as cp
-    kernel = cp.RawModule(code="""
-extern "C" __global__ void affine_relu(const float4 *a, float4 *b) {
-  float4 v = a[threadIdx.x];
-  v.x = fmaxf(fmaf(v.x, 2.f, 1.f), 0.f); v.y = fmaxf(fmaf(v.y, 2.f, 1.f), 0.f);
-  v.z = fmaxf(fmaf(v.z, 2.f, 1.f), 0.f); v.w = fmaxf(fmaf(v.w, 2.f, 1.f), 0.f);
-  b[threadIdx.x] = v;
-}""").get_function("affine_relu")
+    kernel = affine_relu_kernel()
     ca, cb = cp.asarray(a), cp.asarray(b)  # views of the same memory
     rows.append(("TirX `compiled(a, b)` (CuPy arrays)",
                  checked("TirX CuPy", lambda: compiled(ca, cb))))
