@@ -59,6 +59,13 @@ install(TARGETS ${TIRX_INSTALLED_TOOLS}
 install(TARGETS ${TIRX_INSTALLED_SHARED_LIBRARIES}
   LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX}
   COMPONENT tirx-libraries)
+# The launcher's C fast path (lib/Python), beside the runtime library, where
+# the package looks for it as for the libraries.
+if(TARGET TirXFastLaunch)
+  install(TARGETS TirXFastLaunch
+    LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX}
+    COMPONENT tirx-python)
+endif()
 
 # The Python package, laid out as MLIR's (P/python_packages/<package>):
 # with PYTHONPATH=P/python_packages, `import tirx` loads P/lib's
