@@ -26,6 +26,7 @@ import numbers
 import os
 import sys
 import threading
+import warnings
 
 from . import _capi
 from ._dsl import DTYPES, DType
@@ -82,14 +83,24 @@ def _fast_launch_module():
     global _fast_launch
     if _fast_launch is False:
         _fast_launch = None
-        if os.environ.get("TIRX_FAST_LAUNCH", "1") != "0" and sys.version_info >= (3, 11):
+        import sysconfig  # (only here: tirx's import stays light)
+        # The limited API's ABI (abi3) is not the free-threaded build's.
+        usable = sys.version_info >= (3, 11) and not sysconfig.get_config_var("Py_GIL_DISABLED")
+        if os.environ.get("TIRX_FAST_LAUNCH", "1") != "0" and usable:
             for path in _capi.library_candidates("_fastlaunch.abi3.so"):
-                if os.path.exists(path):
+                if not os.path.exists(path):
+                    continue
+                try:
                     spec = importlib.util.spec_from_file_location("tirx._fastlaunch", path)
                     module = importlib.util.module_from_spec(spec)
                     spec.loader.exec_module(module)
+                except ImportError as error:
+                    warnings.warn("tirx: the launcher's C fast path %s does not load (%s); "
+                                  "launches take the Python fast path" % (path, error),
+                                  RuntimeWarning, stacklevel=2)
+                else:
                     _fast_launch = module
-                    break
+                break
     return _fast_launch
 
 

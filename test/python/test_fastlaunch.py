@@ -95,3 +95,13 @@ def test_tirx_fast_launch_0_turns_it_off(monkeypatch):
     monkeypatch.setattr(runtime, "_fast_launch", False)
     monkeypatch.delenv("TIRX_FAST_LAUNCH")
     assert runtime._fast_launch_module() is fast
+
+
+def test_a_module_that_does_not_load_is_a_warning(monkeypatch, tmp_path):
+    broken = tmp_path / "_fastlaunch.abi3.so"
+    broken.write_bytes(b"not an ELF file")
+    monkeypatch.setattr(runtime, "_fast_launch", False)
+    monkeypatch.setattr(runtime._capi, "library_candidates", lambda name: [str(broken)])
+    with pytest.warns(RuntimeWarning, match="does not load"):
+        assert runtime._fast_launch_module() is None
+    assert runtime.Launcher("k", "// ptx", [], (1,), (1,))._native is None
