@@ -229,8 +229,10 @@ static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
   if (!PyArg_ParseTuple(args, "OOO!O!OO", &general, &failed, &PyTuple_Type,
                         &params, &PyTuple_Type, &sizes, &grids, &gridFor))
     return -1;
-  if (PyTuple_Size(params) > MaxParams) {
-    PyErr_SetString(PyExc_ValueError, "too many parameters");
+  /* (A call keeps per-parameter and per-size values on its stack.) */
+  if (PyTuple_Size(params) > MaxParams || PyTuple_Size(sizes) > MaxParams) {
+    PyErr_SetString(PyExc_ValueError,
+                    "too many parameters or size variables (at most 256)");
     return -1;
   }
   if (grids != Py_None && !PyDict_Check(grids)) {

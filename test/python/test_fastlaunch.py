@@ -50,6 +50,14 @@ def test_malformed_descriptions(params, sizes, exception, message):
         make(params, sizes)
 
 
+def test_too_many_parameters_or_sizes():
+    for params, sizes in (([("other", SLOT)] * 257, ()),
+                          ([("tensor", SLOT, (-1,), 16)], ((SLOT, 1),) * 257)):
+        with raises(ValueError, "too many parameters or size variables (at most 256)"):
+            make(params, sizes)
+    make([("other", SLOT)] * 256, ((SLOT, 1),) * 256)  # the most it takes
+
+
 def test_other_construction_errors():
     with raises(TypeError, "grids is a dict or None"):
         make([("tensor", SLOT, (4,), 16)], grids=[])
