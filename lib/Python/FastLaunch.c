@@ -568,6 +568,9 @@ static PyObject *Launcher_call(Launcher *self, PyObject *callArgs,
   }
   if (device < 0 || !self->prepared[device] || !self->stream)
     return takeGeneralPath(self, args);
+  for (int k = 0; k < self->numSizes; ++k)
+    if (!bound[k]) /* in no tensor's shape: the general path says so */
+      return takeGeneralPath(self, args);
   TirxPreparedLaunch *launch = self->prepared[device];
   if (self->grids && setGrid(self, sizes, launch) < 0)
     return NULL;

@@ -113,3 +113,38 @@ def test_a_module_that_does_not_load_is_a_warning(monkeypatch, tmp_path):
     with pytest.warns(RuntimeWarning, match="does not load"):
         assert runtime._fast_launch_module() is None
     assert runtime.Launcher("k", "// ptx", [], (1,), (1,))._native is None
+
+
+class FakeTensor:
+    """What the fast path reads of a tensor."""
+    is_cuda, dtype, shape = True, "f32", (4,)
+
+    def is_contiguous(self):
+        return True
+
+    def get_device(self):
+        return 0
+
+    def data_ptr(self):
+        return 0x1000
+
+
+def test_a_size_no_tensor_binds_takes_the_general_path():
+    launched = []
+    function = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)(lambda p: launched.append(p) or 0)
+    prepared = runtime._PreparedLaunch()
+    tensor_slot, size_slot = ctypes.c_void_p(), ctypes.c_int64(-7)
+    for sizes in ((), ((ctypes.addressof(size_slot), 1),)):
+        launcher = fast.Launcher(lambda args: "general", lambda: None,
+                                 (("tensor", ctypes.addressof(tensor_slot), (4,), 16),),
+                                 sizes, None, lambda key: (1, 1, 1))
+        launcher.bind(FakeTensor, lambda device: 0x5000, ("f32",))
+        launcher.set_owner(__import__("threading").get_ident())
+        launcher.set_prepared(0, ctypes.addressof(prepared),
+                              ctypes.cast(function, ctypes.c_void_p).value)
+        result = launcher((FakeTensor(),))
+        if not sizes:  # the fast path launches
+            assert result is None and len(launched) == 1 and tensor_slot.value == 0x1000
+            assert prepared.stream == 0x5000
+        else:  # a size variable no tensor binds: the general path
+            assert result == "general" and len(launched) == 1 and size_slot.value == -7
