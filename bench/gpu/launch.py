@@ -8,12 +8,11 @@ turns, round after round, and the table gives the median of ROUNDS rounds
 Usage: PYTHONPATH=python TIRX_LIBRARY=lib python3 launch.py EXAMPLES_DIR [CALLS [ROUNDS]]"""
 import statistics
 import sys
-import time
 
 import torch
 
 import tirx
-from cupy_anchor import affine_relu_kernel
+from launch_common import affine_relu_kernel, per_call_us
 from tirx import runtime
 
 sys.path.insert(0, sys.argv[1])
@@ -22,15 +21,6 @@ from affine_relu import affine_relu  # noqa: E402
 CALLS = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
 ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 7
 assert CALLS >= 10000, "launch overhead is measured over at least 10,000 calls"
-
-
-def per_call_us(fn):
-    torch.cuda.synchronize()
-    begin = time.perf_counter()
-    for _ in range(CALLS):
-        fn()
-    torch.cuda.synchronize()
-    return (time.perf_counter() - begin) / CALLS * 1e6
 
 
 a = torch.linspace(-4, 4, 256, device="cuda").reshape(2, 32, 4)
@@ -126,7 +116,7 @@ rows.append(("PyTorch one-kernel op `torch.add(a, 1, out=b)`",
 times = {name: [] for name, _ in rows}
 for _ in range(ROUNDS):
     for name, fn in rows:  # interleaved: every implementation each round
-        times[name].append(per_call_us(fn))
+        times[name].append(per_call_us(fn, CALLS))
 
 anchor = next((name for name in times if name.startswith("CuPy")), None)
 try:

@@ -14,7 +14,7 @@ import time
 import torch
 
 import tirx
-from cupy_anchor import affine_relu_kernel
+from launch_common import affine_relu_kernel, per_call_us
 from tirx import runtime
 
 sys.path.insert(0, sys.argv[1])
@@ -72,15 +72,6 @@ rows = [
 ]
 
 
-def batch(fn, calls):
-    torch.cuda.synchronize()
-    begin = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    torch.cuda.synchronize()
-    return (time.perf_counter() - begin) / calls * 1e6
-
-
 def behind_sleep(fn, calls=400):
     torch.cuda.synchronize()
     torch.cuda._sleep(50_000_000)  # tens of ms on the GPU
@@ -95,7 +86,7 @@ def behind_sleep(fn, calls=400):
 results = {name: ([], []) for name, _ in rows}
 for _ in range(7):
     for name, fn in rows:
-        results[name][0].append(batch(fn, 10000))
+        results[name][0].append(per_call_us(fn, 10000))
         results[name][1].append(behind_sleep(fn))
 print("| call | 10,000 calls + sync (µs/call) | 400 calls behind a sleep kernel (µs/call, host only) |")
 print("|---|---:|---:|")
