@@ -9,12 +9,12 @@ import ctypes
 import os
 import statistics
 import sys
-import time
 
 import torch
 
 import tirx
 from launch_common import affine_relu_kernel, per_call_us
+from stream import host_us
 from tirx import runtime
 
 sys.path.insert(0, sys.argv[1])
@@ -72,22 +72,11 @@ rows = [
 ]
 
 
-def behind_sleep(fn, calls=400):
-    torch.cuda.synchronize()
-    torch.cuda._sleep(50_000_000)  # tens of ms on the GPU
-    begin = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    elapsed = time.perf_counter() - begin
-    torch.cuda.synchronize()
-    return elapsed / calls * 1e6
-
-
 results = {name: ([], []) for name, _ in rows}
 for _ in range(7):
     for name, fn in rows:
         results[name][0].append(per_call_us(fn, 10000))
-        results[name][1].append(behind_sleep(fn))
+        results[name][1].append(host_us(fn, 400, sleep_cycles=50_000_000))
 print("| call | 10,000 calls + sync (µs/call) | 400 calls behind a sleep kernel (µs/call, host only) |")
 print("|---|---:|---:|")
 for name, (full, host) in results.items():

@@ -157,10 +157,14 @@ def timed(fn):
     return statistics.median(times)
 
 
-def host_us(fn, calls=50):
-    """Host time per call (launch path only: the GPU runs behind)."""
+def host_us(fn, calls=50, sleep_cycles=0):
+    """Host time per call (launch path only: the GPU runs behind). With
+    sleep_cycles, the calls queue behind a sleep kernel that long, so that
+    the GPU cannot be what the host waits for."""
     fn()  # compile (torch.compile) and load everything first
     torch.cuda.synchronize()
+    if sleep_cycles:
+        torch.cuda._sleep(sleep_cycles)
     begin = time.perf_counter()
     for _ in range(calls):
         fn()
