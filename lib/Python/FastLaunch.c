@@ -74,8 +74,7 @@ typedef struct {
 static PyObject *nameIsCuda, *nameDtype, *nameIsContiguous, *nameGetDevice,
     *nameShape, *nameDataPtr;
 
-/*===-- Construction
- * --------------------------------------------------------===*/
+/*===-- Construction ------------------------------------------------------===*/
 
 static int getLongLong(PyObject *tuple, Py_ssize_t index, long long *value) {
   PyObject *item = PyTuple_GetItem(tuple, index);
@@ -283,8 +282,7 @@ static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
   return 0;
 }
 
-/*===-- Binding what the first call learns
- * -----------------------------------===*/
+/*===-- Binding what the first call learns --------------------------------===*/
 
 /* bind(tensor_type, stream, dtypes): PyTorch's tensor type, its raw-stream
  * function, and each parameter's torch dtype (None for scalars). */
@@ -343,8 +341,7 @@ static PyObject *Launcher_set_owner(Launcher *self, PyObject *ident) {
   Py_RETURN_NONE;
 }
 
-/*===-- The call
- * -------------------------------------------------------------===*/
+/*===-- The call ----------------------------------------------------------===*/
 
 /* An attribute (or a no-argument method's result, when `call`), or NULL
  * with no error set when the object lacks it. */
@@ -610,8 +607,7 @@ static PyObject *Launcher_call(Launcher *self, PyObject *callArgs,
   Py_RETURN_NONE;
 }
 
-/*===-- The type and the module
- * ----------------------------------------------===*/
+/*===-- The type and the module -------------------------------------------===*/
 
 static PyMethodDef Launcher_methods[] = {
     {"bind", (PyCFunction)Launcher_bind, METH_VARARGS,
