@@ -324,6 +324,37 @@ def test_other_threads_take_the_general_path(monkeypatch, torch):
     assert len(general) == 2 and library.launches[-1]["args"] == [0x20000, 0x30000]
 
 
+def test_threads_launching_at_once_each_pass_their_own_arguments(monkeypatch, torch):
+    """The owner's fast path and other threads' general paths interleave
+    (the C path releases the GIL during the launch, the fake launch takes it
+    back): every launch still reads the arguments of its own call."""
+    made, library = launcher(monkeypatch, AB)
+    tensors = [(torch.Tensor((2, 32, 4), pointer=0x20000 + 0x1000 * i),
+                torch.Tensor((2, 32, 4), pointer=0x80000 + 0x1000 * i)) for i in range(5)]
+    made(tensors[0])  # the main thread owns the slots
+    errors = []
+
+    def run(pair, count):
+        try:
+            for _ in range(count):
+                made(pair)
+        except Exception as error:  # reported below
+            errors.append(error)
+    threads = [threading.Thread(target=run, args=(pair, 200)) for pair in tensors[1:]]
+    for thread in threads:
+        thread.start()
+    run(tensors[0], 400)
+    for thread in threads:
+        thread.join()
+    assert not errors
+    expected = {(a.data_ptr(), b.data_ptr()) for a, b in tensors}
+    seen = [tuple(launch["args"]) for launch in library.launches]
+    assert len(seen) == 1 + 400 + 4 * 200 and set(seen) == expected
+    for a, b in tensors:
+        count = seen.count((a.data_ptr(), b.data_ptr()))
+        assert count == (401 if a is tensors[0][0] else 200)
+
+
 #===------------------------------------------------------------------------===#
 # Devices: the tensors' device, not the current one
 #===------------------------------------------------------------------------===#
