@@ -57,7 +57,7 @@ typedef struct {
   PyObject *general;    /* general(args): the checked path, raises errors */
   PyObject *failed;     /* failed(): raises the GPUError of a failed launch */
   PyObject *gridFor;    /* gridFor(key): checks and caches a dynamic grid */
-  PyObject *grids;      /* dict: sizes tuple -> (x, y, z), or NULL */
+  PyObject *grids;      /* dict: sizes tuple -> (c_uint * 3), or NULL */
   PyObject *tensorType; /* torch.Tensor, after bind() */
   PyObject *stream;     /* torch._C._cuda_getCurrentRawStream, after bind() */
   LaunchFunction launch;
@@ -518,20 +518,21 @@ static int setGrid(Launcher *self, const long long *sizes,
   Py_DECREF(key);
   if (!grid)
     return -1;
-  int ok = PyTuple_Check(grid) && PyTuple_Size(grid) == 3;
-  unsigned extents[3];
-  for (int axis = 0; ok && axis < 3; ++axis) {
-    unsigned long extent = PyLong_AsUnsignedLong(PyTuple_GetItem(grid, axis));
-    ok = !PyErr_Occurred() && extent >= 1 && extent <= 0xffffffffUL;
-    extents[axis] = (unsigned)extent;
-  }
+  /* The grid is the Launcher's `(c_uint * 3)`: its buffer holds the
+   * extents as the prepared launch does. */
+  Py_buffer view;
+  int ok = PyObject_GetBuffer(grid, &view, PyBUF_SIMPLE) == 0;
   Py_DECREF(grid);
+  if (!ok)
+    return -1;
+  ok = view.len == (Py_ssize_t)sizeof(launch->grid);
+  if (ok)
+    memcpy(launch->grid, view.buf, sizeof(launch->grid));
+  PyBuffer_Release(&view);
   if (!ok) {
-    if (!PyErr_Occurred())
-      PyErr_SetString(PyExc_RuntimeError, "a cached grid is not three extents");
+    PyErr_SetString(PyExc_RuntimeError, "a cached grid is not three extents");
     return -1;
   }
-  memcpy(launch->grid, extents, sizeof(extents));
   return 0;
 }
 

@@ -79,7 +79,8 @@ _fast_launch = False  # tirx._fastlaunch, once looked for
 def _fast_launch_module():
     """tirx._fastlaunch (lib/Python/FastLaunch.c: the launcher's fast path
     in C, beside libTirXRuntime.so), or None when it was not built, Python
-    is older than its 3.11 limited API, or TIRX_FAST_LAUNCH=0."""
+    is older than its 3.11 limited API or free-threaded, TIRX_FAST_LAUNCH=0,
+    or the file does not load (a RuntimeWarning)."""
     global _fast_launch
     if _fast_launch is False:
         _fast_launch = None
@@ -108,9 +109,14 @@ class GPUError(RuntimeError):
     """The GPU, its driver or a launch failed."""
 
 
+def _raise_last_error():
+    """Raises the runtime's last error as a GPUError."""
+    raise GPUError(_runtime().tirxGetLastErrorMessage().decode())
+
+
 def _check(status):
     if status != 0:
-        raise GPUError(_runtime().tirxGetLastErrorMessage().decode())
+        _raise_last_error()
 
 
 def compute_capability():
@@ -141,10 +147,18 @@ _F32_MAX = 3.4028234663852886e38
 _F64_MAX = 1.7976931348623157e308
 
 
-def _int_range(kind):
-    """The values an integer parameter's fast paths accept."""
-    low = 0 if kind.kind in "ub" else -(1 << (kind.bits - 1))
-    return low, low + (1 << kind.bits) - 1
+def _fast_scalar_range(kind):
+    """The values a scalar parameter's fast paths (C and Python) accept:
+    (low, high), or None when a scalar of its type always takes the general
+    path. Floats: finite within the type's range (ints too); integers: the
+    type's range."""
+    if kind.mlir in ("f32", "f64"):
+        limit = _F32_MAX if kind.mlir == "f32" else _F64_MAX
+        return -limit, limit
+    if kind.mlir in _CTYPES and kind.mlir != "i1":
+        low = 0 if kind.kind in "ub" else -(1 << (kind.bits - 1))
+        return low, low + (1 << kind.bits) - 1
+    return None
 
 
 def _check_scalar(name, kind, arg):
@@ -680,7 +694,6 @@ class Launcher:
         self._modules = {}   # device -> (module, kernel): what is loaded there
         self._prepared = {}  # device -> _PreparedLaunch of the fast path
         self._grids = {}     # sizes -> (c_uint * 3) of a dynamic grid
-        self._grid_extents = {}  # sizes -> (x, y, z): the same grids, for C
         # The fast path's argument slots (the owner thread's).
         self._slots = [t() for t in self._slot_types]
         # TMA tensor maps (docs/hopper.md): passed after every parameter.
@@ -831,14 +844,8 @@ class Launcher:
         grid = (ctypes.c_uint * 3)(*extents)
         if len(self._grids) >= _GRID_CACHE_SIZE:
             self._grids.clear()
-            self._grid_extents.clear()
         self._grids[key] = grid
-        self._grid_extents[key] = tuple(extents)
         return grid
-
-    def _grid_extents_for(self, key):
-        """_grid_for's grid as a tuple of ints (the C fast path's form)."""
-        return tuple(self._grid_for(key))
 
     def _prepare(self, device):
         """The fast path's launch on `device`, the kernel loaded there first."""
@@ -889,26 +896,20 @@ class Launcher:
                 dims = tuple(e if _is_static(e) else -(size_index[e.name] + 1)
                              for e in kind.shape)
                 specs.append(("tensor", slot, dims, kind.alignment_or_default))
-            elif kind.mlir in ("f32", "f64"):
-                specs.append(("float", slot, kind.bits // 8,
-                              _F32_MAX if kind.mlir == "f32" else _F64_MAX))
-            elif kind.mlir in _CTYPES and kind.mlir != "i1":
-                low, high = _int_range(kind)
-                specs.append(("int", slot, kind.bits // 8, low, high))
-            else:
+            elif _fast_scalar_range(kind) is None:
                 specs.append(("other", slot))
+            elif kind.is_float:
+                specs.append(("float", slot, kind.bits // 8, _fast_scalar_range(kind)[1]))
+            else:
+                specs.append(("int", slot, kind.bits // 8) + _fast_scalar_range(kind))
         n = len(self._params)
         sizes = tuple((ctypes.addressof(self._slots[n + k]), var.multiple_of)
                       for k, var in enumerate(self._size_vars))
         g = self._globals
-        return module.Launcher(lambda args: g["_general"](args), self._launch_failed,
+        return module.Launcher(lambda args: g["_general"](args), _raise_last_error,
                                tuple(specs), sizes,
-                               self._grid_extents if self._dynamic_grid else None,
-                               self._grid_extents_for)
-
-    @staticmethod
-    def _launch_failed():
-        raise GPUError(_runtime().tirxGetLastErrorMessage().decode())
+                               self._grids if self._dynamic_grid else None,
+                               self._grid_for)
 
 
     def _generate(self):
@@ -918,7 +919,7 @@ class Launcher:
         g = {"_owner": None, "_ident": threading.get_ident, "_Tensor": _NoTorch,
              "_raw_stream": None, "_prepared": self._prepared, "_general": self._general,
              "_count_error": self._count_error, "_launch": None, "_grids": self._grids,
-             "_grid_for": self._grid_for, "_GPUError": GPUError, "_runtime": _runtime}
+             "_grid_for": self._grid_for, "_raise_last_error": _raise_last_error}
         self._globals = g
         names = ["a%d" % i for i in range(len(self._params))]
         body = ["def launch(args):",
@@ -988,20 +989,19 @@ class Launcher:
             body.append("    launch.grid = grid")
         body.append("    launch.stream = _raw_stream(d)")
         body.append("    if _launch(launch):")
-        body.append("        raise _GPUError(_runtime().tirxGetLastErrorMessage().decode())")
+        body.append("        _raise_last_error()")
         return self._compile(body, g)
 
     @staticmethod
     def _scalar_source(i, a, kind, fallback):
-        if kind.mlir in ("f32", "f64"):
-            limit = _F32_MAX if kind.mlir == "f32" else _F64_MAX
+        accepted = _fast_scalar_range(kind)
+        if accepted is None:
+            return ["    " + fallback]
+        if kind.is_float:
             return ["    if (type(%s) is not float and type(%s) is not int) or not "
-                    "-%r <= %s <= %r: %s" % (a, a, limit, a, limit, fallback)]
-        if kind.mlir in _CTYPES and kind.mlir != "i1":
-            low, high = _int_range(kind)
-            return ["    if type(%s) is not int or not %d <= %s <= %d: %s" % (
-                a, low, a, high, fallback)]
-        return ["    " + fallback]
+                    "%r <= %s <= %r: %s" % (a, a, accepted[0], a, accepted[1], fallback)]
+        return ["    if type(%s) is not int or not %d <= %s <= %d: %s" % (
+            a, accepted[0], a, accepted[1], fallback)]
 
     def _compile(self, body, g):
         source = "\n".join(body) + "\n"

@@ -148,3 +148,21 @@ def test_a_size_no_tensor_binds_takes_the_general_path():
             assert prepared.stream == 0x5000
         else:  # a size variable no tensor binds: the general path
             assert result == "general" and len(launched) == 1 and size_slot.value == -7
+
+
+def test_a_cached_grid_is_three_extents():
+    function = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)(lambda p: 0)
+    prepared = runtime._PreparedLaunch()
+    tensor_slot, size_slot = ctypes.c_void_p(), ctypes.c_int64()
+    grids = {(4,): (ctypes.c_uint * 3)(2, 3, 5)}
+    launcher = fast.Launcher(lambda args: "general", lambda: None,
+                             (("tensor", ctypes.addressof(tensor_slot), (-1,), 16),),
+                             ((ctypes.addressof(size_slot), 1),), grids, lambda key: None)
+    launcher.bind(FakeTensor, lambda device: 0, ("f32",))
+    launcher.set_owner(__import__("threading").get_ident())
+    launcher.set_prepared(0, ctypes.addressof(prepared),
+                          ctypes.cast(function, ctypes.c_void_p).value)
+    assert launcher((FakeTensor(),)) is None and tuple(prepared.grid) == (2, 3, 5)
+    grids[(4,)] = (ctypes.c_uint * 2)(2, 3)
+    with raises(RuntimeError, "a cached grid is not three extents"):
+        launcher((FakeTensor(),))
