@@ -21,7 +21,7 @@ import sys
 
 import torch
 
-from gemm_report import describe_device, measure, publish, shape_table
+from gemm_report import describe_device, gemm_inputs, measure, publish, shape_table
 from triton_matmul import triton_matmul_factory
 
 sys.path.insert(0, sys.argv[1])
@@ -46,12 +46,7 @@ def main(results=None):
     describe_device(triton_version)
     lines, failures = [], []
     for M, N, K in SHAPES:
-        torch.manual_seed(0)
-        a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
-        b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
-        c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
-        tflop = 2 * M * N * K / 1e12
-        expected = tirx_gemm.reference(a, b)
+        a, b, c, expected, tflop = gemm_inputs(M, N, K, tirx_gemm.reference)
         entries = [("torch.matmul (cuBLAS)", lambda: torch.matmul(a, b, out=c))]
         if triton_impl:
             triton_run = triton_impl[0]

@@ -12,6 +12,28 @@ def describe_device(triton_version):
           % (props.name, props.multi_processor_count, torch.__version__, triton_version))
 
 
+def gemm_inputs(M, N, K, reference):
+    """A (M, K) and B (K, N), N(0, 1) bf16 with seed 0, an empty C (M, N),
+    `reference(a, b)` and the shape's TFLOP (2 M N K / 1e12)."""
+    import torch
+    torch.manual_seed(0)
+    a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
+    c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+    return a, b, c, reference(a, b), 2 * M * N * K / 1e12
+
+
+def cublas_ms(a, b, c, tflop):
+    """torch.matmul(a, b, out=c) timed as stream.py times; prints the shape
+    and cuBLAS's rate, returns the milliseconds."""
+    import torch
+    from stream import timed
+    ms = timed(lambda: torch.matmul(a, b, out=c))
+    print("%dx%dx%d cuBLAS: %.0f TFLOP/s" % (a.shape[0], b.shape[1], a.shape[1],
+                                             tflop / ms * 1e3))
+    return ms
+
+
 def checked(label, run, output, error_of, failures):
     """Runs `run` into `output` poisoned with NaN; returns error_of(result)
     (the worst error over the bf16 bound), recording `label` in `failures`

@@ -12,11 +12,13 @@
 #   cvt.rn.bf16x2.f32 + st.global.b32 for C.
 #
 # The CTA computes a BM x BN tile of C with WARPS_M x WARPS_N warps, each a
-# WM x WN tile (WM / 16 x WN / 8 mma accumulators). Shared rows are padded
-# by 16 bytes (A: BK + 8 halves, B: BN + 8 halves) so that the 8 row
-# addresses of each ldmatrix fall in distinct banks. Everything is in the
-# layouts below: which thread copies which 16-byte chunk, which shared row
-# each lane addresses, which register holds which fragment word.
+# WM x WN tile (WM / 16 x WN / 8 mma accumulators). Shared rows are stored
+# unpadded with their 16-byte chunks XOR-swizzled by the row index, so that
+# both the 8 row addresses of each ldmatrix and each warp's cp.async writes
+# fall in distinct banks. Everything is in the layouts below: which thread
+# copies which 16-byte chunk, which shared row each lane addresses, which
+# register holds which fragment word.
+import math
 import sys
 
 from tirx.script import tirx as T
@@ -53,9 +55,23 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
     tiles_n = N // BN
     # Word (b32) extents: two bf16 per word.
     KW, NW = K // 2, N // 2
-    AROW = BK // 2 + 4                  # padded shared row of A, in words
-    BROW = BN // 2 + 4                  # padded shared row of B, in words
+    AROW, BROW = BK // 2, BN // 2       # shared rows of A and B, in words
     A_STAGE, B_STAGE = BM * AROW, BK * BROW
+
+    def row_swizzle(row_words):
+        """The XOR swizzle of shared rows of `row_words` words (docs/gemm.md):
+        a row's 16-byte chunk index ^= the row index's low bits, so that 8
+        consecutive rows put one chunk column in 8 distinct groups of 4
+        banks. Chunks never leave their row (or 128-byte half of it)."""
+        chunk_bits = int(math.log2(row_words // 4))
+        return "Swizzle[2, %d, %d]" % (min(3, chunk_bits), max(3, chunk_bits))
+    a_swizzle, b_swizzle = row_swizzle(AROW), row_swizzle(BROW)
+
+    def layout(shape, stride, offset=0, swizzle=None):
+        """TileLayout S[shape : stride] + offset + swizzle (words)."""
+        text = "S[(%s) : (%s)]" % (", ".join(map(str, shape)), ", ".join(map(str, stride)))
+        return TileLayout(text + (" + %d" % offset if offset else "") +
+                          (" + " + swizzle if swizzle else ""))
 
     def chunks(rows, row_words):
         """cp.async's view of a tile of `rows` rows of `row_words` words,
@@ -69,27 +85,32 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         lane_rows = 32 // per_row
         reps = rows * per_row // threads
 
-        def layout(stride):
-            return TileLayout(S[(warps, lane_rows, per_row, reps, 4) :
-                                (lane_rows * stride, stride, 4,
-                                 threads // per_row * stride, 1)])
-        return reps, layout
+        def view(stride, swizzle=None):
+            return layout((warps, lane_rows, per_row, reps, 4),
+                          (lane_rows * stride, stride, 4, threads // per_row * stride, 1),
+                          swizzle=swizzle)
+        return reps, view
 
-    a_reps, a_chunks = chunks(BM, BK // 2)
-    a_global, a_shared = a_chunks(KW), a_chunks(AROW)
-    b_reps, b_chunks = chunks(BK, BN // 2)
-    b_global, b_shared = b_chunks(NW), b_chunks(BROW)
+    a_reps, a_chunks = chunks(BM, AROW)
+    a_global, a_shared = a_chunks(KW), a_chunks(AROW, a_swizzle)
+    b_reps, b_chunks = chunks(BK, BROW)
+    b_global, b_shared = b_chunks(NW), b_chunks(BROW, b_swizzle)
 
-    # ldmatrix, A (per k16 step): warp (wm, wn), repeat mi, matrix m, row r,
-    # word w reads shared row wm WM + 16 mi + 8 (m % 2) + r, word 8 ks +
-    # 4 (m / 2) + w: matrix m is mma's A register m.
-    a_rows = TileLayout(S[(WARPS_M, WARPS_N, MI, 2, 2, 8, 4) :
-                          (WM * AROW, 0, 16 * AROW, 4, 8 * AROW, AROW, 1)])
+    # ldmatrix, A (per k16 step ks): warp (wm, wn), repeat mi, matrix m,
+    # row r, word w reads shared row wm WM + 16 mi + 8 (m % 2) + r, word
+    # 8 ks + 4 (m / 2) + w: matrix m is mma's A register m. The k16 step is
+    # an offset inside the layout, before the swizzle (the stage's region
+    # starts at a swizzle period).
+    def a_rows(ks):
+        return layout((WARPS_M, WARPS_N, MI, 2, 2, 8, 4),
+                      (WM * AROW, 0, 16 * AROW, 4, 8 * AROW, AROW, 1), 8 * ks, a_swizzle)
+
     # ldmatrix.trans, B: repeat nj (a pair of n8 tiles), matrix m reads k
     # rows 16 ks + 8 (m % 2) + r, words wn WN/2 + 4 (2 nj + m / 2) + w:
     # registers (m / 2, m % 2) are B registers (n tile 2 nj + m / 2, m % 2).
-    b_rows = TileLayout(S[(WARPS_M, WARPS_N, NI // 2, 2, 2, 8, 4) :
-                          (0, WN // 2, 8, 4, 8 * BROW, BROW, 1)])
+    def b_rows(ks):
+        return layout((WARPS_M, WARPS_N, NI // 2, 2, 2, 8, 4),
+                      (0, WN // 2, 8, 4, 8 * BROW, BROW, 1), 16 * ks * BROW, b_swizzle)
     # Registers. ldmatrix's fragment: word (m, r, w) in lane 4 r + w,
     # register m (after the repeat's base).
     ldm = TileLayout(S[(warps, MI, 4, 8, 4) : (1 @ warpid, 4, 1, 4 @ laneid, 1 @ laneid)])
@@ -125,16 +146,13 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         bm = group * group_m + pid % group_m
         bn = (pid % (group_m * tiles_n)) // group_m
         Aw, Bw, Cw = A.view("uint32"), B.view("uint32"), C.view("uint32")
-        sa = T.alloc_shared((STAGES * A_STAGE,), "uint32", align=16)
-        sb = T.alloc_shared((STAGES * B_STAGE,), "uint32", align=16)
+        sa = T.alloc_shared((STAGES * A_STAGE,), "uint32", align=128)
+        sb = T.alloc_shared((STAGES * B_STAGE,), "uint32", align=128)
 
         def load(stage, kb, pred):
-            """Copies BK step kb into `stage` (when `pred` holds), then
-            commits a group: one per step, so wait_group counts steps."""
-            if pred is False:  # past K, known while tracing: the tail steps
-                T.ptx.cp.async_.commit_group()
-                return
-            pred = None if pred is True else pred
+            """Copies BK step kb into `stage` (when `pred` holds, None:
+            always), then commits a group: one per step, so wait_group
+            counts steps."""
 
             def copy(shared, global_tile, reps, shared_layout, global_layout):
                 shape = (warps, 32, reps, 4)
@@ -142,10 +160,10 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
                       global_tile.view(shape, layout=global_layout), chunk_bytes=16,
                       pred=pred)
 
-            copy(sa[stage * A_STAGE:(stage + 1) * A_STAGE],
+            copy(sa[stage * A_STAGE:stage * A_STAGE + A_STAGE],
                  Aw[bm * BM:bm * BM + BM, kb * (BK // 2):kb * (BK // 2) + BK // 2],
                  a_reps, a_shared, a_global)
-            copy(sb[stage * B_STAGE:(stage + 1) * B_STAGE],
+            copy(sb[stage * B_STAGE:stage * B_STAGE + B_STAGE],
                  Bw[kb * BK:kb * BK + BK, bn * (BN // 2):bn * (BN // 2) + BN // 2],
                  b_reps, b_shared, b_global)
             T.ptx.cp.async_.commit_group()
@@ -158,15 +176,14 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         b = [T.alloc_local((warps, NI, 8, 8), "uint32", layout=frag_b) for _ in range(2)]
 
         def load_fragments(stage, ks):
-            base = stage * A_STAGE + ks * 8
             apply("ldmatrix.sync.aligned.m8n8.x4.shared.b16",
                   a[ks % 2].view((warps, MI, 4, 8, 4), layout=ldm),
-                  sa[base:base + A_STAGE - ks * 8].view((warps, MI, 4, 8, 4), layout=a_rows))
-            base = stage * B_STAGE + ks * 16 * BROW
+                  sa[stage * A_STAGE:stage * A_STAGE + A_STAGE].view(
+                      (warps, MI, 4, 8, 4), layout=a_rows(ks)))
             apply("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
                   b[ks % 2].view((warps, NI // 2, 4, 8, 4), layout=ldm_b),
-                  sb[base:base + B_STAGE - ks * 16 * BROW].view(
-                      (warps, NI // 2, 4, 8, 4), layout=b_rows))
+                  sb[stage * B_STAGE:stage * B_STAGE + B_STAGE].view(
+                      (warps, NI // 2, 4, 8, 4), layout=b_rows(ks)))
 
         def multiply(ks):
             # One tile.apply for the warp tile: D (MI, NI) x A (MI, K=1) x
@@ -202,14 +219,12 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         T.ptx.cp.async_.wait_group(STAGES - 2)
         T.cuda.cta_sync()
         load_fragments(0, 0)
-        # The K loop, unrolled by STAGES so that every stage index is static;
-        # the last KT % STAGES steps after it.
-        main = KT - KT % STAGES
-        for kb0 in T.serial(0, main, STAGES):
-            for s in range(STAGES):
-                step(kb0 + s, s)
-        for s in range(KT % STAGES):
-            step(main + s, s)
+        # The K loop, one BK step per iteration, its stage computed at run
+        # time: each ldmatrix then keeps one set of swizzled row addresses
+        # for every stage (a loop unrolled over static stages keeps one set
+        # per stage and k16 step alive: 255 registers and spills).
+        for kb in T.serial(0, KT):
+            step(kb, kb % STAGES)
         T.ptx.cp.async_.wait_all()
 
         # C: pairs of accumulators (columns 2j, 2j + 1) as one bf16x2 word,

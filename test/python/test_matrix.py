@@ -106,21 +106,39 @@ def test_ldmatrix_with_a_wrong_fragment_is_located():
 def test_gemm_down_to_ptx():
     compiled = tirx.compile(gemm.make_kernel(256, 256, 128), target=TARGET)
     ptx = compiled.ptx
-    # 4 stages unrolled, 2 k16 steps each, and the first step's fragments
-    # before the loop: per k16 step 4 x4 + 4 x4.trans ldmatrix (repeats),
-    # 4 x 8 mma per warp.
-    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16 ", ptx)) == 36
-    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16 ", ptx)) == 36
+    # The prologue's 3 stages and the first fragments, then the K loop (one
+    # BK step, 2 k16 steps): per k16 step 4 x4 + 4 x4.trans ldmatrix
+    # (repeats), 4 x 8 mma per warp.
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16 ", ptx)) == 12
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16 ", ptx)) == 12
     assert len(re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32 ",
-                          ptx)) == 256
-    assert len(re.findall(r"cp\.async\.cg\.shared\.global ", ptx)) == 56
+                          ptx)) == 64
+    assert len(re.findall(r"cp\.async\.cg\.shared\.global ", ptx)) == 3 * 8 + 8
     assert "cp.async.wait_group 0x00000002;" in ptx
     assert ".local" not in ptx  # accumulators and fragments stay in registers
-    # 4 stages of (128 x 40 + 32 x 136) halves: past 48 KiB, dynamic.
-    assert compiled.shared_bytes == 75776
+    # 4 stages of (128 x 32 + 32 x 128) halves, unpadded: past 48 KiB, dynamic.
+    assert compiled.shared_bytes == 65536
     assert ".extern .shared .align 128 .b8 gemm_dsmem[];" in ptx
     if compiled.spill_bytes is not None:
         assert compiled.spill_bytes == 0
+
+
+def test_gemm_rows_are_swizzled():
+    # A's 64-byte rows take the 64B swizzle (chunk ^= row / 2 % 4), B's
+    # 256-byte rows chunk ^= row % 8 (docs/gemm.md); the repeats of a copy
+    # or an ldmatrix.x4 of A keep one address with immediate offsets.
+    compiled = tirx.compile(gemm.make_kernel(256, 256, 128), target=TARGET)
+    assert "+ Swizzle[2, 2, 3]" in compiled.source_ir
+    assert "+ Swizzle[2, 3, 4]" in compiled.source_ir
+    assert "xor.b64" in compiled.ptx
+    assert re.search(r"cp\.async\.cg\.shared\.global \[%rd(\d+)\+2048\], \[%rd\d+\+8192\]",
+                     compiled.ptx)
+    assert re.search(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16 \{[^}]*\}, \[%rd\d+\+3072\];",
+                     compiled.ptx)
+    wide = gemm.make_kernel(256, 512, 128, BN=256, BK=64, WARPS_N=4, STAGES=3)
+    source = tirx.compile(wide, target=TARGET).source_ir
+    assert "+ Swizzle[2, 3, 3]" in source  # A: 128-byte rows
+    assert "+ Swizzle[2, 3, 5]" in source  # B: 512-byte rows
 
 
 def test_gemm_shapes_are_checked():
@@ -144,9 +162,12 @@ def test_view_with_a_layout_is_relative_to_a_static_region():
     assert re.search(r"ld\.shared\.b32 %r\d+, \[%rd\d+\+4\];", compiled.ptx)
 
 
-def test_gemm_with_a_k_loop_tail():
-    # K / BK = 7 steps over 4 stages: 4 in the loop, 3 after it, the last
-    # loads past K known while tracing (no copy, an empty group).
+def test_gemm_k_loop_computes_its_stage():
+    # K / BK = 7 steps over 4 stages: one loop of 7 iterations (not a
+    # multiple of STAGES), its stage kb % 4 computed at run time; the copies
+    # past K are predicated off, every step still commits a group.
     compiled = tirx.compile(gemm.make_kernel(128, 128, 224), target=TARGET)
-    assert len(re.findall(r"cp\.async\.commit_group;", compiled.ptx)) == 3 + 4 + 3
-    assert len(re.findall(r"mma\.sync\.aligned", compiled.ptx)) == 7 * 64
+    assert '.pragma "nounroll";' in compiled.ptx
+    assert len(re.findall(r"cp\.async\.commit_group;", compiled.ptx)) == 3 + 1
+    assert len(re.findall(r"mma\.sync\.aligned", compiled.ptx)) == 64
+    assert len(re.findall(r"@%tirx_p cp\.async\.cg\.shared\.global", compiled.ptx)) == 8

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Times configurations of examples/python/gemm.py on one shape beside
+cuBLAS (issue 18): a sweep for choosing the benchmark's variants, each
+output checked against float64 first, timed as stream.py times. Usage:
+  gemm_configs.py EXAMPLES_DIR M N K CONFIG...
+CONFIG is BMxBNxBK/WARPS_MxWARPS_N/STAGES[/GROUP_M], e.g. 128x256x32/2x4/4."""
+import sys
+
+import torch
+
+from gemm_report import cublas_ms, gemm_inputs
+from stream import timed
+
+sys.path.insert(0, sys.argv[1])
+import gemm as tirx_gemm  # noqa: E402
+
+
+def parse(text):
+    parts = text.split("/")
+    bm, bn, bk = (int(x) for x in parts[0].split("x"))
+    wm, wn = (int(x) for x in parts[1].split("x"))
+    config = dict(BM=bm, BN=bn, BK=bk, WARPS_M=wm, WARPS_N=wn, STAGES=int(parts[2]))
+    if len(parts) > 3:
+        config["GROUP_M"] = int(parts[3])
+    return config
+
+
+def main():
+    M, N, K = (int(x) for x in sys.argv[2:5])
+    a, b, c, expected, tflop = gemm_inputs(M, N, K, tirx_gemm.reference)
+    cublas = cublas_ms(a, b, c, tflop)
+    failures = 0
+    for text in sys.argv[5:]:
+        config = parse(text)
+        c.fill_(float("nan"))
+        tirx_gemm.gemm(a, b, c, **config)
+        torch.cuda.synchronize()
+        error = tirx_gemm.check(a, b, c, expected)
+        failures += not error <= 1
+        ms = timed(lambda: tirx_gemm.gemm(a, b, c, **config))
+        print("  %-20s %4.0f TFLOP/s, %.1f %% of cuBLAS, error %.3f%s" % (
+            text, tflop / ms * 1e3, 100 * cublas / ms, error, "" if error <= 1 else " FAIL"),
+            flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
