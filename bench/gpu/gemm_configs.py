@@ -3,7 +3,8 @@
 cuBLAS (issue 18): a sweep for choosing the benchmark's variants, each
 output checked against float64 first, timed as stream.py times. Usage:
   gemm_configs.py EXAMPLES_DIR M N K CONFIG...
-CONFIG is BMxBNxBK/WARPS_MxWARPS_N/STAGES[/GROUP_M], e.g. 128x256x32/2x4/4."""
+CONFIG is BMxBNxBK/WARPS_MxWARPS_N/STAGES[/GROUP_M][:EPILOGUE], e.g.
+128x256x32/2x4/4 or 128x256x32/2x4/4:global (make_kernel's EPILOGUE)."""
 import sys
 
 import torch
@@ -16,12 +17,15 @@ import gemm as tirx_gemm  # noqa: E402
 
 
 def parse(text):
+    text, _, epilogue = text.partition(":")
     parts = text.split("/")
     bm, bn, bk = (int(x) for x in parts[0].split("x"))
     wm, wn = (int(x) for x in parts[1].split("x"))
     config = dict(BM=bm, BN=bn, BK=bk, WARPS_M=wm, WARPS_N=wn, STAGES=int(parts[2]))
     if len(parts) > 3:
         config["GROUP_M"] = int(parts[3])
+    if epilogue:
+        config["EPILOGUE"] = epilogue
     return config
 
 

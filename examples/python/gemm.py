@@ -9,7 +9,10 @@
 #   ldmatrix...x4.trans.shared.b16 shared -> mma's B fragments (B is
 #                                  row-major, the fragment column-major);
 #   mma.sync...m16n8k16.row.col.f32.bf16.bf16.f32;
-#   cvt.rn.bf16x2.f32 + st.global.b32 for C.
+#   cvt.rn.bf16x2.f32, stmatrix...x4.shared.b16 into a shared tile of C,
+#                                  then ld.shared.v4.b32 + st.global.v4.b32
+#                                  (EPILOGUE "global": st.global.b32 from
+#                                  the registers).
 #
 # The CTA computes a BM x BN tile of C with WARPS_M x WARPS_N warps, each a
 # WM x WN tile (WM / 16 x WN / 8 mma accumulators). Shared rows are stored
@@ -36,7 +39,7 @@ ATOL_PER_ABSSUM = 2.0 ** -17
 
 
 def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
-                GROUP_M=8):
+                GROUP_M=8, EPILOGUE="shared"):
     """A kernel for static (M, N, K), each a multiple of its block size."""
     warps = WARPS_M * WARPS_N
     threads = warps * 32
@@ -51,6 +54,7 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
     # second-to-last step) exist.
     assert KT >= STAGES - 1 and WM % 16 == 0 and WN % 16 == 0 and BK % 32 == 0
     assert (M // BM) % GROUP_M == 0 or M // BM < GROUP_M
+    assert EPILOGUE in ("shared", "global")
     group_m = min(GROUP_M, M // BM)
     tiles_n = N // BN
     # Word (b32) extents: two bf16 per word.
@@ -129,6 +133,18 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
     pairs = TileLayout(S[(warps, 32, 2 * NI, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
     # C as words, one mi at a time: pair p = 2 ni + h of lane l is row
     # wm WM + 16 mi + 8 h + l / 4, word wn WN/2 + 4 ni + l % 4.
+    # EPILOGUE "shared": the same words stmatrix'd into a swizzled shared
+    # tile of C (its rows are BN / 2 words), pair p = 4 j + m as matrix m of
+    # repeat j (ldm_b's registers): row wm WM + 16 mi + 8 (m % 2) + r, word
+    # wn WN/2 + 8 j + 4 (m / 2) + w; then copied out in 16-byte chunks.
+    CROW = BN // 2
+    c_swizzle = row_swizzle(CROW)
+
+    def c_rows(mi):
+        return layout((WARPS_M, WARPS_N, NI // 2, 2, 2, 8, 4),
+                      (WM * CROW, WN // 2, 8, 4, 8 * CROW, CROW, 1), 16 * mi * CROW, c_swizzle)
+    c_reps, c_chunks = chunks(BM, CROW)
+    c_words = TileLayout(S[(warps, 32, min(c_reps, 4), 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
     c_global = TileLayout(S[(WARPS_M, WARPS_N, 8, 4, NI, 2, 1) :
                             (WM * NW, WN // 2, NW, 1, 4, 8 * NW, 1)])
 
@@ -148,6 +164,8 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         Aw, Bw, Cw = A.view("uint32"), B.view("uint32"), C.view("uint32")
         sa = T.alloc_shared((STAGES * A_STAGE,), "uint32", align=128)
         sb = T.alloc_shared((STAGES * B_STAGE,), "uint32", align=128)
+        if EPILOGUE == "shared":
+            sc = T.alloc_shared((BM * CROW,), "uint32", align=128)
 
         def load(stage, kb, pred):
             """Copies BK step kb into `stage` (when `pred` holds, None:
@@ -232,15 +250,35 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         words = T.alloc_local((warps, 32, 2 * NI, 1), "uint32", layout=pairs)
         halves = acc.view((warps, 32, acc_regs, 1), layout=per_thread).view(
             warps, 32, acc_regs // 2, 2)
+        c_tile = Cw[bm * BM:bm * BM + BM, bn * (BN // 2):bn * (BN // 2) + BN // 2]
         for mi in range(MI):
             row = bm * BM + 16 * mi
             apply("cvt.rn.bf16x2.f32", words,
                   halves[:, :, 2 * NI * mi:2 * NI * (mi + 1), 1:2],
                   halves[:, :, 2 * NI * mi:2 * NI * (mi + 1), 0:1])
-            apply("st.global.b32",
-                  Cw[row:row + BM - 16 * mi, bn * (BN // 2):bn * (BN // 2) + BN // 2]
-                  .view((warps, 32, 2 * NI, 1), layout=c_global),
-                  words)
+            if EPILOGUE == "shared":
+                apply("stmatrix.sync.aligned.m8n8.x4.shared.b16",
+                      sc.view((warps, NI // 2, 4, 8, 4), layout=c_rows(mi)),
+                      words.view((warps, NI // 2, 4, 8, 4), layout=ldm_b))
+            else:
+                apply("st.global.b32",
+                      Cw[row:row + BM - 16 * mi, bn * (BN // 2):bn * (BN // 2) + BN // 2]
+                      .view((warps, 32, 2 * NI, 1), layout=c_global),
+                      words)
+        if EPILOGUE == "shared":
+            # Every warp's rows are in shared memory; each thread then moves
+            # whole 16-byte chunks, a warp whole rows of C.
+            T.cuda.cta_sync()
+            # (16 registers at a time: the accumulators' registers are
+            # still counted against the budget.)
+            group = min(c_reps, 4)
+            out = T.alloc_local((warps, 32, group, 4), "uint32", layout=c_words)
+            shape = (warps, 32, c_reps, 4)
+            shared = sc.view(shape, layout=c_chunks(CROW, c_swizzle))
+            tile = c_tile.view(shape, layout=c_chunks(NW))
+            for g in range(0, c_reps, group):
+                apply("ld.shared.v4.b32", out, shared[:, :, g:g + group, :])
+                apply("st.global.v4.b32", tile[:, :, g:g + group, :], out)
 
     return gemm
 

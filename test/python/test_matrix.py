@@ -116,8 +116,15 @@ def test_gemm_down_to_ptx():
     assert len(re.findall(r"cp\.async\.cg\.shared\.global ", ptx)) == 3 * 8 + 8
     assert "cp.async.wait_group 0x00000002;" in ptx
     assert ".local" not in ptx  # accumulators and fragments stay in registers
-    # 4 stages of (128 x 32 + 32 x 128) halves, unpadded: past 48 KiB, dynamic.
-    assert compiled.shared_bytes == 65536
+    # C: per warp and mma row (mi), 4 stmatrix.x4 of its bf16 pairs into
+    # shared memory, then 16-byte chunks out, 4 per thread at a time.
+    assert len(re.findall(r"stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16 ", ptx)) == 16
+    assert len(re.findall(r"ld\.shared\.v4\.b32 ", ptx)) == 16
+    assert len(re.findall(r"st\.global\.v4\.b32 ", ptx)) == 16
+    assert "st.global.b32" not in ptx
+    # 4 stages of (128 x 32 + 32 x 128) halves, unpadded, and C's 128 x 128:
+    # past 48 KiB, dynamic.
+    assert compiled.shared_bytes == 65536 + 32768
     assert ".extern .shared .align 128 .b8 gemm_dsmem[];" in ptx
     if compiled.spill_bytes is not None:
         assert compiled.spill_bytes == 0
@@ -139,6 +146,15 @@ def test_gemm_rows_are_swizzled():
     source = tirx.compile(wide, target=TARGET).source_ir
     assert "+ Swizzle[2, 3, 3]" in source  # A: 128-byte rows
     assert "+ Swizzle[2, 3, 5]" in source  # B: 512-byte rows
+
+
+def test_gemm_stores_c_from_registers_on_request():
+    compiled = tirx.compile(gemm.make_kernel(256, 256, 128, EPILOGUE="global"), target=TARGET)
+    assert len(re.findall(r"st\.global\.b32 ", compiled.ptx)) == 64
+    assert "stmatrix" not in compiled.ptx
+    assert compiled.shared_bytes == 65536
+    with pytest.raises(AssertionError):
+        gemm.make_kernel(256, 256, 128, EPILOGUE="tma")
 
 
 def test_gemm_shapes_are_checked():
