@@ -7,9 +7,7 @@ CONFIG is BMxBNxBK/WARPS_MxWARPS_N/STAGES[/GROUP_M][:EPILOGUE], e.g.
 128x256x32/2x4/4 or 128x256x32/2x4/4:global (make_kernel's EPILOGUE)."""
 import sys
 
-import torch
-
-from gemm_report import cublas_ms, gemm_inputs
+from gemm_report import checked, cublas_ms, gemm_inputs
 from stream import timed
 
 sys.path.insert(0, sys.argv[1])
@@ -33,15 +31,15 @@ def main():
     M, N, K = (int(x) for x in sys.argv[2:5])
     a, b, c, expected, tflop = gemm_inputs(M, N, K, tirx_gemm.reference)
     cublas = cublas_ms(a, b, c, tflop)
-    failures = 0
+    failures = []
     for text in sys.argv[5:]:
         config = parse(text)
-        c.fill_(float("nan"))
-        tirx_gemm.gemm(a, b, c, **config)
-        torch.cuda.synchronize()
-        error = tirx_gemm.check(a, b, c, expected)
-        failures += not error <= 1
-        ms = timed(lambda: tirx_gemm.gemm(a, b, c, **config))
+
+        def run():
+            return tirx_gemm.gemm(a, b, c, **config)
+        error = checked(text, run, c, lambda out: tirx_gemm.check(a, b, out, expected),
+                        failures)
+        ms = timed(run)
         print("  %-20s %4.0f TFLOP/s, %.1f %% of cuBLAS, error %.3f%s" % (
             text, tflop / ms * 1e3, 100 * cublas / ms, error, "" if error <= 1 else " FAIL"),
             flush=True)

@@ -14,7 +14,7 @@ import sys
 os.environ.setdefault("DISABLE_MMA_V3", "1")
 import torch  # noqa: E402
 
-from gemm_report import cublas_ms, gemm_inputs  # noqa: E402
+from gemm_report import checked, cublas_ms, gemm_inputs  # noqa: E402
 from stream import timed  # noqa: E402
 from triton_matmul import instruction_of, triton_matmul_fixed  # noqa: E402
 
@@ -30,8 +30,8 @@ NUM_REGS = 4  # CU_FUNC_ATTRIBUTE_NUM_REGS
 def prepared_launch(config, M, N, K):
     """The TirX kernel's prepared launch on the current device (its
     CUfunction and dynamic shared bytes), after one gemm() call."""
-    key = (M, N, K, 0, tuple(sorted(config.items())))
-    return tirx_gemm._compiled[key]._launcher._prepared[torch.cuda.current_device()]
+    launcher = tirx_gemm.compiled(M, N, K, **config)._launcher
+    return launcher._prepared[torch.cuda.current_device()]
 
 
 def occupancy(function, threads, smem):
@@ -45,14 +45,14 @@ def occupancy(function, threads, smem):
 def main():
     variants = [dict(BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4),
                 dict(BM=128, BN=256, BK=32, WARPS_M=2, WARPS_N=4, STAGES=4)]
+    failures = []
     for M, N, K in [(8192, 11008, 4096), (8192, 8192, 8192)]:
         a, b, c, expected, tflop = gemm_inputs(M, N, K, tirx_gemm.reference)
+        error_of = lambda out: tirx_gemm.check(a, b, out, expected)  # noqa: E731
         cublas_ms(a, b, c, tflop)
         for bm, bn, bk, warps, stages in [(128, 128, 32, 4, 4), (128, 128, 64, 4, 4)]:
             run, launched = triton_matmul_fixed(bm, bn, bk, warps, stages)
-            run(a, b, c)
-            torch.cuda.synchronize()
-            error = tirx_gemm.check(a, b, c, expected)
+            error = checked("Triton", lambda: run(a, b, c), c, error_of, failures)
             ms = timed(lambda: run(a, b, c))
             kernel = launched["kernel"]
             print("  Triton %dx%dx%d, %d warps, %d stages: %.0f TFLOP/s, error %.3f, "
@@ -66,9 +66,8 @@ def main():
                 out.write(kernel.asm["cubin"])
         for config in variants:
             threads = config["WARPS_M"] * config["WARPS_N"] * 32
-            tirx_gemm.gemm(a, b, c, **config)
-            torch.cuda.synchronize()
-            error = tirx_gemm.check(a, b, c, expected)
+            error = checked("TirX", lambda: tirx_gemm.gemm(a, b, c, **config), c, error_of,
+                            failures)
             launch = prepared_launch(config, M, N, K)
             blocks, regs = occupancy(launch.function, threads, launch.sharedMemBytes)
             name = "%dx%dx%d" % (config["BM"], config["BN"], config["BK"])
@@ -81,7 +80,8 @@ def main():
             blocks, regs = occupancy(launch.function, threads, launch.sharedMemBytes)
             print("  TirX %s, carveout 100: %.0f TFLOP/s, %d CTAs/SM"
                   % (name, tflop / ms * 1e3, blocks))
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

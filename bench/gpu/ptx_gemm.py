@@ -15,7 +15,7 @@ import sys
 
 import torch
 
-from gemm_report import cublas_ms, gemm_inputs
+from gemm_report import checked, cublas_ms, gemm_inputs
 from stream import timed
 
 sys.path.insert(0, sys.argv[1])
@@ -45,6 +45,7 @@ def main():
     M, N, K = (int(x) for x in sys.argv[2:5])
     a, b, c, expected, tflop = gemm_inputs(M, N, K, tirx_gemm.reference)
     cublas_ms(a, b, c, tflop)
+    failures = []
     for entry in sys.argv[5:]:
         path, bm, bn, threads, smem = entry.split(":")
         bm, bn, threads, smem = int(bm), int(bn), int(threads), int(smem)
@@ -63,10 +64,8 @@ def main():
                                       ctypes.c_void_p(torch.cuda.current_stream().cuda_stream),
                                       args, None), "launch")
             return c
-        c.fill_(float("nan"))
-        run()
-        torch.cuda.synchronize()
-        error = tirx_gemm.check(a, b, c, expected)
+        error = checked(path, run, c, lambda out: tirx_gemm.check(a, b, out, expected),
+                        failures)
         if os.environ.get("PTX_GEMM_PROFILE"):  # one launch each, for a profiler
             print("%s: regs %d, error %.3f" % (path, regs.value, error))
             continue
@@ -76,7 +75,8 @@ def main():
             path.split("/")[-1], tflop / ms * 1e3, tflop / max(times) * 1e3,
             tflop / min(times) * 1e3, regs.value, error, "" if error <= 1 else "  FAIL"),
             flush=True)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -25,7 +25,7 @@ import math
 import sys
 
 from tirx.script import tirx as T
-from tirx.layout import S, TileLayout
+from tirx.layout import S, ComposeLayout, SwizzleLayout, TileLayout
 from tirx.cuda.axis import laneid, warpid
 
 # Accuracy check: |C - C_f64| <= 2^-7 |C_f64| + 2^-17 sum |a b|. The first
@@ -68,14 +68,13 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         consecutive rows put one chunk column in 8 distinct groups of 4
         banks. Chunks never leave their row (or 128-byte half of it)."""
         chunk_bits = int(math.log2(row_words // 4))
-        return "Swizzle[2, %d, %d]" % (min(3, chunk_bits), max(3, chunk_bits))
+        return SwizzleLayout(2, min(3, chunk_bits), max(3, chunk_bits))
     a_swizzle, b_swizzle = row_swizzle(AROW), row_swizzle(BROW)
 
     def layout(shape, stride, offset=0, swizzle=None):
-        """TileLayout S[shape : stride] + offset + swizzle (words)."""
-        text = "S[(%s) : (%s)]" % (", ".join(map(str, shape)), ", ".join(map(str, stride)))
-        return TileLayout(text + (" + %d" % offset if offset else "") +
-                          (" + " + swizzle if swizzle else ""))
+        """S[shape : stride] + offset, then `swizzle` (words)."""
+        tile = TileLayout(S[shape : stride] + offset if offset else S[shape : stride])
+        return ComposeLayout(swizzle, tile) if swizzle else tile
 
     def chunks(rows, row_words):
         """cp.async's view of a tile of `rows` rows of `row_words` words,
@@ -131,9 +130,7 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
     acc_regs = MI * NI * 4
     per_thread = TileLayout(S[(warps, 32, acc_regs, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
     pairs = TileLayout(S[(warps, 32, 2 * NI, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
-    # C as words, one mi at a time: pair p = 2 ni + h of lane l is row
-    # wm WM + 16 mi + 8 h + l / 4, word wn WN/2 + 4 ni + l % 4.
-    # EPILOGUE "shared": the same words stmatrix'd into a swizzled shared
+    # EPILOGUE "shared": C's words stmatrix'd into a swizzled shared
     # tile of C (its rows are BN / 2 words), pair p = 4 j + m as matrix m of
     # repeat j (ldm_b's registers): row wm WM + 16 mi + 8 (m % 2) + r, word
     # wn WN/2 + 8 j + 4 (m / 2) + w; then copied out in 16-byte chunks.
@@ -145,6 +142,8 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
                       (WM * CROW, WN // 2, 8, 4, 8 * CROW, CROW, 1), 16 * mi * CROW, c_swizzle)
     c_reps, c_chunks = chunks(BM, CROW)
     c_words = TileLayout(S[(warps, 32, min(c_reps, 4), 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
+    # EPILOGUE "global": C as words, one mi at a time: pair p = 2 ni + h of
+    # lane l is row wm WM + 16 mi + 8 h + l / 4, word wn WN/2 + 4 ni + l % 4.
     c_global = TileLayout(S[(WARPS_M, WARPS_N, 8, 4, NI, 2, 1) :
                             (WM * NW, WN // 2, NW, 1, 4, 8 * NW, 1)])
 
@@ -250,7 +249,8 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         words = T.alloc_local((warps, 32, 2 * NI, 1), "uint32", layout=pairs)
         halves = acc.view((warps, 32, acc_regs, 1), layout=per_thread).view(
             warps, 32, acc_regs // 2, 2)
-        c_tile = Cw[bm * BM:bm * BM + BM, bn * (BN // 2):bn * (BN // 2) + BN // 2]
+        if EPILOGUE == "shared":
+            c_tile = Cw[bm * BM:bm * BM + BM, bn * (BN // 2):bn * (BN // 2) + BN // 2]
         for mi in range(MI):
             row = bm * BM + 16 * mi
             apply("cvt.rn.bf16x2.f32", words,
@@ -290,17 +290,23 @@ def gemm(a, b, out=None, max_registers=0, **config):
     """a @ b for contiguous bfloat16 CUDA matrices (shapes multiples of the
     block sizes); `max_registers` caps ptxas's registers per thread (0: its
     choice), e.g. 128 so that two 256-thread CTAs share an SM."""
-    import tirx
     import torch
     M, K = a.shape
     N = b.shape[1]
+    out = torch.empty((M, N), dtype=torch.bfloat16, device=a.device) if out is None else out
+    compiled(M, N, K, max_registers, **config)(a, b, out)
+    return out
+
+
+def compiled(M, N, K, max_registers=0, **config):
+    """The kernel gemm() launches for this shape and configuration,
+    compiled once."""
+    import tirx
     key = (M, N, K, max_registers, tuple(sorted(config.items())))
     if key not in _compiled:
         target = {"kind": "cuda", "max_registers": max_registers} if max_registers else "cuda"
         _compiled[key] = tirx.compile(make_kernel(M, N, K, **config), target=target)
-    out = torch.empty((M, N), dtype=torch.bfloat16, device=a.device) if out is None else out
-    _compiled[key](a, b, out)
-    return out
+    return _compiled[key]
 
 
 def reference(a, b):
