@@ -9,7 +9,8 @@ kernel). Shapes: 32768 x 4096 and 8192 x 16384 (the issue's). Bandwidth is
 2 x rows x cols x 4 bytes (read once, write once) over the time.
 
 TirX variants, each its own row, named by (threads per CTA, 16-byte chunks
-per thread): all written before this run; none is chosen from it. Triton
+per thread, and rows per CTA where the CTA holds more than one:
+make_grouped_kernel): all written before this run; none is chosen from it. Triton
 gets the same chance (every num_warps); torch.compile runs in its default
 mode and in mode="max-autotune".
 
@@ -29,9 +30,11 @@ sys.path.insert(0, sys.argv[1])
 import softmax as tirx_softmax  # noqa: E402
 
 SHAPES = [(32768, 4096), (8192, 16384)]
-# (threads, chunks) per row length: threads x 4 x chunks = the row.
-VARIANTS = {4096: [(256, 4), (512, 2), (1024, 1), (128, 8)],
-            16384: [(1024, 4), (512, 8), (256, 16)]}
+# (threads, chunks, rows per CTA) per row length: threads / rows per CTA x
+# 4 x chunks = the row. One row per CTA is make_kernel, more make_grouped_kernel.
+VARIANTS = {4096: [(1024, 2, 2), (1024, 4, 4), (512, 2, 1), (256, 4, 1), (1024, 1, 1),
+                   (128, 8, 1)],
+            16384: [(1024, 4, 1), (512, 8, 1), (256, 16, 1), (1024, 8, 2)]}
 RTOL = 5e-6
 
 
@@ -78,10 +81,15 @@ def main(results=None):
         entries = []  # (label, run): run() returns the output
         entries.append(("device copy (anchor)", lambda: y.copy_(x)))
         entries.append(("torch.softmax (eager)", lambda: torch.softmax(x, dim=-1)))
-        for threads, chunks in VARIANTS[cols]:
-            kernel = tirx.compile(tirx_softmax.make_kernel(threads, chunks), target="cuda")
-            entries.append(("TirX %d thr x %d chunks" % (threads, chunks),
-                            into(y, lambda kernel=kernel: kernel(x, y))))
+        for threads, chunks, per_cta in VARIANTS[cols]:
+            if per_cta == 1:
+                kernel = tirx_softmax.make_kernel(threads, chunks)
+                label = "TirX %d thr x %d chunks" % (threads, chunks)
+            else:
+                kernel = tirx_softmax.make_grouped_kernel(threads, chunks, per_cta)
+                label = "TirX %d thr x %d chunks, %d rows per CTA" % (threads, chunks, per_cta)
+            kernel = tirx.compile(kernel, target="cuda")
+            entries.append((label, into(y, lambda kernel=kernel: kernel(x, y))))
         if triton_run:
             for warps in (4, 8, 16, 32):
                 entries.append(("Triton num_warps=%d" % warps,

@@ -10,6 +10,11 @@
 # loaded (a predicate that every thread shares) and keep -inf, so they add
 # nothing to the max or the sum, and are not stored.
 #
+# make_grouped_kernel (below) holds several adjacent rows per CTA, a group
+# of warps each, written with `warp`-scope applies and T.cuda.group_reduce;
+# softmax(x) takes it for rows of up to 4096 columns (a CTA then covers about
+# 8192 columns), which moves the bytes as fast as a device copy on the H200.
+#
 # Reductions (T.cuda.cta_reduce, docs/collectives.md): each thread reduces
 # its registers, the warp reduces by butterfly shuffles (shfl.sync.bfly, 5
 # steps), warps meet
@@ -94,33 +99,130 @@ def make_kernel(threads=256, chunks=4):
     return softmax
 
 
+def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2):
+    """A softmax kernel whose CTA holds `rows_per_cta` adjacent rows (the
+    row count must be a multiple of it), each in a group of
+    warps / rows_per_cta consecutive warps, for rows of up to
+    threads / rows_per_cta * 4 * chunks columns.
+
+    Warp w works on row first + w / group, lane l holding in chunk r the
+    four columns r * C + 128 (w mod group) + 4 l + (0..3) (C = group x 128):
+    the loads, stores and arithmetic are `warp`-scope applies whose regions
+    start where the warp's row and part of it are, and T.cuda.group_reduce
+    reduces each group with one barrier. On the H200, two rows of 4096
+    columns per CTA of 1024 threads move the bytes as fast as a device copy,
+    where one row per CTA of 512 threads (the same registers per thread)
+    reaches 99 % of it (bench/RESULTS.md)."""
+    warps = threads // 32
+    group = warps // rows_per_cta  # warps per row
+    chunk = group * 128  # columns per chunk of a row
+    rows = T.dynamic("rows", multiple_of=rows_per_cta)
+    cols = T.dynamic("cols", multiple_of=chunk)
+    # x: lane l, chunk r, word k (slot 4 r + k), in every warp.
+    lane_chunks = TileLayout(S[(32, chunks, 4) : (1 @ laneid, 4, 1)])
+    lane_one = TileLayout(S[(32, 1) : (1 @ laneid, 1)])
+
+    def apply(name, *operands, **kwargs):
+        T.cuda.tile.apply(T.ptx[name], *operands, scope="warp", **kwargs)
+
+    @T.function
+    def softmax(X: T.Tensor((rows, cols), "float32", align=16),
+                Y: T.Tensor((rows, cols), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=rows // rows_per_cta, block=threads))
+        warp = T.cuda.thread_idx("x") // 32
+        row = T.cuda.block_idx("x") * rows_per_cta + warp // group
+        part = warp % group * 128  # the warp's first column in each chunk
+        x = T.alloc_local((32, chunks, 4), "float32", layout=lane_chunks)
+        scalars = x.view(32, chunks * 4, 1)
+        apply("mov.b32", scalars, T.float32(-math.inf))
+        for r in T.unroll(chunks):
+            apply("ld.global.v4.b32", x.sub[:, r, :],
+                  X.sub[row, r * chunk + part:r * chunk + part + 128].view(32, 4),
+                  pred=r * chunk < cols)
+        top = T.alloc_local((32, 1), "float32", layout=lane_one)
+        apply("max.f32", top, scalars.sub[:, 0, :], scalars.sub[:, 1, :])
+        for i in range(2, chunks * 4):
+            apply("max.f32", top, top, scalars.sub[:, i, :])
+        T.cuda.group_reduce(top, "max", warps=group)
+        shift = T.alloc_local((32, 1), "float32", layout=lane_one)
+        apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
+        for i in range(chunks * 4):
+            element = scalars.sub[:, i, :]
+            apply("fma.rn.f32", element, element, T.float32(LOG2E), shift)
+            apply("ex2.approx.ftz.f32", element, element)
+        total = T.alloc_local((32, 1), "float32", layout=lane_one)
+        apply("add.rn.f32", total, scalars.sub[:, 0, :], scalars.sub[:, 1, :])
+        for i in range(2, chunks * 4):
+            apply("add.rn.f32", total, total, scalars.sub[:, i, :])
+        T.cuda.group_reduce(total, "sum", warps=group)
+        apply("rcp.rn.f32", total, total)
+        for i in range(chunks * 4):
+            element = scalars.sub[:, i, :]
+            apply("mul.rn.f32", element, element, total)
+        for r in T.unroll(chunks):
+            apply("st.global.v4.b32",
+                  Y.sub[row, r * chunk + part:r * chunk + part + 128].view(32, 4),
+                  x.sub[:, r, :], pred=r * chunk < cols)
+
+    return softmax
+
+
 _compiled = {}
+GROUP_COLUMNS = 8192  # a CTA's columns, summed over its rows
 
 
 def softmax(x, out=None, threads=None):
     """torch.softmax(x, dim=-1) for a contiguous float32 CUDA matrix whose
-    row length is a multiple of 1024 (or of threads x 4)."""
+    row length is a multiple of 1024 (or of threads x 4).
+
+    Without `threads`, a CTA has 1024 threads and covers about 8192 columns
+    (32 KB): rows of up to 4096 columns go several to a CTA
+    (make_grouped_kernel: up to 8192 / cols rows, as the row count allows),
+    longer rows one to a CTA. Rows that fit neither take 256 threads per row.
+    bench/RESULTS.md has the measurements behind this choice."""
     import tirx
     import torch
-    cols = x.shape[-1]
-    threads = threads or (1024 if cols >= 16384 else 256)
-    chunk = threads * 4
-    if cols % chunk:
-        raise ValueError("softmax: the row length %d is not a multiple of %d" % (cols, chunk))
-    chunks = 1 << max(0, (cols // chunk - 1).bit_length())  # a power of two >= cols / chunk
-    key = (threads, chunks)
+    rows, cols = x.shape
+    per_cta = 1
+    for candidate in (8, 4, 2) if threads is None else ():
+        # A group of 32 / candidate warps takes chunks of 4096 / candidate columns.
+        if cols * candidate <= GROUP_COLUMNS and rows % candidate == 0 \
+                and cols % (4096 // candidate) == 0:
+            per_cta = candidate
+            break
+    if per_cta > 1:
+        key = ("grouped", 1024, _chunks(cols, 4096 // per_cta), per_cta)
+        make = lambda: make_grouped_kernel(*key[1:])  # noqa: E731
+    else:
+        threads = threads or (1024 if cols >= GROUP_COLUMNS and cols % 4096 == 0 else 256)
+        chunk = threads * 4
+        if cols % chunk:
+            raise ValueError("softmax: the row length %d is not a multiple of %d"
+                             % (cols, chunk))
+        key = ("row", threads, _chunks(cols, chunk))
+        make = lambda: make_kernel(*key[1:])  # noqa: E731
     if key not in _compiled:
-        _compiled[key] = tirx.compile(make_kernel(threads, chunks), target="cuda")
+        _compiled[key] = tirx.compile(make(), target="cuda")
     out = torch.empty_like(x) if out is None else out
     _compiled[key](x, out)
     return out
+
+
+def _chunks(cols, chunk):
+    """A power of two >= cols / chunk: one kernel serves a range of lengths."""
+    return 1 << max(0, (cols // chunk - 1).bit_length())
 
 
 if __name__ == "__main__":
     import torch
 
     torch.manual_seed(0)
-    for rows, cols in ((1, 1024), (3, 4096), (64, 3072), (5, 16384)):
+    # One row per CTA: (1, 1024), (3, 4096) (an odd count), (64, 3072)
+    # (3072 is no multiple of 2048), (64, 6144), (5, 16384) and (4, 8192);
+    # several (make_grouped_kernel): (2, 2048) two, (6, 4096) two, (64, 2048)
+    # four, (40, 1024) eight, (24, 1024) eight.
+    for rows, cols in ((1, 1024), (3, 4096), (64, 3072), (64, 6144), (5, 16384), (4, 8192),
+                       (2, 2048), (6, 4096), (64, 2048), (40, 1024), (24, 1024)):
         x = torch.randn(rows, cols, device="cuda") * 4
         y = softmax(x)
         want = torch.softmax(x.double(), dim=-1)

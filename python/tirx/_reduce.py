@@ -102,3 +102,79 @@ def cta_reduce(value, op="sum"):
     apply("ld.shared.b32", value, smem.view(warps, 32, 1, layout=lane_reads), scope="cta")
     _butterflies(value, instruction, _halving(warps))
     return value
+
+
+
+def group_reduce(value, op="sum", warps=1):
+    """Reduces a warp-scope tile over each group of `warps` consecutive
+    warps of the CTA (a power of two), in place, with one barrier: a CTA
+    that holds several rows gives each row a group of warps (warp w is in
+    group w / warps). `value` holds n values per lane, a (32, n) local tile
+    laid out as `S[(32, n) : (1@laneid, 1)]`, used at `warp` scope; each of
+    the n is reduced on its own. Every warp of the CTA must call it (it
+    meets the others at the barrier). Each warp reduces by butterflies, lane
+    0 stores the warp's values to shared memory, and lane l of warp w reads
+    those of warp (w / warps) warps + l mod warps for log2(warps) more
+    butterflies; every lane of a group ends with the group's results."""
+    if not isinstance(value, TensorValue) or value.type.space != "local":
+        raise _error("group_reduce needs a local (32, n) tile of n values per lane")
+    shape = value.shape
+    if len(shape) != 2 or shape[0] != 32:
+        raise _error("group_reduce needs a (32, n) tile (n values per lane), got shape %s"
+                     % (tuple(shape),))
+    if not isinstance(warps, int) or isinstance(warps, bool) or warps < 1 \
+            or warps > 32 or warps & (warps - 1):
+        raise _error("group_reduce: warps must be a power of two in [1, 32], got %r" % (warps,))
+    if op not in _OPS:
+        raise _error("unknown reduction %r; expected one of %s" % (op, ", ".join(_OPS)))
+    if value.dtype.name not in _OPS[op]:
+        raise _error("%s reductions take %s tiles, got %s"
+                     % (op, ", ".join(_OPS[op]), value.dtype.name))
+    instruction = _OPS[op][value.dtype.name]
+    launch = builder().launch
+    if launch is None:
+        raise _error("group_reduce comes after T.device_entry (it needs the block's warps)")
+    block = launch.block
+    threads = 1
+    for extent in block:
+        threads *= extent
+    if any(extent != 1 for extent in block[1:]) or threads % 32 or (threads // 32) % warps:
+        raise _error("group_reduce needs a one-dimensional block of whole warps that groups "
+                     "of %d warps divide, got block %s" % (warps, tuple(block)))
+    values = shape[1]
+    _warp_butterflies(value, instruction, _halving(32))
+    if warps == 1:
+        return value
+    # Lane 0 of warp w writes slots w n .. w n + n - 1; lane l of warp w
+    # reads those of its group's warp l mod warps.
+    smem = alloc_shared((threads // 32 * values,), value.dtype)
+    warp = thread_idx("x") // 32
+    first = warp // warps * warps
+    apply("st.shared.b32",
+          smem[warp * values:warp * values + values].view(
+              32, values, 1, layout=TileLayout(S[(32, values, 1) : (0, 1, 1)])),
+          value.view(32, values, 1), scope="warp", pred=thread_idx("x") % 32 == 0)
+    cta_sync()
+    apply("ld.shared.b32", value.view(32, values, 1),
+          smem[first * values:first * values + warps * values].view(
+              32, values, 1,
+              layout=TileLayout(S[(32 // warps, warps, values, 1) : (0, values, 1, 1)])),
+          scope="warp")
+    _warp_butterflies(value, instruction, _halving(warps))
+    return value
+
+
+def _warp_butterflies(value, instruction, offsets):
+    """Butterflies of a (32, n) warp-scope tile: all n shuffles of an
+    offset, then the n operations (independent chains)."""
+    values = value.shape[1]
+    other = alloc_local(value.shape, value.dtype,
+                        layout=TileLayout(S[(32, values) : (1 @ laneid, 1)]))
+    for offset in offsets:
+        for i in range(values):
+            apply("shfl.sync.bfly.b32", other.sub[:, i:i + 1].view(32),
+                  value.sub[:, i:i + 1].view(32), as_dtype("int32")(offset),
+                  as_dtype("int32")(31), as_dtype("int32")(-1), scope="warp")
+        for i in range(values):
+            apply(instruction, value.sub[:, i:i + 1], value.sub[:, i:i + 1],
+                  other.sub[:, i:i + 1], scope="warp")

@@ -210,6 +210,80 @@ def test_reduction_misuse_is_located(make, marker, message):
         compile_kernel(warp_kernel(make))
 
 
+def group_kernel(body, block=1024, values=2):
+    """Each warp loads its (32, values) tile, calls body on it, stores it."""
+    lanes = TileLayout(S[(32, values) : (1 @ laneid, 1)])
+
+    @T.function
+    def k(A: T.Tensor((32 * 32 * values,), "float32", align=4)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=block))
+        x = T.alloc_local((32, values), "float32", layout=lanes)
+        first = T.cuda.thread_idx("x") // 32 * (32 * values)
+        T.cuda.tile.apply(T.ptx["ld.global.b32"], x.view(32, values, 1),
+                          A.sub[first:first + 32 * values].view(32, values, 1), scope="warp")
+        body(x)
+        T.cuda.tile.apply(T.ptx["st.global.b32"], A.sub[first:first + 32 * values].view(
+            32, values, 1), x.view(32, values, 1), scope="warp")
+    return k
+
+
+@pytest.mark.parametrize("warps, shuffles", [(16, 2 * (5 + 4)), (4, 2 * (5 + 2)), (1, 2 * 5)])
+def test_group_reduce(warps, shuffles):
+    """T.cuda.group_reduce over groups of `warps` warps: 5 butterflies per
+    value, one barrier (none for single-warp groups), log2(warps) more; lane
+    0 of each warp writes its two values, every lane reads its group's."""
+    ptx = compile_kernel(group_kernel(lambda x: T.cuda.group_reduce(x, "max", warps=warps))).ptx
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == shuffles
+    assert len(re.findall(r"max\.f32", ptx)) == shuffles
+    assert len(re.findall(r"bar\.sync\s+0;", ptx)) == (warps > 1)
+    assert len(re.findall(r"@%tirx_p st\.shared\.b32", ptx)) == 2 * (warps > 1)
+    assert len(re.findall(r"\tld\.shared\.b32", ptx)) == 2 * (warps > 1)
+    assert ".local" not in ptx
+
+
+@pytest.mark.parametrize("make, marker, message", [
+    (lambda x: T.cuda.group_reduce(x, "max", warps=3),  # MARK-g1
+     "MARK-g1", "group_reduce: warps must be a power of two in [1, 32], got 3"),
+    (lambda x: T.cuda.group_reduce(x, "max", warps=64),  # MARK-g2
+     "MARK-g2", "group_reduce: warps must be a power of two in [1, 32], got 64"),
+    (lambda x: T.cuda.group_reduce(x.view(64, 1), "sum", warps=2),  # MARK-g3
+     "MARK-g3", "group_reduce needs a (32, n) tile (n values per lane), got shape (64, 1)"),
+    (lambda x: T.cuda.group_reduce(x, "prod", warps=2),  # MARK-g4
+     "MARK-g4", "unknown reduction 'prod'; expected one of sum, max, min"),
+    (lambda x: T.cuda.group_reduce(T.alloc_shared((32, 2), "float32"), warps=2),  # MARK-g5
+     "MARK-g5", "group_reduce needs a local (32, n) tile of n values per lane"),
+    (lambda x: T.cuda.group_reduce(T.alloc_local(  # MARK-g6
+        (32, 1), "float16", layout=TileLayout(S[(32, 1) : (1 @ laneid, 1)])), warps=2),
+     "MARK-g6", "sum reductions take float32, int32, uint32 tiles, got float16"),
+])
+def test_group_reduce_misuse_is_located(make, marker, message):
+    with raises(line_of(marker) + message):
+        compile_kernel(group_kernel(make))
+
+
+@pytest.mark.parametrize("block, extents", [(256, "(256,)"), (1040, "(1040,)"),
+                                            ((512, 2), "(512, 2)")])
+def test_group_reduce_needs_groups_that_divide_the_block(block, extents):
+    """Groups of 16 warps in 8 warps, in a partial warp, or in a 2-D block:
+    the groups would read slots no warp wrote."""
+    def body(x):
+        T.cuda.group_reduce(x, "sum", warps=16)  # MARK-gb
+    with raises(line_of("MARK-gb") + "group_reduce needs a one-dimensional block of whole "
+                "warps that groups of 16 warps divide, got block " + extents):
+        compile_kernel(group_kernel(body, block=block))
+
+
+def test_group_reduce_before_the_launch_is_located():
+    @T.function
+    def k(A: T.Tensor((64,), "float32", align=4)):
+        x = T.alloc_local((32, 1), "float32", layout=TileLayout(S[(32, 1) : (1 @ laneid, 1)]))
+        T.cuda.group_reduce(x, "sum", warps=2)  # MARK-ge
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=64))
+    with raises(line_of("MARK-ge") + "group_reduce comes after T.device_entry (it needs the "
+                "block's warps)"):
+        compile_kernel(k)
+
+
 def test_cta_reduce_needs_a_power_of_two_of_warps():
     @T.function
     def k(A: T.Tensor((3, 32, 1), "int32", align=4)):
@@ -219,6 +293,72 @@ def test_cta_reduce_needs_a_power_of_two_of_warps():
         T.cuda.cta_reduce(x)  # MARK-pow2
     with raises(line_of("MARK-pow2") + "cta_reduce needs a power-of-two number of warps, got 3"):
         compile_kernel(k)
+
+
+def test_grouped_softmax_example_down_to_ptx():
+    """Two rows per CTA of 1024 threads (examples/python/softmax.py's
+    make_grouped_kernel): warp-scope loads and stores whose regions start at
+    the warp's row and columns, two group reductions of one barrier each."""
+    sys.path.insert(0, EXAMPLES)
+    try:
+        import softmax
+    finally:
+        sys.path.remove(EXAMPLES)
+    compiled = compile_kernel(softmax.make_grouped_kernel(threads=1024, chunks=2,
+                                                          rows_per_cta=2))
+    ptx = compiled.ptx
+    # Per reduction: 5 butterflies in the warp, 4 over the group's 16 warps.
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 2 * (5 + 4)
+    assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 2
+    assert len(re.findall(r"@%tirx_p ld\.global\.v4\.b32", ptx)) == 2
+    assert len(re.findall(r"@%tirx_p st\.global\.v4\.b32", ptx)) == 2
+    assert len(re.findall(r"ex2\.approx\.ftz\.f32", ptx)) == 8
+    assert ".local" not in ptx
+    assert [v.name for v in compiled.size_vars] == ["rows", "cols"]
+    assert [v.multiple_of for v in compiled.size_vars] == [2, 2048]
+    # The grid is rows / 2 CTAs of 1024 threads.
+    assert ".maxntid 1024, 1, 1" in ptx or ".reqntid 1024, 1, 1" in ptx
+
+
+def test_softmax_picks_rows_per_cta():
+    """softmax(x)'s choice, without a GPU: the kernel each shape compiles."""
+    import types
+    sys.path.insert(0, EXAMPLES)
+    try:
+        import softmax
+    finally:
+        sys.path.remove(EXAMPLES)
+    built = []
+
+    class Matrix:
+        def __init__(self, rows, cols):
+            self.shape = (rows, cols)
+
+    def fake_compile(kernel, target):
+        built.append(kernel)
+        return lambda x, out: None
+    saved = tirx.compile, sys.modules.get("torch")
+    tirx.compile = fake_compile
+    sys.modules["torch"] = types.SimpleNamespace(empty_like=lambda x: x)
+    try:
+        chosen = {}
+        for rows, cols in ((32768, 4096), (65536, 2048), (40, 1024), (3, 4096), (64, 3072),
+                           (16384, 8192), (8192, 16384), (2, 2048)):
+            softmax._compiled.clear()
+            softmax.softmax(Matrix(rows, cols), out=Matrix(rows, cols))
+            chosen[(rows, cols)] = list(softmax._compiled)[0]
+    finally:
+        tirx.compile = saved[0]
+        if saved[1] is None:
+            del sys.modules["torch"]
+        else:
+            sys.modules["torch"] = saved[1]
+        softmax._compiled.clear()
+    assert chosen == {
+        (32768, 4096): ("grouped", 1024, 2, 2), (65536, 2048): ("grouped", 1024, 2, 4),
+        (40, 1024): ("grouped", 1024, 2, 8), (3, 4096): ("row", 256, 4),
+        (64, 3072): ("row", 256, 4), (16384, 8192): ("row", 1024, 2),
+        (8192, 16384): ("row", 1024, 4), (2, 2048): ("grouped", 1024, 1, 2)}
 
 
 def test_rmsnorm_example_down_to_ptx():
