@@ -459,3 +459,102 @@ PARTS(2, 512, 8)
 PARTS(4, 512, 8)
 PARTS(2, 512, 2)
 PARTS(4, 512, 2)
+
+// A row split over a cluster of two CTAs that exchange one (max, sum) pair:
+// each CTA's exponentials use its own max, and the result is scaled by
+// 2^((m - M) log2 e) / S at the end (M, S: the row's). Thread 0 stores the
+// pair into the peer's shared memory and arrives on the peer's mbarrier
+// (release.cluster); every thread waits on its own (acquire.cluster). The
+// cluster meets once, at the start (arrive) and before the first remote
+// access (wait), so that the peer's mbarrier is initialized; no CTA exits
+// before the peer's pair has arrived, so none is written after its exit.
+// Sync = false times the cluster launch alone (each CTA normalizes its half
+// on its own: a wrong result, not checked).
+template <int Threads, int Chunks, bool Sync>
+__device__ __forceinline__ void softmaxPair(const float *x, float *y,
+                                            int cols) {
+  constexpr int kChunk = Threads * 4;
+  __shared__ float maxSlots[32], sumSlots[32];
+  __shared__ float peer[2];
+  __shared__ uint64_t arrived;
+  uint32_t bar = static_cast<uint32_t>(__cvta_generic_to_shared(&arrived));
+  if (Sync) {
+    if (threadIdx.x == 0) {
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar));
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+  }
+  float4 v[Chunks];
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r)
+    v[r] = reinterpret_cast<const float4 *>(x + r * kChunk)[threadIdx.x];
+  float top = -INFINITY;
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r)
+    top = fmaxf(fmaxf(top, fmaxf(v[r].x, v[r].y)), fmaxf(v[r].z, v[r].w));
+  top = ctaReduce<Threads, true>(top, maxSlots);
+  float shift = -top * kLog2e, total = 0.f;
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r) {
+    v[r].x = ex2(fmaf(v[r].x, kLog2e, shift));
+    v[r].y = ex2(fmaf(v[r].y, kLog2e, shift));
+    v[r].z = ex2(fmaf(v[r].z, kLog2e, shift));
+    v[r].w = ex2(fmaf(v[r].w, kLog2e, shift));
+    total += (v[r].x + v[r].y) + (v[r].z + v[r].w);
+  }
+  total = ctaReduce<Threads, false>(total, sumSlots);
+  float scale = __frcp_rn(total);
+  if (Sync) {
+    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+    if (threadIdx.x == 0) {
+      uint32_t other = clusterRank() ^ 1;
+      uint32_t slots = static_cast<uint32_t>(__cvta_generic_to_shared(peer));
+      asm volatile(
+          "{\n\t.reg .b32 s, b;\n\t"
+          "mapa.shared::cluster.u32 s, %0, %1;\n\t"
+          "mapa.shared::cluster.u32 b, %2, %1;\n\t"
+          "st.shared::cluster.v2.f32 [s], {%3, %4};\n\t"
+          "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [b];\n\t"
+          "}" ::"r"(slots),
+          "r"(other), "r"(bar), "f"(top), "f"(total)
+          : "memory");
+    }
+    asm volatile("{\n\t.reg .pred p;\nwait:\n\t"
+                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, "
+                 "[%0], 0;\n\t@!p bra wait;\n\t}" ::"r"(bar)
+                 : "memory");
+    float rowMax = fmaxf(top, peer[0]);
+    float rowSum = total * ex2((top - rowMax) * kLog2e) +
+                   peer[1] * ex2((peer[0] - rowMax) * kLog2e);
+    scale = ex2((top - rowMax) * kLog2e) * __frcp_rn(rowSum);
+  }
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r) {
+    v[r].x *= scale;
+    v[r].y *= scale;
+    v[r].z *= scale;
+    v[r].w *= scale;
+    reinterpret_cast<float4 *>(y + r * kChunk)[threadIdx.x] = v[r];
+  }
+}
+
+#define PAIR(T, C)                                                             \
+  extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(T)    \
+      pair_2_##T##_##C(const float *x, float *y, int cols) {                   \
+    size_t first = static_cast<size_t>(blockIdx.x / 2) * cols +                \
+                   (blockIdx.x % 2) * (cols / 2);                              \
+    softmaxPair<T, C, true>(x + first, y + first, cols);                       \
+  }                                                                            \
+  extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(T)    \
+      nosync_2_##T##_##C(const float *x, float *y, int cols) {                 \
+    size_t first = static_cast<size_t>(blockIdx.x / 2) * cols +                \
+                   (blockIdx.x % 2) * (cols / 2);                              \
+    softmaxPair<T, C, false>(x + first, y + first, cols);                      \
+  }
+
+PAIR(1024, 2)
+PAIR(512, 4)
+PAIR(512, 2)
+PAIR(256, 4)
+PAIR(256, 2)
