@@ -29,6 +29,44 @@ __device__ __forceinline__ float warpSum(float v) {
   return v;
 }
 
+__device__ __forceinline__ float ex2(float v) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
+  return r;
+}
+
+// The thread's max over its chunks.
+template <int Chunks>
+__device__ __forceinline__ float chunksMax(const float4 (&v)[Chunks]) {
+  float top = -INFINITY;
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r)
+    top = fmaxf(fmaxf(top, fmaxf(v[r].x, v[r].y)), fmaxf(v[r].z, v[r].w));
+  return top;
+}
+
+// v = 2^((v - top) log2 e) by one fma and ex2 each; the thread's sum.
+template <int Chunks>
+__device__ __forceinline__ float exponentiate(float4 (&v)[Chunks], float top) {
+  float shift = -top * kLog2e, total = 0.f;
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r) {
+    v[r].x = ex2(fmaf(v[r].x, kLog2e, shift));
+    v[r].y = ex2(fmaf(v[r].y, kLog2e, shift));
+    v[r].z = ex2(fmaf(v[r].z, kLog2e, shift));
+    v[r].w = ex2(fmaf(v[r].w, kLog2e, shift));
+    total += (v[r].x + v[r].y) + (v[r].z + v[r].w);
+  }
+  return total;
+}
+
+__device__ __forceinline__ void scaleChunk(float4 &v, float scale) {
+  v.x *= scale;
+  v.y *= scale;
+  v.z *= scale;
+  v.w *= scale;
+}
+
 // Every thread gets the CTA's value; `slots` holds one float per warp.
 template <int Threads, bool IsMax>
 __device__ __forceinline__ float ctaReduce(float v, float *slots) {
@@ -46,8 +84,6 @@ __device__ __forceinline__ float ctaReduce(float v, float *slots) {
               : v + __shfl_xor_sync(0xffffffffu, v, offset);
   return v;
 }
-
-__device__ __forceinline__ float ex2(float v);
 
 // Rows side by side: the CTA's warps form Rows groups of Threads / Rows / 32
 // warps; every thread gets its group's value after one CTA barrier.
@@ -82,36 +118,16 @@ __device__ __forceinline__ void softmaxRows(const float *x, float *y) {
 #pragma unroll
   for (int r = 0; r < Chunks; ++r)
     v[r] = in[r * kPerRow];
-  float top = -INFINITY;
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r)
-    top = fmaxf(fmaxf(top, fmaxf(v[r].x, v[r].y)), fmaxf(v[r].z, v[r].w));
+  float top = chunksMax(v);
   top = groupReduce<Threads, Rows, true>(top, maxSlots);
-  float shift = -top * kLog2e, total = 0.f;
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r) {
-    v[r].x = ex2(fmaf(v[r].x, kLog2e, shift));
-    v[r].y = ex2(fmaf(v[r].y, kLog2e, shift));
-    v[r].z = ex2(fmaf(v[r].z, kLog2e, shift));
-    v[r].w = ex2(fmaf(v[r].w, kLog2e, shift));
-    total += (v[r].x + v[r].y) + (v[r].z + v[r].w);
-  }
+  float total = exponentiate(v, top);
   total = groupReduce<Threads, Rows, false>(total, sumSlots);
   float scale = __frcp_rn(total);
 #pragma unroll
   for (int r = 0; r < Chunks; ++r) {
-    v[r].x *= scale;
-    v[r].y *= scale;
-    v[r].z *= scale;
-    v[r].w *= scale;
+    scaleChunk(v[r], scale);
     out[r * kPerRow] = v[r];
   }
-}
-
-__device__ __forceinline__ float ex2(float v) {
-  float r;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
-  return r;
 }
 
 __device__ __forceinline__ uint32_t clusterRank() {
@@ -202,20 +218,9 @@ __device__ __forceinline__ void softmaxPart(const float *x, float *y,
                 : reinterpret_cast<const float4 *>(x + r * kChunk)[threadIdx.x];
     }
   }
-  float top = -INFINITY;
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r)
-    top = fmaxf(fmaxf(top, fmaxf(v[r].x, v[r].y)), fmaxf(v[r].z, v[r].w));
+  float top = chunksMax(v);
   top = ctaReduce<Threads, true>(top, maxSlots);
-  float shift = -top * kLog2e, total = 0.f;
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r) {
-    v[r].x = ex2(fmaf(v[r].x, kLog2e, shift));
-    v[r].y = ex2(fmaf(v[r].y, kLog2e, shift));
-    v[r].z = ex2(fmaf(v[r].z, kLog2e, shift));
-    v[r].w = ex2(fmaf(v[r].w, kLog2e, shift));
-    total += (v[r].x + v[r].y) + (v[r].z + v[r].w);
-  }
+  float total = exponentiate(v, top);
   total = ctaReduce<Threads, false>(total, sumSlots);
   float scale;
   if (Cluster > 1) {
@@ -243,10 +248,7 @@ __device__ __forceinline__ void softmaxPart(const float *x, float *y,
   }
 #pragma unroll
   for (int r = 0; r < Chunks; ++r) {
-    v[r].x *= scale;
-    v[r].y *= scale;
-    v[r].z *= scale;
-    v[r].w *= scale;
+    scaleChunk(v[r], scale);
     if (r * kChunk < cols)
       reinterpret_cast<float4 *>(y + r * kChunk)[threadIdx.x] = v[r];
   }
@@ -418,28 +420,14 @@ __device__ __forceinline__ void softmaxParts(const float *x, float *y,
 #pragma unroll
   for (int r = 0; r < Chunks; ++r)
     v[r] = in[r * kPerPart];
-  float top = -INFINITY;
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r)
-    top = fmaxf(fmaxf(top, fmaxf(v[r].x, v[r].y)), fmaxf(v[r].z, v[r].w));
+  float top = chunksMax(v);
   top = ctaReduce<Threads, true>(top, maxSlots);
-  float shift = -top * kLog2e, total = 0.f;
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r) {
-    v[r].x = ex2(fmaf(v[r].x, kLog2e, shift));
-    v[r].y = ex2(fmaf(v[r].y, kLog2e, shift));
-    v[r].z = ex2(fmaf(v[r].z, kLog2e, shift));
-    v[r].w = ex2(fmaf(v[r].w, kLog2e, shift));
-    total += (v[r].x + v[r].y) + (v[r].z + v[r].w);
-  }
+  float total = exponentiate(v, top);
   total = ctaReduce<Threads, false>(total, sumSlots);
   float scale = __frcp_rn(total);
 #pragma unroll
   for (int r = 0; r < Chunks; ++r) {
-    v[r].x *= scale;
-    v[r].y *= scale;
-    v[r].z *= scale;
-    v[r].w *= scale;
+    scaleChunk(v[r], scale);
     out[r * kPerPart] = v[r];
   }
 }
@@ -489,20 +477,9 @@ __device__ __forceinline__ void softmaxPair(const float *x, float *y,
 #pragma unroll
   for (int r = 0; r < Chunks; ++r)
     v[r] = reinterpret_cast<const float4 *>(x + r * kChunk)[threadIdx.x];
-  float top = -INFINITY;
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r)
-    top = fmaxf(fmaxf(top, fmaxf(v[r].x, v[r].y)), fmaxf(v[r].z, v[r].w));
+  float top = chunksMax(v);
   top = ctaReduce<Threads, true>(top, maxSlots);
-  float shift = -top * kLog2e, total = 0.f;
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r) {
-    v[r].x = ex2(fmaf(v[r].x, kLog2e, shift));
-    v[r].y = ex2(fmaf(v[r].y, kLog2e, shift));
-    v[r].z = ex2(fmaf(v[r].z, kLog2e, shift));
-    v[r].w = ex2(fmaf(v[r].w, kLog2e, shift));
-    total += (v[r].x + v[r].y) + (v[r].z + v[r].w);
-  }
+  float total = exponentiate(v, top);
   total = ctaReduce<Threads, false>(total, sumSlots);
   float scale = __frcp_rn(total);
   if (Sync) {
@@ -531,10 +508,7 @@ __device__ __forceinline__ void softmaxPair(const float *x, float *y,
   }
 #pragma unroll
   for (int r = 0; r < Chunks; ++r) {
-    v[r].x *= scale;
-    v[r].y *= scale;
-    v[r].z *= scale;
-    v[r].w *= scale;
+    scaleChunk(v[r], scale);
     reinterpret_cast<float4 *>(y + r * kChunk)[threadIdx.x] = v[r];
   }
 }

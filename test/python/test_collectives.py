@@ -156,25 +156,35 @@ def test_view_with_a_layout_beyond_the_storage_is_located():
         compile_kernel(warp_kernel(body))
 
 
-def test_softmax_example_down_to_ptx():
+def example(name):
+    """An example module of examples/python."""
     sys.path.insert(0, EXAMPLES)
     try:
-        import softmax
+        return __import__(name)
     finally:
         sys.path.remove(EXAMPLES)
-    compiled = compile_kernel(softmax.make_kernel(threads=256, chunks=4))
+
+
+def softmax_counts(compiled):
+    """What a softmax kernel's PTX is made of."""
     ptx = compiled.ptx
+    patterns = {"shuffles": r"shfl\.sync\.bfly\.b32", "barriers": r"bar\.sync\s+0;",
+                "loads": r"@%tirx_p ld\.global\.v4\.b32",
+                "stores": r"@%tirx_p st\.global\.v4\.b32", "exponentials": r"ex2\.approx\.ftz\.f32",
+                "spills": r"\.local"}
+    counts = {key: len(re.findall(pattern, ptx)) for key, pattern in patterns.items()}
+    counts["sizes"] = [(v.name, v.multiple_of) for v in compiled.size_vars]
+    return counts
+
+
+def test_softmax_example_down_to_ptx():
+    compiled = compile_kernel(example("softmax").make_kernel(threads=256, chunks=4))
     # Two block reductions: 5 butterfly steps in each warp, one barrier, 3
-    # more over the 8 warps.
-    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 16
-    assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 2
-    # 4 chunks of one 16-byte load and store per thread, each predicated by
-    # chunk < cols; 16 exponentials.
-    assert len(re.findall(r"@%tirx_p ld\.global\.v4\.b32", ptx)) == 4
-    assert len(re.findall(r"@%tirx_p st\.global\.v4\.b32", ptx)) == 4
-    assert len(re.findall(r"ex2\.approx\.ftz\.f32", ptx)) == 16
-    assert ".local" not in ptx
-    assert [v.name for v in compiled.size_vars] == ["rows", "cols"]
+    # more over the 8 warps; 4 chunks of one 16-byte load and store per
+    # thread, each predicated by chunk < cols; 16 exponentials.
+    assert softmax_counts(compiled) == {
+        "shuffles": 16, "barriers": 2, "loads": 4, "stores": 4, "exponentials": 16,
+        "spills": 0, "sizes": [("rows", 1), ("cols", 1024)]}
 
 
 def test_cta_reduce_and_warp_reduce():
@@ -299,43 +309,26 @@ def test_grouped_softmax_example_down_to_ptx():
     """Two rows per CTA of 1024 threads (examples/python/softmax.py's
     make_grouped_kernel): warp-scope loads and stores whose regions start at
     the warp's row and columns, two group reductions of one barrier each."""
-    sys.path.insert(0, EXAMPLES)
-    try:
-        import softmax
-    finally:
-        sys.path.remove(EXAMPLES)
-    compiled = compile_kernel(softmax.make_grouped_kernel(threads=1024, chunks=2,
-                                                          rows_per_cta=2))
-    ptx = compiled.ptx
+    compiled = compile_kernel(example("softmax").make_grouped_kernel(
+        threads=1024, chunks=2, rows_per_cta=2))
     # Per reduction: 5 butterflies in the warp, 4 over the group's 16 warps.
-    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 2 * (5 + 4)
-    assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 2
-    assert len(re.findall(r"@%tirx_p ld\.global\.v4\.b32", ptx)) == 2
-    assert len(re.findall(r"@%tirx_p st\.global\.v4\.b32", ptx)) == 2
-    assert len(re.findall(r"ex2\.approx\.ftz\.f32", ptx)) == 8
-    assert ".local" not in ptx
-    assert [v.name for v in compiled.size_vars] == ["rows", "cols"]
-    assert [v.multiple_of for v in compiled.size_vars] == [2, 2048]
+    assert softmax_counts(compiled) == {
+        "shuffles": 2 * (5 + 4), "barriers": 2, "loads": 2, "stores": 2, "exponentials": 8,
+        "spills": 0, "sizes": [("rows", 2), ("cols", 2048)]}
     # The grid is rows / 2 CTAs of 1024 threads.
-    assert ".maxntid 1024, 1, 1" in ptx or ".reqntid 1024, 1, 1" in ptx
+    assert re.search(r"\.(maxntid|reqntid) 1024, 1, 1", compiled.ptx)
 
 
 def test_softmax_picks_rows_per_cta():
     """softmax(x)'s choice, without a GPU: the kernel each shape compiles."""
     import types
-    sys.path.insert(0, EXAMPLES)
-    try:
-        import softmax
-    finally:
-        sys.path.remove(EXAMPLES)
-    built = []
+    softmax = example("softmax")
 
     class Matrix:
         def __init__(self, rows, cols):
             self.shape = (rows, cols)
 
     def fake_compile(kernel, target):
-        built.append(kernel)
         return lambda x, out: None
     saved = tirx.compile, sys.modules.get("torch")
     tirx.compile = fake_compile
@@ -362,12 +355,7 @@ def test_softmax_picks_rows_per_cta():
 
 
 def test_rmsnorm_example_down_to_ptx():
-    sys.path.insert(0, EXAMPLES)
-    try:
-        import rmsnorm
-    finally:
-        sys.path.remove(EXAMPLES)
-    compiled = compile_kernel(rmsnorm.make_kernel(threads=256, chunks=2))
+    compiled = compile_kernel(example("rmsnorm").make_kernel(threads=256, chunks=2))
     ptx = compiled.ptx
     # x and w: 2 chunks of one 16-byte load per thread each; y: 2 stores.
     assert len(re.findall(r"@%tirx_p ld\.global\.v4\.b32", ptx)) == 4
