@@ -2,8 +2,9 @@
 # statistics: y = x / sqrt(mean(x^2) + eps) * w, rounded to bfloat16 once.
 # Both extents are known at run time: `rows` is the grid, `cols` any
 # multiple of the chunk (threads x 8) up to the kernel's capacity
-# (threads x 8 x chunks); `rms_norm(x, w)` picks a compiled kernel whose
-# capacity covers the row.
+# (threads x 8 x chunks, declared as the size variable's at_most: the
+# launcher refuses a longer row); `rms_norm(x, w)` picks a compiled kernel
+# whose capacity covers the row.
 #
 # One CTA per row; warp w, lane l holds, in chunk r, the eight columns
 # r*C + 256 w + 8 l + (0..7) (C = threads x 8): one 16-byte load per thread
@@ -35,7 +36,8 @@ def make_kernel(threads=256, chunks=2, eps=EPS):
     warps = threads // 32
     chunk = threads * 8
     rows = T.dynamic("rows")
-    cols = T.dynamic("cols", multiple_of=chunk)
+    # Longer rows do not fit the registers: the launcher refuses them.
+    cols = T.dynamic("cols", multiple_of=chunk, at_most=chunk * chunks)
     # 16 bytes per thread and chunk: warp w, lane l, chunk r, word k.
     words = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
     # The same elements as float32, one register each.

@@ -1,7 +1,8 @@
 # Row softmax of a float32 (rows, cols) tensor: y = exp(x - max) / sum.
 # Both extents are known at run time: `rows` is the grid, `cols` any
 # multiple of the chunk (threads x 4) up to the kernel's capacity
-# (threads x 4 x chunks); `softmax(x)` picks a compiled kernel whose
+# (threads x 4 x chunks, declared as the size variable's at_most: the
+# launcher refuses a longer row); `softmax(x)` picks a compiled kernel whose
 # capacity covers the row, as Triton's tutorial picks its block size.
 #
 # One CTA per row; warp w, lane l holds, in chunk r, the four columns
@@ -49,7 +50,8 @@ def make_kernel(threads=256, chunks=4):
     warps = threads // 32
     chunk = threads * 4
     rows = T.dynamic("rows")
-    cols = T.dynamic("cols", multiple_of=chunk)
+    # Longer rows do not fit the registers: the launcher refuses them.
+    cols = T.dynamic("cols", multiple_of=chunk, at_most=chunk * chunks)
     # x: warp w, lane l, chunk r, word k (slot 4 r + k).
     row_layout = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
     # One value per thread (slot 0), lanes as the collective's atom.
@@ -117,7 +119,7 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2):
     group = warps // rows_per_cta  # warps per row
     chunk = group * 128  # columns per chunk of a row
     rows = T.dynamic("rows", multiple_of=rows_per_cta)
-    cols = T.dynamic("cols", multiple_of=chunk)
+    cols = T.dynamic("cols", multiple_of=chunk, at_most=chunk * chunks)
     # x: lane l, chunk r, word k (slot 4 r + k), in every warp.
     lane_chunks = TileLayout(S[(32, chunks, 4) : (1 @ laneid, 4, 1)])
     lane_one = TileLayout(S[(32, 1) : (1 @ laneid, 1)])

@@ -112,6 +112,12 @@ int tirxCompileResultGetKernelTensorMap(TirxCompileResult result, size_t index,
 int tirxCompileResultGetKernelSizeParam(TirxCompileResult result, size_t index,
                                         size_t param, const char **sizeName,
                                         int64_t *multiple);
+/// Parameter `param` of kernel `index`: the largest value its size variable
+/// declares (`tirx.at_most`), or 0 when it declares none or the parameter is
+/// no size variable. 0 on success; 1 for a NULL result or `atMost`, or a bad
+/// index.
+int tirxCompileResultGetKernelSizeAtMost(TirxCompileResult result, size_t index,
+                                         size_t param, int64_t *atMost);
 /// The grid (three extents) of kernel `index` for argument values `args`
 /// (one per parameter; only the size variables' are read). 0 on success; 1
 /// with `*error` set (free with tirxStringDestroy) when an argument is

@@ -68,10 +68,11 @@ struct GridNode {
 struct KernelInfo {
   std::string name;
   int64_t block[3] = {1, 1, 1};
-  /// Per parameter: the size variable it declares ("" if none) and its
-  /// declared multiple.
+  /// Per parameter: the size variable it declares ("" if none), its
+  /// declared multiple and its declared largest value (0: none).
   std::vector<std::string> sizeNames;
   std::vector<int64_t> sizeMultiples;
+  std::vector<int64_t> sizeAtMost;
   std::vector<GridNode> nodes;
   unsigned grid[3] = {0, 0, 0}; // roots in `nodes`
   /// Dynamic shared memory every launch passes (0: static only).
@@ -141,6 +142,7 @@ static KernelInfo describeKernel(KernelOp kernel) {
         kernel.getArgAttr(index, TirXDialect::kSizeAttrName));
     info.sizeNames.push_back(name ? name.getValue().str() : "");
     info.sizeMultiples.push_back(name ? getSizeMultiple(kernel, index) : 1);
+    info.sizeAtMost.push_back(name ? getSizeAtMost(kernel, index) : 0);
   }
   for (unsigned dim = 0; dim < 3; ++dim)
     info.grid[dim] =
@@ -575,6 +577,16 @@ TIRX_CAPI int tirxCompileResultGetKernelSizeParam(TirxCompileResult result,
         info.sizeNames[param].empty() ? nullptr : info.sizeNames[param].c_str();
   if (multiple)
     *multiple = info.sizeMultiples[param];
+  return 0;
+}
+
+TIRX_CAPI int tirxCompileResultGetKernelSizeAtMost(TirxCompileResult result,
+                                                   size_t index, size_t param,
+                                                   int64_t *atMost) {
+  if (!result || index >= result->kernelInfos.size() ||
+      param >= result->kernelInfos[index].sizeNames.size() || !atMost)
+    return 1;
+  *atMost = result->kernelInfos[index].sizeAtMost[param];
   return 0;
 }
 

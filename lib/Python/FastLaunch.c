@@ -68,6 +68,7 @@ typedef struct {
   Param *params;
   void **sizeSlots;      /* int64 slots of the size variables */
   long long *multipleOf; /* per size variable */
+  long long *atMost;     /* per size variable; 0: no largest value */
   TirxPreparedLaunch *prepared[MaxDevices];
 } Launcher;
 
@@ -207,13 +208,15 @@ static void Launcher_dealloc(Launcher *self) {
   PyMem_Free(self->params);
   PyMem_Free(self->sizeSlots);
   PyMem_Free(self->multipleOf);
+  PyMem_Free(self->atMost);
   freefunc release = (freefunc)PyType_GetSlot(type, Py_tp_free);
   release(self);
   Py_DECREF(type);
 }
 
 /* Launcher(general, failed, params, sizes, grids, grid_for)
- *   sizes: ((slot, multiple_of), ...), one per size variable;
+ *   sizes: ((slot, multiple_of, at_most), ...), one per size variable
+ *     (at_most 0: none declared);
  *   grids: the dict of checked dynamic grids (None for a static grid). */
 static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
   PyObject *general, *failed, *params, *sizes, *grids, *gridFor;
@@ -246,7 +249,9 @@ static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
       PyMem_Calloc(self->numSizes ? self->numSizes : 1, sizeof(void *));
   self->multipleOf =
       PyMem_Calloc(self->numSizes ? self->numSizes : 1, sizeof(long long));
-  if (!self->params || !self->sizeSlots || !self->multipleOf) {
+  self->atMost =
+      PyMem_Calloc(self->numSizes ? self->numSizes : 1, sizeof(long long));
+  if (!self->params || !self->sizeSlots || !self->multipleOf || !self->atMost) {
     PyErr_NoMemory();
     return -1;
   }
@@ -256,14 +261,15 @@ static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
       return -1;
   for (int k = 0; k < self->numSizes; ++k) {
     PyObject *size = PyTuple_GetItem(sizes, k);
-    if (!PyTuple_Check(size) || PyTuple_Size(size) != 2) {
+    if (!PyTuple_Check(size) || PyTuple_Size(size) != 3) {
       PyErr_SetString(PyExc_TypeError,
-                      "a size variable is (slot, multiple_of)");
+                      "a size variable is (slot, multiple_of, at_most)");
       return -1;
     }
     self->sizeSlots[k] = getAddress(size, 0);
     if (!self->sizeSlots[k] || getLongLong(size, 1, &self->multipleOf[k]) < 0 ||
-        self->multipleOf[k] < 1)
+        self->multipleOf[k] < 1 || getLongLong(size, 2, &self->atMost[k]) < 0 ||
+        self->atMost[k] < 0)
       return PyErr_Occurred()
                  ? -1
                  : (PyErr_SetString(PyExc_ValueError, "a bad size variable"),
@@ -412,7 +418,8 @@ static int checkTensor(Launcher *self, const Param *param, PyObject *arg,
       ok = extent == sizes[size];
       continue;
     }
-    ok = extent >= 1 && extent % self->multipleOf[size] == 0;
+    ok = extent >= 1 && extent % self->multipleOf[size] == 0 &&
+         (self->atMost[size] == 0 || extent <= self->atMost[size]);
     sizes[size] = extent;
     bound[size] = 1;
   }

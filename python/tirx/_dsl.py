@@ -120,21 +120,31 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 class SizeVar:
-    """`n = T.dynamic("n", multiple_of=4)`: a tensor extent known at launch,
-    taken from the tensors' shapes. Inside a kernel it is an index value."""
+    """`n = T.dynamic("n", multiple_of=4, at_most=4096)`: a tensor extent
+    known at launch, taken from the tensors' shapes. Inside a kernel it is an
+    index value."""
 
-    def __init__(self, name, multiple_of=1):
+    def __init__(self, name, multiple_of=1, at_most=None):
         if not isinstance(name, str) or not _IDENTIFIER.match(name):
             raise _error("T.dynamic needs an identifier as the size variable's name, "
                          "got %r" % (name,))
         if not is_int(multiple_of) or not 1 <= multiple_of <= 1 << 30:
             raise _error("T.dynamic(%r): multiple_of must be an int in [1, 2^30], got %r"
                          % (name, multiple_of))
+        if at_most is not None:
+            if not is_int(at_most) or not 1 <= at_most <= 1 << 62:
+                raise _error("T.dynamic(%r): at_most must be an int in [1, 2^62], got %r"
+                             % (name, at_most))
+            if at_most % multiple_of:
+                raise _error("T.dynamic(%r): at_most = %d is not a multiple of multiple_of = %d"
+                             % (name, at_most, multiple_of))
         self.name, self.multiple_of = name, int(multiple_of)
+        self.at_most = None if at_most is None else int(at_most)
 
     def __repr__(self):
-        return "T.dynamic(%r%s)" % (self.name, ", multiple_of=%d" % self.multiple_of
-                                    if self.multiple_of > 1 else "")
+        return "T.dynamic(%r%s%s)" % (
+            self.name, ", multiple_of=%d" % self.multiple_of if self.multiple_of > 1 else "",
+            ", at_most=%d" % self.at_most if self.at_most is not None else "")
 
     def value(self):
         """The index value of this size in the kernel being traced."""

@@ -146,6 +146,10 @@ class Function:
                     raise _error("two size variables named %s declare different multiples "
                                  "(%d and %d)" % (var.name, same[0].multiple_of,
                                                   var.multiple_of), self.position)
+                if same and same[0] is not var and same[0].at_most != var.at_most:
+                    raise _error("two size variables named %s declare different largest "
+                                 "values (at_most %s and %s)" % (var.name, same[0].at_most,
+                                                                 var.at_most), self.position)
                 if not same:
                     size_vars.append(var)
         for var in size_vars:
@@ -180,9 +184,10 @@ class Function:
                           "parameter '%s': " % name))
             header += text
         for var in size_vars:
-            header += ", %s: index {tirx.size = \"%s\"%s}" % (
+            header += ", %s: index {tirx.size = \"%s\"%s%s}" % (
                 b.sizes[var.name], var.name, ", tirx.multiple_of = %d : i64" % var.multiple_of
-                if var.multiple_of > 1 else "")
+                if var.multiple_of > 1 else "",
+                ", tirx.at_most = %d : i64" % var.at_most if var.at_most is not None else "")
         header += ") "
         grid_text = []
         for extent in b.launch.grid:

@@ -228,6 +228,9 @@ def _check_shape(name, kind, shape, sizes, bound):
             raise ValueError("parameter '%s': %s = %d is not a multiple of %d, as the size "
                              "variable %s declares" % (name, var, extent, want.multiple_of,
                                                        var))
+        if want.at_most is not None and extent > want.at_most:
+            raise ValueError("parameter '%s': %s = %d is more than %d, the most the size "
+                             "variable %s declares" % (name, var, extent, want.at_most, var))
         sizes[var] = extent
         bound[var] = (name, dim)
 
@@ -903,7 +906,7 @@ class Launcher:
             else:
                 specs.append(("int", slot, kind.bits // 8) + _fast_scalar_range(kind))
         n = len(self._params)
-        sizes = tuple((ctypes.addressof(self._slots[n + k]), var.multiple_of)
+        sizes = tuple((ctypes.addressof(self._slots[n + k]), var.multiple_of, var.at_most or 0)
                       for k, var in enumerate(self._size_vars))
         g = self._globals
         return module.Launcher(lambda args: g["_general"](args), _raise_last_error,
@@ -967,6 +970,8 @@ class Launcher:
                     check = "%s < 1" % z
                     if extent.multiple_of > 1:
                         check += " or %s %% %d" % (z, extent.multiple_of)
+                    if extent.at_most is not None:
+                        check += " or %s > %d" % (z, extent.at_most)
                     body.append("    if %s: %s" % (check, fallback))
             align = kind.alignment_or_default
             body.append("    p%d = %s.data_ptr()" % (i, a))

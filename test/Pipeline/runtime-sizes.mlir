@@ -2,7 +2,8 @@
 // variable is a 64-bit kernel parameter, every index is 64-bit, the full
 // tiles are vector accesses and the tail is element by element; the host
 // launcher computes the grid from the size, and tirx.launch takes the size
-// from the memref and asserts it.
+// from the memref and asserts it (at least 1, its multiple, its largest
+// value).
 // RUN: tirx-opt %s --tirx-to-ptx="ptx-output=%t.ptx" -o /dev/null
 // RUN: FileCheck %s --enable-var-scope < %t.ptx
 // RUN: FileCheck %s --check-prefix=LOCAL < %t.ptx
@@ -32,6 +33,8 @@
 // HOST: cf.assert %{{.+}}, "tirx.launch @affine_relu_n: size variable n (argument #1 dimension 0) must be at least 1"
 // HOST: %[[REM:.+]] = arith.remsi %[[DIM]], %{{.+}} : index
 // HOST: cf.assert %{{.+}}, "tirx.launch @affine_relu_n: size variable n (argument #1 dimension 0) must be a multiple of 2"
+// HOST: %[[MOST:.+]] = arith.cmpi sle, %[[DIM]], %{{.+}} : index
+// HOST: cf.assert %[[MOST]], "tirx.launch @affine_relu_n: size variable n (argument #1 dimension 0) must be at most 1073741824"
 // HOST: %[[DIM2:.+]] = memref.dim %arg1, %{{.+}} : memref<?xf32>
 // HOST: arith.cmpi eq, %[[DIM2]], %[[DIM]] : index
 // HOST: cf.assert %{{.+}}, "tirx.launch @affine_relu_n: argument #2 dimension 0 disagrees with size variable n"
@@ -41,7 +44,7 @@
 !N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
 !V4 = !tirx.tensor<4xf32, global, #tirx.layout<S[4 : 1]>, align = 16>
 !S1 = !tirx.tensor<1xf32, global, #tirx.layout<S[1 : 1]>, align = 4>
-tirx.kernel @affine_relu_n(%n: index {tirx.size = "n", tirx.multiple_of = 2 : i64}, %A: !N, %B: !N)
+tirx.kernel @affine_relu_n(%n: index {tirx.size = "n", tirx.multiple_of = 2 : i64, tirx.at_most = 1073741824 : i64}, %A: !N, %B: !N)
     launch(grid = [%n ceildiv 512], block = [128]) {
   %bx = tirx.block_idx x
   %tx = tirx.thread_idx x

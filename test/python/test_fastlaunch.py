@@ -34,16 +34,19 @@ def test_it_is_built():
     ([("tensor", 0, (4,), 16)], (), ValueError, "null slot"),
     ([("tensor", SLOT, 4, 16)], (), ValueError, "a tensor's dims: a tuple of at most 8"),
     ([("tensor", SLOT, (1,) * 9, 16)], (), ValueError, "a tensor's dims: a tuple of at most 8"),
-    ([("tensor", SLOT, (-2,), 16)], ((SLOT, 1),), ValueError,
+    ([("tensor", SLOT, (-2,), 16)], ((SLOT, 1, 0),), ValueError,
      "a dimension names no size variable"),
     ([("tensor", SLOT, (4,), 0)], (), ValueError, "an alignment is at least 1"),
     ([("float", SLOT, 2, 1.0)], (), ValueError, "a scalar slot of an unsupported width"),
     ([("int", SLOT, 3, 0, 7)], (), ValueError, "a scalar slot of an unsupported width"),
     ([("int", SLOT, 4, 0, -1)], (), OverflowError, "negative"),
     ([("tensor", SLOT, (-1,), 16)], ((SLOT,),), TypeError,
-     "a size variable is (slot, multiple_of)"),
-    ([("tensor", SLOT, (-1,), 16)], ((SLOT, 0),), ValueError, "a bad size variable"),
-    ([("tensor", SLOT, (-1,), 16)], ((0, 1),), ValueError, "a bad size variable"),
+     "a size variable is (slot, multiple_of, at_most)"),
+    ([("tensor", SLOT, (-1,), 16)], ((SLOT, 1),), TypeError,
+     "a size variable is (slot, multiple_of, at_most)"),
+    ([("tensor", SLOT, (-1,), 16)], ((SLOT, 0, 0),), ValueError, "a bad size variable"),
+    ([("tensor", SLOT, (-1,), 16)], ((0, 1, 0),), ValueError, "a bad size variable"),
+    ([("tensor", SLOT, (-1,), 16)], ((SLOT, 1, -1),), ValueError, "a bad size variable"),
 ])
 def test_malformed_descriptions(params, sizes, exception, message):
     with raises(exception, message):
@@ -52,10 +55,10 @@ def test_malformed_descriptions(params, sizes, exception, message):
 
 def test_too_many_parameters_or_sizes():
     for params, sizes in (([("other", SLOT)] * 257, ()),
-                          ([("tensor", SLOT, (-1,), 16)], ((SLOT, 1),) * 257)):
+                          ([("tensor", SLOT, (-1,), 16)], ((SLOT, 1, 0),) * 257)):
         with raises(ValueError, "too many parameters or size variables (at most 256)"):
             make(params, sizes)
-    make([("other", SLOT)] * 256, ((SLOT, 1),) * 256)  # the most it takes
+    make([("other", SLOT)] * 256, ((SLOT, 1, 0),) * 256)  # the most it takes
 
 
 def test_other_construction_errors():
@@ -134,7 +137,7 @@ def test_a_size_no_tensor_binds_takes_the_general_path():
     function = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)(lambda p: launched.append(p) or 0)
     prepared = runtime._PreparedLaunch()
     tensor_slot, size_slot = ctypes.c_void_p(), ctypes.c_int64(-7)
-    for sizes in ((), ((ctypes.addressof(size_slot), 1),)):
+    for sizes in ((), ((ctypes.addressof(size_slot), 1, 0),)):
         launcher = fast.Launcher(lambda args: "general", lambda: None,
                                  (("tensor", ctypes.addressof(tensor_slot), (4,), 16),),
                                  sizes, None, lambda key: (1, 1, 1))
@@ -157,7 +160,7 @@ def test_a_cached_grid_is_three_extents():
     grids = {(4,): (ctypes.c_uint * 3)(2, 3, 5)}
     launcher = fast.Launcher(lambda args: "general", lambda: None,
                              (("tensor", ctypes.addressof(tensor_slot), (-1,), 16),),
-                             ((ctypes.addressof(size_slot), 1),), grids, lambda key: None)
+                             ((ctypes.addressof(size_slot), 1, 0),), grids, lambda key: None)
     launcher.bind(FakeTensor, lambda device: 0, ("f32",))
     launcher.set_owner(__import__("threading").get_ident())
     launcher.set_prepared(0, ctypes.addressof(prepared),

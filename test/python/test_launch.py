@@ -2,7 +2,7 @@
 runtime library (it records each launch: device, stream, grid, block and
 the argument values read back through the argument pointers), fake PyTorch
 tensors, DLPack capsules made here with ctypes, and stand-ins for the DSL's
-size variables (SizeVar: .name, .multiple_of) and grid expressions
+size variables (SizeVar: .name, .multiple_of, .at_most) and grid expressions
 (.evaluate(sizes))."""
 import ctypes
 import gc
@@ -31,8 +31,8 @@ def raises(exception, message):
 #===------------------------------------------------------------------------===#
 
 class SizeVar:
-    def __init__(self, name, multiple_of=1):
-        self.name, self.multiple_of = name, multiple_of
+    def __init__(self, name, multiple_of=1, at_most=None):
+        self.name, self.multiple_of, self.at_most = name, multiple_of, at_most
 
 
 class CeilDiv:
@@ -450,6 +450,24 @@ def test_size_variable_errors(monkeypatch, torch):
         with raises(ValueError, "parameter 'B' has rank 2, expected 1 (shape (n,))"):
             made((make((8, 2)), make((8, 1)), 1.0))
     assert library.launches == []
+
+
+def test_size_variable_at_most(monkeypatch, torch):
+    """T.dynamic(..., at_most=): the largest value is accepted, one chunk more
+    is refused with the variable's name before anything launches, on the
+    fast paths (the C one and the generated Python one: `torch`) and the
+    general path (FakeCuda)."""
+    n = SizeVar("n", multiple_of=4, at_most=64)
+    made, library = launcher(monkeypatch, [("A", Kind((n,), align=16))],
+                             grid=(CeilDiv("n", 64),), block=(64,), size_vars=[n])
+    for make in (torch.Tensor, FakeCuda):
+        made((make((64,), pointer=0x20000),))
+        assert library.launches[-1]["args"] == [0x20000, 64]
+        launches = len(library.launches)
+        with raises(ValueError, "parameter 'A': n = 68 is more than 64, the most the size "
+                                "variable n declares"):
+            made((make((68,)),))
+        assert len(library.launches) == launches
 
 
 def test_static_dimensions_beside_size_variables(monkeypatch, torch):

@@ -200,10 +200,51 @@ def test_full_slice_of_a_runtime_extent():
 @pytest.mark.parametrize("args, message", [
     (("1n",), "T.dynamic needs an identifier as the size variable's name, got '1n'"),
     (("n", 0), r"T.dynamic\('n'\): multiple_of must be an int in \[1, 2\^30\], got 0"),
+    (("n", 1, 0), r"T.dynamic\('n'\): at_most must be an int in \[1, 2\^62\], got 0"),
+    (("n", 1, 4.0), r"T.dynamic\('n'\): at_most must be an int in \[1, 2\^62\], got 4.0"),
+    (("n", 1, 1 << 63), r"T.dynamic\('n'\): at_most must be an int in \[1, 2\^62\], got "),
+    (("n", 4, 66), r"T.dynamic\('n'\): at_most = 66 is not a multiple of multiple_of = 4"),
 ])
 def test_bad_dynamic(args, message):
     with pytest.raises(tirx.CompileError, match=message):
         T.dynamic(*args)
+
+
+def test_at_most_reaches_the_ir_and_the_bounds_proof():
+    """T.dynamic(..., at_most=64): the kernel argument carries tirx.at_most,
+    and a loop over n reads a 64-element tensor, proven only with it (at
+    most 68 the proof is refuted with n = 68)."""
+    def kernel(at_most):
+        n = T.dynamic("n", multiple_of=4, at_most=at_most)
+
+        @T.function
+        def k(A: T.Tensor((n,), "float32", align=4), B: T.Tensor((64,), "float32", align=4)):
+            T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=1))
+            x = T.alloc_local((1,), "float32")
+            for i in T.serial(0, n):
+                T.cuda.tile.apply(T.ptx["ld.global.b32"], x, B[i:i + 1],  # MARK-most
+                                  scope="thread")
+        return k
+    compiled = compile_(kernel(64))
+    assert ('index {tirx.at_most = 64 : i64, tirx.multiple_of = 4 : i64, tirx.size = "n"}'
+            in compiled.mlir["input"])
+    assert [(v.name, v.multiple_of, v.at_most) for v in compiled.size_vars] == [("n", 4, 64)]
+    assert repr(compiled.size_vars[0]) == "T.dynamic('n', multiple_of=4, at_most=64)"
+    with pytest.raises(tirx.CompileError, match=re.escape(
+            "may read index 67 of dimension 0 of kernel argument #1 (extent 64): with n = 68")):
+        compile_(kernel(68))
+
+
+def test_one_size_variable_name_one_largest_value():
+    a, b = T.dynamic("n", at_most=64), T.dynamic("n", at_most=128)
+
+    @T.function
+    def k(A: T.Tensor((a,), "float32"), B: T.Tensor((b,), "float32")):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+    with pytest.raises(tirx.CompileError, match=re.escape(
+            "two size variables named n declare different largest values (at_most 64 and "
+            "128)")):
+        compile_(k)
 
 
 def test_bad_shapes_and_grids():

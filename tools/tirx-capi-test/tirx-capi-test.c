@@ -72,7 +72,7 @@ static void printError(const char *what, char *error) {
 static const char *kSized =
     "tirx.kernel @scale(%A: !tirx.tensor<?x4xf32, global, sizes = [n]>,\n"
     "                   %n: index {tirx.size = \"n\", tirx.multiple_of = 2 : "
-    "i64})\n"
+    "i64, tirx.at_most = 4096 : i64})\n"
     "    launch(grid = [(%n * 2) ceildiv 64, 2], block = [32]) {\n"
     "  tirx.return\n"
     "}\n";
@@ -87,11 +87,14 @@ static void sizedKernel(void) {
   if (tirxCompileResultGetKernel(result, 0, &name, &numParams, block) == 0)
     printf(" name=%s params=%zu block=(%lld, %lld, %lld)", name, numParams,
            (long long)block[0], (long long)block[1], (long long)block[2]);
-  for (size_t param = 0; param < numParams; ++param)
+  for (size_t param = 0; param < numParams; ++param) {
+    int64_t atMost = -1;
     if (tirxCompileResultGetKernelSizeParam(result, 0, param, &sizeName,
-                                            &multiple) == 0)
-      printf(" param%zu=%s/%lld", param, sizeName ? sizeName : "-",
-             (long long)multiple);
+                                            &multiple) == 0 &&
+        tirxCompileResultGetKernelSizeAtMost(result, 0, param, &atMost) == 0)
+      printf(" param%zu=%s/%lld<=%lld", param, sizeName ? sizeName : "-",
+             (long long)multiple, (long long)atMost);
+  }
   printf("\n");
   int64_t sizes[] = {1, 32, 33, (int64_t)1 << 36};
   for (size_t i = 0; i < 4; ++i) {
@@ -112,9 +115,13 @@ static void sizedKernel(void) {
     printError("sized grid, n = INT64_MAX", error);
   if (tirxCompileResultEvaluateGrid(result, 5, overflow, 2, grid, &error))
     printError("sized grid, kernel 5", error);
-  printf("sized kernel 5: %d, param 9: %d\n",
+  int64_t atMost = 0;
+  printf("sized kernel 5: %d, param 9: %d, at_most of param 9: %d, "
+         "to NULL: %d\n",
          tirxCompileResultGetKernel(result, 5, &name, NULL, NULL),
-         tirxCompileResultGetKernelSizeParam(result, 0, 9, &sizeName, NULL));
+         tirxCompileResultGetKernelSizeParam(result, 0, 9, &sizeName, NULL),
+         tirxCompileResultGetKernelSizeAtMost(result, 0, 9, &atMost),
+         tirxCompileResultGetKernelSizeAtMost(result, 0, 1, NULL));
   tirxCompileResultDestroy(result);
 }
 

@@ -230,6 +230,15 @@ static void convertLaunch(LaunchOp launch, gpu::GPUFuncOp func,
                   "size variable " + name.getValue() + " (" + where +
                       ") must be a multiple of " + std::to_string(multiple));
             }
+            if (int64_t atMost =
+                    sizeArg ? getSizeAtMost(func, sizeArg.getArgNumber()) : 0) {
+              Value most = arith::ConstantIndexOp::create(builder, loc, atMost);
+              assertTrue(arith::CmpIOp::create(builder, loc,
+                                               arith::CmpIPredicate::sle,
+                                               extent, most),
+                         "size variable " + name.getValue() + " (" + where +
+                             ") must be at most " + std::to_string(atMost));
+            }
           }
         Value address =
             memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, value);

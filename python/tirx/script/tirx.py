@@ -8,11 +8,13 @@ from .._dsl import (DTYPES as _DTYPES, SizeVar as _SizeVar, Tensor, ceildiv, if_
                     math_op as _math, to_index as index)
 
 
-def dynamic(name, multiple_of=1):
+def dynamic(name, multiple_of=1, at_most=None):
     """`n = T.dynamic("n")`: a tensor extent known at launch (docs/sizes.md);
     `multiple_of=4` declares that every launch's value is a multiple of 4
-    (checked by the launcher) so that vector accesses stay provably aligned."""
-    return _SizeVar(name, multiple_of)
+    (checked by the launcher) so that vector accesses stay provably aligned;
+    `at_most=4096` that no launch's value exceeds 4096 (checked by the
+    launcher too): the most a kernel whose registers hold a row can take."""
+    return _SizeVar(name, multiple_of, at_most)
 from .._function import (LaunchConfig, alloc_local, alloc_shared, apply as _apply,
                          atomic_add as _atomic_add,
                          block_idx as _block_idx, cta_sync as _cta_sync,

@@ -418,3 +418,51 @@ tirx.kernel @box_rows_off_grid(%A: !A, %m: index {tirx.size = "m"}, %k: index {t
   %rows = tirx.region %A[%row4, 0] [8, 64] align 16 : !A
   tirx.return
 }
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op size variable 'n': 'tirx.at_most' must be an integer in [1, 2^62], got 0 : i64}}
+tirx.kernel @k(%n: index {tirx.size = "n", tirx.at_most = 0 : i64}, %A: !tirx.tensor<?xf32, global, sizes = [n]>) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op size variable 'n': 'tirx.at_most' must be an integer in [1, 2^62], got "64"}}
+tirx.kernel @k(%n: index {tirx.size = "n", tirx.at_most = "64"}, %A: !tirx.tensor<?xf32, global, sizes = [n]>) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op size variable 'n': 'tirx.at_most' = 66 is not a multiple of its 'tirx.multiple_of' = 4}}
+tirx.kernel @k(%n: index {tirx.size = "n", tirx.multiple_of = 4 : i64, tirx.at_most = 66 : i64}, %A: !tirx.tensor<?xf32, global, sizes = [n]>) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// expected-error @+1 {{'tirx.kernel' op argument #0 has 'tirx.at_most' but is not a size variable (no 'tirx.size')}}
+tirx.kernel @k(%n: index {tirx.at_most = 64 : i64}) launch(grid = [1], block = [32]) {
+  tirx.return
+}
+
+// -----
+
+// The loop of sizes.mlir's @at_most with a largest value one step too
+// large: refuted at n = 68, whose last step reads index 67 of 64.
+!S64 = !tirx.tensor<64xf32, global, align = 4>
+tirx.kernel @at_most_too_large(%n: index {tirx.size = "n", tirx.multiple_of = 4 : i64, tirx.at_most = 68 : i64},
+                               %A: !tirx.tensor<?xf32, global, sizes = [n], align = 4>, %T: !S64)
+    launch(grid = [1], block = [1]) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-note @+1 {{the region is here}}
+    %t = tirx.region %T[%i] [1] : !S64
+    %s = tirx.alloc_local : !tirx.tensor<1xf32, local>
+    // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.b32' may read index 67 of dimension 0 of kernel argument #2 (extent 64): with n = 68, loop #0's index = 67}}
+    tile.apply "ld.global.b32" scope(thread) (%s, %t) : !tirx.tensor<1xf32, local>, !tirx.tensor<1xf32, global, #tirx.layout<S[1 : 1]>, align = 4>
+  }
+  tirx.return
+}

@@ -119,3 +119,23 @@ tirx.kernel @claim_over_opaque_value(%n: index {tirx.size = "n"}, %A: !V)
   %t = tirx.region %A[%off] [4] align 16 : !V
   tirx.return
 }
+
+// -----
+
+// A size variable's largest value (tirx.at_most): the loop over n reads a
+// tensor of 64 elements, proven inside it only because n <= 64.
+// CHECK-LABEL: tirx.kernel @at_most
+// CHECK-SAME: %{{.+}}: index {tirx.at_most = 64 : i64, tirx.multiple_of = 4 : i64, tirx.size = "n"}
+!S64 = !tirx.tensor<64xf32, global, align = 4>
+tirx.kernel @at_most(%n: index {tirx.size = "n", tirx.multiple_of = 4 : i64, tirx.at_most = 64 : i64},
+                     %A: !tirx.tensor<?xf32, global, sizes = [n], align = 4>, %T: !S64)
+    launch(grid = [1], block = [1]) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %t = tirx.region %T[%i] [1] : !S64
+    %s = tirx.alloc_local : !tirx.tensor<1xf32, local>
+    tile.apply "ld.global.b32" scope(thread) (%s, %t) : !tirx.tensor<1xf32, local>, !tirx.tensor<1xf32, global, #tirx.layout<S[1 : 1]>, align = 4>
+  }
+  tirx.return
+}

@@ -286,9 +286,12 @@ FailureOr<Linear> AccessProof::translate(Value value) {
 
 FailureOr<Linear> AccessProof::translateSizeVariable(BlockArgument arg,
                                                      StringRef name) {
-  // n ≥ 1, and n = m·k for its declared multiple m.
+  // n ≥ 1, n ≤ its declared largest value, and n = m·k for its declared
+  // multiple m.
   Linear n = variable(addVar(name.str(), true));
   addInequality(*combine(n, 1, constant(-1)));
+  if (int64_t atMost = getSizeAtMost(kernel, arg.getArgNumber()))
+    addInequality(*combine(constant(atMost), -1, n));
   int64_t multiple = getSizeMultiple(kernel, arg.getArgNumber());
   if (multiple > 1) {
     Linear k = variable(addVar(name.str() + "'s multiple count", false));

@@ -338,13 +338,17 @@ LogicalResult KernelOp::verifySizeVariables() {
   llvm::StringMap<unsigned> sizeArgs;
   for (unsigned index = 0, e = getNumArguments(); index < e; ++index) {
     Attribute multiple = getArgAttr(index, TirXDialect::kMultipleOfAttrName);
+    Attribute atMost = getArgAttr(index, TirXDialect::kAtMostAttrName);
     Attribute attr = getArgAttr(index, TirXDialect::kSizeAttrName);
     if (!attr) {
-      if (multiple)
-        return emitOpError("argument #")
-               << index << " has '" << TirXDialect::kMultipleOfAttrName
-               << "' but is not a size variable (no '"
-               << TirXDialect::kSizeAttrName << "')";
+      for (auto [present, attrName] :
+           {std::pair(multiple, TirXDialect::kMultipleOfAttrName),
+            std::pair(atMost, TirXDialect::kAtMostAttrName)})
+        if (present)
+          return emitOpError("argument #")
+                 << index << " has '" << attrName
+                 << "' but is not a size variable (no '"
+                 << TirXDialect::kSizeAttrName << "')";
       continue;
     }
     auto name = dyn_cast<StringAttr>(attr);
@@ -363,6 +367,23 @@ LogicalResult KernelOp::verifySizeVariables() {
         return emitOpError("size variable '")
                << name.getValue() << "': '" << TirXDialect::kMultipleOfAttrName
                << "' must be an integer in [1, 2^30], got " << multiple;
+    }
+    if (atMost) {
+      // At most 2^62: the launchers' checks and the bounds proof's
+      // arithmetic stay far from int64 overflow.
+      auto value = dyn_cast<IntegerAttr>(atMost);
+      int64_t divisor = getSizeMultiple(*this, index);
+      if (!value || value.getValue().getSExtValue() < 1 ||
+          value.getValue().getSExtValue() > (int64_t(1) << 62))
+        return emitOpError("size variable '")
+               << name.getValue() << "': '" << TirXDialect::kAtMostAttrName
+               << "' must be an integer in [1, 2^62], got " << atMost;
+      if (value.getValue().getSExtValue() % divisor)
+        return emitOpError("size variable '")
+               << name.getValue() << "': '" << TirXDialect::kAtMostAttrName
+               << "' = " << value.getValue().getSExtValue()
+               << " is not a multiple of its '"
+               << TirXDialect::kMultipleOfAttrName << "' = " << divisor;
     }
     if (!sizeArgs.try_emplace(name.getValue(), index).second)
       return emitOpError("size variable '")
@@ -442,6 +463,12 @@ int64_t mlir::tirx::getSizeMultiple(FunctionOpInterface func, unsigned index) {
   auto multiple = dyn_cast_if_present<IntegerAttr>(
       func.getArgAttr(index, TirXDialect::kMultipleOfAttrName));
   return multiple ? multiple.getValue().getSExtValue() : 1;
+}
+
+int64_t mlir::tirx::getSizeAtMost(FunctionOpInterface func, unsigned index) {
+  auto atMost = dyn_cast_if_present<IntegerAttr>(
+      func.getArgAttr(index, TirXDialect::kAtMostAttrName));
+  return atMost ? atMost.getValue().getSExtValue() : 0;
 }
 
 // After every nested op verified: the register tiles fit (RegisterBudget.h),

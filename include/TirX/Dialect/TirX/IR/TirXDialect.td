@@ -38,11 +38,14 @@ def TirX_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kPTXAttrName = "tirx.ptx";
     static constexpr unsigned kDefaultPTX = 80;
     /// Argument attributes of a kernel's size variable: an `index` argument
-    /// `%n: index {tirx.size = "n", tirx.multiple_of = 4 : i64}` whose value
-    /// the launcher takes from the extents named `n` in tensor types.
+    /// `%n: index {tirx.size = "n", tirx.multiple_of = 4 : i64,
+    /// tirx.at_most = 4096 : i64}` whose value the launcher takes from the
+    /// extents named `n` in tensor types, and checks: a multiple of 4, at
+    /// most 4096.
     static constexpr ::llvm::StringLiteral kSizeAttrName = "tirx.size";
     static constexpr ::llvm::StringLiteral kMultipleOfAttrName =
         "tirx.multiple_of";
+    static constexpr ::llvm::StringLiteral kAtMostAttrName = "tirx.at_most";
     /// Set by tirx-lower-tensors on a gpu.func whose shared tensors live in
     /// dynamic shared memory: the bytes each launch must pass.
     static constexpr ::llvm::StringLiteral kDynamicSharedAttrName =

@@ -81,6 +81,10 @@ BlockArgument getSizeArgument(FunctionOpInterface func, StringAttr name);
 /// of `func`, a size variable.
 int64_t getSizeMultiple(FunctionOpInterface func, unsigned index);
 
+/// The declared largest value (`tirx.at_most`) of argument `index` of
+/// `func`, a size variable; 0 when it declares none.
+int64_t getSizeAtMost(FunctionOpInterface func, unsigned index);
+
 /// The bounds proof (docs/bounds.md): proves that every global or shared
 /// tensor operand of every `TensorAccessOpInterface` op in `kernel` lies
 /// inside its tensor for all values of the block, thread and loop indices
