@@ -1,16 +1,25 @@
-"""T.cuda.warp_reduce and T.cuda.cta_reduce: reductions across threads built
-from the warp-collective tile families (docs/collectives.md), in the spirit
-of TIRx's `T.cuda.warp_reduce(value, op, width)` / `cta_reduce` helpers, on
-tiles instead of scalars.
+"""T.cuda.warp_reduce, T.cuda.cta_reduce and T.cuda.group_reduce: reductions
+across threads built from the warp-collective tile families
+(docs/collectives.md), in the spirit of TIRx's
+`T.cuda.warp_reduce(value, op, width)` / `cta_reduce` helpers, on tiles
+instead of scalars.
 
 `value` holds one value per thread of the CTA: a local tile of shape
 (warps, 32, 1) whose layout puts element (w, l, 0) in warp w, lane l,
-register 0 (`S[(warps, 32, 1) : (1@warpid, 1@laneid, 1)]`). Every helper
+register 0 (`S[(warps, 32, 1) : (1@warpid, 1@laneid, 1)]`); for
+group_reduce, a warp-scope (32, n) tile. Every helper
 leaves the result in every thread's `value` (butterflies: all lanes end with
 the same value), so it can be used right away as an operand of per-thread
 instructions. The order of the floating-point operations is fixed
 (butterfly over offsets 16, 8, 4, 2, 1, then over the warps), so a result is
-reproducible from run to run."""
+reproducible from run to run.
+
+cta_reduce and group_reduce exchange values through shared slots that each
+call allocates once, with one barrier between the writes and the reads.
+Called again on the same slots (one call in the body of a loop), a warp's
+next writes may overtake another warp's reads: separate two such calls by
+a barrier (T.cuda.cta_sync(), or another of these reductions, as softmax's
+max and sum are)."""
 from ._dsl import TensorValue, _error, as_dtype, builder
 from ._function import alloc_local, alloc_shared, apply, cta_sync, thread_idx
 from .layout import S, TileLayout
@@ -102,7 +111,6 @@ def cta_reduce(value, op="sum"):
     apply("ld.shared.b32", value, smem.view(warps, 32, 1, layout=lane_reads), scope="cta")
     _butterflies(value, instruction, _halving(warps))
     return value
-
 
 
 def group_reduce(value, op="sum", warps=1):
