@@ -86,13 +86,11 @@ def main(results=None):
         entries.append(("device copy (anchor)", lambda: y.copy_(x)))
         entries.append(("torch.softmax (eager)", lambda: torch.softmax(x, dim=-1)))
         for threads, chunks, per_cta in VARIANTS[cols]:
-            if per_cta == 1:
-                kernel = tirx_softmax.make_kernel(threads, chunks)
-                label = "TirX %d thr x %d chunks" % (threads, chunks)
-            else:
-                kernel = tirx_softmax.make_grouped_kernel(threads, chunks, per_cta)
-                label = "TirX %d thr x %d chunks, %d rows per CTA" % (threads, chunks, per_cta)
-            kernel = tirx.compile(kernel, target="cuda")
+            label = "TirX %d thr x %d chunks" % (threads, chunks)
+            if per_cta > 1:
+                label += ", %d rows per CTA" % per_cta
+            kernel = tirx.compile(tirx_softmax.kernel_for(threads, chunks, per_cta),
+                                  target="cuda")
             entries.append((label, into(y, lambda kernel=kernel: kernel(x, y))))
         if triton_run:
             for warps in (4, 8, 16, 32):

@@ -58,8 +58,8 @@ ALL_PROBES = {
 if os.environ.get("PROBE_ALL"):
     PROBES = ALL_PROBES
 # (threads, chunks, rows per CTA)
-# TirX's examples/python/softmax.py: make_kernel (one row per CTA) or
-# make_grouped_kernel (several).
+# TirX's examples/python/softmax.py (kernel_for: make_kernel for one row per
+# CTA, make_grouped_kernel for several).
 TIRX = {2048: [(256, 2, 1), (512, 1, 1), (1024, 1, 2), (1024, 2, 4), (512, 2, 2)],
         4096: [(512, 2, 1), (1024, 2, 2), (1024, 4, 4), (512, 4, 2)],
         8192: [(1024, 2, 1), (512, 4, 1), (1024, 4, 2), (1024, 8, 4)],
@@ -123,9 +123,8 @@ def main():
         x, y, reference, gbytes = bench_softmax.inputs(rows, cols)
         entries = [("device copy", lambda: y.copy_(x), "")]
         for threads, chunks, nrows in TIRX[cols]:
-            kernel = tirx.compile(
-                tirx_softmax.make_kernel(threads, chunks) if nrows == 1
-                else tirx_softmax.make_grouped_kernel(threads, chunks, nrows), target="cuda")
+            kernel = tirx.compile(tirx_softmax.kernel_for(threads, chunks, nrows),
+                                  target="cuda")
             entries.append(("TirX %d thr x %d chunks x %d rows" % (threads, chunks, nrows),
                             lambda kernel=kernel: (kernel(x, y), y)[1],
                             "regs %d" % kernel.registers))

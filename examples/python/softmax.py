@@ -45,6 +45,39 @@ LOG2E = math.log2(math.e)
 RTOL = 5e-6  # see Accuracy above
 
 
+def normalize(scalars, lanes, apply, reduce):
+    """Softmax, in place, of the row whose elements `scalars` holds: a
+    (threads..., n, 1) tile, n values per thread, the threads' leading
+    extents those of `apply`'s scope. `lanes` lays out one value per thread
+    ((threads..., 1)); `reduce(value, op)` combines those over the row's
+    threads."""
+    threads, count = tuple(scalars.shape[:-2]), scalars.shape[-2]
+    every = (slice(None),) * len(threads)
+
+    def element(i):
+        return scalars.sub[every + (i, slice(None))]
+    # The row's max.
+    top = T.alloc_local(threads + (1,), "float32", layout=lanes)
+    apply("max.f32", top, element(0), element(1))
+    for i in range(2, count):
+        apply("max.f32", top, top, element(i))
+    reduce(top, "max")
+    # e = 2^(x log2e - max log2e), summed.
+    shift = T.alloc_local(threads + (1,), "float32", layout=lanes)
+    apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
+    for i in range(count):
+        apply("fma.rn.f32", element(i), element(i), T.float32(LOG2E), shift)
+        apply("ex2.approx.ftz.f32", element(i), element(i))
+    total = T.alloc_local(threads + (1,), "float32", layout=lanes)
+    apply("add.rn.f32", total, element(0), element(1))
+    for i in range(2, count):
+        apply("add.rn.f32", total, total, element(i))
+    reduce(total, "sum")
+    apply("rcp.rn.f32", total, total)
+    for i in range(count):
+        apply("mul.rn.f32", element(i), element(i), total)
+
+
 def make_kernel(threads=256, chunks=4):
     """A softmax kernel for rows of up to threads * 4 * chunks columns."""
     warps = threads // 32
@@ -71,28 +104,7 @@ def make_kernel(threads=256, chunks=4):
             apply("ld.global.v4.b32", x.sub[:, :, r, :],
                   X.sub[row, r * chunk:(r + 1) * chunk].view(warps, 32, 4),
                   pred=r * chunk < cols)
-        # The row's max.
-        top = T.alloc_local((warps, 32, 1), "float32", layout=lane_layout)
-        apply("max.f32", top, scalars.sub[:, :, 0, :], scalars.sub[:, :, 1, :])
-        for i in range(2, chunks * 4):
-            apply("max.f32", top, top, scalars.sub[:, :, i, :])
-        T.cuda.cta_reduce(top, "max")
-        # e = 2^(x log2e - max log2e), summed.
-        shift = T.alloc_local((warps, 32, 1), "float32", layout=lane_layout)
-        apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
-        for i in range(chunks * 4):
-            element = scalars.sub[:, :, i, :]
-            apply("fma.rn.f32", element, element, T.float32(LOG2E), shift)
-            apply("ex2.approx.ftz.f32", element, element)
-        total = T.alloc_local((warps, 32, 1), "float32", layout=lane_layout)
-        apply("add.rn.f32", total, scalars.sub[:, :, 0, :], scalars.sub[:, :, 1, :])
-        for i in range(2, chunks * 4):
-            apply("add.rn.f32", total, total, scalars.sub[:, :, i, :])
-        T.cuda.cta_reduce(total, "sum")
-        apply("rcp.rn.f32", total, total)
-        for i in range(chunks * 4):
-            element = scalars.sub[:, :, i, :]
-            apply("mul.rn.f32", element, element, total)
+        normalize(scalars, lane_layout, apply, T.cuda.cta_reduce)
         for r in T.unroll(chunks):
             apply("st.global.v4.b32",
                   Y.sub[row, r * chunk:(r + 1) * chunk].view(warps, 32, 4), x.sub[:, :, r, :],
@@ -141,32 +153,21 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2):
             apply("ld.global.v4.b32", x.sub[:, r, :],
                   X.sub[row, r * chunk + part:r * chunk + part + 128].view(32, 4),
                   pred=r * chunk < cols)
-        top = T.alloc_local((32, 1), "float32", layout=lane_one)
-        apply("max.f32", top, scalars.sub[:, 0, :], scalars.sub[:, 1, :])
-        for i in range(2, chunks * 4):
-            apply("max.f32", top, top, scalars.sub[:, i, :])
-        T.cuda.group_reduce(top, "max", warps=group)
-        shift = T.alloc_local((32, 1), "float32", layout=lane_one)
-        apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
-        for i in range(chunks * 4):
-            element = scalars.sub[:, i, :]
-            apply("fma.rn.f32", element, element, T.float32(LOG2E), shift)
-            apply("ex2.approx.ftz.f32", element, element)
-        total = T.alloc_local((32, 1), "float32", layout=lane_one)
-        apply("add.rn.f32", total, scalars.sub[:, 0, :], scalars.sub[:, 1, :])
-        for i in range(2, chunks * 4):
-            apply("add.rn.f32", total, total, scalars.sub[:, i, :])
-        T.cuda.group_reduce(total, "sum", warps=group)
-        apply("rcp.rn.f32", total, total)
-        for i in range(chunks * 4):
-            element = scalars.sub[:, i, :]
-            apply("mul.rn.f32", element, element, total)
+        normalize(scalars, lane_one, apply,
+                  lambda value, op: T.cuda.group_reduce(value, op, warps=group))
         for r in T.unroll(chunks):
             apply("st.global.v4.b32",
                   Y.sub[row, r * chunk + part:r * chunk + part + 128].view(32, 4),
                   x.sub[:, r, :], pred=r * chunk < cols)
 
     return softmax
+
+
+def kernel_for(threads, chunks, rows_per_cta=1):
+    """make_kernel for one row per CTA, make_grouped_kernel for more."""
+    if rows_per_cta == 1:
+        return make_kernel(threads, chunks)
+    return make_grouped_kernel(threads, chunks, rows_per_cta)
 
 
 _compiled = {}
@@ -193,18 +194,18 @@ def softmax(x, out=None, threads=None):
             per_cta = candidate
             break
     if per_cta > 1:
-        key = ("grouped", 1024, _chunks(cols, 4096 // per_cta), per_cta)
-        make = lambda: make_grouped_kernel(*key[1:])  # noqa: E731
+        threads, chunks = 1024, _chunks(cols, 4096 // per_cta)
+        key = ("grouped", threads, chunks, per_cta)
     else:
         threads = threads or (1024 if cols >= GROUP_COLUMNS and cols % 4096 == 0 else 256)
         chunk = threads * 4
         if cols % chunk:
             raise ValueError("softmax: the row length %d is not a multiple of %d"
                              % (cols, chunk))
-        key = ("row", threads, _chunks(cols, chunk))
-        make = lambda: make_kernel(*key[1:])  # noqa: E731
+        chunks = _chunks(cols, chunk)
+        key = ("row", threads, chunks)
     if key not in _compiled:
-        _compiled[key] = tirx.compile(make(), target="cuda")
+        _compiled[key] = tirx.compile(kernel_for(threads, chunks, per_cta), target="cuda")
     out = torch.empty_like(x) if out is None else out
     _compiled[key](x, out)
     return out

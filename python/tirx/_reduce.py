@@ -20,6 +20,8 @@ Called again on the same slots (one call in the body of a loop), a warp's
 next writes may overtake another warp's reads: separate two such calls by
 a barrier (T.cuda.cta_sync(), or another of these reductions, as softmax's
 max and sum are)."""
+import math
+
 from ._dsl import TensorValue, _error, as_dtype, builder
 from ._function import alloc_local, alloc_shared, apply, cta_sync, thread_idx
 from .layout import S, TileLayout
@@ -44,19 +46,21 @@ def _check(value, op, width):
     if len(shape) != 3 or shape[1] != 32 or shape[2] != 1:
         raise _error("a reduction needs a (warps, 32, 1) tile (one value per thread), got shape %s"
                      % (tuple(shape),))
+    instruction = _instruction(op, value)
+    if width not in (2, 4, 8, 16, 32):
+        raise _error("width must be 2, 4, 8, 16 or 32 lanes, got %r" % (width,))
+    return instruction
+
+
+def _instruction(op, value):
+    """The PTX instruction that combines two of `value`'s elements for `op`."""
     dtype = value.dtype.name
     if op not in _OPS:
         raise _error("unknown reduction %r; expected one of %s" % (op, ", ".join(_OPS)))
     if dtype not in _OPS[op]:
         raise _error("%s reductions take %s tiles, got %s"
                      % (op, ", ".join(_OPS[op]), dtype))
-    if width not in (2, 4, 8, 16, 32):
-        raise _error("width must be 2, 4, 8, 16 or 32 lanes, got %r" % (width,))
     return _OPS[op][dtype]
-
-
-def _lane_layout(warps):
-    return TileLayout(S[(warps, 32, 1) : (1 @ warpid, 1 @ laneid, 1)])
 
 
 def _halving(width):
@@ -68,14 +72,24 @@ def _halving(width):
     return offsets
 
 
-def _butterflies(value, instruction, offsets):
-    warps = value.shape[0]
-    other = alloc_local(value.shape, value.dtype, layout=_lane_layout(warps))
+def _butterflies(value, instruction, offsets, scope="cta"):
+    """Butterflies over the lanes of `value`: a (warps, 32, n) tile at `cta`
+    scope or a (32, n) tile at `warp` scope, n values per thread. For each
+    offset, all n shuffles, then the n operations (independent chains)."""
+    *threads, values = value.shape
+    lanes = (S[(threads[0], 32, values) : (1 @ warpid, 1 @ laneid, 1)] if scope == "cta"
+             else S[(32, values) : (1 @ laneid, 1)])
+    other = alloc_local(value.shape, value.dtype, layout=TileLayout(lanes))
+
+    def slot(tile, i):
+        return tile.sub[(slice(None),) * len(threads) + (slice(i, i + 1),)]
     for offset in offsets:
-        apply("shfl.sync.bfly.b32", other.view(warps, 32), value.view(warps, 32),
-              as_dtype("int32")(offset), as_dtype("int32")(31), as_dtype("int32")(-1),
-              scope="cta")
-        apply(instruction, value, value, other, scope="cta")
+        for i in range(values):
+            apply("shfl.sync.bfly.b32", slot(other, i).view(*threads),
+                  slot(value, i).view(*threads), as_dtype("int32")(offset),
+                  as_dtype("int32")(31), as_dtype("int32")(-1), scope=scope)
+        for i in range(values):
+            apply(instruction, slot(value, i), slot(value, i), slot(other, i), scope=scope)
 
 
 def warp_reduce(value, op="sum", width=32):
@@ -133,24 +147,17 @@ def group_reduce(value, op="sum", warps=1):
     if not isinstance(warps, int) or isinstance(warps, bool) or warps < 1 \
             or warps > 32 or warps & (warps - 1):
         raise _error("group_reduce: warps must be a power of two in [1, 32], got %r" % (warps,))
-    if op not in _OPS:
-        raise _error("unknown reduction %r; expected one of %s" % (op, ", ".join(_OPS)))
-    if value.dtype.name not in _OPS[op]:
-        raise _error("%s reductions take %s tiles, got %s"
-                     % (op, ", ".join(_OPS[op]), value.dtype.name))
-    instruction = _OPS[op][value.dtype.name]
+    instruction = _instruction(op, value)
     launch = builder().launch
     if launch is None:
         raise _error("group_reduce comes after T.device_entry (it needs the block's warps)")
     block = launch.block
-    threads = 1
-    for extent in block:
-        threads *= extent
+    threads = math.prod(block)
     if any(extent != 1 for extent in block[1:]) or threads % 32 or (threads // 32) % warps:
         raise _error("group_reduce needs a one-dimensional block of whole warps that groups "
                      "of %d warps divide, got block %s" % (warps, tuple(block)))
     values = shape[1]
-    _warp_butterflies(value, instruction, _halving(32))
+    _butterflies(value, instruction, _halving(32), scope="warp")
     if warps == 1:
         return value
     # Lane 0 of warp w writes slots w n .. w n + n - 1; lane l of warp w
@@ -168,21 +175,5 @@ def group_reduce(value, op="sum", warps=1):
               32, values, 1,
               layout=TileLayout(S[(32 // warps, warps, values, 1) : (0, values, 1, 1)])),
           scope="warp")
-    _warp_butterflies(value, instruction, _halving(warps))
+    _butterflies(value, instruction, _halving(warps), scope="warp")
     return value
-
-
-def _warp_butterflies(value, instruction, offsets):
-    """Butterflies of a (32, n) warp-scope tile: all n shuffles of an
-    offset, then the n operations (independent chains)."""
-    values = value.shape[1]
-    other = alloc_local(value.shape, value.dtype,
-                        layout=TileLayout(S[(32, values) : (1 @ laneid, 1)]))
-    for offset in offsets:
-        for i in range(values):
-            apply("shfl.sync.bfly.b32", other.sub[:, i:i + 1].view(32),
-                  value.sub[:, i:i + 1].view(32), as_dtype("int32")(offset),
-                  as_dtype("int32")(31), as_dtype("int32")(-1), scope="warp")
-        for i in range(values):
-            apply(instruction, value.sub[:, i:i + 1], value.sub[:, i:i + 1],
-                  other.sub[:, i:i + 1], scope="warp")
