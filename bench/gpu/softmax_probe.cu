@@ -10,6 +10,10 @@
 // - multi_R_T_C: R adjacent rows per CTA, a group of T / R threads each
 //   (TirX's make_grouped_kernel);
 // - inter_R_T_C: R rows per CTA, every thread C chunks of each row.
+// - loop_T_C, pipe_T_C, stage_T_C: persistent CTAs (as many as fit) looping
+//   over rows, the next row's bytes in flight during this row's reductions
+//   (none, in registers, in shared memory by cp.async);
+// - cs_T_C: row_T_C with streaming cache hints (ld/st.global.cs).
 // Built with nvcc -cubin; bench/gpu/softmax_probe.py loads and times it.
 #include <cstdint>
 
@@ -532,3 +536,148 @@ PAIR(512, 4)
 PAIR(512, 2)
 PAIR(256, 4)
 PAIR(256, 2)
+
+namespace {
+
+// Persistent CTAs (as many as fit at once; the launcher asks the occupancy
+// API) taking rows blockIdx.x, blockIdx.x + gridDim.x, ...: the next row's
+// bytes are in flight while this row is reduced and stored, which one CTA
+// per row leaves to the other CTAs of its SM.
+// - Stage::Registers: the next row into a second register array;
+// - Stage::Shared: into shared memory by cp.async.cg, each thread copying
+//   and later reading back its own 16-byte chunks (no barrier orders them;
+//   the thread's max consumes the values read before the next copies that
+//   overwrite them are issued);
+// - Stage::None: no prefetch (the persistent loop alone).
+enum class Stage { None, Registers, Shared };
+
+template <int Chunks>
+__device__ __forceinline__ void loadRow(float4 (&v)[Chunks], const float *x,
+                                        int cols, int chunk) {
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r) {
+    v[r] = make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+    if (r * chunk < cols)
+      v[r] = reinterpret_cast<const float4 *>(x + r * chunk)[threadIdx.x];
+  }
+}
+
+template <int Threads, int Chunks>
+__device__ __forceinline__ void copyRow(float4 *stage, const float *x,
+                                        int cols) {
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r)
+    if (r * Threads * 4 < cols) {
+      uint32_t dst = static_cast<uint32_t>(
+          __cvta_generic_to_shared(stage + r * Threads + threadIdx.x));
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst),
+                   "l"(x + r * Threads * 4 + 4 * threadIdx.x)
+                   : "memory");
+    }
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+template <int Threads, int Chunks, Stage Mode>
+__device__ __forceinline__ void softmaxPersistent(const float *x, float *y,
+                                                  int rows, int cols) {
+  constexpr int kChunk = Threads * 4;
+  __shared__ float maxSlots[32], sumSlots[32];
+  extern __shared__ float4 stage[];
+  float4 v[Chunks], next[Chunks];
+  int row = blockIdx.x;
+  if (row >= rows)
+    return;
+  if (Mode == Stage::Shared)
+    copyRow<Threads, Chunks>(stage, x + static_cast<size_t>(row) * cols, cols);
+  else
+    loadRow(v, x + static_cast<size_t>(row) * cols, cols, kChunk);
+  for (; row < rows; row += gridDim.x) {
+    int following = row + gridDim.x;
+    const float *source = x + static_cast<size_t>(following) * cols;
+    if (Mode == Stage::Shared) {
+      asm volatile("cp.async.wait_group 0;" ::: "memory");
+#pragma unroll
+      for (int r = 0; r < Chunks; ++r)
+        v[r] = r * kChunk < cols
+                   ? stage[r * Threads + threadIdx.x]
+                   : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+    }
+    float top = chunksMax(v);
+    if (Mode == Stage::Shared && following < rows)
+      copyRow<Threads, Chunks>(stage, source, cols);
+    if (Mode == Stage::Registers && following < rows)
+      loadRow(next, source, cols, kChunk);
+    top = ctaReduce<Threads, true>(top, maxSlots);
+    float total = exponentiate(v, top);
+    total = ctaReduce<Threads, false>(total, sumSlots);
+    float scale = __frcp_rn(total);
+    float *out = y + static_cast<size_t>(row) * cols;
+#pragma unroll
+    for (int r = 0; r < Chunks; ++r) {
+      scaleChunk(v[r], scale);
+      if (r * kChunk < cols)
+        reinterpret_cast<float4 *>(out + r * kChunk)[threadIdx.x] = v[r];
+    }
+    if (Mode == Stage::Registers) {
+#pragma unroll
+      for (int r = 0; r < Chunks; ++r)
+        v[r] = next[r];
+    } else if (Mode == Stage::None && following < rows) {
+      loadRow(v, source, cols, kChunk);
+    }
+  }
+}
+
+// One row per CTA with streaming cache hints: ld.global.cs and st.global.cs
+// (evict first: the bytes are read once and written once).
+template <int Threads, int Chunks>
+__device__ __forceinline__ void softmaxStreaming(const float *x, float *y,
+                                                 int cols) {
+  constexpr int kChunk = Threads * 4;
+  __shared__ float maxSlots[32], sumSlots[32];
+  float4 v[Chunks];
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r) {
+    v[r] = make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+    if (r * kChunk < cols)
+      v[r] = __ldcs(reinterpret_cast<const float4 *>(x + r * kChunk) +
+                    threadIdx.x);
+  }
+  float top = ctaReduce<Threads, true>(chunksMax(v), maxSlots);
+  float total = ctaReduce<Threads, false>(exponentiate(v, top), sumSlots);
+  float scale = __frcp_rn(total);
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r) {
+    scaleChunk(v[r], scale);
+    if (r * kChunk < cols)
+      __stcs(reinterpret_cast<float4 *>(y + r * kChunk) + threadIdx.x, v[r]);
+  }
+}
+
+} // namespace
+
+// Persistent kernels take (x, y, cols, rows); the launcher sizes the grid.
+#define PERSISTENT(NAME, MODE, T, C, MIN_BLOCKS)                               \
+  extern "C" __global__ void __launch_bounds__(T, MIN_BLOCKS)                  \
+      NAME##_##T##_##C(const float *x, float *y, int cols, int rows) {         \
+    softmaxPersistent<T, C, Stage::MODE>(x, y, rows, cols);                    \
+  }
+
+PERSISTENT(loop, None, 1024, 4, 2)
+PERSISTENT(pipe, Registers, 1024, 4, 1)
+PERSISTENT(stage, Shared, 1024, 4, 2)
+PERSISTENT(stage, Shared, 512, 8, 1)
+PERSISTENT(loop, None, 512, 2, 4)
+PERSISTENT(pipe, Registers, 512, 2, 2)
+PERSISTENT(stage, Shared, 512, 2, 4)
+PERSISTENT(stage, Shared, 1024, 1, 2)
+
+#define STREAMING(T, C)                                                        \
+  extern "C" __global__ void __launch_bounds__(T)                              \
+      cs_##T##_##C(const float *x, float *y, int cols) {                       \
+    size_t row = blockIdx.x;                                                   \
+    softmaxStreaming<T, C>(x + row * cols, y + row * cols, cols);                    \
+  }
+
+STREAMING(1024, 4)
+STREAMING(512, 2)

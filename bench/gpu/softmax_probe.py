@@ -39,22 +39,26 @@ NUM_REGS = 4
 # softmax_probe.cu's kernels per row length (names: family_[rows or CTAs
 # per row_]threads_chunks); PROBE_ALL=1 runs every one, else the best of each
 # shape, the reference for TirX's kernel.
-PROBES = {4096: ["multi_2_1024_2", "pair_2_256_2", "nosync_2_256_2"],
-          16384: ["multi_1_1024_4", "pair_2_1024_2", "nosync_2_1024_2", "pair_2_512_4",
-                  "nosync_2_512_4"]}
+PROBES = {4096: ["multi_2_1024_2", "loop_512_2", "pipe_512_2", "stage_512_2", "stage_1024_1",
+                 "cs_512_2"],
+          16384: ["multi_1_1024_4", "loop_1024_4", "pipe_1024_4", "stage_1024_4", "stage_512_8",
+                  "cs_1024_4"]}
+PERSISTENT = ("loop_", "pipe_", "stage_")  # grid: as many CTAs as fit at once
 ALL_PROBES = {
     4096: ["row_512_2", "row_256_4", "multi_1_512_2", "multi_2_1024_2", "multi_4_1024_4",
            "multi_2_512_4", "multi_4_512_8", "inter_1_1024_1", "inter_2_1024_1",
            "inter_2_512_2", "inter_4_1024_1", "l2pf_512_2", "bulk_128_8", "bulk_256_4",
            "bulk_512_2", "cluster_2_256_2", "cluster_2_512_1", "cluster_4_128_2",
            "cluster_4_256_1", "cluster_8_128_1", "parts_2_512_2", "parts_4_512_2",
-           "pair_2_256_2", "nosync_2_256_2"],
+           "pair_2_256_2", "nosync_2_256_2", "loop_512_2", "pipe_512_2", "stage_512_2",
+           "stage_1024_1", "cs_512_2"],
     16384: ["row_1024_4", "row_512_8", "multi_1_1024_4", "multi_2_1024_8", "multi_2_512_16",
             "l2pf_1024_4", "bulk_256_16", "bulk_512_8", "bulk_1024_4", "cluster_2_512_4",
             "cluster_2_1024_2", "cluster_4_512_2", "cluster_4_256_4", "cluster_8_512_1",
             "cluster_8_256_2", "parts_2_1024_4", "parts_4_1024_4", "parts_8_1024_4",
             "parts_32_1024_4", "parts_2_512_8", "parts_4_512_8", "pair_2_1024_2",
-            "nosync_2_1024_2", "pair_2_512_4", "nosync_2_512_4"]}
+            "nosync_2_1024_2", "pair_2_512_4", "nosync_2_512_4", "loop_1024_4", "pipe_1024_4",
+            "stage_1024_4", "stage_512_8", "cs_1024_4"]}
 if os.environ.get("PROBE_ALL"):
     PROBES = ALL_PROBES
 # (threads, chunks, rows per CTA)
@@ -93,20 +97,30 @@ def launcher(module, name, x, y):
     parts = int(name.split("_")[1]) if name.startswith(("cluster_", "pair_", "nosync_")) else 1
     per_cta_rows = int(name.split("_")[1]) if name.startswith(("multi_", "inter_")) else 1
     rows, cols = x.shape
+    threads, chunks = int(name.split("_")[-2]), int(name.split("_")[-1])
     smem = cols * 4 if name.startswith("bulk_") else 0
+    smem = threads * chunks * 16 if name.startswith("stage_") else smem
     if smem > 48 * 1024:
         check(cuda.cuFuncSetAttribute(function, 8, smem), "smem")
-    threads = int(name.split("_")[-2])
     values = [ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(y.data_ptr()), ctypes.c_int(cols)]
-    args = (ctypes.c_void_p * 3)(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p)
-                                   for v in values])
+    grid = rows * parts // per_cta_rows
+    if name.startswith(PERSISTENT):
+        values.append(ctypes.c_int(rows))
+        per_sm = ctypes.c_int()
+        check(cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            ctypes.byref(per_sm), function, threads, ctypes.c_size_t(smem)), "occupancy")
+        sms = torch.cuda.get_device_properties(0).multi_processor_count
+        grid = min(rows, sms * per_sm.value)
+    args = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p)
+                                             for v in values])
 
     def run():
-        check(cuda.cuLaunchKernel(function, rows * parts // per_cta_rows, 1, 1, threads, 1, 1, smem,
+        check(cuda.cuLaunchKernel(function, grid, 1, 1, threads, 1, 1, smem,
                                   ctypes.c_void_p(torch.cuda.current_stream().cuda_stream),
                                   args, None), "launch " + name)
         return y
     run.keep = values  # the argument slots must outlive the launches
+    run.grid = grid
     return run, regs.value
 
 
@@ -133,7 +147,7 @@ def main():
                             lambda warps=warps: (triton_run(x, y, warps), y)[1], ""))
         for name in PROBES.get(cols, ()):
             run, regs = launcher(module, name, x, y)
-            entries.append(("CUDA " + name, run, "regs %d" % regs))
+            entries.append(("CUDA " + name, run, "regs %d, grid %d" % (regs, run.grid)))
         for label, run, _ in entries[1:]:
             if "nosync_" in label:
                 continue  # timing only: each CTA normalizes its half on its own

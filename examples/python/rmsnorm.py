@@ -11,7 +11,8 @@
 # and chunk, coalesced across the CTA, widened to float32 by one
 # cvt.f32.bf16 per element. Chunks past `cols` are not loaded (a predicate
 # every thread shares) and keep 0, adding nothing to the sum of squares, and
-# are not stored. The sum is a float32 fma chain per thread, then
+# are not stored. The sum is float32 fmas into 8 partial sums per thread,
+# added as a tree, then
 # T.cuda.cta_reduce (warp butterflies + one shared-memory exchange); the
 # scale is rsqrt.approx.f32 of sum / cols + eps; the result is packed two
 # elements at a time by cvt.rn.bf16x2.f32.
@@ -44,6 +45,9 @@ def make_kernel(threads=256, chunks=2, eps=EPS):
     floats = TileLayout(S[(warps, 32, chunks * 8, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
     lanes = TileLayout(S[(warps, 32, 1) : (1 @ warpid, 1 @ laneid, 1)])
 
+    def per_thread(k):
+        return TileLayout(S[(warps, 32, k, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
+
     def apply(name, *operands, **kwargs):
         T.cuda.tile.apply(T.ptx[name], *operands, scope="cta", **kwargs)
 
@@ -69,12 +73,19 @@ def make_kernel(threads=256, chunks=2, eps=EPS):
             return r * chunk < cols
         x = load_floats(lambda r: X.sub[row, r * chunk:(r + 1) * chunk], present)
         w = load_floats(lambda r: W[r * chunk:(r + 1) * chunk], present)
-        # Sum of squares, per thread then over the CTA.
+        # Sum of squares, per thread then over the CTA: 8 partial sums (a
+        # slice of 8 values at a time), then a tree, so the chain of
+        # dependent steps is n / 8 + 3 long rather than n.
+        partial = T.alloc_local((warps, 32, 8, 1), "float32", layout=per_thread(8))
+        apply("mul.rn.f32", partial, x.sub[:, :, 0:8, :], x.sub[:, :, 0:8, :])
+        for start in range(8, chunks * 8, 8):
+            part = x.sub[:, :, start:start + 8, :]
+            apply("fma.rn.f32", partial, part, part, partial)
+        for width in (4, 2):
+            apply("add.rn.f32", partial.sub[:, :, 0:width, :], partial.sub[:, :, 0:width, :],
+                  partial.sub[:, :, width:2 * width, :])
         total = T.alloc_local((warps, 32, 1), "float32", layout=lanes)
-        apply("mul.rn.f32", total, x.sub[:, :, 0, :], x.sub[:, :, 0, :])
-        for i in range(1, chunks * 8):
-            element = x.sub[:, :, i, :]
-            apply("fma.rn.f32", total, element, element, total)
+        apply("add.rn.f32", total, partial.sub[:, :, 0, :], partial.sub[:, :, 1, :])
         T.cuda.cta_reduce(total, "sum")
         apply("div.rn.f32", total, total, T.float32(cols.value()))
         apply("add.rn.f32", total, total, T.float32(eps))

@@ -17,9 +17,10 @@
 # 8192 columns), which moves the bytes as fast as a device copy on the H200.
 #
 # Reductions (T.cuda.cta_reduce, docs/collectives.md): each thread reduces
-# its registers, the warp reduces by butterfly shuffles (shfl.sync.bfly, 5
-# steps), warps meet
-# through shared memory: lane 0 of each warp stores its warp's value
+# its registers (combine(): 8 partial values, then a tree, so the chain of
+# dependent steps is short: it lies between the row's loads and its stores),
+# the warp reduces by butterfly shuffles (shfl.sync.bfly, 5 steps), warps
+# meet through shared memory: lane 0 of each warp stores its warp's value
 # (`smem` seen as (warps, 32, 1) with lanes broadcast), one barrier, then
 # lane l of every warp reads warp l % warps's value (the same row seen with
 # warps broadcast) and log2(warps) more butterflies give every thread the
@@ -45,33 +46,63 @@ LOG2E = math.log2(math.e)
 RTOL = 5e-6  # see Accuracy above
 
 
-def normalize(scalars, lanes, apply, reduce):
-    """Softmax, in place, of the row whose elements `scalars` holds: a
-    (threads..., n, 1) tile, n values per thread, the threads' leading
-    extents those of `apply`'s scope. `lanes` lays out one value per thread
-    ((threads..., 1)); `reduce(value, op)` combines those over the row's
-    threads."""
-    threads, count = tuple(scalars.shape[:-2]), scalars.shape[-2]
+def combine(values, partial, result, apply, instruction):
+    """Each thread's n values of the (threads..., n, 1) tile `values`
+    combined by `instruction` into `result` ((threads..., 1, 1)): into the w
+    values of `partial` ((threads..., w, 1), w a power of two dividing n / 2)
+    a slice of w values at a time, then those as a tree, half with the
+    other half. That is n / w - 1 + log2 w dependent steps rather than
+    n - 1: latency that each CTA's reduction phase pays while its SM's
+    memory waits."""
+    threads, count, width = (tuple(values.shape[:-2]), values.shape[-2],
+                             partial.shape[-2])
+    every = (slice(None),) * len(threads)
+
+    def part(tile, start, stop):
+        return tile.sub[every + (slice(start, stop), slice(None))]
+    apply(instruction, partial, part(values, 0, width), part(values, width, 2 * width))
+    for start in range(2 * width, count, width):
+        apply(instruction, partial, partial, part(values, start, start + width))
+    while width > 1:
+        width //= 2
+        apply(instruction, result if width == 1 else part(partial, 0, width),
+              part(partial, 0, width), part(partial, width, 2 * width))
+    if partial.shape[-2] == 1:
+        apply("mov.b32", result, partial)
+
+
+def normalize(values, layout, apply, reduce):
+    """Softmax, in place, of the row whose elements `values` holds: a
+    (threads..., n, 1) tile, n >= 2 values per thread (a power of two), the
+    threads' leading extents those of `apply`'s scope. layout(k) lays out a
+    (threads..., k, 1) tile, k values per thread; `reduce(value, op)`
+    combines a (threads..., 1) tile over the row's threads."""
+    threads, count = tuple(values.shape[:-2]), values.shape[-2]
     every = (slice(None),) * len(threads)
 
     def element(i):
-        return scalars.sub[every + (i, slice(None))]
+        return values.sub[every + (i, slice(None))]
+
+    def one_value():
+        return T.alloc_local(threads + (1, 1), "float32", layout=layout(1))
+    # Up to 8 partial values, shared by both statistics: a thread holding
+    # 32 values stays within the register budget of a 1024-thread CTA.
+    width = min(8, count // 2)
+    partial = T.alloc_local(threads + (width, 1), "float32", layout=layout(width))
     # The row's max.
-    top = T.alloc_local(threads + (1,), "float32", layout=lanes)
-    apply("max.f32", top, element(0), element(1))
-    for i in range(2, count):
-        apply("max.f32", top, top, element(i))
+    top = one_value()
+    combine(values, partial, top, apply, "max.f32")
+    top = top.view(*threads, 1)
     reduce(top, "max")
     # e = 2^(x log2e - max log2e), summed.
-    shift = T.alloc_local(threads + (1,), "float32", layout=lanes)
+    shift = one_value().view(*threads, 1)
     apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
     for i in range(count):
         apply("fma.rn.f32", element(i), element(i), T.float32(LOG2E), shift)
         apply("ex2.approx.ftz.f32", element(i), element(i))
-    total = T.alloc_local(threads + (1,), "float32", layout=lanes)
-    apply("add.rn.f32", total, element(0), element(1))
-    for i in range(2, count):
-        apply("add.rn.f32", total, total, element(i))
+    total = one_value()
+    combine(values, partial, total, apply, "add.rn.f32")
+    total = total.view(*threads, 1)
     reduce(total, "sum")
     apply("rcp.rn.f32", total, total)
     for i in range(count):
@@ -87,8 +118,9 @@ def make_kernel(threads=256, chunks=4):
     cols = T.dynamic("cols", multiple_of=chunk, at_most=chunk * chunks)
     # x: warp w, lane l, chunk r, word k (slot 4 r + k).
     row_layout = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
-    # One value per thread (slot 0), lanes as the collective's atom.
-    lane_layout = TileLayout(S[(warps, 32, 1) : (1 @ warpid, 1 @ laneid, 1)])
+    # k values per thread (slots 0..k-1), lanes as the collective's atom.
+    def per_thread(k):
+        return TileLayout(S[(warps, 32, k, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
     def apply(name, *operands, **kwargs):
         T.cuda.tile.apply(T.ptx[name], *operands, scope="cta", **kwargs)
 
@@ -98,13 +130,13 @@ def make_kernel(threads=256, chunks=4):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=rows, block=threads))
         row = T.cuda.block_idx("x")
         x = T.alloc_local((warps, 32, chunks, 4), "float32", layout=row_layout)
-        scalars = x.view(warps, 32, chunks * 4, 1)
-        apply("mov.b32", scalars, T.float32(-math.inf))
+        values = x.view(warps, 32, chunks * 4, 1)
+        apply("mov.b32", values, T.float32(-math.inf))
         for r in T.unroll(chunks):
             apply("ld.global.v4.b32", x.sub[:, :, r, :],
                   X.sub[row, r * chunk:(r + 1) * chunk].view(warps, 32, 4),
                   pred=r * chunk < cols)
-        normalize(scalars, lane_layout, apply, T.cuda.cta_reduce)
+        normalize(values, per_thread, apply, T.cuda.cta_reduce)
         for r in T.unroll(chunks):
             apply("st.global.v4.b32",
                   Y.sub[row, r * chunk:(r + 1) * chunk].view(warps, 32, 4), x.sub[:, :, r, :],
@@ -134,7 +166,9 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2):
     cols = T.dynamic("cols", multiple_of=chunk, at_most=chunk * chunks)
     # x: lane l, chunk r, word k (slot 4 r + k), in every warp.
     lane_chunks = TileLayout(S[(32, chunks, 4) : (1 @ laneid, 4, 1)])
-    lane_one = TileLayout(S[(32, 1) : (1 @ laneid, 1)])
+
+    def per_thread(k):
+        return TileLayout(S[(32, k, 1) : (1 @ laneid, 1, 1)])
 
     def apply(name, *operands, **kwargs):
         T.cuda.tile.apply(T.ptx[name], *operands, scope="warp", **kwargs)
@@ -147,13 +181,13 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2):
         row = T.cuda.block_idx("x") * rows_per_cta + warp // group
         part = warp % group * 128  # the warp's first column in each chunk
         x = T.alloc_local((32, chunks, 4), "float32", layout=lane_chunks)
-        scalars = x.view(32, chunks * 4, 1)
-        apply("mov.b32", scalars, T.float32(-math.inf))
+        values = x.view(32, chunks * 4, 1)
+        apply("mov.b32", values, T.float32(-math.inf))
         for r in T.unroll(chunks):
             apply("ld.global.v4.b32", x.sub[:, r, :],
                   X.sub[row, r * chunk + part:r * chunk + part + 128].view(32, 4),
                   pred=r * chunk < cols)
-        normalize(scalars, lane_one, apply,
+        normalize(values, per_thread, apply,
                   lambda value, op: T.cuda.group_reduce(value, op, warps=group))
         for r in T.unroll(chunks):
             apply("st.global.v4.b32",

@@ -187,6 +187,39 @@ def test_softmax_example_down_to_ptx():
         "spills": 0, "sizes": [("rows", 1), ("cols", 1024)]}
 
 
+def combine_depth(ptx, instruction, after=None):
+    """The longest chain of dependent `instruction`s with which each thread
+    combines its own values: those after the first line matching `after`
+    (from the start if None) and before the next shuffle."""
+    lines = ptx.splitlines()
+    start = 0 if after is None else next(i for i, line in enumerate(lines)
+                                         if re.search(after, line))
+    depth = {}
+    for line in lines[start:]:
+        if "shfl.sync" in line:
+            break
+        match = re.match(r"\s*%s\s+(%%\w+),\s*(%%\w+),\s*(%%\w+);" % re.escape(instruction),
+                         line)
+        if match:
+            result, *operands = match.groups()
+            depth[result] = 1 + max(depth.get(operand, 0) for operand in operands)
+    return max(depth.values())
+
+
+def test_softmax_combines_each_threads_values_as_a_tree():
+    """Each thread's max and sum of its n values take n / 8 - 1 + 3
+    dependent steps (8 partial values, then a tree), not n - 1: latency
+    on the path from the row's loads to its stores (bench/RESULTS.md)."""
+    softmax = example("softmax")
+    for threads, chunks, depth in ((256, 4, 4), (1024, 8, 6), (1024, 1, 2)):
+        ptx = compile_kernel(softmax.make_kernel(threads=threads, chunks=chunks)).ptx
+        assert combine_depth(ptx, "max.f32") == depth
+        assert combine_depth(ptx, "add.rn.f32", after=r"ex2\.approx") == depth
+    ptx = compile_kernel(softmax.make_grouped_kernel(threads=1024, chunks=2,
+                                                     rows_per_cta=2)).ptx
+    assert combine_depth(ptx, "max.f32") == 3
+
+
 def test_cta_reduce_and_warp_reduce():
     """T.cuda.cta_reduce: 5 butterflies per warp, one barrier, log2(warps)
     more; T.cuda.warp_reduce(width=8): 3 butterflies."""
