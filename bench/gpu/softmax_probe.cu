@@ -676,7 +676,7 @@ PERSISTENT(stage, Shared, 1024, 1, 2)
   extern "C" __global__ void __launch_bounds__(T)                              \
       cs_##T##_##C(const float *x, float *y, int cols) {                       \
     size_t row = blockIdx.x;                                                   \
-    softmaxStreaming<T, C>(x + row * cols, y + row * cols, cols);                    \
+    softmaxStreaming<T, C>(x + row * cols, y + row * cols, cols);              \
   }
 
 STREAMING(1024, 4)
