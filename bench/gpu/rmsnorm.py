@@ -7,7 +7,7 @@ torch, and a Triton 3 kernel of the same algorithm (one program per row,
 BLOCK = next power of two of the row, float32 statistics) at every
 num_warps in {4, 8, 16, 32}, in one process, timed as stream.py times (CUDA
 events, median of 20 after 5 warm-ups, each run queued behind a sleep
-kernel). Shapes: 32768 x 4096 and 16384 x 8192 (the issue's). Bandwidth is
+kernel) in ROUNDS interleaved rounds (rowwise.py; 5 unless set). Shapes: 32768 x 4096 and 16384 x 8192 (the issue's). Bandwidth is
 2 x rows x cols x 2 bytes (x read once, y written once; the weight is one
 row) over the time.
 

@@ -1,11 +1,18 @@
 """What bench/gpu/softmax.py and bench/gpu/rmsnorm.py share: every
 implementation first runs into a NaN-poisoned output and is checked (the
 device copy byte for byte, the others against a float64 reference within a
-relative bound), then timed with stream.timed; one markdown table per shape,
-with each time as a percentage of the device copy's (the first entry)."""
+relative bound), then timed with stream.timed in interleaved rounds; one
+markdown table per shape, with each time as a percentage of the device
+copy's (the first entry)."""
+import os
+import statistics
+
 import torch
 
 from stream import timed
+
+# Interleaved rounds per table (ROUNDS=n overrides).
+ROUNDS = int(os.environ.get("ROUNDS", "5"))
 
 
 def into(y, fn):
@@ -23,10 +30,14 @@ def max_relative_error(run, y, reference):
     return ((out.double() - reference).abs() / reference.abs().clamp_min(1e-30)).max().item()
 
 
-def measure_table(title, entries, x, y, reference, rtol, gbytes):
+def measure_table(title, entries, x, y, reference, rtol, gbytes, rounds=ROUNDS):
     """entries: (label, run), run() returning its output, the device copy
-    first. Returns the table's lines and whether a check failed."""
-    measured, failed = [], False
+    first. Every entry is checked, then timed `rounds` times, interleaved
+    (each round times every entry once, so a drift of the clocks touches
+    them alike); the table has the median of the rounds and, as % of the
+    copy, their lowest and highest. Returns the table's lines and whether a
+    check failed."""
+    checked, failed = [], False
     for label, run in entries:
         if label.startswith("device copy"):
             error = 0.0
@@ -38,13 +49,20 @@ def measure_table(title, entries, x, y, reference, rtol, gbytes):
         if not ok:
             print("FAIL: %s: max relative error %.3g > %.3g" % (label, error, rtol))
         failed |= not ok
-        measured.append((label, timed(run), ok, error))
-    copy_ms = measured[0][1]
-    lines = ["### " + title, "", "| implementation | ms | GB/s | % of copy | max rel. error |",
-             "|---|---|---|---|---|"]
-    for label, ms, ok, error in measured:
-        lines.append("| %s | %.4f | %.0f | %.1f | %s |"
+        checked.append((label, run, ok, error))
+    times = [[] for _ in checked]
+    for _ in range(rounds):
+        for (_, run, _, _), samples in zip(checked, times):
+            samples.append(timed(run))
+    copy_ms = statistics.median(times[0])
+    lines = ["### " + title, "",
+             "| implementation | ms | GB/s | % of copy | rounds, % of copy | max rel. error |",
+             "|---|---|---|---|---|---|"]
+    for (label, _, ok, error), samples in zip(checked, times):
+        ms = statistics.median(samples)
+        lines.append("| %s | %.4f | %.0f | %.1f | %.1f–%.1f | %s |"
                      % (label, ms, gbytes / ms * 1e3, 100 * copy_ms / ms,
+                        100 * copy_ms / max(samples), 100 * copy_ms / min(samples),
                         ("%.2g" % error) if ok else "FAIL"))
     lines.append("")
     return lines, failed

@@ -5,12 +5,13 @@ torch.softmax, torch.compile of it, and Triton 3's fused-softmax tutorial
 kernel (one program per row, BLOCK_SIZE = next power of two of the row) at
 every num_warps in {4, 8, 16, 32}, in one process, timed as stream.py times
 (CUDA events, median of 20 after 5 warm-ups, each run queued behind a sleep
-kernel). Shapes: 32768 x 4096 and 8192 x 16384 (the issue's). Bandwidth is
+kernel) in ROUNDS interleaved rounds (rowwise.py; 5 unless set). Shapes: 32768 x 4096 and 8192 x 16384 (the issue's). Bandwidth is
 2 x rows x cols x 4 bytes (read once, write once) over the time.
 
 TirX variants, each its own row, named by (threads per CTA, 16-byte chunks
-per thread, and rows per CTA where the CTA holds more than one:
-make_grouped_kernel): all written before this run; none is chosen from it. Triton
+per thread, rows per CTA where the CTA holds more than one, and "one
+barrier" for the online statistics): all written before this run; none is
+chosen from it. Triton
 gets the same chance (every num_warps); torch.compile runs in its default
 mode and in mode="max-autotune".
 
@@ -30,11 +31,15 @@ sys.path.insert(0, sys.argv[1])
 import softmax as tirx_softmax  # noqa: E402
 
 SHAPES = [(32768, 4096), (8192, 16384)]
-# (threads, chunks, rows per CTA) per row length: threads / rows per CTA x
-# 4 x chunks = the row. One row per CTA is make_kernel, more make_grouped_kernel.
-VARIANTS = {4096: [(1024, 2, 2), (1024, 4, 4), (512, 2, 1), (256, 4, 1), (1024, 1, 1),
-                   (128, 8, 1)],
-            16384: [(1024, 4, 1), (512, 8, 1), (256, 16, 1), (1024, 8, 2)]}
+# (threads, chunks, rows per CTA, online statistics) per row length:
+# threads / rows per CTA x 4 x chunks = the row (kernel_for: make_kernel for
+# one row per CTA with two barriers, make_grouped_kernel otherwise). The
+# first of each is softmax(x)'s choice.
+VARIANTS = {4096: [(1024, 2, 2, True), (1024, 2, 2, False), (1024, 4, 4, False),
+                   (512, 2, 1, False), (256, 4, 1, False), (1024, 1, 1, False),
+                   (128, 8, 1, False)],
+            16384: [(1024, 4, 1, False), (512, 8, 1, False),
+                    (256, 16, 1, False), (1024, 8, 2, False)]}
 RTOL = 5e-6
 
 
@@ -85,11 +90,12 @@ def main(results=None):
         entries = []  # (label, run): run() returns the output
         entries.append(("device copy (anchor)", lambda: y.copy_(x)))
         entries.append(("torch.softmax (eager)", lambda: torch.softmax(x, dim=-1)))
-        for threads, chunks, per_cta in VARIANTS[cols]:
+        for threads, chunks, per_cta, online in VARIANTS[cols]:
             label = "TirX %d thr x %d chunks" % (threads, chunks)
             if per_cta > 1:
                 label += ", %d rows per CTA" % per_cta
-            kernel = tirx.compile(tirx_softmax.kernel_for(threads, chunks, per_cta),
+            label += ", one barrier (online)" if online else ""
+            kernel = tirx.compile(tirx_softmax.kernel_for(threads, chunks, per_cta, online),
                                   target="cuda")
             entries.append((label, into(y, lambda kernel=kernel: kernel(x, y))))
         if triton_run:

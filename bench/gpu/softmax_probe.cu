@@ -681,3 +681,57 @@ PERSISTENT(stage, Shared, 1024, 1, 2)
 
 STREAMING(1024, 4)
 STREAMING(512, 2)
+
+namespace {
+
+// Online statistics: each warp exponentiates with its own max (0 for a warp
+// whose values are all -inf) before any barrier, and the warps exchange
+// (max, sum) pairs once: the row's sum is sum_w S_w 2^((M_w - M) log2 e),
+// and each warp scales by 2^((M_w - M) log2 e) / sum. One barrier instead
+// of two, and no warp waits for the whole row's loads before its ex2 work.
+template <int Threads, int Rows, int Chunks>
+__device__ __forceinline__ void softmaxOnline(const float *x, float *y) {
+  constexpr int kPerRow = Threads / Rows;
+  constexpr int kCols = kPerRow * 4 * Chunks;
+  constexpr int kWarps = kPerRow / 32;
+  __shared__ float2 pairs[32];
+  int group = threadIdx.x / kPerRow, t = threadIdx.x % kPerRow;
+  const float4 *in = reinterpret_cast<const float4 *>(x + group * kCols) + t;
+  float4 *out = reinterpret_cast<float4 *>(y + group * kCols) + t;
+  float4 v[Chunks];
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r)
+    v[r] = in[r * kPerRow];
+  float top = warpMax(chunksMax(v));
+  float total = warpSum(exponentiate(v, top == -INFINITY ? 0.f : top));
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0)
+    pairs[warp] = make_float2(top, total);
+  __syncthreads();
+  float2 pair = pairs[warp / kWarps * kWarps + lane % kWarps];
+  float rowMax = pair.x;
+  for (int offset = kWarps / 2; offset > 0; offset /= 2)
+    rowMax = fmaxf(rowMax, __shfl_xor_sync(0xffffffffu, rowMax, offset));
+  float rowSum = pair.y * ex2((pair.x - rowMax) * kLog2e);
+  for (int offset = kWarps / 2; offset > 0; offset /= 2)
+    rowSum += __shfl_xor_sync(0xffffffffu, rowSum, offset);
+  float scale = ex2((top - rowMax) * kLog2e) * __frcp_rn(rowSum);
+#pragma unroll
+  for (int r = 0; r < Chunks; ++r) {
+    scaleChunk(v[r], scale);
+    out[r * kPerRow] = v[r];
+  }
+}
+
+} // namespace
+
+#define ONLINE(R, T, C)                                                        \
+  extern "C" __global__ void __launch_bounds__(T)                              \
+      online_##R##_##T##_##C(const float *x, float *y, int cols) {             \
+    size_t first = static_cast<size_t>(blockIdx.x) * R * cols;                 \
+    softmaxOnline<T, R, C>(x + first, y + first);                              \
+  }
+
+ONLINE(1, 1024, 4)
+ONLINE(2, 1024, 2)
+ONLINE(1, 1024, 2)

@@ -39,10 +39,8 @@ NUM_REGS = 4
 # softmax_probe.cu's kernels per row length (names: family_[rows or CTAs
 # per row_]threads_chunks); PROBE_ALL=1 runs every one, else the best of each
 # shape, the reference for TirX's kernel.
-PROBES = {4096: ["multi_2_1024_2", "loop_512_2", "pipe_512_2", "stage_512_2", "stage_1024_1",
-                 "cs_512_2"],
-          16384: ["multi_1_1024_4", "loop_1024_4", "pipe_1024_4", "stage_1024_4", "stage_512_8",
-                  "cs_1024_4"]}
+PROBES = {4096: ["multi_2_1024_2", "online_2_1024_2", "cs_512_2"],
+          16384: ["multi_1_1024_4", "online_1_1024_4", "cs_1024_4"]}
 PERSISTENT = ("loop_", "pipe_", "stage_")  # grid: as many CTAs as fit at once
 ALL_PROBES = {
     4096: ["row_512_2", "row_256_4", "multi_1_512_2", "multi_2_1024_2", "multi_4_1024_4",
@@ -51,14 +49,14 @@ ALL_PROBES = {
            "bulk_512_2", "cluster_2_256_2", "cluster_2_512_1", "cluster_4_128_2",
            "cluster_4_256_1", "cluster_8_128_1", "parts_2_512_2", "parts_4_512_2",
            "pair_2_256_2", "nosync_2_256_2", "loop_512_2", "pipe_512_2", "stage_512_2",
-           "stage_1024_1", "cs_512_2"],
+           "stage_1024_1", "cs_512_2", "online_2_1024_2"],
     16384: ["row_1024_4", "row_512_8", "multi_1_1024_4", "multi_2_1024_8", "multi_2_512_16",
             "l2pf_1024_4", "bulk_256_16", "bulk_512_8", "bulk_1024_4", "cluster_2_512_4",
             "cluster_2_1024_2", "cluster_4_512_2", "cluster_4_256_4", "cluster_8_512_1",
             "cluster_8_256_2", "parts_2_1024_4", "parts_4_1024_4", "parts_8_1024_4",
             "parts_32_1024_4", "parts_2_512_8", "parts_4_512_8", "pair_2_1024_2",
             "nosync_2_1024_2", "pair_2_512_4", "nosync_2_512_4", "loop_1024_4", "pipe_1024_4",
-            "stage_1024_4", "stage_512_8", "cs_1024_4"]}
+            "stage_1024_4", "stage_512_8", "cs_1024_4", "online_1_1024_4"]}
 if os.environ.get("PROBE_ALL"):
     PROBES = ALL_PROBES
 # (threads, chunks, rows per CTA)
@@ -95,7 +93,8 @@ def launcher(module, name, x, y):
     regs = ctypes.c_int()
     cuda.cuFuncGetAttribute(ctypes.byref(regs), NUM_REGS, function)
     parts = int(name.split("_")[1]) if name.startswith(("cluster_", "pair_", "nosync_")) else 1
-    per_cta_rows = int(name.split("_")[1]) if name.startswith(("multi_", "inter_")) else 1
+    per_cta_rows = (int(name.split("_")[1]) if name.startswith(("multi_", "inter_", "online_"))
+                    else 1)
     rows, cols = x.shape
     threads, chunks = int(name.split("_")[-2]), int(name.split("_")[-1])
     smem = cols * 4 if name.startswith("bulk_") else 0

@@ -12,9 +12,12 @@
 # nothing to the max or the sum, and are not stored.
 #
 # make_grouped_kernel (below) holds several adjacent rows per CTA, a group
-# of warps each, written with `warp`-scope applies and T.cuda.group_reduce;
-# softmax(x) takes it for rows of up to 4096 columns (a CTA then covers about
-# 8192 columns), which moves the bytes as fast as a device copy on the H200.
+# of warps each, written with `warp`-scope applies; softmax(x) takes it for
+# rows of up to 4096 columns (a CTA then covers about 8192 columns), which
+# moves the bytes as fast as a device copy on the H200. Its statistics are
+# online (normalize_online): each warp exponentiates with its own max, and
+# the warps exchange (max, sum) pairs through one barrier
+# (T.cuda.group_exchange) instead of meeting twice.
 #
 # Reductions (T.cuda.cta_reduce, docs/collectives.md): each thread reduces
 # its registers (combine(): 8 partial values, then a tree, so the chain of
@@ -34,7 +37,13 @@
 # the sum, reciprocal and product a few 2^-24. For the test data
 # (|x - max| < 64) that is below 5e-6 relative to float64 softmax, the bound
 # checked here and in bench/gpu/softmax.py (torch.softmax itself measured
-# 2.4e-6, Triton 4.3e-6 on the benchmark shapes).
+# 2.4e-6, Triton 4.3e-6 on the benchmark shapes). The online statistics
+# split the exponent in two, t1 = x log2 e - s_w (the fma) and
+# t2 = s_w - s (one subtraction), with |t1| + |t2| = |t|: the same bound
+# for the two roundings, plus one more ex2 and one more product (2^-22.5 +
+# 2^-24), still below 5e-6. The shift s_w = -M_w log2 e is itself rounded,
+# but s is one of the s_w and each warp's rounding enters its numerators
+# and its term of the sum alike, so it cancels.
 import math
 import sys
 
@@ -43,6 +52,7 @@ from tirx.layout import S, TileLayout
 from tirx.cuda.axis import laneid, warpid
 
 LOG2E = math.log2(math.e)
+FLT_MAX = 3.4028234663852886e38
 RTOL = 5e-6  # see Accuracy above
 
 
@@ -109,6 +119,57 @@ def normalize(values, layout, apply, reduce):
         apply("mul.rn.f32", element(i), element(i), total)
 
 
+def normalize_online(values, layout, apply, group):
+    """normalize() with one barrier instead of two, for `warp`-scope tiles
+    ((32, n, 1): n values per lane) in groups of `group` warps per row.
+    Each warp exponentiates with its own max M_w and sums (S_w) before
+    meeting the others; the warps then exchange (s_w, S_w), s_w = -M_w
+    log2 e, and with s = min s_w (the row's -max log2 e) each warp scales by
+    2^(s - s_w) / sum_w S_w 2^(s - s_w). A warp meets the others only once,
+    and does its ex2 work while other warps' loads are still arriving."""
+    count = values.shape[-2]
+
+    def element(i):
+        return values.sub[:, i, :]
+    width = min(8, count // 2)
+    partial = T.alloc_local((32, width, 1), "float32", layout=layout(width))
+    top = T.alloc_local((32, 1, 1), "float32", layout=layout(1))
+    combine(values, partial, top, apply, "max.f32")
+    top = top.view(32, 1)
+    T.cuda.warp_reduce(top, "max")
+    # (s_w, S_w), exchanged below. s_w is +inf for a warp whose values are
+    # all -inf; capped at FLT_MAX (x log2 e + FLT_MAX is -inf there, and
+    # 2^-inf = 0) it shifts the warp's own exponents.
+    pair = T.alloc_local((32, 2), "float32", layout=TileLayout(S[(32, 2) : (1 @ laneid, 1)]))
+    shift, total = pair[:, 0:1], pair[:, 1:2]
+    apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
+    capped = top  # the max is not needed any more
+    apply("min.f32", capped, shift, T.float32(FLT_MAX))
+    for i in range(count):
+        apply("fma.rn.f32", element(i), element(i), T.float32(LOG2E), capped)
+        apply("ex2.approx.ftz.f32", element(i), element(i))
+    combine(values, partial, total.view(32, 1, 1), apply, "add.rn.f32")
+    T.cuda.warp_reduce(total, "sum")
+    # Lane l gets warp l mod group's pair; `partial` serves as scratch.
+    T.cuda.group_exchange(pair, warps=group)
+    row_shift, weight = partial.sub[:, 0, :], partial.sub[:, 1, :]
+    apply("mov.b32", row_shift, shift)
+    T.cuda.warp_reduce(row_shift, "min", width=group)
+    # sum_w S_w 2^(s - s_w): 0 for a warp whose values are all -inf.
+    apply("sub.rn.f32", weight, row_shift, shift)
+    apply("ex2.approx.ftz.f32", weight, weight)
+    apply("mul.rn.f32", weight, weight, total)
+    T.cuda.warp_reduce(weight, "sum", width=group)
+    # This warp's scale: 2^(s - s_w) / sum (s - FLT_MAX for an empty warp:
+    # 2^ of it is 0 as well).
+    apply("rcp.rn.f32", weight, weight)
+    apply("sub.rn.f32", row_shift, row_shift, capped)
+    apply("ex2.approx.ftz.f32", row_shift, row_shift)
+    apply("mul.rn.f32", weight, weight, row_shift)
+    for i in range(count):
+        apply("mul.rn.f32", element(i), element(i), weight)
+
+
 def make_kernel(threads=256, chunks=4):
     """A softmax kernel for rows of up to threads * 4 * chunks columns."""
     warps = threads // 32
@@ -145,7 +206,7 @@ def make_kernel(threads=256, chunks=4):
     return softmax
 
 
-def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2):
+def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True):
     """A softmax kernel whose CTA holds `rows_per_cta` adjacent rows (the
     row count must be a multiple of it), each in a group of
     warps / rows_per_cta consecutive warps, for rows of up to
@@ -154,11 +215,12 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2):
     Warp w works on row first + w / group, lane l holding in chunk r the
     four columns r * C + 128 (w mod group) + 4 l + (0..3) (C = group x 128):
     the loads, stores and arithmetic are `warp`-scope applies whose regions
-    start where the warp's row and part of it are, and T.cuda.group_reduce
-    reduces each group with one barrier. On the H200, two rows of 4096
-    columns per CTA of 1024 threads move the bytes as fast as a device copy,
-    where one row per CTA of 512 threads (the same registers per thread)
-    reaches 99 % of it (bench/RESULTS.md)."""
+    start where the warp's row and part of it are. With `online`, the
+    statistics take one barrier (normalize_online, T.cuda.group_exchange);
+    without, two (normalize with T.cuda.group_reduce, one barrier each). On
+    the H200, two rows of 4096 columns per CTA of 1024 threads move the
+    bytes as fast as a device copy, where one row per CTA of 512 threads
+    (the same registers per thread) reaches 99 % of it (bench/RESULTS.md)."""
     warps = threads // 32
     group = warps // rows_per_cta  # warps per row
     chunk = group * 128  # columns per chunk of a row
@@ -187,8 +249,11 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2):
             apply("ld.global.v4.b32", x.sub[:, r, :],
                   X.sub[row, r * chunk + part:r * chunk + part + 128].view(32, 4),
                   pred=r * chunk < cols)
-        normalize(values, per_thread, apply,
-                  lambda value, op: T.cuda.group_reduce(value, op, warps=group))
+        if online:
+            normalize_online(values, per_thread, apply, group)
+        else:
+            normalize(values, per_thread, apply,
+                      lambda value, op: T.cuda.group_reduce(value, op, warps=group))
         for r in T.unroll(chunks):
             apply("st.global.v4.b32",
                   Y.sub[row, r * chunk + part:r * chunk + part + 128].view(32, 4),
@@ -197,11 +262,12 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2):
     return softmax
 
 
-def kernel_for(threads, chunks, rows_per_cta=1):
-    """make_kernel for one row per CTA, make_grouped_kernel for more."""
-    if rows_per_cta == 1:
+def kernel_for(threads, chunks, rows_per_cta=1, online=False):
+    """make_kernel for one row per CTA with two barriers, else
+    make_grouped_kernel."""
+    if rows_per_cta == 1 and not online:
         return make_kernel(threads, chunks)
-    return make_grouped_kernel(threads, chunks, rows_per_cta)
+    return make_grouped_kernel(threads, chunks, rows_per_cta, online)
 
 
 _compiled = {}
@@ -216,7 +282,11 @@ def softmax(x, out=None, threads=None):
     (32 KB): rows of up to 4096 columns go several to a CTA
     (make_grouped_kernel: up to 8192 / cols rows, as the row count allows),
     longer rows one to a CTA. Rows that fit neither take 256 threads per row.
-    bench/RESULTS.md has the measurements behind this choice."""
+    A CTA whose threads hold 8 values of a row in groups of at least 16
+    warps (2 rows of 4096 columns, or one of 8192) takes the online
+    statistics (one barrier); groups of 8 warps (2048 columns or less) and
+    16 values per thread (16384 columns) measured faster with two.
+    bench/RESULTS.md has the measurements behind these choices."""
     import tirx
     import torch
     rows, cols = x.shape
@@ -229,7 +299,7 @@ def softmax(x, out=None, threads=None):
             break
     if per_cta > 1:
         threads, chunks = 1024, _chunks(cols, 4096 // per_cta)
-        key = ("grouped", threads, chunks, per_cta)
+        online = per_cta <= 2
     else:
         threads = threads or (1024 if cols >= GROUP_COLUMNS and cols % 4096 == 0 else 256)
         chunk = threads * 4
@@ -237,9 +307,10 @@ def softmax(x, out=None, threads=None):
             raise ValueError("softmax: the row length %d is not a multiple of %d"
                              % (cols, chunk))
         chunks = _chunks(cols, chunk)
-        key = ("row", threads, chunks)
+        online = threads == 1024 and chunks <= 2
+    key = (threads, chunks, per_cta, online)
     if key not in _compiled:
-        _compiled[key] = tirx.compile(kernel_for(threads, chunks, per_cta), target="cuda")
+        _compiled[key] = tirx.compile(kernel_for(*key), target="cuda")
     out = torch.empty_like(x) if out is None else out
     _compiled[key](x, out)
     return out
@@ -257,16 +328,27 @@ if __name__ == "__main__":
     # One row per CTA: (1, 1024), (3, 4096) (an odd count), (64, 3072)
     # (3072 is no multiple of 2048), (64, 6144), (5, 16384) and (4, 8192);
     # several (make_grouped_kernel): (2, 2048) two, (6, 4096) two, (64, 2048)
-    # four, (40, 1024) eight, (24, 1024) eight.
-    for rows, cols in ((1, 1024), (3, 4096), (64, 3072), (64, 6144), (5, 16384), (4, 8192),
-                       (2, 2048), (6, 4096), (64, 2048), (40, 1024), (24, 1024)):
+    # four, (40, 1024) eight, (24, 1024) eight. Then masked rows (-inf
+    # entries, as attention masks them): every 128-column part that warp 0
+    # of a row holds, and one element of every 7, at 4096 (two rows per CTA)
+    # and 16384 columns (one).
+    cases = [(rows, cols, None) for rows, cols in (
+        (1, 1024), (3, 4096), (64, 3072), (64, 6144), (5, 16384), (4, 8192),
+        (2, 2048), (6, 4096), (64, 2048), (40, 1024), (24, 1024))]
+    cases += [(rows, cols, mask) for rows, cols in ((6, 4096), (5, 16384))
+              for mask in ("warp 0", "every 7th")]
+    for rows, cols, mask in cases:
         x = torch.randn(rows, cols, device="cuda") * 4
+        column = torch.arange(cols, device="cuda")
+        if mask == "warp 0":  # a chunk of a row is 128 x (warps per row) wide
+            x[:, column % (128 * (16 if cols == 4096 else 32)) < 128] = -math.inf
+        elif mask == "every 7th":
+            x[:, column % 7 == 3] = -math.inf
         y = softmax(x)
         want = torch.softmax(x.double(), dim=-1)
         error = ((y.double() - want).abs() / want.abs().clamp_min(1e-30)).max().item()
+        what = "softmax %d x %d%s" % (rows, cols, ", masked: " + mask if mask else "")
         if not error <= RTOL:
-            print("FAIL: softmax %d x %d: max relative error %.3g > %g"
-                  % (rows, cols, error, RTOL))
+            print("FAIL: %s: max relative error %.3g > %g" % (what, error, RTOL))
             sys.exit(1)
-        print("softmax %d x %d: max relative error %.3g against float64: OK"
-              % (rows, cols, error))
+        print("%s: max relative error %.3g against float64: OK" % (what, error))

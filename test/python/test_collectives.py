@@ -239,14 +239,18 @@ def test_cta_reduce_and_warp_reduce():
     (lambda x: T.cuda.cta_reduce(T.int32(1)),  # MARK-r2
      "MARK-r2", "a reduction needs a local tile of one value per thread, got "),
     (lambda x: T.cuda.cta_reduce(x.view(4, 32)),  # MARK-r3
-     "MARK-r3", "a reduction needs a (warps, 32, 1) tile (one value per thread), got shape "
-                "(4, 32)"),
+     "MARK-r3", "a reduction needs a (warps, 32, 1) tile (one value per thread) or a "
+                "warp-scope (32, n) tile, got shape (4, 32)"),
     (lambda x: T.cuda.cta_reduce(x, "prod"),  # MARK-r4
      "MARK-r4", "unknown reduction 'prod'; expected one of sum, max, min"),
     (lambda x: T.cuda.cta_reduce(T.alloc_local((4, 32, 1), "float16", layout=LANES)),  # MARK-r5
      "MARK-r5", "sum reductions take float32, int32, uint32 tiles, got float16"),
     (lambda x: T.cuda.warp_reduce(x, "sum", width=3),  # MARK-r6
      "MARK-r6", "width must be 2, 4, 8, 16 or 32 lanes, got 3"),
+    (lambda x: T.cuda.cta_reduce(T.alloc_local(  # MARK-r7
+        (32, 1), "float32", layout=TileLayout(S[(32, 1) : (1 @ laneid, 1)]))),
+     "MARK-r7", "cta_reduce needs a (warps, 32, 1) tile (one value per thread), got shape "
+                "(32, 1); group_reduce takes warp-scope tiles"),
 ])
 def test_reduction_misuse_is_located(make, marker, message):
     with raises(line_of(marker) + message):
@@ -316,6 +320,47 @@ def test_group_reduce_needs_groups_that_divide_the_block(block, extents):
         compile_kernel(group_kernel(body, block=block))
 
 
+def test_warp_reduce_and_group_exchange_at_warp_scope():
+    """T.cuda.warp_reduce on a warp-scope (32, 2) tile: 3 butterflies per
+    value over 8 lanes; T.cuda.group_exchange over groups of 4 warps: lane 0
+    of each warp writes its two values, one barrier, every lane reads two of
+    its group's, no shuffle."""
+    ptx = compile_kernel(group_kernel(lambda x: T.cuda.warp_reduce(x, "min", width=8))).ptx
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 2 * 3
+    assert len(re.findall(r"min\.f32", ptx)) == 2 * 3
+    assert "bar.sync" not in ptx
+    ptx = compile_kernel(group_kernel(lambda x: T.cuda.group_exchange(x, warps=4))).ptx
+    assert "shfl.sync" not in ptx
+    assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 1
+    assert len(re.findall(r"@%tirx_p st\.shared\.b32", ptx)) == 2
+    assert len(re.findall(r"\tld\.shared\.b32", ptx)) == 2
+    # Lane l of warp w reads slots (w / 4 * 4 + l % 4) * 2 + (0, 1): bytes
+    # (w / 4) * 32 + (8 l mod 32) + (0, 4).
+    assert re.search(r"and\.b64\s+%rd\d+, %rd\d+, 24;", ptx)
+    assert re.search(r"and\.b64\s+%rd\d+, %rd\d+, 224;", ptx)
+
+
+@pytest.mark.parametrize("make, marker, message", [
+    (lambda x: T.cuda.group_exchange(x, warps=6),  # MARK-x1
+     "MARK-x1", "group_exchange: warps must be a power of two in [1, 32], got 6"),
+    (lambda x: T.cuda.group_exchange(T.alloc_shared((32, 2), "float32"), warps=2),  # MARK-x2
+     "MARK-x2", "group_exchange needs a local (32, n) tile of n values per lane"),
+    (lambda x: T.cuda.group_exchange(x.view(64, 1), warps=2),  # MARK-x3
+     "MARK-x3", "group_exchange needs a (32, n) tile (n values per lane), got shape (64, 1)"),
+])
+def test_group_exchange_misuse_is_located(make, marker, message):
+    with raises(line_of(marker) + message):
+        compile_kernel(group_kernel(make))
+
+
+def test_group_exchange_needs_groups_that_divide_the_block():
+    def body(x):
+        T.cuda.group_exchange(x, warps=16)  # MARK-xb
+    with raises(line_of("MARK-xb") + "group_exchange needs a one-dimensional block of whole "
+                "warps that groups of 16 warps divide, got block (256,)"):
+        compile_kernel(group_kernel(body, block=256))
+
+
 def test_group_reduce_before_the_launch_is_located():
     @T.function
     def k(A: T.Tensor((64,), "float32", align=4)):
@@ -341,13 +386,19 @@ def test_cta_reduce_needs_a_power_of_two_of_warps():
 def test_grouped_softmax_example_down_to_ptx():
     """Two rows per CTA of 1024 threads (examples/python/softmax.py's
     make_grouped_kernel): warp-scope loads and stores whose regions start at
-    the warp's row and columns, two group reductions of one barrier each."""
+    the warp's row and columns, online statistics with one barrier."""
     compiled = compile_kernel(example("softmax").make_grouped_kernel(
         threads=1024, chunks=2, rows_per_cta=2))
-    # Per reduction: 5 butterflies in the warp, 4 over the group's 16 warps.
+    # 5 butterflies in the warp for its max and its sum, one exchange of the
+    # (shift, sum) pairs, 4 over the group's 16 warps for each; 8
+    # exponentials, and one per warp for the sum's weight and the scale.
     assert softmax_counts(compiled) == {
-        "shuffles": 2 * (5 + 4), "barriers": 2, "loads": 2, "stores": 2, "exponentials": 8,
+        "shuffles": 2 * (5 + 4), "barriers": 1, "loads": 2, "stores": 2, "exponentials": 8 + 2,
         "spills": 0, "sizes": [("rows", 2), ("cols", 2048)]}
+    ptx = compiled.ptx
+    assert len(re.findall(r"@%tirx_p st\.shared\.b32", ptx)) == 2
+    assert len(re.findall(r"min\.f32 %r\d+, %r\d+, 0f7F7FFFFF;", ptx)) == 1  # the cap
+    assert len(re.findall(r"\tmin\.f32", ptx)) == 1 + 4
     # The grid is rows / 2 CTAs of 1024 threads.
     assert re.search(r"\.(maxntid|reqntid) 1024, 1, 1", compiled.ptx)
 
@@ -380,11 +431,12 @@ def test_softmax_picks_rows_per_cta():
         else:
             sys.modules["torch"] = saved[1]
         softmax._compiled.clear()
+    # (threads, chunks, rows per CTA, online statistics)
     assert chosen == {
-        (32768, 4096): ("grouped", 1024, 2, 2), (65536, 2048): ("grouped", 1024, 2, 4),
-        (40, 1024): ("grouped", 1024, 2, 8), (3, 4096): ("row", 256, 4),
-        (64, 3072): ("row", 256, 4), (16384, 8192): ("row", 1024, 2),
-        (8192, 16384): ("row", 1024, 4), (2, 2048): ("grouped", 1024, 1, 2)}
+        (32768, 4096): (1024, 2, 2, True), (65536, 2048): (1024, 2, 4, False),
+        (40, 1024): (1024, 2, 8, False), (3, 4096): (256, 4, 1, False),
+        (64, 3072): (256, 4, 1, False), (16384, 8192): (1024, 2, 1, True),
+        (8192, 16384): (1024, 4, 1, False), (2, 2048): (1024, 1, 2, True)}
 
 
 def test_rmsnorm_example_down_to_ptx():

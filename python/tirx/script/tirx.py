@@ -2,8 +2,8 @@
 import types as _types
 
 from .._control import DoWhile, Else, If, Then, serial, unroll
-from .._reduce import (cta_reduce as _cta_reduce, group_reduce as _group_reduce,
-                       warp_reduce as _warp_reduce)
+from .._reduce import (cta_reduce as _cta_reduce, group_exchange as _group_exchange,
+                       group_reduce as _group_reduce, warp_reduce as _warp_reduce)
 from .._dsl import (DTYPES as _DTYPES, SizeVar as _SizeVar, Tensor, ceildiv, if_then_else,
                     math_op as _math, to_index as index)
 
@@ -69,5 +69,6 @@ cuda = _types.SimpleNamespace(
     warp_reduce=_warp_reduce,
     cta_reduce=_cta_reduce,
     group_reduce=_group_reduce,
+    group_exchange=_group_exchange,
     tile=_types.SimpleNamespace(apply=_apply, ewise=_ewise),
 )
