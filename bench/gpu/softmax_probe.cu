@@ -108,30 +108,47 @@ __device__ __forceinline__ float groupReduce(float v, float *slots) {
   return v;
 }
 
-// Rows adjacent rows per CTA, Threads / Rows threads per row, Chunks
-// 16-byte chunks per thread; cols = Threads / Rows x 4 x Chunks exactly.
+// The thread's Chunks 16-byte chunks of its row, with Rows adjacent rows
+// per CTA and Threads / Rows threads per row; cols = Threads / Rows x 4 x
+// Chunks exactly.
+template <int Threads, int Rows, int Chunks> struct RowSlice {
+  static constexpr int kPerRow = Threads / Rows;
+  static constexpr int kCols = kPerRow * 4 * Chunks;
+  const float4 *in;
+  float4 *out;
+
+  __device__ RowSlice(const float *x, float *y)
+      : in(reinterpret_cast<const float4 *>(x + threadIdx.x / kPerRow * kCols) +
+           threadIdx.x % kPerRow),
+        out(reinterpret_cast<float4 *>(y + threadIdx.x / kPerRow * kCols) +
+            threadIdx.x % kPerRow) {}
+
+  __device__ void load(float4 (&v)[Chunks]) const {
+#pragma unroll
+    for (int r = 0; r < Chunks; ++r)
+      v[r] = in[r * kPerRow];
+  }
+
+  __device__ void store(float4 (&v)[Chunks], float scale) const {
+#pragma unroll
+    for (int r = 0; r < Chunks; ++r) {
+      scaleChunk(v[r], scale);
+      out[r * kPerRow] = v[r];
+    }
+  }
+};
+
 template <int Threads, int Rows, int Chunks>
 __device__ __forceinline__ void softmaxRows(const float *x, float *y) {
-  constexpr int kPerRow = Threads / Rows;
-  constexpr int kCols = kPerRow * 4 * Chunks;
   __shared__ float maxSlots[32], sumSlots[32];
-  int group = threadIdx.x / kPerRow, t = threadIdx.x % kPerRow;
-  const float4 *in = reinterpret_cast<const float4 *>(x + group * kCols) + t;
-  float4 *out = reinterpret_cast<float4 *>(y + group * kCols) + t;
+  RowSlice<Threads, Rows, Chunks> slice(x, y);
   float4 v[Chunks];
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r)
-    v[r] = in[r * kPerRow];
+  slice.load(v);
   float top = chunksMax(v);
   top = groupReduce<Threads, Rows, true>(top, maxSlots);
   float total = exponentiate(v, top);
   total = groupReduce<Threads, Rows, false>(total, sumSlots);
-  float scale = __frcp_rn(total);
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r) {
-    scaleChunk(v[r], scale);
-    out[r * kPerRow] = v[r];
-  }
+  slice.store(v, __frcp_rn(total));
 }
 
 __device__ __forceinline__ uint32_t clusterRank() {
@@ -377,12 +394,14 @@ INTER(1, 1024, 1)
 INTER(2, 512, 2)
 INTER(4, 1024, 1)
 
-#define MULTI(R, T, C)                                                         \
+// R adjacent rows of `cols` (= T / R x 4 x C) columns per CTA, by FUNCTION.
+#define ROWS(FAMILY, FUNCTION, R, T, C)                                        \
   extern "C" __global__ void __launch_bounds__(T)                              \
-      multi_##R##_##T##_##C(const float *x, float *y, int cols) {              \
+      FAMILY##_##R##_##T##_##C(const float *x, float *y, int cols) {           \
     size_t first = static_cast<size_t>(blockIdx.x) * R * cols;                 \
-    softmaxRows<T, R, C>(x + first, y + first);                                \
+    FUNCTION<T, R, C>(x + first, y + first);                                   \
   }
+#define MULTI(R, T, C) ROWS(multi, softmaxRows, R, T, C)
 
 MULTI(2, 1024, 2)
 MULTI(4, 1024, 4)
@@ -691,17 +710,11 @@ namespace {
 // of two, and no warp waits for the whole row's loads before its ex2 work.
 template <int Threads, int Rows, int Chunks>
 __device__ __forceinline__ void softmaxOnline(const float *x, float *y) {
-  constexpr int kPerRow = Threads / Rows;
-  constexpr int kCols = kPerRow * 4 * Chunks;
-  constexpr int kWarps = kPerRow / 32;
+  constexpr int kWarps = Threads / Rows / 32;
   __shared__ float2 pairs[32];
-  int group = threadIdx.x / kPerRow, t = threadIdx.x % kPerRow;
-  const float4 *in = reinterpret_cast<const float4 *>(x + group * kCols) + t;
-  float4 *out = reinterpret_cast<float4 *>(y + group * kCols) + t;
+  RowSlice<Threads, Rows, Chunks> slice(x, y);
   float4 v[Chunks];
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r)
-    v[r] = in[r * kPerRow];
+  slice.load(v);
   float top = warpMax(chunksMax(v));
   float total = warpSum(exponentiate(v, top == -INFINITY ? 0.f : top));
   int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -715,22 +728,12 @@ __device__ __forceinline__ void softmaxOnline(const float *x, float *y) {
   float rowSum = pair.y * ex2((pair.x - rowMax) * kLog2e);
   for (int offset = kWarps / 2; offset > 0; offset /= 2)
     rowSum += __shfl_xor_sync(0xffffffffu, rowSum, offset);
-  float scale = ex2((top - rowMax) * kLog2e) * __frcp_rn(rowSum);
-#pragma unroll
-  for (int r = 0; r < Chunks; ++r) {
-    scaleChunk(v[r], scale);
-    out[r * kPerRow] = v[r];
-  }
+  slice.store(v, ex2((top - rowMax) * kLog2e) * __frcp_rn(rowSum));
 }
 
 } // namespace
 
-#define ONLINE(R, T, C)                                                        \
-  extern "C" __global__ void __launch_bounds__(T)                              \
-      online_##R##_##T##_##C(const float *x, float *y, int cols) {             \
-    size_t first = static_cast<size_t>(blockIdx.x) * R * cols;                 \
-    softmaxOnline<T, R, C>(x + first, y + first);                              \
-  }
+#define ONLINE(R, T, C) ROWS(online, softmaxOnline, R, T, C)
 
 ONLINE(1, 1024, 4)
 ONLINE(2, 1024, 2)
