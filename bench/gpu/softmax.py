@@ -35,7 +35,7 @@ SHAPES = [(32768, 4096), (8192, 16384)]
 # threads / rows per CTA x 4 x chunks = the row (kernel_for: make_kernel for
 # one row per CTA with two barriers, make_grouped_kernel otherwise). The
 # first of each is softmax(x)'s choice.
-VARIANTS = {4096: [(1024, 2, 2, True), (1024, 2, 2, False), (1024, 4, 4, False),
+VARIANTS = {4096: [(1024, 2, 2, False), (1024, 2, 2, True), (1024, 4, 4, False),
                    (512, 2, 1, False), (256, 4, 1, False), (1024, 1, 1, False),
                    (128, 8, 1, False)],
             16384: [(1024, 4, 1, False), (512, 8, 1, False),

@@ -14,10 +14,11 @@
 # make_grouped_kernel (below) holds several adjacent rows per CTA, a group
 # of warps each, written with `warp`-scope applies; softmax(x) takes it for
 # rows of up to 4096 columns (a CTA then covers about 8192 columns), which
-# moves the bytes as fast as a device copy on the H200. Its statistics are
-# online (normalize_online): each warp exponentiates with its own max, and
-# the warps exchange (max, sum) pairs through one barrier
-# (T.cuda.group_exchange) instead of meeting twice.
+# moves the bytes as fast as a device copy on the H200. With online=True
+# its statistics take one barrier (normalize_online): each warp
+# exponentiates with its own max, and the warps exchange (max, sum) pairs
+# (T.cuda.group_exchange) instead of meeting twice; softmax(x) takes that
+# for rows of 8192 columns, one per CTA.
 #
 # Reductions (T.cuda.cta_reduce, docs/collectives.md): each thread reduces
 # its registers (combine(): 8 partial values, then a tree, so the chain of
@@ -282,10 +283,11 @@ def softmax(x, out=None, threads=None):
     (32 KB): rows of up to 4096 columns go several to a CTA
     (make_grouped_kernel: up to 8192 / cols rows, as the row count allows),
     longer rows one to a CTA. Rows that fit neither take 256 threads per row.
-    A CTA whose threads hold 8 values of a row in groups of at least 16
-    warps (2 rows of 4096 columns, or one of 8192) takes the online
-    statistics (one barrier); groups of 8 warps (2048 columns or less) and
-    16 values per thread (16384 columns) measured faster with two.
+    One row of 8192 columns per CTA takes the online statistics (one
+    barrier: make_grouped_kernel(1024, 2, 1)), which measured 0.5 points
+    of the copy faster than two barriers; elsewhere their gain did not
+    reproduce from run to run (2 rows of 4096), or they were slower (4 rows
+    of 2048, one row of 16384), and the kernels take two barriers.
     bench/RESULTS.md has the measurements behind these choices."""
     import tirx
     import torch
@@ -299,7 +301,7 @@ def softmax(x, out=None, threads=None):
             break
     if per_cta > 1:
         threads, chunks = 1024, _chunks(cols, 4096 // per_cta)
-        online = per_cta <= 2
+        online = False
     else:
         threads = threads or (1024 if cols >= GROUP_COLUMNS and cols % 4096 == 0 else 256)
         chunk = threads * 4
