@@ -16,8 +16,9 @@ instructions. The order of the floating-point operations is fixed
 (butterfly over offsets 16, 8, 4, 2, 1, then over the warps), so a result is
 reproducible from run to run.
 
-cta_reduce, group_reduce and group_exchange exchange values through shared slots that each
-call allocates once, with one barrier between the writes and the reads.
+cta_reduce, group_reduce and group_exchange exchange values through shared
+slots that each call allocates once, with one barrier between the writes
+and the reads.
 Called again on the same slots (one call in the body of a loop), a warp's
 next writes may overtake another warp's reads: separate two such calls by
 a barrier (T.cuda.cta_sync(), or another of these reductions, as softmax's
@@ -38,9 +39,9 @@ _OPS = {
 
 
 def _check(value, op, width):
-    """The instruction for `op` on `value`, a local (warps, 32, 1) tile of
-    one value per thread (cta scope); with `warp_scope`, also a (32, n)
-    tile of n values per lane. Returns (instruction, scope)."""
+    """The instruction for `op` on `value` and the scope `value` is used
+    at: `cta` for a local (warps, 32, 1) tile of one value per thread,
+    `warp` for a (32, n) tile of n values per lane."""
     if not isinstance(value, TensorValue):
         raise _error("a reduction needs a local tile of one value per thread, got %s"
                      % type(value).__name__)
