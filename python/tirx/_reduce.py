@@ -18,11 +18,10 @@ reproducible from run to run.
 
 cta_reduce, group_reduce and group_exchange exchange values through shared
 slots that each call allocates once, with one barrier between the writes
-and the reads.
-Called again on the same slots (one call in the body of a loop), a warp's
-next writes may overtake another warp's reads: separate two such calls by
-a barrier (T.cuda.cta_sync(), or another of these reductions, as softmax's
-max and sum are)."""
+and the reads. Inside a loop kept on the GPU (T.serial, T.DoWhile) the same
+slots serve every iteration, and a fast warp's next writes could overtake a
+slow warp's reads: there the call adds a second barrier after its reads.
+(A T.unroll loop traces a call per iteration, each with its own slots.)"""
 import math
 
 from ._dsl import TensorValue, _error, as_dtype, builder
@@ -114,7 +113,8 @@ def warp_reduce(value, op="sum", width=32):
 
 
 def cta_reduce(value, op="sum"):
-    """Reduces `value` over the whole CTA, in place, with one barrier: each
+    """Reduces `value` over the whole CTA, in place, with one barrier (two
+    in a loop kept on the GPU: see above): each
     warp reduces by butterflies, lane 0 of each warp stores its warp's value
     to shared memory, and lane l of every warp reads warp (l mod warps)'s
     value back for log2(warps) more butterflies. The block must have a
@@ -138,8 +138,17 @@ def cta_reduce(value, op="sum"):
           pred=is_lane0)
     cta_sync()
     apply("ld.shared.b32", value, smem.view(warps, 32, 1, layout=lane_reads), scope="cta")
+    _release_slots()
     _butterflies(value, instruction, _halving(warps))
     return value
+
+
+def _release_slots():
+    """After the reads of a call's shared slots: inside a loop kept on the
+    GPU, a barrier, so that no warp's next writes to the slots overtake
+    another warp's reads (the next iteration runs the same call)."""
+    if any(frame.kind in ("T.serial", "T.DoWhile") for frame in builder().frames):
+        cta_sync()
 
 
 def _warp_tile(value, what):
@@ -174,7 +183,8 @@ def _block_warps(warps, what):
 def group_exchange(value, warps):
     """Shares lane 0's values of every warp with its group of `warps`
     consecutive warps (a power of two; warp w is in group w / warps), in
-    place, with one barrier: afterwards lane l of warp w holds the n values
+    place, with one barrier (two in a loop kept on the GPU): afterwards
+    lane l of warp w holds the n values
     that lane 0 of warp (w / warps) warps + l mod warps held. `value` is a
     warp-scope (32, n) tile laid out as `S[(32, n) : (1@laneid, 1)]`. Every
     warp of the CTA must call it (it meets the others at the barrier).
@@ -196,12 +206,14 @@ def group_exchange(value, warps):
               32, values, 1,
               layout=TileLayout(S[(32 // warps, warps, values, 1) : (0, values, 1, 1)])),
           scope="warp")
+    _release_slots()
     return value
 
 
 def group_reduce(value, op="sum", warps=1):
     """Reduces a warp-scope tile over each group of `warps` consecutive
-    warps of the CTA (a power of two), in place, with one barrier: a CTA
+    warps of the CTA (a power of two), in place, with one barrier (two in a
+    loop kept on the GPU): a CTA
     that holds several rows gives each row a group of warps (warp w is in
     group w / warps). `value` holds n values per lane, a (32, n) local tile
     laid out as `S[(32, n) : (1@laneid, 1)]`, used at `warp` scope; each of

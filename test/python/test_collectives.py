@@ -361,6 +361,35 @@ def test_group_exchange_needs_groups_that_divide_the_block():
         compile_kernel(group_kernel(body, block=256))
 
 
+def test_reductions_in_a_loop_release_their_slots():
+    """In a T.serial loop one call's shared slots serve every iteration: a
+    second barrier after the reads keeps a fast warp's next writes from
+    overtaking a slow warp's reads. A T.unroll loop traces one call, with
+    its own slots, per iteration: one barrier each."""
+    def serial_cta(x):
+        for _ in T.serial(3):
+            T.cuda.cta_reduce(x, "max")
+
+    def unrolled_cta(x):
+        for _ in T.unroll(2):
+            T.cuda.cta_reduce(x, "max")
+
+    def serial_group(x):
+        for _ in T.serial(3):
+            T.cuda.group_reduce(x, "sum", warps=4)
+    barriers = lambda ptx: len(re.findall(r"bar\.sync\s+0;", ptx))
+    ptx = compile_kernel(warp_kernel(serial_cta)).ptx
+    assert barriers(ptx) == 2
+    # The second barrier comes after the reads, inside the loop.
+    lines = ptx.splitlines()
+    read = next(i for i, line in enumerate(lines) if re.search(r"\tld\.shared\.b32", line))
+    assert any(re.search(r"bar\.sync\s+0;", line) for line in lines[read:])
+    assert barriers(compile_kernel(warp_kernel(unrolled_cta)).ptx) == 2
+    assert len(re.findall(r"\.shared \.align \d+ \.b8 \w+\[", compile_kernel(
+        warp_kernel(unrolled_cta)).ptx)) == 2
+    assert barriers(compile_kernel(group_kernel(serial_group)).ptx) == 2
+
+
 def test_group_reduce_before_the_launch_is_located():
     @T.function
     def k(A: T.Tensor((64,), "float32", align=4)):
