@@ -71,26 +71,9 @@ __device__ __forceinline__ void scaleChunk(float4 &v, float scale) {
   v.w *= scale;
 }
 
-// Every thread gets the CTA's value; `slots` holds one float per warp.
-template <int Threads, bool IsMax>
-__device__ __forceinline__ float ctaReduce(float v, float *slots) {
-  constexpr int kWarps = Threads / 32;
-  v = IsMax ? warpMax(v) : warpSum(v);
-  if (kWarps == 1)
-    return v;
-  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  if (lane == 0)
-    slots[warp] = v;
-  __syncthreads();
-  v = slots[lane % kWarps];
-  for (int offset = kWarps / 2; offset > 0; offset /= 2)
-    v = IsMax ? fmaxf(v, __shfl_xor_sync(0xffffffffu, v, offset))
-              : v + __shfl_xor_sync(0xffffffffu, v, offset);
-  return v;
-}
-
 // Rows side by side: the CTA's warps form Rows groups of Threads / Rows / 32
-// warps; every thread gets its group's value after one CTA barrier.
+// warps; every thread gets its group's value after one CTA barrier (with
+// Rows = 1, the CTA's value).
 template <int Threads, int Rows, bool IsMax>
 __device__ __forceinline__ float groupReduce(float v, float *slots) {
   constexpr int kWarps = Threads / 32 / Rows;
@@ -101,11 +84,28 @@ __device__ __forceinline__ float groupReduce(float v, float *slots) {
   if (lane == 0)
     slots[warp] = v;
   __syncthreads();
-  v = slots[warp / kWarps * kWarps + lane % kWarps];
+  v = slots[Rows == 1 ? lane % kWarps : warp / kWarps * kWarps + lane % kWarps];
   for (int offset = kWarps / 2; offset > 0; offset /= 2)
     v = IsMax ? fmaxf(v, __shfl_xor_sync(0xffffffffu, v, offset))
               : v + __shfl_xor_sync(0xffffffffu, v, offset);
   return v;
+}
+
+// The row's max (from each thread's `top`, its chunks' max) and the sum of
+// the exponentials that replace v, over the thread's group of Threads / Rows
+// threads (one group per row).
+struct Statistics {
+  float top, total;
+};
+
+template <int Threads, int Rows, int Chunks>
+__device__ __forceinline__ Statistics statistics(float4 (&v)[Chunks],
+                                                 float top) {
+  __shared__ float maxSlots[32], sumSlots[32];
+  top = groupReduce<Threads, Rows, true>(top, maxSlots);
+  float total =
+      groupReduce<Threads, Rows, false>(exponentiate(v, top), sumSlots);
+  return {top, total};
 }
 
 // The thread's Chunks 16-byte chunks of its row, with Rows adjacent rows
@@ -140,15 +140,10 @@ template <int Threads, int Rows, int Chunks> struct RowSlice {
 
 template <int Threads, int Rows, int Chunks>
 __device__ __forceinline__ void softmaxRows(const float *x, float *y) {
-  __shared__ float maxSlots[32], sumSlots[32];
   RowSlice<Threads, Rows, Chunks> slice(x, y);
   float4 v[Chunks];
   slice.load(v);
-  float top = chunksMax(v);
-  top = groupReduce<Threads, Rows, true>(top, maxSlots);
-  float total = exponentiate(v, top);
-  total = groupReduce<Threads, Rows, false>(total, sumSlots);
-  slice.store(v, __frcp_rn(total));
+  slice.store(v, __frcp_rn(statistics<Threads, Rows>(v, chunksMax(v)).total));
 }
 
 __device__ __forceinline__ uint32_t clusterRank() {
@@ -213,7 +208,6 @@ template <int Threads, int Chunks, int Cluster, Load Mode = Load::Plain>
 __device__ __forceinline__ void softmaxPart(const float *x, float *y,
                                             int cols) {
   constexpr int kChunk = Threads * 4;
-  __shared__ float maxSlots[32], sumSlots[32];
   __shared__ float peerMax[Cluster > 1 ? Cluster : 1],
       peerSum[Cluster > 1 ? Cluster : 1];
   if (Cluster > 1) // every peer has started before anyone stores into it
@@ -239,10 +233,7 @@ __device__ __forceinline__ void softmaxPart(const float *x, float *y,
                 : reinterpret_cast<const float4 *>(x + r * kChunk)[threadIdx.x];
     }
   }
-  float top = chunksMax(v);
-  top = ctaReduce<Threads, true>(top, maxSlots);
-  float total = exponentiate(v, top);
-  total = ctaReduce<Threads, false>(total, sumSlots);
+  auto [top, total] = statistics<Threads, 1>(v, chunksMax(v));
   float scale;
   if (Cluster > 1) {
     // Thread k < Cluster pushes this CTA's pair into peer k's slots.
@@ -434,7 +425,6 @@ template <int Threads, int Parts, int Chunks>
 __device__ __forceinline__ void softmaxParts(const float *x, float *y,
                                              int cols) {
   constexpr int kPerPart = Threads / Parts;
-  __shared__ float maxSlots[32], sumSlots[32];
   int part = threadIdx.x / kPerPart, t = threadIdx.x % kPerPart;
   const float4 *in =
       reinterpret_cast<const float4 *>(x + part * (cols / Parts)) + t;
@@ -443,11 +433,7 @@ __device__ __forceinline__ void softmaxParts(const float *x, float *y,
 #pragma unroll
   for (int r = 0; r < Chunks; ++r)
     v[r] = in[r * kPerPart];
-  float top = chunksMax(v);
-  top = ctaReduce<Threads, true>(top, maxSlots);
-  float total = exponentiate(v, top);
-  total = ctaReduce<Threads, false>(total, sumSlots);
-  float scale = __frcp_rn(total);
+  float scale = __frcp_rn(statistics<Threads, 1>(v, chunksMax(v)).total);
 #pragma unroll
   for (int r = 0; r < Chunks; ++r) {
     scaleChunk(v[r], scale);
@@ -485,7 +471,6 @@ template <int Threads, int Chunks, bool Sync>
 __device__ __forceinline__ void softmaxPair(const float *x, float *y,
                                             int cols) {
   constexpr int kChunk = Threads * 4;
-  __shared__ float maxSlots[32], sumSlots[32];
   __shared__ float peer[2];
   __shared__ uint64_t arrived;
   uint32_t bar = static_cast<uint32_t>(__cvta_generic_to_shared(&arrived));
@@ -500,10 +485,7 @@ __device__ __forceinline__ void softmaxPair(const float *x, float *y,
 #pragma unroll
   for (int r = 0; r < Chunks; ++r)
     v[r] = reinterpret_cast<const float4 *>(x + r * kChunk)[threadIdx.x];
-  float top = chunksMax(v);
-  top = ctaReduce<Threads, true>(top, maxSlots);
-  float total = exponentiate(v, top);
-  total = ctaReduce<Threads, false>(total, sumSlots);
+  auto [top, total] = statistics<Threads, 1>(v, chunksMax(v));
   float scale = __frcp_rn(total);
   if (Sync) {
     asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
@@ -600,7 +582,6 @@ template <int Threads, int Chunks, Stage Mode>
 __device__ __forceinline__ void softmaxPersistent(const float *x, float *y,
                                                   int rows, int cols) {
   constexpr int kChunk = Threads * 4;
-  __shared__ float maxSlots[32], sumSlots[32];
   extern __shared__ float4 stage[];
   float4 v[Chunks], next[Chunks];
   int row = blockIdx.x;
@@ -626,10 +607,7 @@ __device__ __forceinline__ void softmaxPersistent(const float *x, float *y,
       copyRow<Threads, Chunks>(stage, source, cols);
     if (Mode == Stage::Registers && following < rows)
       loadRow(next, source, cols, kChunk);
-    top = ctaReduce<Threads, true>(top, maxSlots);
-    float total = exponentiate(v, top);
-    total = ctaReduce<Threads, false>(total, sumSlots);
-    float scale = __frcp_rn(total);
+    float scale = __frcp_rn(statistics<Threads, 1>(v, top).total);
     float *out = y + static_cast<size_t>(row) * cols;
 #pragma unroll
     for (int r = 0; r < Chunks; ++r) {
@@ -653,7 +631,6 @@ template <int Threads, int Chunks>
 __device__ __forceinline__ void softmaxStreaming(const float *x, float *y,
                                                  int cols) {
   constexpr int kChunk = Threads * 4;
-  __shared__ float maxSlots[32], sumSlots[32];
   float4 v[Chunks];
 #pragma unroll
   for (int r = 0; r < Chunks; ++r) {
@@ -662,9 +639,7 @@ __device__ __forceinline__ void softmaxStreaming(const float *x, float *y,
       v[r] = __ldcs(reinterpret_cast<const float4 *>(x + r * kChunk) +
                     threadIdx.x);
   }
-  float top = ctaReduce<Threads, true>(chunksMax(v), maxSlots);
-  float total = ctaReduce<Threads, false>(exponentiate(v, top), sumSlots);
-  float scale = __frcp_rn(total);
+  float scale = __frcp_rn(statistics<Threads, 1>(v, chunksMax(v)).total);
 #pragma unroll
   for (int r = 0; r < Chunks; ++r) {
     scaleChunk(v[r], scale);
