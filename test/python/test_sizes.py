@@ -235,18 +235,6 @@ def test_at_most_reaches_the_ir_and_the_bounds_proof():
         compile_(kernel(68))
 
 
-def test_one_size_variable_name_one_largest_value():
-    a, b = T.dynamic("n", at_most=64), T.dynamic("n", at_most=128)
-
-    @T.function
-    def k(A: T.Tensor((a,), "float32"), B: T.Tensor((b,), "float32")):
-        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
-    with pytest.raises(tirx.CompileError, match=re.escape(
-            "two size variables named n declare different largest values (at_most 64 and "
-            "128)")):
-        compile_(k)
-
-
 def test_bad_shapes_and_grids():
     n = T.dynamic("n")
     with pytest.raises(tirx.CompileError, match="a size variable names two extents of one "
@@ -325,14 +313,19 @@ def test_full_slice_message():
         compile_(whole)
 
 
-def test_two_sizes_one_name_message():
-    a, b = T.dynamic("n", multiple_of=2), T.dynamic("n", multiple_of=4)
+@pytest.mark.parametrize("first, second, message", [
+    (dict(multiple_of=2), dict(multiple_of=4),
+     "two size variables named n declare different multiples (2 and 4)"),
+    (dict(at_most=64), dict(at_most=128),
+     "two size variables named n declare different largest values (at_most 64 and 128)"),
+])
+def test_two_sizes_one_name_message(first, second, message):
+    a, b = T.dynamic("n", **first), T.dynamic("n", **second)
 
     @T.function
     def clash(A: T.Tensor((a,), "float32"), B: T.Tensor((b,), "float32")):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
-    with pytest.raises(tirx.CompileError, match=re.escape(
-            "two size variables named n declare different multiples (2 and 4)")):
+    with pytest.raises(tirx.CompileError, match=re.escape(message)):
         compile_(clash)
 
 
