@@ -118,7 +118,7 @@ cp "$root"/bench/gpu/*.py "$root"/bench/gpu/*.cu "$root/bench/gpu/run.sh" "$out/
 # The compile cache's timings (run there from the bundle's root, which has
 # python/ and examples/python/ as the repository does).
 cp "$root/bench/compile_cache.py" "$out/bench/"
-cp "$root/test/gpu/run.sh" "$root/test/gpu/unpack.py" "$root/test/gpu/filecheck.py" \
+cp "$root/test/gpu/run.sh" "$root/test/gpu/tally.sh" "$root/test/gpu/unpack.py" "$root/test/gpu/filecheck.py" \
    "$root/test/gpu/sanitizer_summary.py" \
    "$root/test/gpu/run_examples.py" "$root/test/gpu/run_malformed.py" \
    "$root/test/gpu/run_huge.py" "$root/test/gpu/run_torch.py" \

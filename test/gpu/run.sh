@@ -6,18 +6,16 @@
 # `make gpu-bundle` packs this script with a static tirx-runner and the
 # runtime; in the bundle, `bash run.sh` runs everything.
 # (cupy + numpy; run_math.py also torch)
-# Every check prints a line starting with PASS: or FAIL:; the last line is
-# "gpu checks: N passed, N failed" and the exit status is 1 on any failure.
+# Every check prints a line starting with PASS:, FAIL: or SKIP:. A check's
+# exit status is its verdict (tally.sh): 0 passed, 77 skipped (a script
+# whose every check needs what this machine lacks, e.g. run_multi_gpu.py on
+# one GPU, run_huge.py below 70 GiB; its last output line is the reason),
+# anything else failed. Above the last line every skip is listed with its
+# reason; the last line is "gpu checks: N passed, N failed, N skipped" and
+# the exit status is 1 on any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-passed=0; failed=0
-pass() { echo "PASS: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-# check NAME COMMAND...: runs COMMAND, PASS/FAIL by its exit status.
-check() {
-  local name=$1; shift
-  if "$@"; then pass "$name"; else fail "$name"; fi
-}
+source "$here/tally.sh"
 if [ "${1:-}" = "--build" ]; then
   out=${2:?output directory}
   tirx_opt=${TIRX_OPT:-$here/../../build/bin/tirx-opt}
@@ -184,7 +182,7 @@ if [ -d "$here/python/tirx" ]; then
   # is current, its current stream), mixed devices refused, one kernel
   # alternating between devices, a 2-rank NCCL job sharing the disk compile
   # cache, graph capture on cuda:1. With fewer than 2 GPUs every check is
-  # skipped and it exits 0.
+  # skipped and it exits 77: counted as skipped.
   check "run_multi_gpu.py" with_tirx python3 "$here/run_multi_gpu.py" "$here/examples/python"
 fi
 # The wheel: pip install --no-deps --target into a clean folder, then the
@@ -201,6 +199,8 @@ if [ -d "$here/wheel" ]; then
   check "wheel: pip install --target /tmp/tirx-wheel $(cd "$here/wheel" && ls tirx-*.whl), examples/python/affine_relu.py" wheel_example
 fi
 
+else
+  skip "the checks: TIRX_GPU_PART=sanitizers runs the compute-sanitizer passes only"
 fi  # end of the checks (TIRX_GPU_PART)
 
 # compute-sanitizer over the examples: each tool must report 0 errors (its
@@ -227,7 +227,7 @@ sanitize() {  # sanitize TOOL NAME COMMAND...
   fi
 }
 if [ "$part" = checks ]; then
-  echo "sanitizer passes skipped (TIRX_GPU_PART=checks)"
+  skip "compute-sanitizer passes: TIRX_GPU_PART=checks runs the checks only"
 elif [ ! -x "$sanitizer" ]; then
   fail "compute-sanitizer not found (looked on PATH and in /usr/local/cuda/bin): no sanitizer pass"
 else
@@ -313,5 +313,4 @@ if [ "$part" != checks ] && [ -x "$sanitizer" ] && [ -d "$here/python/tirx" ]; t
 fi
 # --- end of the sync suite -------------------------------------------------
 
-echo "gpu checks: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally_summary

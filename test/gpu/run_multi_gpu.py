@@ -44,9 +44,10 @@ The five checks, each printing "ok: ...", "FAIL: ..." or "skipped: ...":
    kernel and the one-pass kernel with its size variable).
 
 With fewer than 2 GPUs (or without PyTorch, or without CUDA) every check
-prints "skipped: ...: needs 2 GPUs (found N)" and the exit status is 0. The
-last line is "multi-gpu checks: N passed, N failed, N skipped"; the exit
-status is 1 on any failure.
+prints "skipped: ...: needs 2 GPUs (found N)", then the counts line, then a
+last line with the reason, and the exit status is 77 (SKIP_STATUS: run.sh
+counts it as skipped, not passed). Otherwise the last line is "multi-gpu
+checks: N passed, N failed, N skipped"; the exit status is 1 on any failure.
 Usage (bundle): PYTHONPATH=python TIRX_LIBRARY=lib python3 run_multi_gpu.py EXAMPLES_DIR"""
 import json
 import os
@@ -74,6 +75,7 @@ DEVICE_ERROR = ("parameter 'A' is on cuda:%d, but parameter 'B' is on cuda:%d; "
 
 torch = tirx = None  # imported by main() once two GPUs are known to be there
 counts = {"passed": 0, "failed": 0, "skipped": 0}
+SKIP_STATUS = 77  # test/gpu/tally.sh: every check skipped
 
 
 def gpu_count():
@@ -654,7 +656,13 @@ def main(argv):
                 run_check(name, fn)
     print("multi-gpu checks: %d passed, %d failed, %d skipped" % (
         counts["passed"], counts["failed"], counts["skipped"]), flush=True)
-    return 1 if counts["failed"] else 0
+    if counts["failed"]:
+        return 1
+    if not counts["passed"]:
+        print("all %d checks skipped: needs 2 GPUs (found %d)%s" % (len(CHECKS), found, why),
+              flush=True)
+        return SKIP_STATUS
+    return 0
 
 
 if __name__ == "__main__":

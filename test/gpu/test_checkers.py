@@ -1,8 +1,10 @@
 """CPU tests of the GPU checks' own comparison code (test/gpu/checkers.test
 runs them in `make check`; no GPU, cupy or torch needed): filecheck.py
 passes and fails where LLVM's FileCheck does, run_math.py's fast-math bound
-and run.py's numerics comparisons fail on injected errors, and the
-sanitizer summary parser of run.sh counts errors."""
+and run.py's numerics comparisons fail on injected errors, the
+sanitizer summary parser of run.sh counts errors, run.sh's tally
+(tally.sh) counts exit status 77 as a skip with its reason, and the scripts
+that can skip wholly exit 77 when they do."""
 import contextlib
 import importlib.util
 import io
@@ -361,3 +363,85 @@ def test_sanitizer_summary(tmp_path, log, expected):
         assert result.returncode == (0 if expected == 0 else 1), result.stdout
         assert "SUMMARY" in result.stdout
         assert re.search(r"\b%d errors?\b" % expected, result.stdout), result.stdout
+
+
+#===----------------------------------------------------------------------===#
+# run.sh's tally (tally.sh) and the scripts that skip wholly
+#===----------------------------------------------------------------------===#
+
+SKIP_STATUS = 77
+
+
+def run_tally(script):
+    """Runs SCRIPT in bash with run.sh's options and tally.sh sourced, then
+    tally_summary: (exit status, output lines)."""
+    result = subprocess.run(
+        ["bash", "-c", "set -euo pipefail\nsource %s/tally.sh\n%s\ntally_summary" % (HERE, script)],
+        capture_output=True, text=True)
+    return result.returncode, result.stdout.splitlines()
+
+
+def test_tally_counts_each_verdict():
+    status, lines = run_tally(
+        "check good true\n"
+        "check bad bash -c 'echo broken >&2; exit 3'\n"
+        "check two-gpus bash -c 'echo ok: 0; echo \"needs 2 GPUs (found 1)\"; echo; exit %d'\n"
+        "check silent bash -c 'exit %d'" % (SKIP_STATUS, SKIP_STATUS))
+    assert status == 1, lines
+    assert lines[-1] == "gpu checks: 1 passed, 1 failed, 2 skipped", lines
+    assert "PASS: good" in lines
+    assert "FAIL: bad (exit status 3)" in lines
+    assert "SKIP: two-gpus: needs 2 GPUs (found 1)" in lines
+    assert lines[-4:-1] == ["Skipped:", "  two-gpus: needs 2 GPUs (found 1)",
+                            "  silent: exit status 77 and no output to say why"], lines
+
+
+def test_tally_all_passed_or_skipped_exits_0():
+    status, lines = run_tally("check good true\ncheck later bash -c 'echo why; exit %d'"
+                              % SKIP_STATUS)
+    assert status == 0, lines
+    assert lines[-1] == "gpu checks: 1 passed, 0 failed, 1 skipped", lines
+    assert lines[-3:-1] == ["Skipped:", "  later: why"], lines
+
+
+def test_run_sh_uses_the_tally():
+    """run.sh sources tally.sh and defines no verdicts of its own."""
+    with open(os.path.join(HERE, "run.sh")) as f:
+        text = f.read()
+    assert re.search(r'^source "\$here/tally.sh"$', text, re.M)
+    assert not re.search(r"^\s*(pass|fail|skip|check)\(\)", text, re.M)
+    assert text.rstrip().endswith("tally_summary")
+
+
+def stand_in_torch(tmp_path, gpus, memory_gib):
+    """A torch module that reports GPUS devices of MEMORY_GIB each."""
+    package = tmp_path / "torch"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "import types\n__version__ = 'stand-in'\n"
+        "cuda = types.SimpleNamespace(\n"
+        "    is_available=lambda: %r,\n"
+        "    device_count=lambda: %d,\n"
+        "    get_device_properties=lambda d: types.SimpleNamespace(total_memory=%d << 30))\n"
+        % (gpus > 0, gpus, memory_gib))
+    return dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
+
+
+@pytest.mark.parametrize("gpus", [0, 1])
+def test_run_multi_gpu_skips_with_skip_status(tmp_path, gpus):
+    env = stand_in_torch(tmp_path, gpus, 80)
+    result = subprocess.run([sys.executable, os.path.join(HERE, "run_multi_gpu.py"),
+                             str(tmp_path)], capture_output=True, text=True, env=env)
+    assert result.returncode == SKIP_STATUS, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-2] == "multi-gpu checks: 0 passed, 0 failed, 5 skipped", lines
+    assert lines[-1].startswith("all 5 checks skipped: needs 2 GPUs (found %d)" % gpus), lines
+
+
+def test_run_huge_skips_with_skip_status(tmp_path):
+    env = stand_in_torch(tmp_path, 1, 64)
+    result = subprocess.run([sys.executable, os.path.join(HERE, "run_huge.py")],
+                            capture_output=True, text=True, env=env)
+    assert result.returncode == SKIP_STATUS, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == (
+        "affine_relu_huge: skipped: needs 70 GiB of GPU memory, this GPU has 64.0 GiB")
