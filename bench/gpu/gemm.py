@@ -12,7 +12,10 @@ Shapes: 4096^3 and 8192^3 (the issue's) and (M, N, K) = (8192, 11008,
 each a row named by (BM x BN x BK, warps M x N, stages): the four below,
 chosen on 8192^3 in earlier runs among 14 tried (bench/RESULTS.md says
 which); none is chosen from this run. Triton autotunes over its
-configurations (the same chance: its best is reported).
+configurations (the same chance: its best is reported). A variant that
+fails to compile or launch is reported (which, and why: FAIL: and its
+traceback, and a line under its shape's table), the others are still
+measured, and the exit status is 1.
 
 Every implementation first runs into an output poisoned with NaN and is
 checked against float64: |C - A@B| <= 2^-7 |A@B| + 2^-17 (|A|@|B|)
@@ -21,7 +24,8 @@ import sys
 
 import torch
 
-from gemm_report import describe_device, gemm_inputs, measure, publish, shape_table
+from gemm_report import (describe_device, first_run, gemm_inputs, measure, publish,
+                         shape_table)
 from triton_matmul import triton_matmul_factory
 
 sys.path.insert(0, sys.argv[1])
@@ -51,23 +55,24 @@ def main(results=None):
         if triton_impl:
             triton_run = triton_impl[0]
             entries.append(("Triton %s" % triton_version, lambda: triton_run(a, b, c)))
+        not_run = []
         for variant in VARIANTS:
             label = variant_name(variant)
-            try:
-                tirx_gemm.gemm(a, b, c, **variant)
-            except Exception as error:  # a variant that does not fit this shape
-                print("%s: %s" % (label, str(error).splitlines()[0]))
-                continue
 
             def run(variant=variant):
                 tirx_gemm.gemm(a, b, c, **variant)
                 return c
-            entries.append((label, run))
+            why = first_run(label, run, failures)
+            if why:
+                not_run.append(why)
+            else:
+                entries.append((label, run))
         measured = measure(entries, c, lambda out: tirx_gemm.check(a, b, out, expected),
                            failures, tflop, triton_impl and (lambda: triton_impl[1](M, N, K)))
         triton_ms = measured[1][1] if triton_impl else None
         lines += shape_table("bf16 GEMM %d x %d x %d (M x N x K)" % (M, N, K), measured,
                              tflop, triton_ms)
+        lines += ["Not measured: " + why for why in not_run] + ([""] if not_run else [])
     publish(lines, results)
     return 1 if failures else 0
 

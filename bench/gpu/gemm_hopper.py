@@ -16,7 +16,11 @@ Every implementation first runs into an output poisoned with NaN and is
 checked against float64: |C - A W^T| <= 2^-7 |A W^T| + 2^-17 (|A| |W|^T)
 (examples/python/gemm.py's bound). Before timing, small shapes (K steps
 fewer than, equal to and not a multiple of the stages) are checked the same
-way. Usage: gemm_hopper.py EXAMPLES_DIR [RESULTS.md] [--quick]
+way. A variant that does not fit a shape (the example's make_kernel
+asserts its blocks divide it) is printed as skipped; one that fails to
+compile or launch is a failure (FAIL: with its traceback, a line under the
+shape's table, exit status 1), the others still measured.
+Usage: gemm_hopper.py EXAMPLES_DIR [RESULTS.md] [--quick]
 [--shapes=M,N,K;...] [--variants=INDEX,...] [--profile]
 
 --profile (for ncu --profile-from-start off): cuBLAS and each chosen TirX
@@ -28,7 +32,7 @@ import sys
 
 import torch
 
-from gemm_report import checked, describe_device, measure, publish, shape_table
+from gemm_report import checked, describe_device, first_run, measure, publish, shape_table
 from triton_matmul import triton_matmul_factory
 
 sys.path.insert(0, sys.argv[1])
@@ -105,12 +109,10 @@ def main(results=None):
             w = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
             c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
             label = "%s at %dx%dx%d" % (variant_name(variant), M, N, K)
-            try:
-                run = lambda: tirx_gemm.gemm(a, w, c, **variant)
-                ratio = checked(label, run, c, lambda out: tirx_gemm.check(a, w, out),
-                                failures)
-            except AssertionError:
-                continue  # a shape the variant's blocks do not divide
+            run = lambda: tirx_gemm.gemm(a, w, c, **variant)
+            if first_run(label, run, failures):
+                continue  # does not fit (printed) or failed (printed, counted)
+            ratio = checked(label, run, c, lambda out: tirx_gemm.check(a, w, out), failures)
             print("%s: %s, error %.3g of the bound" % (label, "OK" if ratio <= 1 else "FAIL",
                                                        ratio))
     if "--quick" in sys.argv:
@@ -127,22 +129,24 @@ def main(results=None):
         if triton_impl:
             triton_run = triton_impl[0]
             entries.append(("Triton %s" % triton_version, lambda: triton_run(a, w.T, c)))
+        not_run = []
         for variant in variants:
             label = variant_name(variant)
-            try:
-                tirx_gemm.gemm(a, w, c, **variant)
-            except AssertionError:
-                continue
 
             def run(variant=variant):
                 tirx_gemm.gemm(a, w, c, **variant)
                 return c
-            entries.append((label, run))
+            why = first_run(label, run, failures)
+            if why:
+                not_run.append(why)
+            else:
+                entries.append((label, run))
         measured = measure(entries, c, lambda out: tirx_gemm.check(a, w, out, expected),
                            failures, tflop, triton_impl and (lambda: triton_impl[1](M, N, K)))
         triton_ms = measured[1][1] if triton_impl else None
         lines += shape_table("bf16 GEMM %d x %d x %d (M x N x K), C = A W^T" % (M, N, K),
                              measured, tflop, triton_ms)
+        lines += ["Not measured: " + why for why in not_run] + ([""] if not_run else [])
     publish(lines, results)
     return 1 if failures else 0
 

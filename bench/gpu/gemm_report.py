@@ -1,8 +1,11 @@
 """What the GEMM benchmarks (gemm.py, gemm_hopper.py) share: the device
-line, the check of each implementation's output before it is timed, and one
-markdown table per shape (each implementation's time, TFLOP/s and ratios to
-the first row, cuBLAS, and to Triton's, with the worst error over the bf16
+line, each TirX variant's first run (a failure is reported and counted, never
+dropped), the check of each implementation's output before it is timed, and
+one markdown table per shape (each implementation's time, TFLOP/s and ratios
+to the first row, cuBLAS, and to Triton's, with the worst error over the bf16
 bound)."""
+import os
+import traceback
 
 
 def describe_device(triton_version):
@@ -32,6 +35,30 @@ def cublas_ms(a, b, c, tflop):
     print("%dx%dx%d cuBLAS: %.0f TFLOP/s" % (a.shape[0], b.shape[1], a.shape[1],
                                              tflop / ms * 1e3))
     return ms
+
+
+def first_run(label, run, failures):
+    """Runs a TirX variant once (it compiles there): None when it ran; else
+    the line that says why not. A variant whose kernel builder (the example's
+    make_kernel) asserts a precondition the shape breaks (blocks that do not
+    divide it) does not fit: printed, not a failure. Any other exception is a
+    failure: printed with its traceback and `label` recorded in `failures`."""
+    try:
+        run()
+        return None
+    except Exception as error:
+        frame = traceback.extract_tb(error.__traceback__)[-1]
+        if isinstance(error, AssertionError) and frame.name == "make_kernel":
+            why = "%s: does not fit this shape (%s:%d: %s)" % (
+                label, os.path.basename(frame.filename), frame.lineno, frame.line)
+            print("skipped: " + why, flush=True)
+            return "skipped: " + why
+        traceback.print_exc()
+        lines = str(error).strip().splitlines()
+        why = "%s: %s%s" % (label, type(error).__name__, ": " + lines[0] if lines else "")
+        print("FAIL: " + why, flush=True)
+        failures.append(label)
+        return "FAIL: " + why
 
 
 def checked(label, run, output, error_of, failures):
