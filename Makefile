@@ -64,7 +64,7 @@ static: deps
 gpu-bundle: static
 	bash scripts/make-gpu-bundle.sh $(STATIC_BUILD_DIR)
 
-# dist/tirx-<version>-py3-none-manylinux_X_Y_x86_64.whl: the Python package
+# dist/tirx-<version>-cp311-abi3-manylinux_X_Y_x86_64.whl: the Python package
 # with the static build's libraries (tirx/lib/); test/wheel/check-wheel.sh
 # installs and tries it (docs/python.md).
 wheel: static

@@ -16,6 +16,8 @@ packages=(
   libzstd-dev zlib1g-dev
   # Build drivers; xz packs the GPU bundle (make gpu-bundle).
   cmake ninja-build ccache make xz-utils
+  # objdump: the wheel's checker (utils/make_wheel.py; test/python/test_wheel.py).
+  binutils
   # Unit tests and Python tests (run with /usr/bin/python3, not pyenv).
   libgtest-dev python3 python3-pytest python3-numpy
   # The launcher's C fast path (lib/Python): Python's headers.

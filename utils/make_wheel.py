@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes dist/tirx-<version>-py3-none-manylinux_X_Y_x86_64.whl.
+"""Writes dist/tirx-<version>-cp311-abi3-manylinux_X_Y_x86_64.whl.
 
 usage: make_wheel.py [--stored] STATIC_BUILD_DIR OUT_DIR
 
@@ -8,10 +8,13 @@ bundle xz-compresses it whole, which is smaller than xz over deflate.
 
 usage: make_wheel.py --check WHEEL
 
-The wheel holds python/tirx and the static build's libTirXCAPI.so and
-libTirXRuntime.so, stripped, as tirx/lib/ (where tirx/_capi.py looks next to
-the package). The version is CMakeLists.txt's project(VERSION); the platform
-tag manylinux_X_Y_x86_64 (PEP 600: "runs on any glibc >= X.Y") comes from the
+The wheel holds python/tirx and the static build's libTirXCAPI.so,
+libTirXRuntime.so and _fastlaunch.abi3.so, stripped, as tirx/lib/ (where
+tirx/_capi.py looks next to the package). The version is CMakeLists.txt's
+project(VERSION). The interpreter tag cpXY-abi3 is the stable-ABI floor of
+_fastlaunch.abi3.so (lib/Python/FastLaunch.c's Py_LIMITED_API, 3.11: so
+cp311-abi3 and Requires-Python >=3.11). The platform tag
+manylinux_X_Y_x86_64 (PEP 600: "runs on any glibc >= X.Y") comes from the
 highest GLIBC_x.y symbol version the libraries need (objdump -T), the way
 auditwheel chooses it; 2.17 (manylinux2014) is the lowest it writes. Built on
 Debian 12 that is 2.36 (arc4random, called by LLVM's Support library and
@@ -28,8 +31,11 @@ and --check fails on one, where any ELF file
     the current directory: whoever controls it could slip in a libc.so.6),
   - exports a symbol outside EXPORTED_PREFIXES (e.g. libstdc++'s),
   - needs a GLIBC_x.y newer than the wheel's tag says (--check).
---check prints one PASS/FAIL line per ELF file and a last line
-"wheel ELF check: PASSED" or "FAILED" (exit status 0 or 1).
+--check also fails a wheel whose RECORD does not list every file with its
+sha256 and size, that lacks one of LIBRARIES in tirx/lib/, or whose tag is
+not cpXY-abi3 for FastLaunch.c's floor.
+--check prints one PASS/FAIL line per check and ELF file and a last line
+"wheel contents check: PASSED" or "FAILED" (exit status 0 or 1).
 """
 import base64
 import hashlib
@@ -67,6 +73,7 @@ ALLOWED_RUNPATH_ENTRIES = {"$ORIGIN", "${ORIGIN}"}
 # interpreter). No C++ (libstdc++) symbol.
 EXPORTED_PREFIXES = ("tirx", "mlir", "mgpu", "_mlir_ciface_", "PyInit__fastlaunch")
 NM = "/usr/lib/llvm-22/bin/llvm-nm"
+FAST_LAUNCH_SOURCE = os.path.join(ROOT, "lib", "Python", "FastLaunch.c")
 
 
 def version():
@@ -75,6 +82,22 @@ def version():
     if not match:
         sys.exit("make_wheel.py: no project(... VERSION x.y.z) in CMakeLists.txt")
     return match.group(1)
+
+
+def limited_api():
+    """(3, minor): the Py_LIMITED_API the launcher's extension is built
+    with, the oldest CPython its stable ABI loads in."""
+    text = open(FAST_LAUNCH_SOURCE).read()
+    match = re.search(r"^#define\s+Py_LIMITED_API\s+0x03([0-9A-Fa-f]{2})", text, re.M)
+    if not match:
+        sys.exit("make_wheel.py: no `#define Py_LIMITED_API 0x03XX....` in %s"
+                 % FAST_LAUNCH_SOURCE)
+    return 3, int(match.group(1), 16)
+
+
+def python_tag():
+    """cpXY-abi3 (PEP 425/384): CPython X.Y or newer, through its stable ABI."""
+    return "cp%d%d-abi3" % limited_api()
 
 
 def glibc_needed(paths):
@@ -138,12 +161,35 @@ def elf_problems(path):
     return problems
 
 
+def record_problems(zf):
+    """The files of the wheel its RECORD does not list with their sha256 and
+    size (PEP 376/427), or the RECORD's own problem."""
+    records = [n for n in zf.namelist() if n.endswith(".dist-info/RECORD")]
+    if len(records) != 1:
+        return ["%d RECORD files" % len(records)]
+    listed = {}
+    for line in zf.read(records[0]).decode().splitlines():
+        name, digest, size = line.rsplit(",", 2)
+        listed[name] = (digest, size)
+    bad = [name for name in zf.namelist() if name != records[0] and
+           listed.get(name) != (record_hash(zf.read(name)), str(len(zf.read(name))))]
+    return ["RECORD does not list %s with its sha256 and size" % name for name in bad]
+
+
 def check_wheel(whl):
-    """--check: the ELF files of a built wheel (see the module's docstring)."""
+    """--check: the RECORD, the libraries, their ELF files and the tag of a
+    built wheel (see the module's docstring)."""
     work = tempfile.mkdtemp(prefix="tirx-wheel-check-")
     try:
         ok = True
         with zipfile.ZipFile(whl) as zf:
+            problems = record_problems(zf)
+            for problem in problems:
+                print("FAIL: %s" % problem)
+            if not problems:
+                print("PASS: RECORD lists the %d files with their sha256 and size"
+                      % (len(zf.namelist()) - 1))
+            ok &= not problems
             wheel_meta = [n for n in zf.namelist() if n.endswith(".dist-info/WHEEL")]
             tags = re.findall(r"^Tag:\s*(\S+)", zf.read(wheel_meta[0]).decode(), re.M) \
                 if len(wheel_meta) == 1 else []
@@ -154,9 +200,10 @@ def check_wheel(whl):
                 path = zf.extract(name, work)
                 if is_elf(path):
                     elves.append((name, path))
-        if not elves:
-            print("FAIL: no ELF file in %s" % whl)
-            ok = False
+        for name in LIBRARIES:
+            if "tirx/lib/" + name not in [n for n, _ in elves]:
+                print("FAIL: tirx/lib/%s is missing" % name)
+                ok = False
         for name, path in elves:
             problems = elf_problems(path)
             ok &= not problems
@@ -170,13 +217,15 @@ def check_wheel(whl):
                     if runpaths(path) else "no RPATH/RUNPATH",
                     "/".join(p + "*" for p in EXPORTED_PREFIXES)))
         major, minor = glibc_needed([path for _, path in elves]) if elves else (0, 0)
+        want = python_tag()
         floors = [tuple(int(x) for x in m.groups())
-                  for t in tags for m in [re.search(r"-manylinux_(\d+)_(\d+)_x86_64$", t)] if m]
+                  for t in tags for m in [re.match(r"%s-manylinux_(\d+)_(\d+)_x86_64$"
+                                                   % re.escape(want), t)] if m]
         good = len(floors) == len(tags) == 1 and floors[0] >= (major, minor)
         ok &= good
-        print("%s: tag %s; the libraries need glibc %d.%d" % (
-            "PASS" if good else "FAIL", ", ".join(tags) or "(none)", major, minor))
-        print("wheel ELF check: %s" % ("PASSED" if ok else "FAILED"))
+        print("%s: tag %s; the libraries need glibc %d.%d and CPython's stable ABI %s" % (
+            "PASS" if good else "FAIL", ", ".join(tags) or "(none)", major, minor, want))
+        print("wheel contents check: %s" % ("PASSED" if ok else "FAILED"))
         return ok
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -217,7 +266,7 @@ def main():
             sys.exit("make_wheel.py: error: the libraries of %s are not self-contained "
                      "(is it a `make static` build?):\n  %s" % (static, "\n  ".join(errors)))
         major, minor = glibc_needed(libs)
-        tag = "py3-none-manylinux_%d_%d_x86_64" % (major, minor)
+        tag = "%s-manylinux_%d_%d_x86_64" % (python_tag(), major, minor)
         dist_info = "tirx-%s.dist-info" % ver
         files = []  # (archive name, source path or bytes, executable)
         package = os.path.join(ROOT, "python", "tirx")
@@ -239,7 +288,7 @@ def main():
             "Version: %s\n"
             "Summary: TirX tile compiler for NVIDIA GPUs (Python package with "
             "statically linked compiler and runtime libraries)\n"
-            "Requires-Python: >=3.8\n" % ver)
+            "Requires-Python: >=%d.%d\n" % ((ver,) + limited_api()))
         wheel = (
             "Wheel-Version: 1.0\n"
             "Generator: tirx utils/make_wheel.py\n"
