@@ -28,6 +28,9 @@ Only an expectation of the message's own kind counts (ACCEPTS):
   - a Python raise: a string of a pytest test (test/python/test_*.py) in a
     `raises(...)` call, a `match=` or an `assert`, names resolved to the
     strings bound to them (assignments, loops, @pytest.mark.parametrize).
+Every expected-* of a -verify-diagnostics test must also say why: one whose
+text is nothing but quoted names (`{{'add.rn.f32'}}`, `{{'tile.apply' op}}`)
+passes whatever reason the compiler gives, and is reported as an error.
 A FileCheck line counts only when a RUN line runs FileCheck on the test
 file with its prefix (a -NOT line never counts); RUN lines are read after
 `%if F %{...%} %else %{...%}`.
@@ -492,6 +495,34 @@ class LitTest:
         return found
 
 
+# What an expectation may consist of and still state no reason: quoted
+# names (instruction spellings, ops, symbols), regex blocks, punctuation and
+# the words MLIR puts before an op's name.
+NAME_ONLY_WORDS = {"op", "custom"}
+
+
+def states_no_reason(text):
+    """True when an expectation's text is only quoted names: `'redux.sync.add.f32'`
+    expects any message about that instruction."""
+    rest = re.sub(r"\{\{.*?\}\}", " ", text)
+    rest = re.sub(r"'[^']*'", " ", rest)
+    return not [w for w in re.findall(r"[A-Za-z]+", rest) if w not in NAME_ONLY_WORDS]
+
+
+def reasonless(relative, test):
+    """(path, line, directive, text) of every expected-* of TEST (a
+    -verify-diagnostics test) that states no reason."""
+    if not test.verify:
+        return []
+    found = []
+    for number, line in enumerate(test.lines, 1):
+        expected = EXPECTED.search(line)
+        if expected and states_no_reason(expected.group("text")):
+            found.append((relative, number, "expected-" + expected.group("severity"),
+                          expected.group("text")))
+    return found
+
+
 def lit_tests(root, features):
     """(relative path, LitTest) of every lit test under test/."""
     for path in sorted((root / "test").rglob("*")):
@@ -713,6 +744,8 @@ def main():
     catalog.add_python(root)
     cxx, python = catalog.messages["c++"], catalog.messages["python"]
     expected, not_run = expectations(root, features)
+    no_reason = [r for relative, test in lit_tests(root, features)
+                 for r in reasonless(relative, test)]
 
     unique = {}
     for message in cxx + python:
@@ -735,6 +768,9 @@ def main():
         print("%s:%d: error: no test expects this %s message: %s"
               % (message.path, message.line, message.kind, message.text),
               file=sys.stderr)
+    for path, number, directive, text in no_reason:
+        print("%s:%d: error: %s {{%s}} names only what failed, not why: expect "
+              "the message's reason too" % (path, number, directive, text), file=sys.stderr)
     for site in catalog.internal:
         print("%s: note: internal-invariant message, not required to have a "
               "test" % site)
@@ -750,14 +786,15 @@ def main():
           "calls only forward a message; %d internal-invariant guards; %d "
           "match-failure reasons are seen only with -debug), %d expectations "
           "in %d test files (%d tests do not run here; %d GPU-only messages "
-          "expected only by them): %d messages untested"
+          "expected only by them): %d messages untested, %d expectations "
+          "state no reason"
           % (len(unique), len(cxx), len(python), catalog.forwarded,
              len(catalog.internal), catalog.match_failures,
              len([e for e in expected if not e.gpu_only]),
              len({e.path for e in expected if not e.gpu_only}), len(not_run),
              len(on_gpu),
-             len({(m.kind, m.key) for m in untested})))
-    return 1 if untested else 0
+             len({(m.kind, m.key) for m in untested}), len(no_reason)))
+    return 1 if untested or no_reason else 0
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ func.func private @id(%x: f32) -> f32 {
 }
 tirx.kernel @ewise_thread_dependent_slot() launch(grid = [1], block = [64]) {
   %r = tirx.alloc_local : !tirx.tensor<2x32xf32, local>
-  // expected-error @+1 {{operand #0: the register slot of element (0, 1) is 1}}
+  // expected-error @+1 {{operand #0: the register slot of element (0, 1) is 1 but the same repeat of group coordinate 0 uses slot 0; registers cannot be indexed by thread}}
   tile.ewise @id scope(cta) (%r, %r) : !tirx.tensor<2x32xf32, local>, !tirx.tensor<2x32xf32, local>
   tirx.return
 }

@@ -275,7 +275,7 @@ tirx.kernel @vote_mode() launch(grid = [1], block = [128]) {
 #lanes = #tirx.layout<S[(4, 32) : (1@warpid, 1@laneid)]>
 tirx.kernel @redux_float() launch(grid = [1], block = [128]) {
   %x = tirx.alloc_local : !tirx.tensor<4x32xf32, local, #lanes>
-  // expected-error @+1 {{'redux.sync.add.f32'}}
+  // expected-error @+1 {{'redux.sync.add.f32': unknown modifier .f32}}
   tile.apply "redux.sync.add.f32" scope(cta) (%x, %x, -1 : i32)
       : !tirx.tensor<4x32xf32, local, #lanes>, !tirx.tensor<4x32xf32, local, #lanes>
   tirx.return

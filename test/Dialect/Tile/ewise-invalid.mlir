@@ -231,7 +231,7 @@ func.func private @calls_vector(%x: f32) -> f32 {
 }
 tirx.kernel @bad_helper() launch(grid = [1], block = [32]) {
   %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
-  // expected-error @+1 {{callee @calls_vector contains 'llvm.mlir.undef'}}
+  // expected-error @+1 {{callee @calls_vector contains 'llvm.mlir.undef'; a scalar function may use only arith and math ops, scf.if and calls to other scalar functions}}
   tile.ewise @calls_vector scope(thread) (%r, %r) : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, local>
   tirx.return
 }

@@ -344,7 +344,7 @@ tirx.kernel @bulk_commit_below_sm90() launch(grid = [1], block = [32]) {
 // -----
 
 tirx.kernel @bulk_read_on_cp_async() launch(grid = [1], block = [32]) {
-  // expected-error @+1 {{'cp.async.wait_group.read'}}
+  // expected-error @+1 {{'cp.async.wait_group.read': missing required .bulk}}
   tile.apply "cp.async.wait_group.read" scope(thread) (0 : i32)
   tirx.return
 }

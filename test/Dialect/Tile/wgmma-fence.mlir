@@ -206,7 +206,7 @@ tirx.kernel @fence_before_fill() launch(grid = [1], block = [128]) {
   tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
   // expected-note @+1 {{the access}}
   tile.apply "mov.b32" scope(warpgroup) (%dl, 0.0 : f32) : !dl
-  // expected-error @+1 {{its registers were accessed by 'mov.b32'}}
+  // expected-error @+1 {{its registers were accessed by 'mov.b32' (see note) with no wgmma.fence.sync.aligned between that access and this wgmma}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
   tirx.return
@@ -233,7 +233,7 @@ tirx.kernel @read_in_loop() launch(grid = [1], block = [128]) {
   tile.apply "mov.b32" scope(warpgroup) (%dl, 0.0 : f32) : !dl
   tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
   scf.for %k = %c0 to %c4 step %c1 {
-    // expected-error @+1 {{operand #0 (d) of 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': its registers were accessed by 'cvt.rzi.s32.f32' (see note)}}
+    // expected-error @+1 {{operand #0 (d) of 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': its registers were accessed by 'cvt.rzi.s32.f32' (see note) with no wgmma.fence.sync.aligned between that access and this wgmma}}
     tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
         (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
     tile.apply "wgmma.commit_group.sync.aligned" scope(warpgroup) ()
@@ -264,7 +264,7 @@ tirx.kernel @fence_after_mma(%p: i1) launch(grid = [1], block = [128]) {
   %dl = tirx.reinterpret %d : !d -> !dl
   scf.for %t = %c0 to %c4 step %c1 {
     scf.for %k = %c0 to %c4 step %c1 {
-      // expected-error @+1 {{its registers were accessed by 'cvt.rzi.s32.f32' (see note)}}
+      // expected-error @+1 {{its registers were accessed by 'cvt.rzi.s32.f32' (see note) with no wgmma.fence.sync.aligned between that access and this wgmma}}
       tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
           (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
       tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
@@ -295,7 +295,7 @@ tirx.kernel @one_branch(%p: i1) launch(grid = [1], block = [128]) {
   scf.if %p {
     tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
   }
-  // expected-error @+1 {{its registers were accessed by 'mov.b32' (see note)}}
+  // expected-error @+1 {{its registers were accessed by 'mov.b32' (see note) with no wgmma.fence.sync.aligned between that access and this wgmma}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
   tirx.return
@@ -342,7 +342,7 @@ tirx.kernel @commit_is_no_fence() launch(grid = [1], block = [128]) {
   // expected-note @+1 {{the access}}
   tile.apply "mov.b32" scope(warpgroup) (%dl, 0.0 : f32) : !dl
   tile.apply "wgmma.commit_group.sync.aligned" scope(warpgroup) ()
-  // expected-error @+1 {{its registers were accessed by 'mov.b32' (see note)}}
+  // expected-error @+1 {{its registers were accessed by 'mov.b32' (see note) with no wgmma.fence.sync.aligned between that access and this wgmma}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
   tirx.return

@@ -58,7 +58,7 @@ tirx.kernel @huge(%A: !tirx.tensor<32x4096xf32, global, align = 16>)
 // The per-thread storage counts, not the tile: 64 x 32 x 4 over 32 lanes is
 // 256 slots per thread.
 tirx.kernel @per_thread() launch(grid = [1], block = [32]) {
-  // expected-error @+1 {{register tiles need 256 32-bit registers per thread here (this tile 256)}}
+  // expected-error @+1 {{register tiles need 256 32-bit registers per thread here (this tile 256), over the budget of 239}}
   %r = tirx.alloc_local : !tirx.tensor<64x32x4xf32, local, #tirx.layout<S[(64, 32, 4) : (4, 1@laneid, 1)]>>
   tirx.return
 }
@@ -67,7 +67,7 @@ tirx.kernel @per_thread() launch(grid = [1], block = [32]) {
 
 // 64-bit elements take two registers; 16- and 8-bit ones one each.
 tirx.kernel @f64() launch(grid = [1], block = [32]) {
-  // expected-error @+1 {{register tiles need 240 32-bit registers per thread here (this tile 240)}}
+  // expected-error @+1 {{register tiles need 240 32-bit registers per thread here (this tile 240), over the budget of 239}}
   %r = tirx.alloc_local : !tirx.tensor<120xf64, local>
   tirx.return
 }
@@ -86,7 +86,7 @@ tirx.kernel @i8_at_limit() launch(grid = [1], block = [32]) {
 // -----
 
 tirx.kernel @f16_over() launch(grid = [1], block = [32]) {
-  // expected-error @+1 {{register tiles need 240 32-bit registers per thread here (this tile 240)}}
+  // expected-error @+1 {{register tiles need 240 32-bit registers per thread here (this tile 240), over the budget of 239}}
   %r = tirx.alloc_local : !tirx.tensor<240xf16, local>
   tirx.return
 }
@@ -157,7 +157,7 @@ tirx.kernel @outer_live_in_loop() launch(grid = [1], block = [32]) {
   %c1 = arith.constant 1 : index
   %r = tirx.alloc_local : !tirx.tensor<100xf32, local>
   scf.for %i = %c0 to %c4 step %c1 {
-    // expected-error @+1 {{register tiles need 240 32-bit registers per thread here (this tile 140)}}
+    // expected-error @+1 {{register tiles need 240 32-bit registers per thread here (this tile 140), over the budget of 239}}
     %s = tirx.alloc_local : !tirx.tensor<140xf32, local>
   }
   tirx.return
@@ -176,7 +176,7 @@ tirx.kernel @nested(%p: i1) launch(grid = [1], block = [32]) {
       %s = tirx.alloc_local : !tirx.tensor<119xf32, local>
     }
     scf.for %i = %c0 to %c4 step %c1 {
-      // expected-error @+1 {{register tiles need 240 32-bit registers per thread here (this tile 120)}}
+      // expected-error @+1 {{register tiles need 240 32-bit registers per thread here (this tile 120), over the budget of 239}}
       %s = tirx.alloc_local : !tirx.tensor<120xf32, local>
     }
   }

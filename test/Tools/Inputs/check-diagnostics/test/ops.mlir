@@ -17,3 +17,8 @@
 // A FileCheck prefix that no RUN line checks expects nothing:
 // UNUSED: 'bar.op' op wide tiles are slow
 // CHECK: tirxKernelLaunch: kernel is null
+// An expectation that is only quoted names (and regex blocks) states no
+// reason: an error of its own. A short one that says something is fine.
+// expected-error @+1 {{'foo.op' op}}
+// expected-error @+1 {{'foo.op' op {{.*}}}}
+// expected-note @+1 {{'foo.op' op the width}}
