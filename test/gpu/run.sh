@@ -175,6 +175,9 @@ if [ -d "$here/python/tirx" ]; then
   # Thread-block clusters: barrier.cluster and TMA multicast into every CTA
   # of a cluster of 2, 4 and 8.
   check "run_cluster.py" with_tirx python3 "$here/run_cluster.py"
+  # The reduction helpers (cta_reduce, warp_reduce, group_reduce,
+  # group_exchange): every op x dtype x width/group against numpy.
+  check "run_reductions.py" with_tirx python3 "$here/run_reductions.py"
   # The launch path with PyTorch: as_torch_op under torch.compile and CUDA
   # graphs, DLPack-only objects, streams, the tensors' device.
   check "run_torch.py" with_tirx python3 "$here/run_torch.py" "$here/examples/python"
