@@ -127,7 +127,7 @@ tirx.kernel @unused_guard(%A: !A) launch(grid = [1], block = [256]) {
   %c65 = arith.constant 65 : index
   %r = tirx.alloc_local : !regs
   scf.for %i = %c0 to %c65 step %c1 {
-    // expected-note @+1 {{this part of the guard was not used: only conjunctions (arith.andi) of affine comparisons (arith.cmpi other than ne; unsigned ones of non-negative values) are}}
+    // expected-note @+1 {{this part of the guard was not used: only conjunctions (arith.andi) of affine comparisons (arith.cmpi other than ne) are}}
     %not_last = arith.cmpi ne, %i, %c64 : index
     %nonneg = arith.cmpi sge, %i, %c0 : index
     %in = arith.andi %not_last, %nonneg : i1
@@ -227,7 +227,7 @@ tirx.kernel @index_argument(%A: !tirx.tensor<64x4xf32, global, align = 16>, %n: 
   %src = tirx.region %A[%n, 0] [1, 4] : !tirx.tensor<64x4xf32, global, align = 16>
   %src_row = tirx.view %src : !tirx.tensor<1x4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
                            -> !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
-  // expected-error-re @+1 {{may read index -{{[0-9]+}} of dimension 0 of kernel argument #0 (extent 64): with argument #1 = -{{[0-9]+}}}}
+  // expected-error @+1 {{may read index -1 of dimension 0 of kernel argument #0 (extent 64): with argument #1 = -1}}
   tile.apply "ld.global.v4.b32" scope(thread) (%row, %src_row)
       : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
   tirx.return
@@ -338,7 +338,7 @@ tirx.kernel @else_of_conjunction(%A: !A) launch(grid = [8192], block = [64]) {
   %r = tirx.alloc_local : !R
   %low = arith.cmpi slt, %bx, %c0 : index
   %high = arith.cmpi sge, %bx, %c4096 : index
-  // expected-note @+1 {{this part of the guard was not used: only conjunctions (arith.andi) of affine comparisons (arith.cmpi other than ne; unsigned ones of non-negative values) are}}
+  // expected-note @+1 {{this part of the guard was not used: only conjunctions (arith.andi) of affine comparisons (arith.cmpi other than ne) are}}
   %outside = arith.andi %low, %high : i1
   scf.if %outside {
   } else {

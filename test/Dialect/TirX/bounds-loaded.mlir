@@ -57,3 +57,32 @@ tirx.kernel @signed_both_sides(%A: !A, %n: index {tirx.size = "n"})
   }
   tirx.return
 }
+
+// -----
+
+!A = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+!r = !tirx.tensor<1xi32, local>
+!f = !tirx.tensor<1xf32, local>
+!F = !tirx.tensor<1xf32, global, #tirx.layout<S[1 : 1]>, align = 4>
+
+// One load read two ways, signed in the guard (0 <= s < n) and unsigned in
+// the offset: one value, so the unsigned reading is s itself. (Its twin
+// without 0 <= s is refuted: bounds-loaded-invalid.mlir.)
+// CHECK-LABEL: tirx.kernel @signed_guard_unsigned_offset
+tirx.kernel @signed_guard_unsigned_offset(%A: !A, %n: index {tirx.size = "n"})
+    launch(grid = [1], block = [32]) {
+  %got = tirx.alloc_local : !r
+  %raw = tirx.slot_load %got[0] : !r -> i32
+  %s = arith.index_cast %raw : i32 to index
+  %u = arith.index_castui %raw : i32 to index
+  %c0 = arith.constant 0 : index
+  %below = arith.cmpi slt, %s, %n : index
+  %above = arith.cmpi sge, %s, %c0 : index
+  %ok = arith.andi %below, %above : i1
+  %x = tirx.alloc_local : !f
+  scf.if %ok {
+    %a = tirx.region %A[%u] [1] : !A
+    tile.apply "st.global.b32" scope(thread) (%a, %x) : !F, !f
+  }
+  tirx.return
+}

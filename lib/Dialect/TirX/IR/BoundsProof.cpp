@@ -14,23 +14,37 @@
 //
 //   block_idx.d ∈ [0, grid_d), thread_idx.d ∈ [0, block_d),
 //   loop iv = lb + step·k, k ≥ 0, iv < ub (scf.for, affine lb/ub, constant
-//   step), kernel index arguments (unbounded), values loaded from a
-//   register tile (`tirx.slot_load`: any value of their type, signed, or
-//   unsigned through index_castui/extui: only a guard bounds them),
-//   q with c·q ≤ x ≤ c·q + c − 1 for x floordiv c (and x mod c = x − c·q),
+//   step), kernel integer arguments (any value of their type), values
+//   loaded from a register tile (`tirx.slot_load`: any value of their type),
+//   size variables 1 ≤ n ≤ 2^62, q with c·q ≤ x ≤ c·q + c − 1 for
+//   x floordiv c (and x mod c = x − c·q),
 //
-// adds the op's guard (a conjunction of affine comparisons) and the
-// conditions of the scf.ifs around it (negated in an else branch), and asks
-// whether `offset < 0` or `offset + size > extent` has an integer point.
-// An empty set is the proof; a point is the witness in the diagnostic.
+// adds the op's guard (a conjunction of comparisons) and the conditions of
+// the scf.ifs around it (negated in an else branch), and asks whether
+// `offset < 0` or `offset + size > extent` has an integer point. An empty set
+// is the proof; a point is the witness in the diagnostic.
+//
+// Every integer value is its signed reading at the width the hardware
+// computes it in (index: 64 bits). Arithmetic wraps: a sum, difference,
+// product or left shift that may leave its type's range, and a truncating
+// cast, is x − 2^w·q with a new integer q and the result inside the range;
+// an unsigned reading (index_castui, extui, divui, remui, shrui, unsigned
+// comparisons) of a value that may be negative is v + 2^w·b. So the model is
+// exactly what the hardware computes, and stays linear. Before a witness is
+// printed, ConcreteEvaluator recomputes the access at it in two's
+// complement: a point that does not reproduce is never shown as a fact.
 //
 //===----------------------------------------------------------------------===//
+
+#include "ConcreteEvaluation.h"
 
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 
 #include "mlir/Analysis/Presburger/IntegerRelation.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DynamicAPInt.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
@@ -39,6 +53,7 @@
 
 using namespace mlir;
 using namespace mlir::tirx;
+using llvm::DynamicAPInt;
 using presburger::IntegerPolyhedron;
 using presburger::PresburgerSpace;
 using presburger::VarKind;
@@ -51,11 +66,35 @@ struct Linear {
   int64_t constant = 0;
 };
 
-/// Why an index value has no affine form (the tail of the "unprovable"
-/// diagnostic).
-struct Unprovable {
-  std::string reason;
-};
+/// An integer point of the proof's variables. Hidden variables (quotients,
+/// wrap counts) may lie beyond int64; the shown ones never do.
+using Point = SmallVector<DynamicAPInt, 8>;
+
+DynamicAPInt powerOfTwo(unsigned exponent) {
+  DynamicAPInt result(1);
+  for (unsigned i = 0; i < exponent; ++i)
+    result *= 2;
+  return result;
+}
+DynamicAPInt signedMin(unsigned width) {
+  return DynamicAPInt(llvm::minIntN(width));
+}
+DynamicAPInt signedMax(unsigned width) {
+  return DynamicAPInt(llvm::maxIntN(width));
+}
+
+std::string toString(const DynamicAPInt &value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << value;
+  return text;
+}
+
+/// "i32", or "index" for 64-bit index values.
+std::string typeName(Type type) {
+  if (type.isIndex())
+    return "index";
+  return "i" + std::to_string(type.getIntOrFloatBitWidth());
+}
 
 /// One proof per access op: the variables and constraints of its indices.
 class AccessProof {
@@ -69,8 +108,8 @@ public:
   /// (alignment: the coefficients' gcd), not for bounds.
   bool opaqueValues = false;
 
-  /// The affine form of an `index` (or integer) value, adding the variables
-  /// and constraints it needs.
+  /// The affine form of an `index` (or integer) value — its signed reading —
+  /// adding the variables and constraints it needs.
   FailureOr<Linear> translate(Value value);
 
   /// The extent of dimension `dim` of a tensor: a constant, or its size
@@ -79,8 +118,7 @@ public:
 
   /// An integer point where `form` is not a multiple of `divisor` (with
   /// every constraint so far), or nothing when it always is.
-  std::optional<SmallVector<int64_t>> sampleNotMultiple(const Linear &form,
-                                                        int64_t divisor);
+  std::optional<Point> sampleNotMultiple(const Linear &form, int64_t divisor);
 
   /// Adds the conditions of the scf.ifs around `op` (negated in an else
   /// branch).
@@ -93,15 +131,31 @@ public:
 
   /// An integer point of the variables where `form` ≥ 0 (with every
   /// constraint so far), or nothing when there is none.
-  std::optional<SmallVector<int64_t>> sampleWhere(const Linear &form);
+  std::optional<Point> sampleWhere(const Linear &form);
 
   /// Evaluates `form` at `point`.
-  static int64_t evaluate(const Linear &form, ArrayRef<int64_t> point);
+  static DynamicAPInt evaluate(const Linear &form, ArrayRef<DynamicAPInt> point);
 
   /// "block_idx.x = 8191, thread_idx.x = 0" for the shown variables.
-  std::string describe(ArrayRef<int64_t> point) const;
+  std::string describe(ArrayRef<DynamicAPInt> point) const;
+
+  /// Fixes every leaf the proof has a variable for at its value in `point`.
+  void bindLeaves(ConcreteEvaluator &evaluator,
+                  ArrayRef<DynamicAPInt> point) const;
+
+  /// The ops whose value the proof models as wrapped around or read as
+  /// unsigned: the witness's notes say where that happened.
+  ArrayRef<Operation *> getWrappingOps() const {
+    return wrappingOps.getArrayRef();
+  }
+
+  /// Whether a value the proof does not follow became a free variable.
+  bool hasOpaqueVariables() const { return opaqueCount != 0; }
 
   std::string reason;
+  /// Whether `reason` is a loop index that may wrap around (not a
+  /// non-affine offset).
+  bool wrapFailure = false;
 
   /// The `tirx.slot_load`s whose values are variables of the proof: a
   /// refuted access through one says it has no bounds.
@@ -109,10 +163,20 @@ public:
 
 private:
   unsigned addVar(std::string name, bool shown);
-  SmallVector<int64_t> row(const Linear &form) const;
+  SmallVector<DynamicAPInt> row(const Linear &form, int64_t sign = 1,
+                                const DynamicAPInt &shift = DynamicAPInt(0)) const;
   void addInequality(const Linear &form) { poly.addInequality(row(form)); }
   void addEquality(const Linear &form) { poly.addEquality(row(form)); }
-  bool provenNonNegative(const Linear &form);
+  /// low ≤ form ≤ high.
+  void addRange(const Linear &form, const DynamicAPInt &low,
+                const DynamicAPInt &high);
+  std::optional<Point> sampleRow(ArrayRef<DynamicAPInt> inequality,
+                                 bool preferSmall = false);
+  bool provenAtLeast(const Linear &form, const DynamicAPInt &low);
+  bool provenAtMost(const Linear &form, const DynamicAPInt &high);
+  bool provenNonNegative(const Linear &form) {
+    return provenAtLeast(form, DynamicAPInt(0));
+  }
   FailureOr<Linear> fail(const Twine &why) {
     reason = why.str();
     return failure();
@@ -120,10 +184,21 @@ private:
   FailureOr<Linear> overflow() {
     return fail("the integer arithmetic overflows 64 bits");
   }
+  /// 2^exponent·q for a new hidden integer variable q (through a second one,
+  /// 2^32·q, where the coefficient would not fit 63 bits).
+  FailureOr<Linear> timesPowerOfTwo(unsigned exponent, const Twine &name);
+  /// The signed reading, at `width` bits, of the exact value `exact`: itself
+  /// where it provably fits, else exact − 2^width·q inside the range.
+  FailureOr<Linear> wrapToWidth(const Linear &exact, unsigned width,
+                                Operation *op);
+  /// The unsigned reading of an integer value (its signed reading plus
+  /// 2^width where it is negative).
+  FailureOr<Linear> translateUnsigned(Value value, Operation *reader);
   FailureOr<Linear> translateInductionVar(scf::ForOp loop);
-  /// A value loaded from memory: a new variable over the `width`-bit
-  /// integers, signed or unsigned.
-  Linear translateLoaded(Operation *load, unsigned width, bool isUnsigned);
+  FailureOr<Linear> translateLaunchIndex(Value result, bool thread, Dim dim);
+  /// A value loaded from memory: a new variable over the integers of its
+  /// type.
+  Linear translateLoaded(Operation *load, unsigned width);
   FailureOr<Linear> translateOp(Operation *op);
   FailureOr<Linear> translateAffine(AffineExpr expr);
   FailureOr<Linear> translateSizeVariable(BlockArgument arg, StringRef name);
@@ -140,8 +215,15 @@ private:
   };
   SmallVector<Var> vars;
   DenseMap<Value, Linear> cache;
-  /// The unsigned reading of each loaded value (index_castui, extui).
-  DenseMap<Value, Linear> unsignedLoads;
+  /// Each unsigned reading, and whether it may differ from the signed one.
+  DenseMap<Value, std::pair<Linear, bool>> unsignedCache;
+  /// The variable of each leaf value (arguments, loop indices, loads).
+  DenseMap<Value, unsigned> leafVars;
+  /// The variable of block_idx.d (d) and thread_idx.d (d + 3): one per
+  /// dimension, however many ops read it.
+  DenseMap<unsigned, unsigned> launchVars;
+  llvm::SetVector<Operation *> wrappingOps;
+  unsigned opaqueCount = 0;
 };
 
 Linear variable(unsigned index) {
@@ -193,35 +275,72 @@ unsigned AccessProof::addVar(std::string name, bool shown) {
   return position;
 }
 
-SmallVector<int64_t> AccessProof::row(const Linear &form) const {
-  SmallVector<int64_t> result(vars.size() + 1, 0);
+SmallVector<DynamicAPInt> AccessProof::row(const Linear &form, int64_t sign,
+                                           const DynamicAPInt &shift) const {
+  SmallVector<DynamicAPInt> result(vars.size() + 1, DynamicAPInt(0));
   for (auto [index, coeff] : llvm::enumerate(form.coeffs))
-    result[index] = coeff;
-  result.back() = form.constant;
+    result[index] = DynamicAPInt(coeff) * sign;
+  result.back() = DynamicAPInt(form.constant) * sign + shift;
   return result;
 }
 
-std::optional<SmallVector<int64_t>>
-AccessProof::sampleWhere(const Linear &form) {
+void AccessProof::addRange(const Linear &form, const DynamicAPInt &low,
+                           const DynamicAPInt &high) {
+  poly.addInequality(row(form, 1, -low));
+  poly.addInequality(row(form, -1, high));
+}
+
+std::optional<Point> AccessProof::sampleRow(ArrayRef<DynamicAPInt> inequality,
+                                            bool preferSmall) {
   IntegerPolyhedron violation = poly;
-  violation.addInequality(row(form));
-  std::optional<SmallVector<llvm::DynamicAPInt, 8>> sample =
+  violation.addInequality(inequality);
+  std::optional<SmallVector<DynamicAPInt, 8>> sample =
       violation.findIntegerSample();
   if (!sample)
     return std::nullopt;
-  return llvm::map_to_vector(*sample, [](const llvm::DynamicAPInt &v) {
-    return static_cast<int64_t>(v);
-  });
+  // The sampler returns some vertex; a witness reads better with values a
+  // user would try (n = 4096 rather than n = 2^62) where one exists.
+  DynamicAPInt small(int64_t(1) << 31);
+  auto isShownLarge = [&](auto indexed) {
+    auto [index, value] = indexed;
+    return vars[index].shown && (value > small || value < -small);
+  };
+  if (preferSmall && llvm::any_of(llvm::enumerate(*sample), isShownLarge)) {
+    for (auto [index, var] : llvm::enumerate(vars))
+      if (var.shown) {
+        violation.addBound(presburger::BoundType::LB, index, -small);
+        violation.addBound(presburger::BoundType::UB, index, small);
+      }
+    if (std::optional<SmallVector<DynamicAPInt, 8>> smaller =
+            violation.findIntegerSample())
+      sample = smaller;
+  }
+  return Point(sample->begin(), sample->end());
 }
 
-int64_t AccessProof::evaluate(const Linear &form, ArrayRef<int64_t> point) {
-  int64_t value = form.constant;
+std::optional<Point> AccessProof::sampleWhere(const Linear &form) {
+  return sampleRow(row(form), /*preferSmall=*/true);
+}
+
+bool AccessProof::provenAtLeast(const Linear &form, const DynamicAPInt &low) {
+  // form ≤ low − 1, i.e. low − 1 − form ≥ 0, has no point.
+  return !sampleRow(row(form, -1, low - 1));
+}
+
+bool AccessProof::provenAtMost(const Linear &form, const DynamicAPInt &high) {
+  // form ≥ high + 1 has no point.
+  return !sampleRow(row(form, 1, -high - 1));
+}
+
+DynamicAPInt AccessProof::evaluate(const Linear &form,
+                                   ArrayRef<DynamicAPInt> point) {
+  DynamicAPInt value(form.constant);
   for (auto [index, coeff] : llvm::enumerate(form.coeffs))
-    value += coeff * point[index];
+    value += DynamicAPInt(coeff) * point[index];
   return value;
 }
 
-std::string AccessProof::describe(ArrayRef<int64_t> point) const {
+std::string AccessProof::describe(ArrayRef<DynamicAPInt> point) const {
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::ListSeparator separator;
@@ -231,10 +350,14 @@ std::string AccessProof::describe(ArrayRef<int64_t> point) const {
   return text;
 }
 
-bool AccessProof::provenNonNegative(const Linear &form) {
-  // form ≤ −1, i.e. −form − 1 ≥ 0, has no point.
-  FailureOr<Linear> negated = combine(constant(-1), -1, form);
-  return succeeded(negated) && !sampleWhere(*negated);
+void AccessProof::bindLeaves(ConcreteEvaluator &evaluator,
+                             ArrayRef<DynamicAPInt> point) const {
+  // Shown variables are inside their type's range: they fit 64 bits.
+  for (auto [leaf, index] : leafVars)
+    evaluator.bind(leaf, static_cast<int64_t>(point[index]));
+  for (auto [key, index] : launchVars)
+    evaluator.bindLaunchIndex(key >= 3, key % 3,
+                              static_cast<int64_t>(point[index]));
 }
 
 FailureOr<Linear> AccessProof::translate(Value value) {
@@ -251,18 +374,15 @@ FailureOr<Linear> AccessProof::translate(Value value) {
                    arg.getArgNumber(), TirXDialect::kSizeAttrName));
                owner == kernel.getOperation() && name) {
       form = translateSizeVariable(arg, name.getValue());
-    } else if (owner == kernel.getOperation()) {
+    } else if (owner == kernel.getOperation() &&
+               value.getType().isIntOrIndex()) {
       // A kernel's scalar argument: any value of its type.
       unsigned position =
           addVar("argument #" + std::to_string(arg.getArgNumber()), true);
+      leafVars[value] = position;
       form = variable(position);
-      unsigned width = value.getType().isIndex()
-                           ? 64
-                           : value.getType().getIntOrFloatBitWidth();
-      if (width < 64) {
-        addInequality(*combine(constant(llvm::maxIntN(width)), -1, *form));
-        addInequality(*combine(constant(-llvm::minIntN(width)), 1, *form));
-      }
+      unsigned width = getComputeBitWidth(value.getType());
+      addRange(*form, signedMin(width), signedMax(width));
     } else {
       return fail("the block argument #" + Twine(arg.getArgNumber()) + " of '" +
                   owner->getName().getStringRef() +
@@ -271,10 +391,14 @@ FailureOr<Linear> AccessProof::translate(Value value) {
   } else {
     form = translateOp(value.getDefiningOp());
     if (failed(form) && opaqueValues && value.getType().isIntOrIndex()) {
-      form = variable(
-          addVar("'" + value.getDefiningOp()->getName().getStringRef().str() +
-                     "' (not followed: any integer)",
-                 true));
+      unsigned position = addVar(
+          "'" + value.getDefiningOp()->getName().getStringRef().str() +
+              "' (not followed: any integer)",
+          true);
+      ++opaqueCount;
+      form = variable(position);
+      unsigned width = getComputeBitWidth(value.getType());
+      addRange(*form, signedMin(width), signedMax(width));
       reason.clear();
     }
   }
@@ -286,12 +410,13 @@ FailureOr<Linear> AccessProof::translate(Value value) {
 
 FailureOr<Linear> AccessProof::translateSizeVariable(BlockArgument arg,
                                                      StringRef name) {
-  // n ≥ 1, n ≤ its declared largest value, and n = m·k for its declared
-  // multiple m.
-  Linear n = variable(addVar(name.str(), true));
-  addInequality(*combine(n, 1, constant(-1)));
-  if (int64_t atMost = getSizeAtMost(kernel, arg.getArgNumber()))
-    addInequality(*combine(constant(atMost), -1, n));
+  // 1 ≤ n ≤ 2^62 (the extent of a tensor in memory), n ≤ its declared
+  // largest value, and n = m·k for its declared multiple m.
+  unsigned position = addVar(name.str(), true);
+  leafVars[arg] = position;
+  Linear n = variable(position);
+  int64_t atMost = getSizeAtMost(kernel, arg.getArgNumber());
+  addRange(n, DynamicAPInt(1), DynamicAPInt(atMost ? atMost : kLargestSizeValue));
   int64_t multiple = getSizeMultiple(kernel, arg.getArgNumber());
   if (multiple > 1) {
     Linear k = variable(addVar(name.str() + "'s multiple count", false));
@@ -374,14 +499,72 @@ FailureOr<Linear> AccessProof::divide(const Linear &x, int64_t divisor,
   return remainder ? *rest : q;
 }
 
-std::optional<SmallVector<int64_t>>
-AccessProof::sampleNotMultiple(const Linear &form, int64_t divisor) {
+FailureOr<Linear> AccessProof::timesPowerOfTwo(unsigned exponent,
+                                               const Twine &name) {
+  Linear q = variable(addVar(name.str(), false));
+  if (exponent <= 62)
+    return combine(constant(0), int64_t(1) << exponent, q);
+  // 2^exponent·q = 2^(exponent − 32)·t with t = 2^32·q.
+  Linear t = variable(addVar(name.str() + " scaled", false));
+  addEquality(*combine(t, -(int64_t(1) << 32), q));
+  if (exponent - 32 > 62)
+    return overflow();
+  return combine(constant(0), int64_t(1) << (exponent - 32), t);
+}
+
+FailureOr<Linear> AccessProof::wrapToWidth(const Linear &exact, unsigned width,
+                                           Operation *op) {
+  DynamicAPInt low = signedMin(width), high = signedMax(width);
+  if (provenAtLeast(exact, low) && provenAtMost(exact, high))
+    return exact;
+  FailureOr<Linear> wraps = timesPowerOfTwo(
+      width, "'" + op->getName().getStringRef() + "' wrap count");
+  if (failed(wraps))
+    return failure();
+  FailureOr<Linear> result = combine(exact, -1, *wraps);
+  if (failed(result))
+    return overflow();
+  addRange(*result, low, high);
+  wrappingOps.insert(op);
+  return result;
+}
+
+FailureOr<Linear> AccessProof::translateUnsigned(Value value,
+                                                 Operation *reader) {
+  auto cached = unsignedCache.find(value);
+  if (cached != unsignedCache.end()) {
+    if (cached->second.second)
+      wrappingOps.insert(reader);
+    return cached->second.first;
+  }
+  FailureOr<Linear> reading = translate(value);
+  if (failed(reading))
+    return failure();
+  bool mayBeNegative = !provenNonNegative(*reading);
+  if (mayBeNegative) {
+    unsigned width = getComputeBitWidth(value.getType());
+    FailureOr<Linear> wraps = timesPowerOfTwo(
+        width, "'" + reader->getName().getStringRef() + "' unsigned reading");
+    if (failed(wraps))
+      return failure();
+    reading = combine(*reading, 1, *wraps);
+    if (failed(reading))
+      return overflow();
+    addRange(*reading, DynamicAPInt(0), powerOfTwo(width) - 1);
+    wrappingOps.insert(reader);
+  }
+  unsignedCache[value] = {*reading, mayBeNegative};
+  return reading;
+}
+
+std::optional<Point> AccessProof::sampleNotMultiple(const Linear &form,
+                                                    int64_t divisor) {
   // form = divisor·q + r with 1 ≤ r ≤ divisor − 1, on a copy of the set.
   IntegerPolyhedron saved = poly;
   size_t savedVars = vars.size();
   Linear q = variable(addVar("quotient", false));
   Linear r = variable(addVar("remainder", false));
-  std::optional<SmallVector<int64_t>> point;
+  std::optional<Point> point;
   FailureOr<Linear> scaled = combine(r, divisor, q);
   FailureOr<Linear> equation = succeeded(scaled) ? combine(form, -1, *scaled)
                                                  : FailureOr<Linear>(failure());
@@ -421,7 +604,12 @@ FailureOr<Linear> AccessProof::translateInductionVar(scf::ForOp loop) {
   FailureOr<Linear> upper = translate(loop.getUpperBound());
   if (failed(upper))
     return failure();
-  Linear iv = variable(addVar(name, true));
+  FailureOr<Linear> step = translate(loop.getStep());
+  if (failed(step))
+    return failure();
+  unsigned position = addVar(name, true);
+  leafVars[loop.getInductionVar()] = position;
+  Linear iv = variable(position);
   // lb ≤ iv ≤ ub − 1.
   FailureOr<Linear> aboveLower = combine(iv, -1, *lower);
   FailureOr<Linear> belowUpper = combine(*upper, -1, iv);
@@ -430,9 +618,6 @@ FailureOr<Linear> AccessProof::translateInductionVar(scf::ForOp loop) {
   addInequality(*aboveLower);
   addInequality(*combine(*belowUpper, 1, constant(-1)));
   // iv = lb + step·k, k ≥ 0, for a constant step > 1.
-  FailureOr<Linear> step = translate(loop.getStep());
-  if (failed(step))
-    return failure();
   std::optional<int64_t> stride = getConstant(*step);
   if (stride && *stride > 1) {
     Linear k = variable(addVar(name + "'s step count", false));
@@ -442,21 +627,60 @@ FailureOr<Linear> AccessProof::translateInductionVar(scf::ForOp loop) {
       return overflow();
     addEquality(*offset);
   }
+  // The loop steps with a wrapping add and exits when the index is no
+  // longer below ub: an index that wrapped past the largest value would pass
+  // that test and go on. So iv + step must stay in the type at every
+  // iteration.
+  Type type = loop.getInductionVar().getType();
+  DynamicAPInt largest = signedMax(getComputeBitWidth(type));
+  FailureOr<Linear> next = combine(iv, 1, *step);
+  if (failed(next))
+    return overflow();
+  if (std::optional<Point> point = sampleRow(row(*next, 1, -largest - 1))) {
+    wrapFailure = true;
+    return fail(name + " may wrap around in " + typeName(type) +
+                ": its value " + toString(evaluate(iv, *point)) +
+                " plus the step " + toString(evaluate(*step, *point)) +
+                " exceeds " + toString(largest));
+  }
   return iv;
 }
 
-Linear AccessProof::translateLoaded(Operation *load, unsigned width,
-                                    bool isUnsigned) {
-  Linear v =
-      variable(addVar("loaded value #" + std::to_string(loads.size()), true));
+FailureOr<Linear> AccessProof::translateLaunchIndex(Value result, bool thread,
+                                                    Dim dim) {
+  unsigned key = static_cast<unsigned>(dim) + (thread ? 3 : 0);
+  auto known = launchVars.find(key);
+  if (known != launchVars.end())
+    return variable(known->second);
+  FailureOr<Linear> extent = constant(1);
+  if (thread) {
+    ArrayRef<int64_t> block = kernel.getLaunch().getBlock();
+    if (static_cast<unsigned>(dim) < block.size())
+      extent = constant(block[static_cast<unsigned>(dim)]);
+  } else {
+    LaunchConfigAttr launch = kernel.getLaunch();
+    if (static_cast<unsigned>(dim) < launch.getGrid().size())
+      extent = translateAffine(launch.getGridExpr(static_cast<unsigned>(dim)));
+  }
+  if (failed(extent))
+    return failure();
+  unsigned position =
+      addVar((thread ? "thread_idx." : "block_idx.") + stringifyDim(dim).str(),
+             true);
+  launchVars[key] = position;
+  Linear v = variable(position);
+  addInequality(v);
+  addInequality(*combine(*combine(*extent, -1, v), 1, constant(-1)));
+  return v;
+}
+
+Linear AccessProof::translateLoaded(Operation *load, unsigned width) {
+  unsigned position =
+      addVar("loaded value #" + std::to_string(loads.size()), true);
+  leafVars[load->getResult(0)] = position;
   loads.push_back(load);
-  // A 64-bit value is an index as it is (index is 64-bit and signed).
-  if (width >= 64)
-    return v;
-  int64_t low = isUnsigned ? 0 : llvm::minIntN(width);
-  int64_t high = isUnsigned ? llvm::maxUIntN(width) : llvm::maxIntN(width);
-  addInequality(*combine(v, 1, constant(-low)));
-  addInequality(*combine(constant(high), -1, v));
+  Linear v = variable(position);
+  addRange(v, signedMin(width), signedMax(width));
   return v;
 }
 
@@ -465,97 +689,92 @@ FailureOr<Linear> AccessProof::translateOp(Operation *op) {
     if (auto value = dyn_cast<IntegerAttr>(constantOp.getValue()))
       return constant(value.getValue().getSExtValue());
   }
-  if (auto index = dyn_cast<BlockIdxOp>(op)) {
-    LaunchConfigAttr launch = kernel.getLaunch();
-    unsigned dim = static_cast<unsigned>(index.getDim());
-    FailureOr<Linear> extent = dim < launch.getGrid().size()
-                                   ? translateAffine(launch.getGridExpr(dim))
-                                   : FailureOr<Linear>(constant(1));
-    if (failed(extent))
-      return failure();
-    Linear v = variable(
-        addVar("block_idx." + stringifyDim(index.getDim()).str(), true));
-    addInequality(v);
-    addInequality(*combine(*combine(*extent, -1, v), 1, constant(-1)));
-    return v;
-  }
-  if (auto index = dyn_cast<ThreadIdxOp>(op)) {
-    ArrayRef<int64_t> block = kernel.getLaunch().getBlock();
-    unsigned dim = static_cast<unsigned>(index.getDim());
-    int64_t extent = dim < block.size() ? block[dim] : 1;
-    Linear v = variable(
-        addVar("thread_idx." + stringifyDim(index.getDim()).str(), true));
-    addInequality(v);
-    addInequality(*combine(constant(extent - 1), -1, v));
-    return v;
-  }
+  if (auto index = dyn_cast<BlockIdxOp>(op))
+    return translateLaunchIndex(index.getResult(), false, index.getDim());
+  if (auto index = dyn_cast<ThreadIdxOp>(op))
+    return translateLaunchIndex(index.getResult(), true, index.getDim());
   if (auto load = dyn_cast<SlotLoadOp>(op);
       load && load.getType().isSignlessInteger())
-    return translateLoaded(op, load.getType().getIntOrFloatBitWidth(),
-                           /*isUnsigned=*/false);
-  if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
-    if (auto load = op->getOperand(0).getDefiningOp<SlotLoadOp>();
-        load && load.getType().isSignlessInteger()) {
-      // The loaded bits read as unsigned: [0, 2^width).
-      auto [it, inserted] = unsignedLoads.try_emplace(load.getResult());
-      if (inserted)
-        it->second = translateLoaded(
-            load, load.getType().getIntOrFloatBitWidth(), /*isUnsigned=*/true);
-      return it->second;
-    }
+    return translateLoaded(op, load.getType().getIntOrFloatBitWidth());
+  // Casts: truncation wraps, sign extension keeps the signed reading, zero
+  // extension is the unsigned reading.
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp>(op)) {
-    FailureOr<Linear> source = translate(op->getOperand(0));
-    if (failed(source))
-      return failure();
-    // Zero extension keeps the value only where it is non-negative.
-    if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op) &&
-        !provenNonNegative(*source))
-      return fail("'" + op->getName().getStringRef() +
-                  "' of a value that may be negative");
-    return source;
+          arith::ExtUIOp, arith::TruncIOp>(op)) {
+    Value source = op->getOperand(0);
+    unsigned from = getComputeBitWidth(source.getType());
+    unsigned to = getComputeBitWidth(op->getResult(0).getType());
+    if (to > from && isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
+      return translateUnsigned(source, op);
+    FailureOr<Linear> value = translate(source);
+    if (failed(value) || to >= from)
+      return value;
+    return wrapToWidth(*value, to, op);
   }
-  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
-           arith::DivUIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
-           arith::RemSIOp, arith::RemUIOp>(op))
+  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::ShLIOp,
+           arith::ShRSIOp, arith::ShRUIOp, arith::DivSIOp, arith::DivUIOp,
+           arith::FloorDivSIOp, arith::CeilDivSIOp, arith::RemSIOp,
+           arith::RemUIOp>(op))
     return fail("'" + op->getName().getStringRef() +
                 "' is not an affine operation on indices");
   StringRef name = op->getName().getStringRef();
-  FailureOr<Linear> lhs = translate(op->getOperand(0));
+  unsigned width = getComputeBitWidth(op->getResult(0).getType());
+  bool readsUnsigned = isa<arith::ShRUIOp, arith::DivUIOp, arith::RemUIOp>(op);
+  FailureOr<Linear> lhs = readsUnsigned
+                              ? translateUnsigned(op->getOperand(0), op)
+                              : translate(op->getOperand(0));
   if (failed(lhs))
     return failure();
   FailureOr<Linear> rhs = translate(op->getOperand(1));
   if (failed(rhs))
     return failure();
-  auto checked = [&](FailureOr<Linear> result) -> FailureOr<Linear> {
-    if (failed(result))
+  auto wrapped = [&](FailureOr<Linear> exact) -> FailureOr<Linear> {
+    if (failed(exact))
       return overflow();
-    return result;
+    return wrapToWidth(*exact, width, op);
   };
   if (isa<arith::AddIOp>(op))
-    return checked(combine(*lhs, 1, *rhs));
+    return wrapped(combine(*lhs, 1, *rhs));
   if (isa<arith::SubIOp>(op))
-    return checked(combine(*lhs, -1, *rhs));
+    return wrapped(combine(*lhs, -1, *rhs));
   if (isa<arith::MulIOp>(op)) {
     if (std::optional<int64_t> c = getConstant(*rhs))
-      return checked(combine(constant(0), *c, *lhs));
+      return wrapped(combine(constant(0), *c, *lhs));
     if (std::optional<int64_t> c = getConstant(*lhs))
-      return checked(combine(constant(0), *c, *rhs));
+      return wrapped(combine(constant(0), *c, *rhs));
     return fail("'arith.muli' of two non-constant values");
+  }
+  if (isa<arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp>(op)) {
+    // A shift by the width or more is poison; shifts by 63 of 64-bit values
+    // have no int64 coefficient.
+    std::optional<int64_t> amount = getConstant(*rhs);
+    if (!amount || *amount < 0 || *amount >= std::min(width, 63u))
+      return fail("'" + name + "' by an amount that is not a constant in [0, " +
+                  Twine(std::min(width, 63u)) + ")");
+    if (isa<arith::ShLIOp>(op))
+      return wrapped(combine(constant(0), int64_t(1) << *amount, *lhs));
+    if (*amount == 0)
+      return isa<arith::ShRUIOp>(op) ? wrapped(*lhs) : *lhs;
+    // An arithmetic shift is a floor division; a logical one, of the
+    // unsigned reading, too.
+    return divide(*lhs, int64_t(1) << *amount, /*ceiling=*/false,
+                  /*remainder=*/false, name);
   }
   // Division and remainder by a positive constant c: the quotient q is a new
   // variable with c·q ≤ x ≤ c·q + c − 1 (floor) or c·q − c + 1 ≤ x ≤ c·q
-  // (ceiling). Truncating and unsigned division are floors of a value that
-  // is proven non-negative.
+  // (ceiling). Truncating division is a floor of a value that is proven
+  // non-negative; unsigned division a floor of the unsigned reading.
   std::optional<int64_t> divisor = getConstant(*rhs);
   if (!divisor || *divisor <= 0)
     return fail("'" + name + "' by a divisor that is not a positive constant");
-  bool truncates =
-      isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp>(op);
-  if (truncates && !provenNonNegative(*lhs))
+  if (isa<arith::DivSIOp, arith::RemSIOp>(op) && !provenNonNegative(*lhs))
     return fail("'" + name + "' of a value that may be negative");
-  return divide(*lhs, *divisor, isa<arith::CeilDivSIOp>(op),
-                isa<arith::RemSIOp, arith::RemUIOp>(op), name);
+  FailureOr<Linear> result =
+      divide(*lhs, *divisor, isa<arith::CeilDivSIOp>(op),
+             isa<arith::RemSIOp, arith::RemUIOp>(op), name);
+  // The unsigned quotient by 1 is the unsigned reading: it may not fit.
+  if (succeeded(result) && isa<arith::DivUIOp>(op))
+    return wrapped(*result);
+  return result;
 }
 
 void AccessProof::addGuard(Value pred, bool negated,
@@ -583,23 +802,22 @@ void AccessProof::addGuard(Value pred, bool negated,
       unused.push_back(op);
     return;
   }
-  std::string savedReason = reason;
-  FailureOr<Linear> lhs = translate(compare.getLhs());
-  FailureOr<Linear> rhs =
-      succeeded(lhs) ? translate(compare.getRhs()) : FailureOr<Linear>();
-  reason = savedReason;
-  if (failed(lhs) || failed(rhs)) {
-    unused.push_back(op);
-    return;
-  }
   using P = arith::CmpIPredicate;
   P predicate = compare.getPredicate();
   if (negated)
     predicate = arith::invertPredicate(predicate);
+  // Unsigned order is the order of the unsigned readings.
   bool isUnsigned = predicate == P::ult || predicate == P::ule ||
                     predicate == P::ugt || predicate == P::uge;
-  // Unsigned order is the signed one between non-negative values.
-  if (isUnsigned && !(provenNonNegative(*lhs) && provenNonNegative(*rhs))) {
+  std::string savedReason = reason;
+  auto side = [&](Value value) {
+    return isUnsigned ? translateUnsigned(value, op) : translate(value);
+  };
+  FailureOr<Linear> lhs = side(compare.getLhs());
+  FailureOr<Linear> rhs =
+      succeeded(lhs) ? side(compare.getRhs()) : FailureOr<Linear>();
+  reason = savedReason;
+  if (failed(lhs) || failed(rhs)) {
     unused.push_back(op);
     return;
   }
@@ -641,6 +859,11 @@ void AccessProof::addGuard(Value pred, bool negated,
 }
 
 /// How the diagnostic names a region's source tensor.
+//===----------------------------------------------------------------------===//
+// Diagnostics and witnesses
+//===----------------------------------------------------------------------===//
+
+/// How the diagnostic names a region's source tensor.
 static std::string describeSource(Value source) {
   if (auto arg = dyn_cast<BlockArgument>(source))
     return "kernel argument #" + std::to_string(arg.getArgNumber());
@@ -662,15 +885,30 @@ static bool needsProof(RegionOp region, unsigned dim) {
          ShapedType::isDynamic(region.getSource().getType().getShape()[dim]);
 }
 
+/// The SSA offset of dimension `dim` of `region`, or null for a static one.
+static Value getDynamicOffset(RegionOp region, unsigned dim) {
+  ArrayRef<int64_t> offsets = region.getStaticOffsets();
+  if (!ShapedType::isDynamic(offsets[dim]))
+    return {};
+  unsigned position =
+      llvm::count_if(offsets.take_front(dim), ShapedType::isDynamic);
+  return region.getOffsets()[position];
+}
+
 /// The offset of dimension `dim` of `region`, as a form of the proof.
 static FailureOr<Linear> translateOffset(AccessProof &proof, RegionOp region,
                                          unsigned dim) {
-  ArrayRef<int64_t> offsets = region.getStaticOffsets();
-  if (!ShapedType::isDynamic(offsets[dim]))
-    return constant(offsets[dim]);
-  unsigned position =
-      llvm::count_if(offsets.take_front(dim), ShapedType::isDynamic);
-  return proof.translate(region.getOffsets()[position]);
+  if (Value offset = getDynamicOffset(region, dim))
+    return proof.translate(offset);
+  return constant(region.getStaticOffsets()[dim]);
+}
+
+/// The offset of dimension `dim` of `region` at the evaluator's point.
+static std::optional<int64_t> evaluateOffset(ConcreteEvaluator &evaluator,
+                                             RegionOp region, unsigned dim) {
+  if (Value offset = getDynamicOffset(region, dim))
+    return evaluator.evaluateSigned(offset);
+  return region.getStaticOffsets()[dim];
 }
 
 static void noteUnusedGuards(InFlightDiagnostic &diag,
@@ -679,7 +917,139 @@ static void noteUnusedGuards(InFlightDiagnostic &diag,
     diag.attachNote(unused->getLoc())
         << "this part of the guard was not used: only conjunctions "
            "(arith.andi) of affine comparisons (arith.cmpi other than "
-           "ne; unsigned ones of non-negative values) are";
+           "ne) are";
+}
+
+/// What re-evaluating a counterexample in two's complement shows.
+enum class Witness {
+  /// An execution state that makes the claim false: printed as a fact.
+  Real,
+  /// It makes the claim false only where a guard part the proof could not
+  /// use is dropped: printed as such.
+  OutsideUnusedGuard,
+  /// It does not make the claim false: an error of the proof.
+  Bogus,
+};
+
+/// Whether the guard `pred` of `op` and the conditions of the scf.ifs
+/// around it hold at the evaluator's point (unknown where one cannot be
+/// evaluated).
+static std::optional<bool> guardsHold(ConcreteEvaluator &evaluator,
+                                      KernelOp kernel, Operation *op,
+                                      Value pred) {
+  if (pred) {
+    std::optional<bool> holds = evaluator.holds(pred);
+    if (!holds || !*holds)
+      return holds;
+  }
+  for (Operation *inner = op, *parent = inner->getParentOp();
+       parent && parent != kernel.getOperation();
+       inner = parent, parent = parent->getParentOp()) {
+    auto ifOp = dyn_cast<scf::IfOp>(parent);
+    if (!ifOp)
+      continue;
+    std::optional<bool> holds = evaluator.holds(ifOp.getCondition());
+    if (!holds)
+      return std::nullopt;
+    if (*holds != (inner->getParentRegion() == &ifOp.getThenRegion()))
+      return false;
+  }
+  return true;
+}
+
+/// Whether a point whose claim-violation was recomputed (`violated`) is a
+/// real execution state.
+static Witness judgeWitness(ConcreteEvaluator &evaluator, KernelOp kernel,
+                            Operation *op, Value pred, bool violated,
+                            ArrayRef<Operation *> unusedGuards) {
+  if (!violated || !evaluator.checkDomain().empty())
+    return Witness::Bogus;
+  std::optional<bool> guards = guardsHold(evaluator, kernel, op, pred);
+  if (guards && *guards)
+    return Witness::Real;
+  return unusedGuards.empty() ? Witness::Bogus : Witness::OutsideUnusedGuard;
+}
+
+/// "2147483647 + 1": an operation's operands at the witness, in its
+/// notation.
+static std::optional<std::string>
+describeExactResult(ConcreteEvaluator &evaluator, Operation *op,
+                    DynamicAPInt &exact) {
+  std::optional<int64_t> a = evaluator.evaluateSigned(op->getOperand(0));
+  std::optional<int64_t> b = evaluator.evaluateSigned(op->getOperand(1));
+  if (!a || !b)
+    return std::nullopt;
+  StringRef symbol;
+  if (isa<arith::AddIOp>(op)) {
+    exact = DynamicAPInt(*a) + DynamicAPInt(*b);
+    symbol = " + ";
+  } else if (isa<arith::SubIOp>(op)) {
+    exact = DynamicAPInt(*a) - DynamicAPInt(*b);
+    symbol = " - ";
+  } else if (isa<arith::MulIOp>(op)) {
+    exact = DynamicAPInt(*a) * DynamicAPInt(*b);
+    symbol = " * ";
+  } else if (isa<arith::ShLIOp>(op) && *b >= 0 && *b < 64) {
+    exact = DynamicAPInt(*a) * powerOfTwo(*b);
+    symbol = " << ";
+  } else {
+    return std::nullopt;
+  }
+  return std::to_string(*a) + symbol.str() + std::to_string(*b);
+}
+
+/// A note at each op that, at the witness, wrapped around its type or read
+/// a negative value as unsigned: what it computed there.
+static void noteWrapping(InFlightDiagnostic &diag, const AccessProof &proof,
+                         ConcreteEvaluator &evaluator) {
+  auto noteUnsignedReading = [&](Operation *op, Value operand) {
+    std::optional<llvm::APInt> bits = evaluator.evaluate(operand);
+    if (!bits || !bits->isNegative())
+      return false;
+    diag.attachNote(op->getLoc())
+        << "this '" << op->getName() << "' reads the "
+        << typeName(operand.getType()) << " value " << bits->getSExtValue()
+        << " as unsigned: " << bits->getZExtValue();
+    return true;
+  };
+  for (Operation *op : proof.getWrappingOps()) {
+    Value result = op->getNumResults() ? op->getResult(0) : Value();
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp, arith::TruncIOp>(op)) {
+      Value source = op->getOperand(0);
+      if (getComputeBitWidth(result.getType()) >
+          getComputeBitWidth(source.getType())) {
+        noteUnsignedReading(op, source);
+        continue;
+      }
+      std::optional<int64_t> from = evaluator.evaluateSigned(source);
+      std::optional<int64_t> to = evaluator.evaluateSigned(result);
+      if (from && to && *from != *to)
+        diag.attachNote(op->getLoc())
+            << "this '" << op->getName() << "' truncates " << *from << " to "
+            << typeName(result.getType()) << ": " << *to;
+      continue;
+    }
+    if (isa<arith::CmpIOp>(op)) {
+      for (Value operand : op->getOperands())
+        noteUnsignedReading(op, operand);
+      continue;
+    }
+    if (isa<arith::DivUIOp, arith::RemUIOp, arith::ShRUIOp>(op)) {
+      noteUnsignedReading(op, op->getOperand(0));
+      continue;
+    }
+    DynamicAPInt exact(0);
+    std::optional<std::string> expression =
+        describeExactResult(evaluator, op, exact);
+    std::optional<int64_t> wrapped = evaluator.evaluateSigned(result);
+    if (!expression || !wrapped || exact == DynamicAPInt(*wrapped))
+      continue;
+    diag.attachNote(op->getLoc())
+        << "this '" << op->getName() << "' wraps around in "
+        << typeName(result.getType()) << ": " << *expression << " = "
+        << *wrapped;
+  }
 }
 
 /// Proves one global/shared operand of `op` in bounds.
@@ -706,7 +1076,8 @@ static LogicalResult verifyOperand(KernelOp kernel, TensorAccessOpInterface op,
 
   AccessProof proof(kernel);
   SmallVector<Operation *> unusedGuards;
-  if (Value guard = op.getAccessGuard())
+  Value guard = op.getAccessGuard();
+  if (guard)
     proof.addGuard(guard, /*negated=*/false, unusedGuards);
   // The conditions of the scf.ifs the op runs under (T.If in Python).
   proof.addEnclosingGuards(op.getOperation(), unusedGuards);
@@ -726,11 +1097,13 @@ static LogicalResult verifyOperand(KernelOp kernel, TensorAccessOpInterface op,
                                      ? FailureOr<Linear>(failure())
                                      : proof.translateExtent(sourceType, dim);
       if (failed(offset) || failed(extent)) {
-        InFlightDiagnostic diag =
-            op->emitOpError()
-            << describeOperand() << ": cannot prove the access in bounds: "
-            << "the offset of dimension " << dim << " into " << source
-            << " is not affine in the indices: " << proof.reason;
+        InFlightDiagnostic diag = op->emitOpError()
+                                  << describeOperand()
+                                  << ": cannot prove the access in bounds: ";
+        if (!proof.wrapFailure)
+          diag << "the offset of dimension " << dim << " into " << source
+               << " is not affine in the indices: ";
+        diag << proof.reason;
         diag.attachNote(region.getLoc()) << "the region is here";
         return diag;
       }
@@ -744,24 +1117,46 @@ static LogicalResult verifyOperand(KernelOp kernel, TensorAccessOpInterface op,
                << describeOperand() << ": cannot prove the access in bounds: "
                << "the integer arithmetic overflows 64 bits";
       for (bool upper : {false, true}) {
-        std::optional<SmallVector<int64_t>> point =
-            proof.sampleWhere(upper ? *above : below);
+        std::optional<Point> point = proof.sampleWhere(upper ? *above : below);
         if (!point)
           continue;
-        int64_t first = AccessProof::evaluate(*offset, *point);
-        int64_t extentValue = AccessProof::evaluate(*extent, *point);
-        int64_t index = upper ? std::max(first, extentValue) : first;
-        InFlightDiagnostic diag = op->emitOpError()
-                                  << describeOperand() << " may " << verb
-                                  << " index " << index << " of dimension "
-                                  << dim << " of " << source << " ("
-                                  << describeExtent(sourceType, dim) << ")";
+        // The access at the point, as the hardware computes it.
+        ConcreteEvaluator evaluator(kernel);
+        proof.bindLeaves(evaluator, *point);
+        std::optional<int64_t> first = evaluateOffset(evaluator, region, dim);
+        std::optional<int64_t> extentValue = sourceType.getSizeName(dim)
+            ? evaluator.evaluateSigned(getSizeArgument(
+                  kernel, sourceType.getSizeName(dim)))
+            : std::optional<int64_t>(sourceType.getShape()[dim]);
+        bool violated =
+            first && extentValue &&
+            (upper ? DynamicAPInt(*first) + sizes[dim] > *extentValue
+                   : *first < 0);
+        Witness verdict = judgeWitness(evaluator, kernel, op, guard, violated,
+                                       unusedGuards);
         std::string witness = proof.describe(*point);
+        if (verdict == Witness::Bogus)
+          // check-diagnostics: internal, a counterexample that does not
+          // reproduce is an error of the proof
+          return op->emitOpError()
+                 << describeOperand() << ": cannot prove the access in bounds "
+                 << "(the proof's counterexample " << witness
+                 << " does not reproduce when evaluated: an error in TirX's "
+                    "bounds proof, please report it)";
+        int64_t index = upper ? std::max(*first, *extentValue) : *first;
+        InFlightDiagnostic diag = op->emitOpError() << describeOperand();
+        if (verdict == Witness::OutsideUnusedGuard)
+          diag << ": cannot prove the access in bounds: without the parts "
+                  "of its guard the proof cannot use, it";
+        diag << " may " << verb << " index " << index << " of dimension "
+             << dim << " of " << source << " ("
+             << describeExtent(sourceType, dim) << ")";
         if (!witness.empty())
           diag << ": with " << witness;
         diag.attachNote(region.getLoc()) << "the region is here";
         noteUnusedGuards(diag, unusedGuards);
-        // One note per load (read signed and unsigned, it is two unknowns).
+        noteWrapping(diag, proof, evaluator);
+        // One note per load.
         llvm::SmallPtrSet<Operation *, 4> noted;
         for (Operation *load : proof.loads)
           if (noted.insert(load).second)
@@ -796,6 +1191,9 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
   if (!runtimeSource)
     staticStrides = region.getDynamicOffsetStrides();
   Linear moved = constant(0);
+  // The (dimension, stride in bytes) terms of `moved`, to recompute it at
+  // the witness.
+  SmallVector<std::pair<unsigned, int64_t>> terms;
   unsigned nextDynamic = 0;
   for (unsigned dim = 0, rank = shape.size(); dim < rank; ++dim) {
     bool dynamic = ShapedType::isDynamic(offsets[dim]);
@@ -876,20 +1274,49 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
              << dim << " is not affine in the indices"
              << (proof.reason.empty() ? "" : ": ") << proof.reason;
     moved = *term;
+    terms.push_back({dim, strideBytes});
   }
-  std::optional<SmallVector<int64_t>> point =
-      proof.sampleNotMultiple(moved, claim);
+  std::optional<Point> point = proof.sampleNotMultiple(moved, claim);
   if (!point)
     return success();
-  int64_t bytes = AccessProof::evaluate(moved, *point);
-  InFlightDiagnostic diag = region.emitOpError()
-                            << "cannot prove align " << claim
-                            << ": the base may move by " << bytes
-                            << " bytes, not a multiple of " << claim;
+  DynamicAPInt bytes = AccessProof::evaluate(moved, *point);
   std::string witness = proof.describe(*point);
+  // Recomputed in two's complement where every offset can be: a value the
+  // proof does not follow is any integer, and named so in the witness.
+  ConcreteEvaluator evaluator(kernel);
+  proof.bindLeaves(evaluator, *point);
+  Witness verdict = Witness::Real;
+  if (!proof.hasOpaqueVariables()) {
+    DynamicAPInt recomputed(0);
+    bool known = true;
+    for (auto [dim, strideBytes] : terms) {
+      std::optional<int64_t> offset = evaluateOffset(evaluator, region, dim);
+      known &= offset.has_value();
+      if (offset)
+        recomputed += DynamicAPInt(*offset) * strideBytes;
+    }
+    verdict = judgeWitness(evaluator, kernel, region, Value(),
+                           known && recomputed % claim != 0, unusedGuards);
+    bytes = recomputed;
+  }
+  if (verdict == Witness::Bogus)
+    // check-diagnostics: internal, a counterexample that does not reproduce
+    // is an error of the proof
+    return region.emitOpError()
+           << "cannot prove align " << claim << " (the proof's counterexample "
+           << witness
+           << " does not reproduce when evaluated: an error in TirX's bounds "
+              "proof, please report it)";
+  InFlightDiagnostic diag = region.emitOpError() << "cannot prove align "
+                                                 << claim;
+  if (verdict == Witness::OutsideUnusedGuard)
+    diag << ": without the parts of its guard the proof cannot use";
+  diag << ": the base may move by " << toString(bytes) << " bytes, not a multiple of "
+       << claim;
   if (!witness.empty())
     diag << ": with " << witness;
   noteUnusedGuards(diag, unusedGuards);
+  noteWrapping(diag, proof, evaluator);
   return diag;
 }
 
