@@ -88,3 +88,37 @@ def test_t_if_is_a_guard():
     with raises(line_of("MARK-guarded") + "error: 'tile.apply' op operand #1 (addr) of "
                 "'ld.global.v4.b32' may read index"):
         tirx.compile(guarded_copy_kernel(False), target=TARGET)
+
+
+def int32_offset_kernel(constant):
+    """Rows T.index(T.int32(bx) + constant) - constant: the sum is an i32."""
+    @T.function
+    def k(A: T.Tensor((1024, 4), "float32", align=16),
+          B: T.Tensor((1024, 4), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1024, block=1))
+        bx = T.cuda.block_idx("x")
+        shifted = T.int32(bx) + T.int32(constant)  # MARK-int32-add
+        row = T.index(shifted) - constant
+        regs = T.alloc_local((4,), "float32")
+        T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], regs, A.sub[row, :], scope="thread")  # MARK-int32-load
+        T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B.sub[row, :], regs, scope="thread")
+    return k
+
+
+def test_int32_sum_that_fits_compiles():
+    # 1023 + 1000 fits an i32: the row is bx.
+    assert "ld.global.v4.b32" in tirx.compile(int32_offset_kernel(1000), target=TARGET).ptx
+
+
+def test_int32_sum_that_wraps_is_refuted():
+    # 1023 + 2147483000 wraps in i32 (add.s32): widened and shifted back in
+    # 64 bits, the row is 2^32 below where exact arithmetic puts it.
+    with pytest.raises(tirx.CompileError) as info:
+        tirx.compile(int32_offset_kernel(2147483000), target=TARGET)
+    for line in (line_of("MARK-int32-load") + "error: 'tile.apply' op operand #1 (addr) of "
+                 "'ld.global.v4.b32' may read index -4294966273 of dimension 0 of kernel "
+                 "argument #0 (extent 1024): with block_idx.x = 1023",
+                 line_of("MARK-int32-load") + "note: the region is here",
+                 line_of("MARK-int32-add") + "note: this 'arith.addi' wraps around in "
+                 "i32: 1023 + 2147483000 = -2147483273"):
+        assert line in str(info.value)
