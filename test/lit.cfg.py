@@ -1,7 +1,7 @@
 # -*- Python -*-
+import json
 import os
 import re
-import shutil
 import sys
 
 import lit.formats
@@ -52,60 +52,6 @@ try:
 except (OSError, subprocess.TimeoutExpired):
     pass
 
-# CUDA toolkit tools: ptxas assembles every PTX the suite produces, nvcc
-# compiles the numerics suite's references. Looked for on PATH, then in
-# $TIRX_CUDA_PATH/bin (default /usr/local/cuda/bin), then in $CUDA_PATH/bin.
-cuda_dirs = [os.environ.get("TIRX_CUDA_PATH") or "/usr/local/cuda"]
-if os.environ.get("CUDA_PATH"):
-    cuda_dirs.append(os.environ["CUDA_PATH"])
-missing_cuda_tools = []
-for cuda_tool in ("ptxas", "nvcc"):
-    path = shutil.which(cuda_tool) or next(
-        (os.path.join(d, "bin", cuda_tool) for d in cuda_dirs
-         if os.access(os.path.join(d, "bin", cuda_tool), os.X_OK)), None)
-    if path:
-        config.available_features.add(cuda_tool)
-        config.substitutions.append(("%" + cuda_tool, path))
-    else:
-        missing_cuda_tools.append(cuda_tool)
-
-# The toolkit's nvvm/ (libdevice), for tests that build a toolkit folder of
-# their own: beside the real ptxas, else in the toolkit folders above (the
-# ptxas on PATH may be a wrapper script outside any toolkit).
-cuda_nvvm = None
-if "ptxas" not in missing_cuda_tools:
-    ptxas_root = os.path.dirname(os.path.dirname(os.path.realpath(
-        dict(config.substitutions)["%ptxas"])))
-    cuda_nvvm = next((os.path.join(d, "nvvm") for d in [ptxas_root] + cuda_dirs
-                      if os.path.isdir(os.path.join(d, "nvvm", "libdevice"))), None)
-config.substitutions.append(("%cuda_nvvm", cuda_nvvm or "none"))
-
-# `make check` assembles the PTX it checks: without ptxas the `%if ptxas`
-# lines would silently do nothing, so the suite refuses to run unless the
-# user opts out (docs/testing.md, "ptxas").
-if "ptxas" in missing_cuda_tools and os.environ.get("TIRX_ALLOW_NO_PTXAS") != "1":
-    lit_config.fatal(
-        "ptxas not found (looked on PATH, in %s): the tests assemble the PTX "
-        "they check with it. Install NVIDIA's CUDA toolkit, 12.1 or newer "
-        "(its ptxas assembles PTX ISA 8.1 for sm_90), and put its bin/ on "
-        "PATH or set CUDA_PATH to it; or set TIRX_ALLOW_NO_PTXAS=1 "
-        "to run without it (the tests with `%%if ptxas` lines are then "
-        "reported as UNSUPPORTED)"
-        % ", ".join(os.path.join(d, "bin") for d in cuda_dirs))
-
-
-# A test whose `%if ptxas` lines did not run is reported UNSUPPORTED, not
-# passed (test/tirx_lit_format.py).
-sys.path.insert(0, os.path.dirname(__file__))
-from tirx_lit_format import TirXShTest
-config.test_format = TirXShTest(not llvm_config.use_lit_shell, missing_cuda_tools)
-
-
-# Sphinx + MyST (Debian's python3-sphinx, python3-myst-parser) build the docs site.
-if subprocess.run(["/usr/bin/python3", "-c", "import sphinx, myst_parser"],
-                  capture_output=True).returncode == 0:
-    config.available_features.add("sphinx")
-
 # Python with the build's libTirXCAPI.so loaded through ctypes: in a sanitizer
 # build the ASan runtime must come first (as scripts/check.sh does for pytest).
 # config.asan_runtime is that runtime in a sanitizer build, else None (also
@@ -124,6 +70,80 @@ if os.path.exists(cache) and re.search(r"^LLVM_USE_SANITIZER:.*Address",
         sys.executable)
 # Before "%python", which would otherwise replace its prefix.
 config.substitutions.insert(0, ("%python_capi", python_capi))
+
+# CUDA toolkit tools: ptxas assembles every PTX the suite produces, nvcc
+# compiles the numerics suite's references. Found by TirX's own search
+# (lib/Conversion/CUDAToolkit.cpp, through this build's C API, as Python
+# finds them; docs/lowering.md, "The CUDA toolkit"): the toolkit is
+# $TIRX_CUDA_PATH, else $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT, else
+# /usr/local/cuda with libdevice; a tool is the toolkit's bin/<tool>, else
+# on PATH.
+cuda_search = subprocess.run(
+    python_capi.split() + ["-c", """if 1:
+        import importlib.util, json, sys
+        spec = importlib.util.spec_from_file_location("tirx_capi", sys.argv[1])
+        capi = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(capi)
+        print(json.dumps([capi.cuda_toolkit(), capi.cuda_tool("ptxas"),
+                          capi.cuda_tool("nvcc")]))""",
+                           os.path.join(config.tirx_src_root, "python", "tirx", "_capi.py")],
+    env=dict(os.environ, TIRX_LIBRARY=os.path.join(config.tirx_obj_root, "lib")),
+    capture_output=True, text=True)
+if cuda_search.returncode != 0:
+    lit_config.fatal("TirX's CUDA toolkit search (python/tirx/_capi.py with %s) failed: %s"
+                     % (os.path.join(config.tirx_obj_root, "lib", "libTirXCAPI.so"),
+                        (cuda_search.stderr.strip().splitlines() or
+                         ["exit status %d" % cuda_search.returncode])[-1]))
+cuda_toolkit, cuda_ptxas, cuda_nvcc = json.loads(cuda_search.stdout)
+# lit passes none of those variables on: the tests' tirx-opt is given the
+# same toolkit through the first one.
+if cuda_toolkit:
+    config.environment["TIRX_CUDA_PATH"] = cuda_toolkit
+missing_cuda_tools = []
+for cuda_tool, path in (("ptxas", cuda_ptxas), ("nvcc", cuda_nvcc)):
+    if path:
+        config.available_features.add(cuda_tool)
+        config.substitutions.append(("%" + cuda_tool, path))
+    else:
+        missing_cuda_tools.append(cuda_tool)
+
+# The toolkit's nvvm/ (libdevice), for tests that build a toolkit folder of
+# their own: the toolkit's, else beside the real ptxas (the ptxas on PATH
+# may be a link into a toolkit).
+cuda_nvvm = None
+if cuda_ptxas:
+    ptxas_root = os.path.dirname(os.path.dirname(os.path.realpath(cuda_ptxas)))
+    cuda_nvvm = next((os.path.join(d, "nvvm") for d in [cuda_toolkit, ptxas_root]
+                      if d and os.path.isdir(os.path.join(d, "nvvm", "libdevice"))), None)
+config.substitutions.append(("%cuda_nvvm", cuda_nvvm or "none"))
+
+# `make check` assembles the PTX it checks: without ptxas the `%if ptxas`
+# lines would silently do nothing, so the suite refuses to run unless the
+# user opts out (docs/testing.md, "ptxas").
+if "ptxas" in missing_cuda_tools and os.environ.get("TIRX_ALLOW_NO_PTXAS") != "1":
+    lit_config.fatal(
+        "ptxas not found (looked in %s, then on PATH): the tests assemble the PTX "
+        "they check with it. Install NVIDIA's CUDA toolkit, 12.1 or newer "
+        "(its ptxas assembles PTX ISA 8.1 for sm_90), and set TIRX_CUDA_PATH "
+        "(or CUDA_HOME, CUDA_PATH, CUDA_ROOT) to it or put its bin/ on PATH; "
+        "or set TIRX_ALLOW_NO_PTXAS=1 to run without it (the tests with "
+        "`%%if ptxas` lines are then reported as UNSUPPORTED)"
+        % (os.path.join(cuda_toolkit, "bin") if cuda_toolkit else
+           "no toolkit: TIRX_CUDA_PATH, CUDA_HOME, CUDA_PATH and CUDA_ROOT are "
+           "unset and /usr/local/cuda has no nvvm/libdevice"))
+
+
+# A test whose `%if ptxas` lines did not run is reported UNSUPPORTED, not
+# passed (test/tirx_lit_format.py).
+sys.path.insert(0, os.path.dirname(__file__))
+from tirx_lit_format import TirXShTest
+config.test_format = TirXShTest(not llvm_config.use_lit_shell, missing_cuda_tools)
+
+
+# Sphinx + MyST (Debian's python3-sphinx, python3-myst-parser) build the docs site.
+if subprocess.run(["/usr/bin/python3", "-c", "import sphinx, myst_parser"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("sphinx")
 
 # The features above, for utils/check-diagnostics.py (which counts no
 # expectation of a test that does not run here), and lit itself, for the

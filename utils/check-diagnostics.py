@@ -355,7 +355,6 @@ def gpu_only(message):
 def detect_features(root):
     """What test/lit.cfg.py would make available on this machine, for runs
     outside lit (lit passes its own list with --features)."""
-    import shutil
     import subprocess
     features = set()
     tools = root / "build" / "bin"
@@ -370,13 +369,17 @@ def detect_features(root):
             features.add("cuda-gpu")
     except (OSError, subprocess.TimeoutExpired):
         pass
-    cuda = [os.environ.get("TIRX_CUDA_PATH", "/usr/local/cuda")]
-    if os.environ.get("CUDA_PATH"):
-        cuda.append(os.environ["CUDA_PATH"])
-    for tool in ("ptxas", "nvcc"):
-        if shutil.which(tool) or any(
-                os.path.exists(os.path.join(c, "bin", tool)) for c in cuda):
-            features.add(tool)
+    # ptxas and nvcc by TirX's own search, as test/lit.cfg.py finds them
+    # (the build's C API through python/tirx/_capi.py; docs/lowering.md).
+    search = subprocess.run(
+        [sys.executable, "-c", "import importlib.util, sys\n"
+         "spec = importlib.util.spec_from_file_location('tirx_capi', sys.argv[1])\n"
+         "capi = importlib.util.module_from_spec(spec); spec.loader.exec_module(capi)\n"
+         "print(' '.join(t for t in ('ptxas', 'nvcc') if capi.cuda_tool(t)))",
+         str(root / "python" / "tirx" / "_capi.py")],
+        env=dict(os.environ, TIRX_LIBRARY=str(root / "build" / "lib")),
+        capture_output=True, text=True)
+    features.update(search.stdout.split())
     if subprocess.run(["/usr/bin/python3", "-c", "import sphinx, myst_parser"],
                       capture_output=True).returncode == 0:
         features.add("sphinx")

@@ -173,13 +173,16 @@ char *tirxLayoutDrawPicture(TirxLayout layout, const int64_t *shape,
 /// The axis names of tirxLayoutApply's output, in order.
 const char *tirxLayoutAxisName(size_t index);
 
-/// The CUDA toolkit a compile without cuda-path uses ($CUDA_HOME, $CUDA_PATH,
-/// $CUDA_ROOT, /usr/local/cuda with libdevice) and the ptxas it runs (the
-/// toolkit's, else PATH's), each "" when there is none: what decides
-/// precise math and the register report (Python's compile cache keys on it).
-/// Free both with tirxStringDestroy.
+/// The CUDA toolkit a compile without cuda-path uses (the first of
+/// $TIRX_CUDA_PATH, $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT that is set, else
+/// /usr/local/cuda with libdevice), the ptxas it runs and any other program
+/// of it such as nvcc (`name` in the toolkit's bin/, else on PATH), each ""
+/// when there is none: what decides precise math and the register report
+/// (Python's compile cache keys on it; the lit suite and the Python tests
+/// find their ptxas with it). Free each with tirxStringDestroy.
 char *tirxFindCUDAToolkit(void);
 char *tirxFindPtxas(void);
+char *tirxFindCUDATool(const char *name);
 
 void tirxStringDestroy(char *string);
 

@@ -830,4 +830,9 @@ TIRX_CAPI char *tirxFindPtxas(void) {
   return copyString(mlir::tirx::findPtxas(mlir::tirx::findCUDAToolkit("")));
 }
 
+TIRX_CAPI char *tirxFindCUDATool(const char *name) {
+  return copyString(mlir::tirx::findCUDATool(mlir::tirx::findCUDAToolkit(""),
+                                             name ? name : ""));
+}
+
 TIRX_CAPI void tirxStringDestroy(char *string) { std::free(string); }

@@ -16,7 +16,10 @@
 std::string mlir::tirx::findCUDAToolkit(llvm::StringRef option) {
   if (!option.empty())
     return option.str();
-  for (const char *variable : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+  // TirX's own variable first: it picks the toolkit for TirX alone, over
+  // whatever the environment says for other CUDA software.
+  for (const char *variable :
+       {"TIRX_CUDA_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
     if (const char *value = std::getenv(variable); value && *value)
       return value;
   if (llvm::sys::fs::exists("/usr/local/cuda/nvvm/libdevice"))
@@ -24,14 +27,23 @@ std::string mlir::tirx::findCUDAToolkit(llvm::StringRef option) {
   return "";
 }
 
-std::string mlir::tirx::findPtxas(llvm::StringRef toolkit) {
+std::string mlir::tirx::findCUDATool(llvm::StringRef toolkit,
+                                     llvm::StringRef name) {
+  // A program's name, not a path (the C API passes the caller's string).
+  if (name.empty() || name.contains('/'))
+    return "";
   if (!toolkit.empty()) {
     llvm::SmallString<256> path(toolkit);
-    llvm::sys::path::append(path, "bin", "ptxas");
-    if (llvm::sys::fs::can_execute(path))
+    llvm::sys::path::append(path, "bin", name);
+    if (llvm::sys::fs::is_regular_file(path) &&
+        llvm::sys::fs::can_execute(path))
       return path.str().str();
   }
-  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas"))
+  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(name))
     return *found;
   return "";
+}
+
+std::string mlir::tirx::findPtxas(llvm::StringRef toolkit) {
+  return findCUDATool(toolkit, "ptxas");
 }

@@ -45,10 +45,11 @@ def directory():
 
 def environment():
     """What decides which CUDA toolkit a compile uses (the pipeline's own
-    search: CUDA_HOME, CUDA_PATH, CUDA_ROOT, /usr/local/cuda, then ptxas on
-    PATH): part of the in-memory key, cheap to read."""
+    search, _capi.cuda_toolkit: TIRX_CUDA_PATH, CUDA_HOME, CUDA_PATH,
+    CUDA_ROOT, /usr/local/cuda, then ptxas on PATH): part of the in-memory
+    key, cheap to read."""
     return tuple(os.environ.get(name, "") for name in
-                 ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "PATH"))
+                 ("TIRX_CUDA_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "PATH"))
 
 
 def _file_identity(path):
@@ -63,8 +64,8 @@ def _toolkit_identity():
     """The toolkit, ptxas and libdevice a compile would use now, found by
     the pipeline's own search (through the C API), each as (path, size,
     mtime): libdevice decides precise math, ptxas the registers report."""
-    toolkit = _capi.take_string(_capi.lib.tirxFindCUDAToolkit())
-    ptxas = _capi.take_string(_capi.lib.tirxFindPtxas())
+    toolkit = _capi.cuda_toolkit()
+    ptxas = _capi.cuda_tool("ptxas")
     return [toolkit, ptxas and _file_identity(ptxas),
             toolkit and _file_identity(os.path.join(toolkit, _LIBDEVICE))]
 

@@ -114,6 +114,8 @@ lib.tirxFindCUDAToolkit.restype = _c.c_void_p
 lib.tirxFindCUDAToolkit.argtypes = []
 lib.tirxFindPtxas.restype = _c.c_void_p
 lib.tirxFindPtxas.argtypes = []
+lib.tirxFindCUDATool.restype = _c.c_void_p
+lib.tirxFindCUDATool.argtypes = [_c.c_char_p]
 lib.tirxStringDestroy.argtypes = [_c.c_void_p]
 
 AXES = [lib.tirxLayoutAxisName(i).decode() for i in range(10)]
@@ -131,3 +133,17 @@ def take_string(pointer):
 def int64_array(values):
     values = list(values)
     return (ctypes.c_int64 * max(len(values), 1))(*values)
+
+
+def cuda_toolkit():
+    """The CUDA toolkit a compile uses: the first of $TIRX_CUDA_PATH,
+    $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT that is set, else /usr/local/cuda
+    when it has libdevice; "" when none (lib/Conversion/CUDAToolkit.cpp,
+    the one search; docs/lowering.md)."""
+    return take_string(lib.tirxFindCUDAToolkit())
+
+
+def cuda_tool(name):
+    """The toolkit's program `name` ("ptxas", "nvcc") the same search finds:
+    cuda_toolkit()/bin/`name`, else `name` on PATH; "" when none."""
+    return take_string(lib.tirxFindCUDATool(name.encode()))

@@ -2,12 +2,12 @@
 user's T.alloc_local line, and ptxas's report on Compiled (.registers,
 .spill_bytes) with a tirx.SpillWarning at the kernel's line when it spills."""
 import os
-import shutil
 import warnings
 
 import pytest
 
 import tirx
+from tirx import _capi
 from tirx.script import tirx as T
 from tirx.layout import S, TileLayout
 from tirx.cuda.axis import laneid, warpid
@@ -23,29 +23,23 @@ def line_of(marker):
     raise AssertionError(marker)
 
 
-def find_ptxas():
-    for folder in (os.environ.get("TIRX_CUDA_PATH") or "/usr/local/cuda",
-                   os.environ.get("CUDA_PATH") or ""):
-        candidate = os.path.join(folder, "bin", "ptxas")
-        if folder and os.access(candidate, os.X_OK):
-            return candidate
-    return shutil.which("ptxas")
-
-
 @pytest.fixture
 def toolkit(tmp_path, monkeypatch):
-    """A toolkit folder holding only the suite's ptxas (and its toolkit's
-    libdevice), found through CUDA_HOME (the pipeline's own search,
-    docs/lowering.md)."""
-    ptxas = find_ptxas()
+    """A toolkit folder holding only the suite's ptxas (the one the
+    compile's own search finds, through the C API) and its toolkit's
+    libdevice, found through CUDA_HOME (docs/lowering.md: TIRX_CUDA_PATH,
+    which would come first, is unset)."""
+    ptxas = _capi.cuda_tool("ptxas")
     if not ptxas:
         pytest.skip("ptxas not found")
-    ptxas = os.path.realpath(ptxas)
+    nvvm = next((os.path.join(d, "nvvm") for d in
+                 (_capi.cuda_toolkit(), os.path.dirname(os.path.dirname(os.path.realpath(ptxas))))
+                 if d and os.path.isdir(os.path.join(d, "nvvm", "libdevice"))), None)
     (tmp_path / "bin").mkdir()
-    os.symlink(ptxas, tmp_path / "bin" / "ptxas")
-    nvvm = os.path.join(os.path.dirname(os.path.dirname(ptxas)), "nvvm")
-    if os.path.isdir(nvvm):
+    os.symlink(os.path.realpath(ptxas), tmp_path / "bin" / "ptxas")
+    if nvvm:
         os.symlink(nvvm, tmp_path / "nvvm")
+    monkeypatch.delenv("TIRX_CUDA_PATH", raising=False)
     monkeypatch.setenv("CUDA_HOME", str(tmp_path))
     return tmp_path
 

@@ -2,10 +2,12 @@
 //
 // Part of the TirX project.
 //
-// One search for the toolkit the pipeline compiles with (libdevice for
+// The one search for the toolkit the pipeline compiles with (libdevice for
 // precise math, ptxas for cubins and the register report), used by the
-// pipeline, tirx-module-to-binary and, through the C API, Python's compile
-// cache key.
+// pipeline, tirx-module-to-binary and, through the C API, Python (the
+// compile, its cache key, the tests) and the lit suite (test/lit.cfg.py),
+// so that all of them find the same ptxas (docs/lowering.md, "The CUDA
+// toolkit").
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,11 +21,17 @@
 namespace mlir::tirx {
 
 /// The CUDA toolkit: `option` (the pipeline's cuda-path) when given, else
-/// $CUDA_HOME, $CUDA_PATH or $CUDA_ROOT, else /usr/local/cuda when it has
-/// libdevice; "" when there is none.
+/// the first of $TIRX_CUDA_PATH, $CUDA_HOME, $CUDA_PATH and $CUDA_ROOT that
+/// is set and not empty (whether or not it exists), else /usr/local/cuda
+/// when it has libdevice; "" when there is none.
 std::string findCUDAToolkit(llvm::StringRef option);
 
-/// ptxas in `toolkit`/bin, then on PATH; "" when there is none.
+/// The toolkit program `name` (ptxas, nvcc): `toolkit`/bin/`name` when it
+/// is a file that can run, else `name` on PATH; "" when there is none (or
+/// `name` is empty or a path).
+std::string findCUDATool(llvm::StringRef toolkit, llvm::StringRef name);
+
+/// findCUDATool(toolkit, "ptxas").
 std::string findPtxas(llvm::StringRef toolkit);
 
 } // namespace mlir::tirx

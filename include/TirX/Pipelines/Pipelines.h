@@ -42,8 +42,9 @@ struct TirXToPTXOptions : public PassPipelineOptions<TirXToPTXOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<std::string> cudaPath{
       *this, "cuda-path",
-      llvm::cl::desc("CUDA toolkit (libdevice, ptxas); default: $CUDA_HOME, "
-                     "$CUDA_PATH, $CUDA_ROOT, then /usr/local/cuda"),
+      llvm::cl::desc("CUDA toolkit (libdevice, ptxas); default: "
+                     "$TIRX_CUDA_PATH, $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT, "
+                     "then /usr/local/cuda"),
       llvm::cl::init("")};
   PassOptions::Option<bool> ptxasReport{
       *this, "ptxas-report",
