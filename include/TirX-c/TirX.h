@@ -184,6 +184,14 @@ char *tirxFindCUDAToolkit(void);
 char *tirxFindPtxas(void);
 char *tirxFindCUDATool(const char *name);
 
+/// What compiles: one line per loaded file holding TirX's, MLIR's or LLVM's
+/// code (this library alone when statically linked; with libMLIR.so and
+/// libLLVM.so when not), "<path> build-id <hex GNU build ID>", or "<path>
+/// size <bytes> mtime <ns>" for a file without a build ID. Python's compile
+/// cache keys on it: a rebuild, or an upgraded libMLIR.so, is a new key.
+/// Free with tirxStringDestroy.
+char *tirxBuildIdentity(void);
+
 void tirxStringDestroy(char *string);
 
 #ifdef __cplusplus

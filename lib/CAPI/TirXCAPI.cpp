@@ -27,12 +27,17 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <cstdlib>
+#include <elf.h>
+#include <link.h>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -833,6 +838,98 @@ TIRX_CAPI char *tirxFindPtxas(void) {
 TIRX_CAPI char *tirxFindCUDATool(const char *name) {
   return copyString(mlir::tirx::findCUDATool(mlir::tirx::findCUDAToolkit(""),
                                              name ? name : ""));
+}
+
+//===----------------------------------------------------------------------===//
+// Build identity
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The loaded object (shared library or program) holding a code address.
+struct LoadedObject {
+  explicit LoadedObject(const void *code)
+      : address(reinterpret_cast<uintptr_t>(code)) {}
+  uintptr_t address;
+  bool found = false;
+  std::string path;
+  std::string buildID; // hex; "" when it has none
+};
+} // namespace
+
+/// The GNU build ID among the notes of a PT_NOTE segment, as hex.
+static std::string findBuildID(const char *note, const char *end,
+                               size_t align) {
+  while (end - note >= static_cast<ptrdiff_t>(sizeof(ElfW(Nhdr)))) {
+    const auto *header = reinterpret_cast<const ElfW(Nhdr) *>(note);
+    const char *name = note + sizeof(ElfW(Nhdr));
+    const char *desc = name + llvm::alignTo(header->n_namesz, align);
+    const char *next = desc + llvm::alignTo(header->n_descsz, align);
+    if (next > end)
+      break;
+    if (header->n_type == NT_GNU_BUILD_ID && header->n_namesz == 4 &&
+        std::memcmp(name, "GNU", 4) == 0)
+      return llvm::toHex(llvm::StringRef(desc, header->n_descsz),
+                         /*LowerCase=*/true);
+    note = next;
+  }
+  return "";
+}
+
+static int visitLoadedObject(dl_phdr_info *info, size_t, void *data) {
+  auto *object = static_cast<LoadedObject *>(data);
+  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) &segment = info->dlpi_phdr[i];
+    uintptr_t start = info->dlpi_addr + segment.p_vaddr;
+    object->found |= segment.p_type == PT_LOAD && object->address >= start &&
+                     object->address - start < segment.p_memsz;
+  }
+  if (!object->found)
+    return 0;
+  object->path = info->dlpi_name ? info->dlpi_name : "";
+  for (ElfW(Half) i = 0; i < info->dlpi_phnum && object->buildID.empty();
+       ++i) {
+    const ElfW(Phdr) &segment = info->dlpi_phdr[i];
+    if (segment.p_type != PT_NOTE)
+      continue;
+    const char *note =
+        reinterpret_cast<const char *>(info->dlpi_addr + segment.p_vaddr);
+    object->buildID = findBuildID(note, note + segment.p_memsz,
+                                  segment.p_align == 8 ? 8 : 4);
+  }
+  return 1;
+}
+
+/// "<path> build-id <hex>" of the object holding `address`, else (no build
+/// ID) "<path> size <bytes> mtime <ns>".
+static std::string describeObjectHolding(const void *address) {
+  LoadedObject object(address);
+  dl_iterate_phdr(visitLoadedObject, &object);
+  if (!object.buildID.empty())
+    return object.path + " build-id " + object.buildID;
+  llvm::sys::fs::file_status status;
+  if (object.path.empty() || llvm::sys::fs::status(object.path, status))
+    return object.path + " unknown";
+  return object.path + " size " + std::to_string(status.getSize()) +
+         " mtime " +
+         std::to_string(
+             status.getLastModificationTime().time_since_epoch().count());
+}
+
+TIRX_CAPI char *tirxBuildIdentity(void) {
+  // Code of TirX, of MLIR and of LLVM (NVPTX included): all in this library
+  // when it is statically linked, in libMLIR.so and libLLVM.so when not.
+  const void *code[] = {
+      reinterpret_cast<const void *>(&tirxBuildIdentity),
+      reinterpret_cast<const void *>(
+          static_cast<InFlightDiagnostic (*)(Location)>(&mlir::emitError)),
+      reinterpret_cast<const void *>(&llvm::outs)};
+  std::string identity;
+  for (const void *address : code) {
+    std::string line = describeObjectHolding(address) + "\n";
+    if (identity.find(line) == std::string::npos)
+      identity += line;
+  }
+  return copyString(identity);
 }
 
 TIRX_CAPI void tirxStringDestroy(char *string) { std::free(string); }

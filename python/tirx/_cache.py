@@ -7,8 +7,9 @@ one file per key holds what rebuilds a Compiled: the PTX, the IR of each
 stage and its time, ptxas's report and the warnings. The key is the
 SHA-256 of the generated IR (the kernel and every scalar function it
 calls, with the chip), the compile options, the CUDA toolkit the compile
-uses (its path, ptxas and libdevice) and the TirX build (the C API
-library's path, size and modification time). TIRX_CACHE=0 turns both off.
+uses (its path, ptxas and libdevice) and the compiler's code (the path and
+build ID of libTirXCAPI.so and of the libMLIR.so and libLLVM.so it runs, if
+any). TIRX_CACHE=0 turns both off.
 
 An entry is two files, each `TIRXCACHE2 <length> <sha256 of the
 payload>\\n` then the payload: `<key>.tirx` holds JSON of the PTX, report,
@@ -74,12 +75,14 @@ _build = None
 
 
 def build_identity():
-    """The TirX build: the loaded C API library's path, size and mtime (a
-    stat, not a hash: hashing the statically linked library would cost
-    more than the compile it saves)."""
+    """What compiles: the path and GNU build ID (a hash of the content the
+    linker computed, read from memory: nothing to hash here) of each loaded
+    file holding TirX's, MLIR's or LLVM's code: libTirXCAPI.so, and, in a
+    build against the shared LLVM, libMLIR.so and libLLVM.so, whose upgrade
+    changes the PTX as much as a TirX rebuild (tirxBuildIdentity)."""
     global _build
     if _build is None:
-        _build = _file_identity(_capi.lib._name)
+        _build = _capi.take_string(_capi.lib.tirxBuildIdentity())
     return _build
 
 

@@ -116,6 +116,8 @@ lib.tirxFindPtxas.restype = _c.c_void_p
 lib.tirxFindPtxas.argtypes = []
 lib.tirxFindCUDATool.restype = _c.c_void_p
 lib.tirxFindCUDATool.argtypes = [_c.c_char_p]
+lib.tirxBuildIdentity.restype = _c.c_void_p
+lib.tirxBuildIdentity.argtypes = []
 lib.tirxStringDestroy.argtypes = [_c.c_void_p]
 
 AXES = [lib.tirxLayoutAxisName(i).decode() for i in range(10)]
