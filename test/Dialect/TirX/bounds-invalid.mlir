@@ -227,7 +227,7 @@ tirx.kernel @index_argument(%A: !tirx.tensor<64x4xf32, global, align = 16>, %n: 
   %src = tirx.region %A[%n, 0] [1, 4] : !tirx.tensor<64x4xf32, global, align = 16>
   %src_row = tirx.view %src : !tirx.tensor<1x4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
                            -> !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
-  // expected-error @+1 {{may read index -1 of dimension 0 of kernel argument #0 (extent 64): with argument #1 = -1}}
+  // expected-error @+1 {{may read index -2 of dimension 0 of kernel argument #0 (extent 64): with argument #1 = -2}}
   tile.apply "ld.global.v4.b32" scope(thread) (%row, %src_row)
       : !tirx.tensor<4xf32, local>, !tirx.tensor<4xf32, global, #tirx.layout<S[(1, 4) : (4, 1)]>, align = 16>
   tirx.return

@@ -52,7 +52,7 @@ tirx.kernel @signed_below(%A: !A, %n: index {tirx.size = "n"})
   scf.if %ok {
     // expected-note @+1 {{the region is here}}
     %a = tirx.region %A[%off] [4] align 16 : !A
-    // expected-error @+1 {{may read index -8589934592 of dimension 0 of kernel argument #0 (extent n): with loaded value #0 = -2147483648, n = 2147483648}}
+    // expected-error @+1 {{may read index -8589934592 of dimension 0 of kernel argument #0 (extent n): with loaded value #0 = -2147483648, n = 1}}
     tile.apply "ld.global.v4.b32" scope(thread) (%x, %a) : !v, !V
   }
   tirx.return

@@ -130,14 +130,14 @@ tirx.kernel @round_trip(%A: !N, %n: index {tirx.size = "n"}) launch(grid = [%n c
   %base = arith.muli %bx, %c1024 : index
   %g = arith.addi %base, %tx : index
   %in = arith.cmpi slt, %g, %n : index
-  // expected-note @+1 {{this 'arith.index_cast' truncates 2147483648 to i32: -2147483648}}
+  // expected-note @+1 {{this 'arith.index_cast' truncates 4293920767 to i32: -1046529}}
   %narrow = arith.index_cast %g : index to i32
   %i = arith.index_cast %narrow : i32 to index
   %x = tirx.alloc_local : !f
   scf.if %in {
     // expected-note @+1 {{the region is here}}
     %a = tirx.region %A[%i] [1] : !N
-    // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.b32' may read index -2147483648 of dimension 0 of kernel argument #0 (extent n): with n = 2147483649, block_idx.x = 2097152, thread_idx.x = 0}}
+    // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.b32' may read index -1046529 of dimension 0 of kernel argument #0 (extent n): with n = 4294968321, block_idx.x = 4193281, thread_idx.x = 1023}}
     tile.apply "ld.global.b32" scope(thread) (%x, %a) : !f, !T
   }
   tirx.return
@@ -232,7 +232,7 @@ tirx.kernel @index_castui_of_negative(%A: !A, %k: i32) launch(grid = [1], block 
 // index_castui index -> i32: the guard checks the truncated value, the
 // access uses the wide one: 2^32 truncates to 0.
 tirx.kernel @index_castui_narrowing(%A: !A, %m: index) launch(grid = [1], block = [1]) {
-  // expected-note @+1 {{this 'arith.index_castui' truncates 4294967296 to i32: 0}}
+  // expected-note @+1 {{this 'arith.index_castui' truncates 4294971391 to i32: 4095}}
   %narrow = arith.index_castui %m : index to i32
   %c4096 = arith.constant 4096 : i32
   %c0 = arith.constant 0 : index
@@ -243,7 +243,7 @@ tirx.kernel @index_castui_narrowing(%A: !A, %m: index) launch(grid = [1], block 
   scf.if %ok {
     // expected-note @+1 {{the region is here}}
     %a = tirx.region %A[%m] [1] : !A
-    // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.b32' may read index 4294967296 of dimension 0 of kernel argument #0 (extent 4096): with argument #1 = 4294967296}}
+    // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.b32' may read index 4294971391 of dimension 0 of kernel argument #0 (extent 4096): with argument #1 = 4294971391}}
     tile.apply "ld.global.b32" scope(thread) (%x, %a) : !f, !T
   }
   tirx.return

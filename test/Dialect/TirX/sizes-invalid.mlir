@@ -185,7 +185,7 @@ tirx.kernel @unguarded_tail(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [
   // expected-note @+1 {{the region is here}}
   %a = tirx.region %A[%off] [4] align 16 : !N
   %r = tirx.alloc_local : !tirx.tensor<4xf32, local>
-  // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.v4.b32' may read index 1 of dimension 0 of kernel argument #1 (extent n): with n = 1, block_idx.x = 0, thread_idx.x = 0}}
+  // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.v4.b32' may read index 1020 of dimension 0 of kernel argument #1 (extent n): with n = 513, block_idx.x = 1, thread_idx.x = 127}}
   tile.apply "ld.global.v4.b32" scope(thread) (%r, %a) : !tirx.tensor<4xf32, local>, !V4
   tirx.return
 }
@@ -204,7 +204,7 @@ tirx.kernel @one_row_too_many(%A: !M, %rows: index {tirx.size = "rows"}) launch(
   %row = tirx.region %A[%bx, 0, 0, 0] [1, 8, 32, 4] : !M
   %tile = tirx.view %row : !Row -> !Tile
   %r = tirx.alloc_local : !Regs
-  // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.v4.b32' may read index 2147483648 of dimension 0 of kernel argument #0 (extent rows): with rows = 2147483648, block_idx.x = 2147483648}}
+  // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.v4.b32' may read index 2 of dimension 0 of kernel argument #0 (extent rows): with rows = 2, block_idx.x = 2}}
   tile.apply "ld.global.v4.b32" scope(cta) (%r, %tile) : !Regs, !Tile
   tirx.return
 }
@@ -265,7 +265,7 @@ tirx.kernel @claim_not_affine(%n: index {tirx.size = "n"}, %A: !N) launch(grid =
   %tx = tirx.thread_idx x
   %sq = arith.muli %tx, %tx : index
   // A value the proof does not follow is any integer to an align claim.
-  // expected-error @+1 {{'tirx.region' op cannot prove align 8: the base may move by -8589934588 bytes, not a multiple of 8: with thread_idx.x = 0, 'arith.muli' (not followed: any integer) = -2147483647}}
+  // expected-error @+1 {{'tirx.region' op cannot prove align 8: the base may move by 4 bytes, not a multiple of 8: with thread_idx.x = 31, 'arith.muli' (not followed: any integer) = 1}}
   %t = tirx.region %A[%sq] [2] align 8 : !N
   tirx.return
 }

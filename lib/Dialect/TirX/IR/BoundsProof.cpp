@@ -150,7 +150,7 @@ public:
   }
 
   /// Whether a value the proof does not follow became a free variable.
-  bool hasOpaqueVariables() const { return opaqueCount != 0; }
+  bool hasOpaqueVariables() const { return !opaqueVars.empty(); }
 
   std::string reason;
   /// Whether `reason` is a loop index that may wrap around (not a
@@ -165,7 +165,14 @@ private:
   unsigned addVar(std::string name, bool shown);
   SmallVector<DynamicAPInt> row(const Linear &form, int64_t sign = 1,
                                 const DynamicAPInt &shift = DynamicAPInt(0)) const;
-  void addInequality(const Linear &form) { poly.addInequality(row(form)); }
+  void addInequality(const Linear &form);
+  /// Narrows the bounds known of variable `index` (a cheap interval test
+  /// before each question to the solver).
+  void tighten(unsigned index, std::optional<DynamicAPInt> lower,
+               std::optional<DynamicAPInt> upper);
+  /// The least (or greatest) value of `form` over the variables' known
+  /// bounds, or nothing where one is unbounded.
+  std::optional<DynamicAPInt> boundOf(const Linear &form, bool upper) const;
   void addEquality(const Linear &form) { poly.addEquality(row(form)); }
   /// low ≤ form ≤ high.
   void addRange(const Linear &form, const DynamicAPInt &low,
@@ -212,6 +219,8 @@ private:
   struct Var {
     std::string name;
     bool shown;
+    /// Bounds implied by the constraints (not necessarily the tightest).
+    std::optional<DynamicAPInt> lower, upper;
   };
   SmallVector<Var> vars;
   DenseMap<Value, Linear> cache;
@@ -223,7 +232,14 @@ private:
   /// dimension, however many ops read it.
   DenseMap<unsigned, unsigned> launchVars;
   llvm::SetVector<Operation *> wrappingOps;
-  unsigned opaqueCount = 0;
+  /// Ranges of 64-bit width kept out of `poly` (see addRange).
+  struct DeferredRange {
+    Linear form;
+    DynamicAPInt low, high;
+  };
+  SmallVector<DeferredRange> deferredRanges;
+  /// The variables of values the proof does not follow (any integer).
+  SmallVector<unsigned> opaqueVars;
 };
 
 Linear variable(unsigned index) {
@@ -261,6 +277,19 @@ FailureOr<Linear> combine(const Linear &a, int64_t factor, const Linear &b) {
   return result;
 }
 
+/// The variable of a form c + v, if it is one.
+std::optional<unsigned> getSingleVariable(const Linear &form) {
+  std::optional<unsigned> single;
+  for (auto [index, coeff] : llvm::enumerate(form.coeffs)) {
+    if (coeff == 0)
+      continue;
+    if (coeff != 1 || single)
+      return std::nullopt;
+    single = index;
+  }
+  return single;
+}
+
 std::optional<int64_t> getConstant(const Linear &form) {
   if (llvm::any_of(form.coeffs, [](int64_t c) { return c != 0; }))
     return std::nullopt;
@@ -271,8 +300,52 @@ std::optional<int64_t> getConstant(const Linear &form) {
 
 unsigned AccessProof::addVar(std::string name, bool shown) {
   unsigned position = poly.appendVar(VarKind::SetDim);
-  vars.push_back({std::move(name), shown});
+  vars.push_back({std::move(name), shown, std::nullopt, std::nullopt});
   return position;
+}
+
+void AccessProof::tighten(unsigned index, std::optional<DynamicAPInt> lower,
+                          std::optional<DynamicAPInt> upper) {
+  Var &var = vars[index];
+  if (lower && (!var.lower || *lower > *var.lower))
+    var.lower = lower;
+  if (upper && (!var.upper || *upper < *var.upper))
+    var.upper = upper;
+}
+
+void AccessProof::addInequality(const Linear &form) {
+  poly.addInequality(row(form));
+  // a·v + c ≥ 0 bounds v: v ≥ ⌈−c/a⌉ (a > 0) or v ≤ ⌊c/−a⌋ (a < 0).
+  std::optional<unsigned> single;
+  for (auto [index, coeff] : llvm::enumerate(form.coeffs)) {
+    if (coeff == 0)
+      continue;
+    if (single)
+      return;
+    single = index;
+  }
+  if (!single)
+    return;
+  DynamicAPInt a(form.coeffs[*single]), c(form.constant);
+  if (a > 0)
+    tighten(*single, llvm::ceilDiv(-c, a), std::nullopt);
+  else
+    tighten(*single, std::nullopt, llvm::floorDiv(c, -a));
+}
+
+std::optional<DynamicAPInt> AccessProof::boundOf(const Linear &form,
+                                                 bool upper) const {
+  DynamicAPInt total(form.constant);
+  for (auto [index, coeff] : llvm::enumerate(form.coeffs)) {
+    if (coeff == 0)
+      continue;
+    const std::optional<DynamicAPInt> &bound =
+        (coeff > 0) == upper ? vars[index].upper : vars[index].lower;
+    if (!bound)
+      return std::nullopt;
+    total += DynamicAPInt(coeff) * *bound;
+  }
+  return total;
 }
 
 SmallVector<DynamicAPInt> AccessProof::row(const Linear &form, int64_t sign,
@@ -286,6 +359,15 @@ SmallVector<DynamicAPInt> AccessProof::row(const Linear &form, int64_t sign,
 
 void AccessProof::addRange(const Linear &form, const DynamicAPInt &low,
                            const DynamicAPInt &high) {
+  if (std::optional<unsigned> index = getSingleVariable(form))
+    tighten(*index, low - form.constant, high - form.constant);
+  // A 64-bit range in the set makes every question to the solver compute
+  // with numbers past 64 bits (its slow path, ~10x); questions about a
+  // value's range use the interval test, and witnesses add it back.
+  if (high - low >= DynamicAPInt(int64_t(1) << 40)) {
+    deferredRanges.push_back({form, low, high});
+    return;
+  }
   poly.addInequality(row(form, 1, -low));
   poly.addInequality(row(form, -1, high));
 }
@@ -298,6 +380,24 @@ std::optional<Point> AccessProof::sampleRow(ArrayRef<DynamicAPInt> inequality,
       violation.findIntegerSample();
   if (!sample)
     return std::nullopt;
+  // The wide ranges left out of the set must hold at the point too.
+  auto outside = [&](const SmallVector<DynamicAPInt, 8> &point) {
+    return llvm::any_of(deferredRanges, [&](const DeferredRange &range) {
+      DynamicAPInt value = evaluate(range.form, point);
+      return value < range.low || value > range.high;
+    });
+  };
+  if (outside(*sample)) {
+    for (const DeferredRange &range : deferredRanges) {
+      violation.addInequality(row(range.form, 1, -range.low));
+      violation.addInequality(row(range.form, -1, range.high));
+    }
+    sample = violation.findIntegerSample();
+    if (!sample)
+      return std::nullopt;
+  }
+  if (!preferSmall)
+    return Point(sample->begin(), sample->end());
   // The sampler returns some vertex; a witness reads better with values a
   // user would try (n = 4096 rather than n = 2^62) where one exists.
   DynamicAPInt small(int64_t(1) << 31);
@@ -305,14 +405,15 @@ std::optional<Point> AccessProof::sampleRow(ArrayRef<DynamicAPInt> inequality,
     auto [index, value] = indexed;
     return vars[index].shown && (value > small || value < -small);
   };
-  if (preferSmall && llvm::any_of(llvm::enumerate(*sample), isShownLarge)) {
+  if (llvm::any_of(llvm::enumerate(*sample), isShownLarge)) {
     for (auto [index, var] : llvm::enumerate(vars))
       if (var.shown) {
         violation.addBound(presburger::BoundType::LB, index, -small);
         violation.addBound(presburger::BoundType::UB, index, small);
       }
     if (std::optional<SmallVector<DynamicAPInt, 8>> smaller =
-            violation.findIntegerSample())
+            violation.findIntegerSample();
+        smaller && !outside(*smaller))
       sample = smaller;
   }
   return Point(sample->begin(), sample->end());
@@ -323,11 +424,18 @@ std::optional<Point> AccessProof::sampleWhere(const Linear &form) {
 }
 
 bool AccessProof::provenAtLeast(const Linear &form, const DynamicAPInt &low) {
+  // The variables' own bounds settle most questions without the solver.
+  if (std::optional<DynamicAPInt> bound = boundOf(form, /*upper=*/false);
+      bound && *bound >= low)
+    return true;
   // form ≤ low − 1, i.e. low − 1 − form ≥ 0, has no point.
   return !sampleRow(row(form, -1, low - 1));
 }
 
 bool AccessProof::provenAtMost(const Linear &form, const DynamicAPInt &high) {
+  if (std::optional<DynamicAPInt> bound = boundOf(form, /*upper=*/true);
+      bound && *bound <= high)
+    return true;
   // form ≥ high + 1 has no point.
   return !sampleRow(row(form, 1, -high - 1));
 }
@@ -395,10 +503,8 @@ FailureOr<Linear> AccessProof::translate(Value value) {
           "'" + value.getDefiningOp()->getName().getStringRef().str() +
               "' (not followed: any integer)",
           true);
-      ++opaqueCount;
+      opaqueVars.push_back(position);
       form = variable(position);
-      unsigned width = getComputeBitWidth(value.getType());
-      addRange(*form, signedMin(width), signedMax(width));
       reason.clear();
     }
   }
@@ -416,7 +522,9 @@ FailureOr<Linear> AccessProof::translateSizeVariable(BlockArgument arg,
   leafVars[arg] = position;
   Linear n = variable(position);
   int64_t atMost = getSizeAtMost(kernel, arg.getArgNumber());
-  addRange(n, DynamicAPInt(1), DynamicAPInt(atMost ? atMost : kLargestSizeValue));
+  addInequality(*combine(n, 1, constant(-1)));
+  addRange(n, DynamicAPInt(1),
+           DynamicAPInt(atMost ? atMost : kLargestSizeValue));
   int64_t multiple = getSizeMultiple(kernel, arg.getArgNumber());
   if (multiple > 1) {
     Linear k = variable(addVar(name.str() + "'s multiple count", false));
@@ -496,6 +604,16 @@ FailureOr<Linear> AccessProof::divide(const Linear &x, int64_t divisor,
     addInequality(*rest);
     addInequality(*combine(constant(divisor - 1), -1, *rest));
   }
+  // q's bounds follow x's.
+  auto quotientOf = [&](std::optional<DynamicAPInt> bound) {
+    if (!bound)
+      return bound;
+    DynamicAPInt c(divisor);
+    return std::optional(ceiling ? llvm::ceilDiv(*bound, c)
+                                 : llvm::floorDiv(*bound, c));
+  };
+  tighten(q.coeffs.size() - 1, quotientOf(boundOf(x, /*upper=*/false)),
+          quotientOf(boundOf(x, /*upper=*/true)));
   return remainder ? *rest : q;
 }
 
@@ -514,6 +632,25 @@ FailureOr<Linear> AccessProof::timesPowerOfTwo(unsigned exponent,
 
 FailureOr<Linear> AccessProof::wrapToWidth(const Linear &exact, unsigned width,
                                            Operation *op) {
+  // A form of a value the proof does not follow (alignment claims only) is
+  // any integer already: x − 2^k·q with a free q contains every wrapped
+  // value and keeps x modulo 2^k ≥ any claim, without the large bounds
+  // that make the solver slow. Sound; its witnesses are not re-evaluated.
+  if (llvm::any_of(opaqueVars, [&](unsigned index) {
+        return index < exact.coeffs.size() && exact.coeffs[index] != 0;
+      })) {
+    unsigned exponent = std::min(width, 32u);
+    Linear q = variable(addVar("'" + op->getName().getStringRef().str() +
+                                   "' wrap count",
+                               false));
+    FailureOr<Linear> result =
+        combine(exact, -(int64_t(1) << exponent), q);
+    if (failed(result))
+      return overflow();
+    // The result is still of the opaque values: it wraps freely too.
+    opaqueVars.push_back(q.coeffs.size() - 1);
+    return result;
+  }
   DynamicAPInt low = signedMin(width), high = signedMax(width);
   if (provenAtLeast(exact, low) && provenAtMost(exact, high))
     return exact;
@@ -521,10 +658,15 @@ FailureOr<Linear> AccessProof::wrapToWidth(const Linear &exact, unsigned width,
       width, "'" + op->getName().getStringRef() + "' wrap count");
   if (failed(wraps))
     return failure();
-  FailureOr<Linear> result = combine(exact, -1, *wraps);
-  if (failed(result))
+  FailureOr<Linear> difference = combine(exact, -1, *wraps);
+  if (failed(difference))
     return overflow();
-  addRange(*result, low, high);
+  // The result as a variable of its own, so that its range is known to the
+  // interval test.
+  Linear result = variable(
+      addVar("'" + op->getName().getStringRef().str() + "' result", false));
+  addEquality(*combine(result, -1, *difference));
+  addRange(result, low, high);
   wrappingOps.insert(op);
   return result;
 }
@@ -547,9 +689,13 @@ FailureOr<Linear> AccessProof::translateUnsigned(Value value,
         width, "'" + reader->getName().getStringRef() + "' unsigned reading");
     if (failed(wraps))
       return failure();
-    reading = combine(*reading, 1, *wraps);
-    if (failed(reading))
+    FailureOr<Linear> sum = combine(*reading, 1, *wraps);
+    if (failed(sum))
       return overflow();
+    reading = variable(addVar(
+        "'" + reader->getName().getStringRef().str() + "' unsigned value",
+        false));
+    addEquality(*combine(*reading, -1, *sum));
     addRange(*reading, DynamicAPInt(0), powerOfTwo(width) - 1);
     wrappingOps.insert(reader);
   }
@@ -617,6 +763,9 @@ FailureOr<Linear> AccessProof::translateInductionVar(scf::ForOp loop) {
     return overflow();
   addInequality(*aboveLower);
   addInequality(*combine(*belowUpper, 1, constant(-1)));
+  std::optional<DynamicAPInt> upperBound = boundOf(*upper, /*upper=*/true);
+  tighten(position, boundOf(*lower, /*upper=*/false),
+          upperBound ? std::optional(*upperBound - 1) : std::nullopt);
   // iv = lb + step·k, k ≥ 0, for a constant step > 1.
   std::optional<int64_t> stride = getConstant(*step);
   if (stride && *stride > 1) {
@@ -671,6 +820,8 @@ FailureOr<Linear> AccessProof::translateLaunchIndex(Value result, bool thread,
   Linear v = variable(position);
   addInequality(v);
   addInequality(*combine(*combine(*extent, -1, v), 1, constant(-1)));
+  if (std::optional<DynamicAPInt> largest = boundOf(*extent, /*upper=*/true))
+    tighten(position, std::nullopt, *largest - 1);
   return v;
 }
 
