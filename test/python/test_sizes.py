@@ -5,6 +5,8 @@ import re
 
 import pytest
 
+import helpers
+
 import tirx
 from tirx.script import tirx as T
 
@@ -105,10 +107,12 @@ def test_unguarded_tail_is_refuted_with_witness():
         T.device_entry(launch=T.cuda.LaunchConfig(grid=T.ceildiv(n, 128), block=32))
         off = T.cuda.block_idx("x") * 128 + T.cuda.thread_idx("x") * 4
         r = T.alloc_local((4,), "float32")
-        T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r, A[off:off + 4], scope="thread")
-    with pytest.raises(tirx.CompileError,
-                       match=r"test_sizes.py:\d+: .*may read index \d+ of dimension 0 of "
-                             r"kernel argument #0 \(extent n\): with n = \d+"):
+        T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r, A[off:off + 4], scope="thread")  # MARK-tail
+    # The witness, exactly: block 1's last thread reads [252, 256) of 129.
+    with pytest.raises(tirx.CompileError, match=re.escape(
+            helpers.line_of(__file__, "MARK-tail") + "error: 'tile.apply' op operand #1 "
+            "(addr) of 'ld.global.v4.b32' may read index 252 of dimension 0 of kernel "
+            "argument #0 (extent n): with n = 129, block_idx.x = 1, thread_idx.x = 31")):
         compile_(unguarded)
 
 

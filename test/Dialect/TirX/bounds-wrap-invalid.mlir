@@ -357,3 +357,25 @@ tirx.kernel @shift_by_the_width(%A: !A) launch(grid = [1], block = [32]) {
   tile.apply "ld.global.b32" scope(thread) (%x, %a) : !f, !T
   tirx.return
 }
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+
+// An alignment claim refuted by a wrap: (bx * 12) / 3 is 4 * bx in exact
+// arithmetic (16-byte steps), but bx * 12 wraps in i32 for bx >= 357913942,
+// and 2^32 is not a multiple of 3.
+tirx.kernel @align_through_a_wrapping_division(%A: !N, %n: index {tirx.size = "n"})
+    launch(grid = [%n], block = [1]) {
+  %bx = tirx.block_idx x
+  %b = arith.index_cast %bx : index to i32
+  %c12 = arith.constant 12 : i32
+  // expected-note @+1 {{this 'arith.muli' wraps around in i32: 1431655766 * 12 = 8}}
+  %p = arith.muli %b, %c12 : i32
+  %c3 = arith.constant 3 : i32
+  %q = arith.divui %p, %c3 : i32
+  %off = arith.index_castui %q : i32 to index
+  // expected-error @+1 {{'tirx.region' op cannot prove align 16: the base may move by 8 bytes, not a multiple of 16: with n = 2147483648, block_idx.x = 1431655766}}
+  %a = tirx.region %A[%off] [4] align 16 : !N
+  tirx.return
+}

@@ -181,3 +181,21 @@ tirx.kernel @loop_to_the_largest_i32(%A: !A) launch(grid = [1], block = [1]) {
   }
   tirx.return
 }
+
+// -----
+
+!N = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
+
+// An alignment claim through i32 arithmetic that may wrap: bx * 4 wraps by
+// multiples of 2^32 elements, which keep the base a multiple of 16 bytes.
+// CHECK-LABEL: tirx.kernel @align_through_a_wrapping_product
+tirx.kernel @align_through_a_wrapping_product(%A: !N, %n: index {tirx.size = "n"})
+    launch(grid = [%n], block = [1]) {
+  %bx = tirx.block_idx x
+  %b = arith.index_cast %bx : index to i32
+  %c4 = arith.constant 4 : i32
+  %p = arith.muli %b, %c4 : i32
+  %off = arith.index_cast %p : i32 to index
+  %a = tirx.region %A[%off] [4] align 16 : !N
+  tirx.return
+}
