@@ -51,21 +51,37 @@ def sequential_column_sums(a):
     return acc
 
 
-if __name__ == "__main__":
+def mismatches(got, a):
+    """The check: the columns where `got` (float32, numpy) differs bit for
+    bit from the sequential sums of `a`'s columns."""
     import numpy
+    want = sequential_column_sums(a)
+    return numpy.flatnonzero(got.view(numpy.uint32) != want.view(numpy.uint32))
+
+
+ROW_COUNTS = (4, 1000, 4096)  # __main__'s cases
+
+
+def inputs(row_count, seed=0):
+    """__main__'s A: N(0, 1) float32 (numpy)."""
+    import numpy
+    return numpy.random.default_rng(seed).standard_normal((row_count, COLUMNS)).astype(
+        numpy.float32)
+
+
+if __name__ == "__main__":
     import torch
     import tirx
 
-    torch.manual_seed(0)
     compiled = tirx.compile(column_sums, target="cuda")
-    for row_count in (4, 1000, 4096):
-        a = torch.randn(row_count, COLUMNS, device="cuda", dtype=torch.float32)
+    for row_count in ROW_COUNTS:
+        a = inputs(row_count)
         b = torch.full((COLUMNS,), float("nan"), device="cuda", dtype=torch.float32)
-        compiled(a, b)
+        compiled(torch.from_numpy(a).cuda(), b)
         torch.cuda.synchronize()
         got = b.cpu().numpy()
-        want = sequential_column_sums(a.cpu().numpy())
-        mismatch = numpy.flatnonzero(got.view(numpy.uint32) != want.view(numpy.uint32))
+        want = sequential_column_sums(a)
+        mismatch = mismatches(got, a)
         if mismatch.size:
             c = mismatch[0]
             print("FAIL: column_sums: %d rows: %d of %d columns differ from the sequential "

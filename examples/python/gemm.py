@@ -309,27 +309,48 @@ def compiled(M, N, K, max_registers=0, **config):
     return _compiled[key]
 
 
+def _float64(values):
+    """A torch tensor or numpy array as float64."""
+    if hasattr(values, "double"):
+        return values.double()
+    import numpy
+    return numpy.asarray(values, dtype=numpy.float64)
+
+
 def reference(a, b):
-    """(A@B, |A|@|B|) in float64: what `check` compares against."""
-    return a.double() @ b.double(), a.double().abs() @ b.double().abs()
+    """(A@B, |A|@|B|) in float64: what `check` compares against (torch
+    tensors or numpy arrays)."""
+    a, b = _float64(a), _float64(b)
+    return a @ b, abs(a) @ abs(b)
 
 
 def check(a, b, c, expected=None):
     """Max of |c - A@B| / (RTOL |A@B| + ATOL_PER_ABSSUM |A|@|B|), in float64
-    (<= 1 passes); `expected` is `reference(a, b)` when already computed."""
+    (<= 1 passes; NaN, an unwritten element of a poisoned output, fails);
+    `expected` is `reference(a, b)` when already computed."""
     want, abs_sum = expected or reference(a, b)
-    error = (c.double() - want).abs() / (RTOL * want.abs() + ATOL_PER_ABSSUM * abs_sum)
+    error = abs(_float64(c) - want) / (RTOL * abs(want) + ATOL_PER_ABSSUM * abs_sum)
     return error.max().item()
+
+
+CASES = ((256, 256, 128), (512, 384, 1024), (1024, 1024, 4096))  # __main__'s (M, N, K)
+
+
+def inputs(M, N, K, seed=0):
+    """__main__'s A (M, K) and B (K, N): N(0, 1) truncated to bfloat16 (the
+    low 16 bits of the float32 cleared), float32 numpy arrays."""
+    import numpy
+    rng = numpy.random.default_rng(seed)
+    a, b = (rng.standard_normal(shape).astype(numpy.float32) for shape in ((M, K), (K, N)))
+    return tuple((v.view(numpy.uint32) & 0xFFFF0000).view(numpy.float32) for v in (a, b))
 
 
 if __name__ == "__main__":
     import torch
 
-    torch.manual_seed(0)
-    for M, N, K in ((256, 256, 128), (512, 384, 1024), (1024, 1024, 4096)):
-        a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
-        b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
-        c = gemm(a, b)
+    for M, N, K in CASES:
+        a, b = (torch.from_numpy(v).cuda().to(torch.bfloat16) for v in inputs(M, N, K))
+        c = gemm(a, b, torch.full((M, N), float("nan"), device="cuda", dtype=torch.bfloat16))
         ratio = check(a, b, c)
         if not ratio <= 1:
             print("FAIL: gemm %dx%dx%d: error %.3g of the bound" % (M, N, K, ratio))

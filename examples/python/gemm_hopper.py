@@ -396,31 +396,58 @@ def gemm(a, w, out=None, persistent=True, dynamic=False, **config):
     return out
 
 
+def _float64(values):
+    """A torch tensor or numpy array as float64."""
+    if hasattr(values, "double"):
+        return values.double()
+    import numpy
+    return numpy.asarray(values, dtype=numpy.float64)
+
+
 def reference(a, w):
-    """(A W^T, |A| |W|^T) in float64: what `check` compares against."""
-    return a.double() @ w.double().T, a.double().abs() @ w.double().abs().T
+    """(A W^T, |A| |W|^T) in float64: what `check` compares against (torch
+    tensors or numpy arrays)."""
+    a, w = _float64(a), _float64(w)
+    return a @ w.T, abs(a) @ abs(w).T
 
 
 def check(a, w, c, expected=None):
     """Max of |c - A W^T| / (RTOL |A W^T| + ATOL_PER_ABSSUM |A| |W|^T) in
-    float64 (<= 1 passes; examples/python/gemm.py explains the bound)."""
+    float64 (<= 1 passes; NaN, an unwritten element, fails;
+    examples/python/gemm.py explains the bound)."""
     want, abs_sum = expected or reference(a, w)
-    error = (c.double() - want).abs() / (RTOL * want.abs() + ATOL_PER_ABSSUM * abs_sum)
+    error = abs(_float64(c) - want) / (RTOL * abs(want) + ATOL_PER_ABSSUM * abs_sum)
     return error.max().item()
+
+
+# __main__'s (M, N, K): compiled per shape, then one runtime-sized kernel.
+CASES = ((128, 256, 64), (256, 512, 320), (384, 768, 192), (1024, 1024, 4096))
+DYNAMIC_CASES = ((128, 256, 64), (1, 8, 8), (200, 312, 136), (1000, 1000, 1000),
+                 (384, 768, 192), (1024, 1024, 4096))
+
+
+def inputs(M, N, K, seed=0):
+    """__main__'s A (M, K) and W (N, K): N(0, 1) truncated to bfloat16 (the
+    low 16 bits of the float32 cleared), float32 numpy arrays."""
+    import numpy
+    rng = numpy.random.default_rng(seed)
+    a, w = (rng.standard_normal(shape).astype(numpy.float32) for shape in ((M, K), (N, K)))
+    return tuple((v.view(numpy.uint32) & 0xFFFF0000).view(numpy.float32) for v in (a, w))
 
 
 if __name__ == "__main__":
     import tirx
     import torch
 
-    torch.manual_seed(0)
+    def on_gpu(M, N, K):
+        return (torch.from_numpy(v).cuda().to(torch.bfloat16) for v in inputs(M, N, K))
+
     # Each shape one CTA per tile, over 3 CTAs (each walks several tiles:
     # the stage and phase numbering across tiles, the deferred stores of C),
     # and over the device's SMs; K = 64 is one K step, 320 not a multiple of
     # the stages.
-    for M, N, K in ((128, 256, 64), (256, 512, 320), (384, 768, 192), (1024, 1024, 4096)):
-        a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
-        w = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
+    for M, N, K in CASES:
+        a, w = on_gpu(M, N, K)
         expected = reference(a, w)
         for num_sms in (None, 3):
             kernel = tirx.compile(make_kernel(M, N, K, num_sms=num_sms), target=TARGET)
@@ -433,7 +460,8 @@ if __name__ == "__main__":
                 print("FAIL: %s: error %.3g of the bound" % (label, ratio))
                 sys.exit(1)
             print("%s: error %.3g of the bf16 bound: OK" % (label, ratio))
-        ratio = check(a, w, gemm(a, w), expected)
+        ratio = check(a, w, gemm(a, w, torch.full((M, N), float("nan"), device="cuda",
+                                                  dtype=torch.bfloat16)), expected)
         if not ratio <= 1:
             print("FAIL: gemm_hopper %d x %d x %d persistent: error %.3g" % (M, N, K, ratio))
             sys.exit(1)
@@ -441,10 +469,8 @@ if __name__ == "__main__":
     # One runtime-sized kernel for every shape: tails of M, N and K (TMA's
     # zero fill and clipping), a K of one step, a shape of one tile (most
     # CTAs without a tile), and the shapes above.
-    for M, N, K in ((128, 256, 64), (1, 8, 8), (200, 312, 136), (1000, 1000, 1000),
-                    (384, 768, 192), (1024, 1024, 4096)):
-        a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
-        w = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
+    for M, N, K in DYNAMIC_CASES:
+        a, w = on_gpu(M, N, K)
         c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.bfloat16)
         ratio = check(a, w, gemm(a, w, c, dynamic=True))
         label = "gemm_hopper runtime-sized kernel at %d x %d x %d" % (M, N, K)

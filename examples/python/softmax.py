@@ -291,7 +291,17 @@ def softmax(x, out=None, threads=None):
     bench/RESULTS.md has the measurements behind these choices."""
     import tirx
     import torch
-    rows, cols = x.shape
+    key = config_for(*x.shape, threads=threads)
+    if key not in _compiled:
+        _compiled[key] = tirx.compile(kernel_for(*key), target="cuda")
+    out = torch.empty_like(x) if out is None else out
+    _compiled[key](x, out)
+    return out
+
+
+def config_for(rows, cols, threads=None):
+    """(threads, chunks, rows per CTA, online) of the kernel softmax(x)
+    runs for a (rows, cols) x: kernel_for's arguments."""
     per_cta = 1
     for candidate in (8, 4, 2) if threads is None else ():
         # A group of 32 / candidate warps takes chunks of 4096 / candidate columns.
@@ -310,12 +320,7 @@ def softmax(x, out=None, threads=None):
                              % (cols, chunk))
         chunks = _chunks(cols, chunk)
         online = threads == 1024 and chunks <= 2
-    key = (threads, chunks, per_cta, online)
-    if key not in _compiled:
-        _compiled[key] = tirx.compile(kernel_for(*key), target="cuda")
-    out = torch.empty_like(x) if out is None else out
-    _compiled[key](x, out)
-    return out
+    return threads, chunks, per_cta, online
 
 
 def _chunks(cols, chunk):
@@ -323,32 +328,61 @@ def _chunks(cols, chunk):
     return 1 << max(0, (cols // chunk - 1).bit_length())
 
 
+# __main__'s cases (rows, cols, mask). One row per CTA: (1, 1024), (3, 4096)
+# (an odd count), (64, 3072) (3072 is no multiple of 2048), (64, 6144),
+# (5, 16384) and (4, 8192); several (make_grouped_kernel): (2, 2048) two,
+# (6, 4096) two, (64, 2048) four, (40, 1024) eight, (24, 1024) eight. Then
+# masked rows (-inf entries, as attention masks them): every 128-column part
+# that warp 0 of a row holds, and one element of every 7, at 4096 (two rows
+# per CTA) and 16384 columns (one).
+CASES = [(rows, cols, None) for rows, cols in (
+    (1, 1024), (3, 4096), (64, 3072), (64, 6144), (5, 16384), (4, 8192),
+    (2, 2048), (6, 4096), (64, 2048), (40, 1024), (24, 1024))]
+CASES += [(rows, cols, mask) for rows, cols in ((6, 4096), (5, 16384))
+          for mask in ("warp 0", "every 7th")]
+
+
+def inputs(rows, cols, mask=None, seed=0):
+    """__main__'s x, float32 with `mask`'s entries -inf: N(0, 1) in even
+    rows, where every thread's share of the row's sum is above 10^-5 (a
+    reduction that loses one thread's partial fails the check), N(0, 16) in
+    odd rows (|x - max| up to about 40: the range of the bound)."""
+    import numpy
+    scale = numpy.where(numpy.arange(rows) % 2 == 0, 1.0, 4.0)[:, None]
+    x = (numpy.random.default_rng(seed).standard_normal((rows, cols)) * scale).astype(
+        numpy.float32)
+    column = numpy.arange(cols)
+    if mask == "warp 0":  # a chunk of a row is 128 x (warps per row) wide
+        x[:, column % (128 * (16 if cols == 4096 else 32)) < 128] = -math.inf
+    elif mask == "every 7th":
+        x[:, column % 7 == 3] = -math.inf
+    return x
+
+
+def reference(x):
+    """float64 softmax of the rows of x (numpy)."""
+    import numpy
+    e = numpy.exp(x.astype(numpy.float64) - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def max_relative_error(y, want):
+    """The check (numpy): max |y - want| / |want| over the elements (a zero
+    of want must be met exactly; NaN, an unwritten element of a poisoned
+    output, fails); passes when <= RTOL."""
+    import numpy
+    error = numpy.abs(y.astype(numpy.float64) - want) / numpy.maximum(numpy.abs(want), 1e-30)
+    return float(error.max())
+
+
 if __name__ == "__main__":
     import torch
 
-    torch.manual_seed(0)
-    # One row per CTA: (1, 1024), (3, 4096) (an odd count), (64, 3072)
-    # (3072 is no multiple of 2048), (64, 6144), (5, 16384) and (4, 8192);
-    # several (make_grouped_kernel): (2, 2048) two, (6, 4096) two, (64, 2048)
-    # four, (40, 1024) eight, (24, 1024) eight. Then masked rows (-inf
-    # entries, as attention masks them): every 128-column part that warp 0
-    # of a row holds, and one element of every 7, at 4096 (two rows per CTA)
-    # and 16384 columns (one).
-    cases = [(rows, cols, None) for rows, cols in (
-        (1, 1024), (3, 4096), (64, 3072), (64, 6144), (5, 16384), (4, 8192),
-        (2, 2048), (6, 4096), (64, 2048), (40, 1024), (24, 1024))]
-    cases += [(rows, cols, mask) for rows, cols in ((6, 4096), (5, 16384))
-              for mask in ("warp 0", "every 7th")]
-    for rows, cols, mask in cases:
-        x = torch.randn(rows, cols, device="cuda") * 4
-        column = torch.arange(cols, device="cuda")
-        if mask == "warp 0":  # a chunk of a row is 128 x (warps per row) wide
-            x[:, column % (128 * (16 if cols == 4096 else 32)) < 128] = -math.inf
-        elif mask == "every 7th":
-            x[:, column % 7 == 3] = -math.inf
-        y = softmax(x)
-        want = torch.softmax(x.double(), dim=-1)
-        error = ((y.double() - want).abs() / want.abs().clamp_min(1e-30)).max().item()
+    for index, (rows, cols, mask) in enumerate(CASES):
+        x = inputs(rows, cols, mask, seed=index)
+        y = softmax(torch.from_numpy(x).cuda(),
+                    out=torch.full((rows, cols), math.nan, device="cuda"))
+        error = max_relative_error(y.cpu().numpy(), reference(x))
         what = "softmax %d x %d%s" % (rows, cols, ", masked: " + mask if mask else "")
         if not error <= RTOL:
             print("FAIL: %s: max relative error %.3g > %g" % (what, error, RTOL))
