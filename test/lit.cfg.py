@@ -58,6 +58,7 @@ except (OSError, subprocess.TimeoutExpired):
 # used by test/embedding). The build's own compiler names it: tests re-run
 # lit with a PATH that has no clang.
 python_capi = sys.executable
+python_capi_env = {}
 config.asan_runtime = None
 cache = os.path.join(config.tirx_obj_root, "CMakeCache.txt")
 if os.path.exists(cache) and re.search(r"^LLVM_USE_SANITIZER:.*Address",
@@ -65,9 +66,12 @@ if os.path.exists(cache) and re.search(r"^LLVM_USE_SANITIZER:.*Address",
     config.asan_runtime = subprocess.run(
         [config.cxx_compiler, "-print-file-name=libclang_rt.asan-x86_64.so"],
         capture_output=True, text=True).stdout.strip()
-    python_capi = "env LD_PRELOAD=%s ASAN_OPTIONS=%s:detect_leaks=0 %s" % (
-        config.asan_runtime, os.environ.get("ASAN_OPTIONS", "allow_user_poisoning=0"),
-        sys.executable)
+    python_capi_env = {
+        "LD_PRELOAD": config.asan_runtime,
+        "ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "allow_user_poisoning=0") +
+                        ":detect_leaks=0"}
+    python_capi = "env %s %s" % (
+        " ".join("%s=%s" % item for item in python_capi_env.items()), sys.executable)
 # Before "%python", which would otherwise replace its prefix.
 config.substitutions.insert(0, ("%python_capi", python_capi))
 
@@ -78,8 +82,10 @@ config.substitutions.insert(0, ("%python_capi", python_capi))
 # $TIRX_CUDA_PATH, else $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT, else
 # /usr/local/cuda with libdevice; a tool is the toolkit's bin/<tool>, else
 # on PATH.
+# (Run directly with the sanitizer's variables, not through `env`: tests
+# configure this suite again with a PATH that has no `env`.)
 cuda_search = subprocess.run(
-    python_capi.split() + ["-c", """if 1:
+    [sys.executable, "-c", """if 1:
         import importlib.util, json, sys
         spec = importlib.util.spec_from_file_location("tirx_capi", sys.argv[1])
         capi = importlib.util.module_from_spec(spec)
@@ -87,7 +93,8 @@ cuda_search = subprocess.run(
         print(json.dumps([capi.cuda_toolkit(), capi.cuda_tool("ptxas"),
                           capi.cuda_tool("nvcc")]))""",
                            os.path.join(config.tirx_src_root, "python", "tirx", "_capi.py")],
-    env=dict(os.environ, TIRX_LIBRARY=os.path.join(config.tirx_obj_root, "lib")),
+    env=dict(os.environ, TIRX_LIBRARY=os.path.join(config.tirx_obj_root, "lib"),
+             **python_capi_env),
     capture_output=True, text=True)
 if cuda_search.returncode != 0:
     lit_config.fatal("TirX's CUDA toolkit search (python/tirx/_capi.py with %s) failed: %s"
