@@ -761,6 +761,13 @@ class TensorValue:
 _CMP = {"lt": ("olt", "slt", "ult"), "le": ("ole", "sle", "ule"),
         "gt": ("ogt", "sgt", "ugt"), "ge": ("oge", "sge", "uge"),
         "eq": ("oeq", "eq", "eq"), "ne": ("une", "ne", "ne")}
+# The negation of each predicate: `~(x < y)` of floats is `x uge y` (true
+# where either is NaN, as `not` is).
+_INVERSE = {"slt": "sge", "sle": "sgt", "sgt": "sle", "sge": "slt",
+            "ult": "uge", "ule": "ugt", "ugt": "ule", "uge": "ult",
+            "eq": "ne", "ne": "eq",
+            "olt": "uge", "ole": "ugt", "ogt": "ule", "oge": "ult",
+            "oeq": "une", "une": "oeq"}
 
 
 class ScalarValue:
@@ -854,13 +861,17 @@ class ScalarValue:
         b = builder()
         result = b.fresh("cmp")
         if self.dtype is not None and self.dtype.is_float:
-            b.emit("%s = arith.cmpf %s, %s, %s : %s" % (
-                result, _CMP[predicate][0], self.ssa, other.ssa, self.mlir))
+            op, pred = "cmpf", _CMP[predicate][0]
         else:
+            op = "cmpi"
             pred = _CMP[predicate][2 if (self.dtype is not None and self.dtype.kind == "u")
                                    else 1]
-            b.emit("%s = arith.cmpi %s, %s, %s : %s" % (result, pred, self.ssa, other.ssa, self.mlir))
-        return ScalarValue(result, _BOOL)
+        b.emit("%s = arith.%s %s, %s, %s : %s" % (result, op, pred, self.ssa, other.ssa,
+                                                  self.mlir))
+        value = ScalarValue(result, _BOOL)
+        # What `~` inverts (__invert__).
+        value._comparison = (op, pred, self.ssa, other.ssa, self.mlir)
+        return value
 
     __lt__ = lambda s, o: s._compare(o, "lt")
     __le__ = lambda s, o: s._compare(o, "le")
@@ -872,25 +883,99 @@ class ScalarValue:
     __ne__ = lambda s, o: s._compare(o, "ne")
     __hash__ = object.__hash__
 
+    #===--------------------------------------------------------------------===#
+    # &, |, ^, ~: conditions (i1) combine logically, integers bitwise
+    #===--------------------------------------------------------------------===#
+
+    def _logic(self, other, op, reverse=False):
+        """`a & b`, `a | b`, `a ^ b`. On conditions (i1: comparisons and
+        their combinations) a Python bool folds away; on integers (and
+        indices) both sides have one type, ints are constants of it."""
+        symbol = {"andi": "&", "ori": "|", "xori": "^"}[op]
+        if self.dtype is not None and self.dtype.is_float:
+            raise _error("`%s` needs conditions or integers, got a %s value"
+                         % (symbol, self.dtype.name))
+        is_bool = self.dtype is _BOOL
+        if isinstance(other, ScalarValue) and (other.dtype is _BOOL) != is_bool:
+            raise _error("`%s` of a condition and an integer; compare the integer "
+                         "first (`x != 0`) or cast the condition (T.int32(cond))"
+                         % symbol)
+        if is_bool and isinstance(other, bool):
+            # cond & True is cond, cond & False is false, cond ^ True is ~cond.
+            if (op == "andi") == other:
+                return self
+            if op == "xori":
+                return ~self
+            return _bool_constant(other)
+        if is_bool and not isinstance(other, ScalarValue):
+            raise _error("`%s` combines a condition with a condition or a Python bool, "
+                         "got %r" % (symbol, other))
+        if not is_bool and isinstance(other, (bool, float)):
+            raise _error("`%s` of an integer needs an integer, got %r" % (symbol, other))
+        other = self._coerce(other)
+        lhs, rhs = (other, self) if reverse else (self, other)
+        b = builder()
+        result = b.fresh("s")
+        b.emit("%s = arith.%s %s, %s : %s" % (result, op, lhs.ssa, rhs.ssa, self.mlir))
+        return ScalarValue(result, self.dtype)
+
+    __and__ = lambda s, o: s._logic(o, "andi")
+    __rand__ = lambda s, o: s._logic(o, "andi", True)
+    __or__ = lambda s, o: s._logic(o, "ori")
+    __ror__ = lambda s, o: s._logic(o, "ori", True)
+    __xor__ = lambda s, o: s._logic(o, "xori")
+    __rxor__ = lambda s, o: s._logic(o, "xori", True)
+
+    def __invert__(self):
+        """`~cond`: a comparison inverts its predicate (so the bounds proof
+        still sees one comparison); another condition is xor-ed with true.
+        `~x` of an integer flips its bits."""
+        if self.dtype is not None and self.dtype.is_float:
+            raise _error("`~` needs a condition or an integer, got a %s value"
+                         % self.dtype.name)
+        b = builder()
+        result = b.fresh("not")
+        comparison = getattr(self, "_comparison", None)
+        if comparison is not None and self.ssa:  # self.ssa: still in scope
+            op, predicate, lhs, rhs, mlir = comparison
+            inverted = _INVERSE[predicate]
+            b.emit("%s = arith.%s %s, %s, %s : %s" % (result, op, inverted, lhs, rhs, mlir))
+            value = ScalarValue(result, _BOOL)
+            value._comparison = (op, inverted, lhs, rhs, mlir)
+            return value
+        ones = _bool_constant(True) if self.dtype is _BOOL else self._coerce(-1)
+        b.emit("%s = arith.xori %s, %s : %s" % (result, self.ssa, ones.ssa, self.mlir))
+        return ScalarValue(result, self.dtype)
+
     def __bool__(self):
         b = _state.builder
+        statement = _user_statement()
+        # `and`, `or`, `not` and chained comparisons (`0 <= i < n`) all ask
+        # for a truth value: name the operators that trace instead.
+        combine = ""
+        if _asks_truth_of_conditions(statement):
+            combine = ("; combine conditions with `&`, `|`, `^` and `~` (not `and`, `or`, "
+                       "`not`, or a chained comparison), parenthesizing each comparison: "
+                       "`(r < M) & (c < N)`, since `&` binds tighter than `<`")
         if b is None or getattr(b, "launch", False) is False:
             # A scalar function's body: one value per element, no branches.
-            raise _error("a traced value has no Python truth value; use T.if_then_else")
-        statement = _user_statement()
+            raise _error("a traced value has no Python truth value; use T.if_then_else"
+                         + combine)
         if statement.startswith("while"):
             raise _error("a Python `while` on a traced value cannot be decided while "
                          "tracing; loop with `for i in T.serial(start, stop, step)`, or "
                          "`with T.DoWhile() as loop:` ... `loop.repeat_if(cond)` when the "
-                         "trip count is decided while the loop runs")
+                         "trip count is decided while the loop runs" + combine)
         if statement.startswith(("if", "elif")):
             raise _error("a Python `if` on a traced value cannot be decided while tracing; "
                          "branch with `with T.If(cond):` and `with T.Then():` / "
                          "`with T.Else():` blocks (or T.if_then_else for a value, pred= "
-                         "for one instruction)")
+                         "for one instruction)" + combine)
         raise _error("a traced value has no Python truth value (bool(), and, or, not); "
                      "branch with `with T.If(cond):` and `with T.Then():` / "
-                     "`with T.Else():` blocks, or use T.if_then_else for a value")
+                     "`with T.Else():` blocks, or use T.if_then_else for a value"
+                     + (combine or "; combine conditions with `&`, `|`, `^` and `~`, "
+                        "parenthesizing each comparison: `(r < M) & (c < N)`"))
 
     def __index__(self):
         raise _error("a traced value is not a Python int (range(), indexing a list); "
@@ -984,6 +1069,24 @@ def to_index(value):
     return ScalarValue(result, None)
 
 
+def _asks_truth_of_conditions(statement):
+    """Whether a line of Python combines values with `and`, `or`, `not` or a
+    chained comparison (`a < b < c`), each of which asks for a truth value."""
+    import ast
+    text = re.sub(r"^elif\b", "if", statement)
+    for candidate in (text, text + " pass"):
+        try:
+            tree = ast.parse(candidate)
+        except SyntaxError:
+            continue
+        return any(isinstance(node, ast.BoolOp)
+                   or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not))
+                   or (isinstance(node, ast.Compare) and len(node.ops) > 1)
+                   for node in ast.walk(tree))
+    # A statement over several lines: its words.
+    return re.search(r"\b(and|or|not)\b", statement) is not None
+
+
 def _user_statement():
     """The source line running now in the user's code, stripped."""
     frame = _user_frame()
@@ -1033,6 +1136,14 @@ _BOOL = _Bool("bool", "i1", 1, "b", "|b1")
 # A predicate register (.pred): local tiles of "bool" hold setp results,
 # shfl's `|p`, and vote's inputs and outputs.
 DTYPES["bool"] = _BOOL
+
+
+def _bool_constant(value):
+    """A traced condition that is always `value` (`cond & False`)."""
+    b = builder()
+    result = b.fresh("c")
+    b.emit("%s = arith.constant %s" % (result, "true" if value else "false"))
+    return ScalarValue(result, _BOOL)
 
 
 def math_op(name, value):

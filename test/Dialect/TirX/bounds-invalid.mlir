@@ -127,7 +127,7 @@ tirx.kernel @unused_guard(%A: !A) launch(grid = [1], block = [256]) {
   %c65 = arith.constant 65 : index
   %r = tirx.alloc_local : !regs
   scf.for %i = %c0 to %c65 step %c1 {
-    // expected-note @+1 {{this part of the guard was not used: only conjunctions (arith.andi) of affine comparisons (arith.cmpi other than ne) are}}
+    // expected-note @+1 {{this part of the guard was not used: the proof uses affine comparisons (arith.cmpi other than ne), combined by arith.andi, arith.ori and negation (arith.xori with true)}}
     %not_last = arith.cmpi ne, %i, %c64 : index
     %nonneg = arith.cmpi sge, %i, %c0 : index
     %in = arith.andi %not_last, %nonneg : i1
@@ -325,7 +325,8 @@ tirx.kernel @else_branch(%A: !A) launch(grid = [8192], block = [64]) {
 
 // -----
 
-// The else branch of a conjunction is a disjunction: not used, and named.
+// The else branch of a conjunction is a disjunction: each of its cases is
+// proven on its own, and bx >= 0 alone lets bx = 8191 through.
 #reg = #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>
 !A = !tirx.tensor<4096x2x32x4xf32, global, align = 16>
 !T = !tirx.tensor<1x2x32x4xf32, global, #tirx.layout<S[(1, 2, 32, 4) : (256, 128, 4, 1)]>, align = 16>
@@ -338,7 +339,7 @@ tirx.kernel @else_of_conjunction(%A: !A) launch(grid = [8192], block = [64]) {
   %r = tirx.alloc_local : !R
   %low = arith.cmpi slt, %bx, %c0 : index
   %high = arith.cmpi sge, %bx, %c4096 : index
-  // expected-note @+1 {{this part of the guard was not used: only conjunctions (arith.andi) of affine comparisons (arith.cmpi other than ne) are}}
+  // expected-note @+1 {{the guard's disjunctions split it into 2 cases, each a conjunction of comparisons proven on its own: the witness is in case 1}}
   %outside = arith.andi %low, %high : i1
   scf.if %outside {
   } else {

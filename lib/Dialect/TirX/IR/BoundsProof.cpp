@@ -19,10 +19,13 @@
 //   size variables 1 ≤ n ≤ 2^62, q with c·q ≤ x ≤ c·q + c − 1 for
 //   x floordiv c (and x mod c = x − c·q),
 //
-// adds the op's guard (a conjunction of comparisons) and the conditions of
-// the scf.ifs around it (negated in an else branch), and asks whether
-// `offset < 0` or `offset + size > extent` has an integer point. An empty set
-// is the proof; a point is the witness in the diagnostic.
+// adds the op's guard and the conditions of the scf.ifs around it (negated
+// in an else branch), and asks whether `offset < 0` or `offset + size >
+// extent` has an integer point. An empty set is the proof; a point is the
+// witness in the diagnostic. A guard is comparisons combined by arith.andi,
+// arith.ori and negation (arith.xori with true); its disjunctions split it
+// into cases (disjunctive normal form, at most kMaxGuardCases), each a
+// conjunction of comparisons — a polyhedron — proven separately.
 //
 // Every integer value is its signed reading at the width the hardware
 // computes it in (index: 64 bits). Arithmetic wraps: a sum, difference,
@@ -96,6 +99,32 @@ std::string typeName(Type type) {
   return "i" + std::to_string(type.getIntOrFloatBitWidth());
 }
 
+/// A part of a guard the proof leaves out (it then proves the access under
+/// a weaker guard), and why, for the diagnostic's note.
+struct UnusedGuard {
+  Operation *op;
+  StringRef why;
+};
+
+/// One comparison (or constant, or a value the proof cannot use) of a
+/// guard, negated in an else branch or under arith.xori with true.
+struct GuardLiteral {
+  Value pred;
+  bool negated;
+};
+
+/// A guard in disjunctive normal form: it holds where one of its cases
+/// holds, a case where all of its literals do.
+using GuardCases = SmallVector<SmallVector<GuardLiteral, 4>, 1>;
+
+/// The most cases a guard is split into; beyond, its disjunctions are left
+/// out (each case is a proof of its own).
+constexpr size_t kMaxGuardCases = 16;
+
+constexpr StringLiteral kUnusedComparison =
+    "the proof uses affine comparisons (arith.cmpi other than ne), combined "
+    "by arith.andi, arith.ori and negation (arith.xori with true)";
+
 /// One proof per access op: the variables and constraints of its indices.
 class AccessProof {
 public:
@@ -120,14 +149,14 @@ public:
   /// every constraint so far), or nothing when it always is.
   std::optional<Point> sampleNotMultiple(const Linear &form, int64_t divisor);
 
-  /// Adds the conditions of the scf.ifs around `op` (negated in an else
-  /// branch).
-  void addEnclosingGuards(Operation *op, SmallVectorImpl<Operation *> &unused);
+  /// Adds a case of a guard (a conjunction of literals) as constraints. The
+  /// literals that are not affine comparisons are left out (the proof is
+  /// then of a weaker guard) and returned, for the diagnostic.
+  void addGuardCase(ArrayRef<GuardLiteral> literals,
+                    SmallVectorImpl<UnusedGuard> &unused);
 
-  /// Adds the guard `pred` (its negation when `negated`: an else branch) as
-  /// constraints. The parts that are not affine comparisons are left out
-  /// (the proof is then of a weaker guard) and returned, for the diagnostic.
-  void addGuard(Value pred, bool negated, SmallVectorImpl<Operation *> &unused);
+  /// Adds one literal of a guard (see addGuardCase).
+  void addGuard(Value pred, bool negated, SmallVectorImpl<UnusedGuard> &unused);
 
   /// An integer point of the variables where `form` ≥ 0 (with every
   /// constraint so far), or nothing when there is none.
@@ -725,15 +754,10 @@ std::optional<Point> AccessProof::sampleNotMultiple(const Linear &form,
   return point;
 }
 
-void AccessProof::addEnclosingGuards(Operation *op,
-                                     SmallVectorImpl<Operation *> &unused) {
-  for (Operation *inner = op, *parent = inner->getParentOp();
-       parent && parent != kernel.getOperation();
-       inner = parent, parent = parent->getParentOp())
-    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
-      addGuard(ifOp.getCondition(),
-               /*negated=*/inner->getParentRegion() == &ifOp.getElseRegion(),
-               unused);
+void AccessProof::addGuardCase(ArrayRef<GuardLiteral> literals,
+                               SmallVectorImpl<UnusedGuard> &unused) {
+  for (const GuardLiteral &literal : literals)
+    addGuard(literal.pred, literal.negated, unused);
 }
 
 FailureOr<Linear> AccessProof::translateInductionVar(scf::ForOp loop) {
@@ -929,16 +953,12 @@ FailureOr<Linear> AccessProof::translateOp(Operation *op) {
 }
 
 void AccessProof::addGuard(Value pred, bool negated,
-                           SmallVectorImpl<Operation *> &unused) {
+                           SmallVectorImpl<UnusedGuard> &unused) {
   Operation *op = pred.getDefiningOp();
-  if (auto conjunction = dyn_cast_if_present<arith::AndIOp>(op)) {
-    // The negation of a conjunction is a disjunction: not a polyhedron.
-    if (negated) {
-      unused.push_back(op);
-      return;
-    }
-    addGuard(conjunction.getLhs(), negated, unused);
-    addGuard(conjunction.getRhs(), negated, unused);
+  if (isa_and_present<arith::AndIOp, arith::OrIOp>(op)) {
+    // A disjunction expandGuard did not split (its callers' notes say why):
+    // expandGuard splits every conjunction.
+    unused.push_back({op, ""});
     return;
   }
   if (auto constantOp = dyn_cast_if_present<arith::ConstantOp>(op)) {
@@ -950,7 +970,7 @@ void AccessProof::addGuard(Value pred, bool negated,
   auto compare = dyn_cast_if_present<arith::CmpIOp>(op);
   if (!compare) {
     if (op)
-      unused.push_back(op);
+      unused.push_back({op, kUnusedComparison});
     return;
   }
   using P = arith::CmpIPredicate;
@@ -969,7 +989,7 @@ void AccessProof::addGuard(Value pred, bool negated,
       succeeded(lhs) ? side(compare.getRhs()) : FailureOr<Linear>();
   reason = savedReason;
   if (failed(lhs) || failed(rhs)) {
-    unused.push_back(op);
+    unused.push_back({op, kUnusedComparison});
     return;
   }
   // difference ≥ 0 (or = 0).
@@ -1000,7 +1020,7 @@ void AccessProof::addGuard(Value pred, bool negated,
     break;
   }
   if (failed(difference)) {
-    unused.push_back(op);
+    unused.push_back({op, kUnusedComparison});
     return;
   }
   if (predicate == P::eq)
@@ -1009,7 +1029,107 @@ void AccessProof::addGuard(Value pred, bool negated,
     addInequality(*difference);
 }
 
-/// How the diagnostic names a region's source tensor.
+//===----------------------------------------------------------------------===//
+// Guards in disjunctive normal form
+//===----------------------------------------------------------------------===//
+
+/// Whether `value` is the i1 constant true.
+static bool isTrue(Value value) {
+  auto constantOp = value.getDefiningOp<arith::ConstantOp>();
+  auto attr =
+      constantOp ? dyn_cast<IntegerAttr>(constantOp.getValue()) : IntegerAttr();
+  return attr && attr.getType().isInteger(1) && attr.getValue().isOne();
+}
+
+/// Every conjunction of a case of `lhs` and a case of `rhs`.
+static GuardCases conjoin(const GuardCases &lhs, const GuardCases &rhs) {
+  GuardCases result;
+  for (const auto &left : lhs)
+    for (const auto &right : rhs) {
+      auto &both = result.emplace_back(left);
+      both.append(right.begin(), right.end());
+    }
+  return result;
+}
+
+/// The disjunctive normal form of `pred` (of its negation when `negated`):
+/// arith.andi and arith.ori split by De Morgan, arith.xori with true negates.
+/// A disjunction stays one literal unless `split` (addGuard leaves it out);
+/// the first one split is `disjunction`. Sets `tooMany` instead of building
+/// more than kMaxGuardCases cases.
+static GuardCases expandGuard(Value pred, bool negated, bool split,
+                              Operation *&disjunction, bool &tooMany) {
+  GuardCases literal{{GuardLiteral{pred, negated}}};
+  Operation *op = pred.getDefiningOp();
+  if (auto exclusive = dyn_cast_if_present<arith::XOrIOp>(op)) {
+    if (isTrue(exclusive.getRhs()))
+      return expandGuard(exclusive.getLhs(), !negated, split, disjunction,
+                         tooMany);
+    if (isTrue(exclusive.getLhs()))
+      return expandGuard(exclusive.getRhs(), !negated, split, disjunction,
+                         tooMany);
+    return literal;
+  }
+  bool isAnd = isa_and_present<arith::AndIOp>(op);
+  if (!isAnd && !isa_and_present<arith::OrIOp>(op))
+    return literal;
+  // ¬(a ∧ b) = ¬a ∨ ¬b and ¬(a ∨ b) = ¬a ∧ ¬b.
+  bool conjunction = isAnd != negated;
+  if (!conjunction && !split)
+    return literal;
+  GuardCases lhs =
+      expandGuard(op->getOperand(0), negated, split, disjunction, tooMany);
+  GuardCases rhs =
+      expandGuard(op->getOperand(1), negated, split, disjunction, tooMany);
+  size_t count =
+      conjunction ? lhs.size() * rhs.size() : lhs.size() + rhs.size();
+  if (tooMany || count > kMaxGuardCases) {
+    tooMany = true;
+    return literal;
+  }
+  if (conjunction)
+    return conjoin(lhs, rhs);
+  if (!disjunction)
+    disjunction = op;
+  lhs.append(rhs.begin(), rhs.end());
+  return lhs;
+}
+
+/// The cases of the guard of `op`: `pred` (null for none) and the
+/// conditions of the scf.ifs around it (negated in an else branch). With
+/// `split`, disjunctions split the guard into cases; where that would make
+/// more than kMaxGuardCases, or without `split`, it is one case and each
+/// disjunction is a literal addGuard leaves out.
+static GuardCases collectGuardCases(KernelOp kernel, Operation *op, Value pred,
+                                    bool split, Operation *&disjunction) {
+  SmallVector<GuardLiteral> roots;
+  if (pred)
+    roots.push_back({pred, false});
+  for (Operation *inner = op, *parent = inner->getParentOp();
+       parent && parent != kernel.getOperation();
+       inner = parent, parent = parent->getParentOp())
+    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
+      roots.push_back({ifOp.getCondition(),
+                       inner->getParentRegion() == &ifOp.getElseRegion()});
+  for (bool trySplit : {split, false}) {
+    bool tooMany = false;
+    disjunction = nullptr;
+    GuardCases cases(1);
+    for (const GuardLiteral &root : roots) {
+      GuardCases expanded =
+          expandGuard(root.pred, root.negated, trySplit, disjunction, tooMany);
+      if (tooMany || cases.size() * expanded.size() > kMaxGuardCases) {
+        tooMany = true;
+        break;
+      }
+      cases = conjoin(cases, expanded);
+    }
+    if (!tooMany)
+      return cases;
+  }
+  llvm_unreachable("a guard without split is one case");
+}
+
 //===----------------------------------------------------------------------===//
 // Diagnostics and witnesses
 //===----------------------------------------------------------------------===//
@@ -1062,13 +1182,21 @@ static std::optional<int64_t> evaluateOffset(ConcreteEvaluator &evaluator,
   return region.getStaticOffsets()[dim];
 }
 
+/// A note at each part of the guard the proof left out; `disjunctionWhy`
+/// says why its disjunctions were.
 static void noteUnusedGuards(InFlightDiagnostic &diag,
-                             ArrayRef<Operation *> unusedGuards) {
-  for (Operation *unused : unusedGuards)
-    diag.attachNote(unused->getLoc())
-        << "this part of the guard was not used: only conjunctions "
-           "(arith.andi) of affine comparisons (arith.cmpi other than "
-           "ne) are";
+                             ArrayRef<UnusedGuard> unusedGuards,
+                             StringRef disjunctionWhy) {
+  for (const UnusedGuard &unused : unusedGuards) {
+    if (unused.why.empty())
+      diag.attachNote(unused.op->getLoc())
+          << "this disjunction (arith.ori, or a negated arith.andi) of the "
+             "guard was not used: "
+          << disjunctionWhy;
+    else
+      diag.attachNote(unused.op->getLoc())
+          << "this part of the guard was not used: " << unused.why;
+  }
 }
 
 /// What re-evaluating a counterexample in two's complement shows.
@@ -1112,7 +1240,7 @@ static std::optional<bool> guardsHold(ConcreteEvaluator &evaluator,
 /// real execution state.
 static Witness judgeWitness(ConcreteEvaluator &evaluator, KernelOp kernel,
                             Operation *op, Value pred, bool violated,
-                            ArrayRef<Operation *> unusedGuards) {
+                            ArrayRef<UnusedGuard> unusedGuards) {
   if (!violated || !evaluator.checkDomain().empty())
     return Witness::Bogus;
   std::optional<bool> guards = guardsHold(evaluator, kernel, op, pred);
@@ -1225,97 +1353,114 @@ static LogicalResult verifyOperand(KernelOp kernel, TensorAccessOpInterface op,
   if (regions.empty())
     return success();
 
-  AccessProof proof(kernel);
-  SmallVector<Operation *> unusedGuards;
+  // The guard with the conditions of the scf.ifs the op runs under (T.If in
+  // Python), one proof per case of its disjunctions.
   Value guard = op.getAccessGuard();
-  if (guard)
-    proof.addGuard(guard, /*negated=*/false, unusedGuards);
-  // The conditions of the scf.ifs the op runs under (T.If in Python).
-  proof.addEnclosingGuards(op.getOperation(), unusedGuards);
+  Operation *disjunction = nullptr;
+  GuardCases cases = collectGuardCases(kernel, op.getOperation(), guard,
+                                       /*split=*/true, disjunction);
   auto describeOperand = [&]() {
     return op.describeAccessOperand(operand.getOperandNumber());
   };
 
-  for (RegionOp region : regions) {
-    tirx::TensorType sourceType = region.getSource().getType();
-    ArrayRef<int64_t> sizes = region.getStaticSizes();
-    std::string source = describeSource(region.getSource());
-    for (unsigned dim = 0, rank = sizes.size(); dim < rank; ++dim) {
-      if (!needsProof(region, dim))
-        continue;
-      FailureOr<Linear> offset = translateOffset(proof, region, dim);
-      FailureOr<Linear> extent = failed(offset)
-                                     ? FailureOr<Linear>(failure())
-                                     : proof.translateExtent(sourceType, dim);
-      if (failed(offset) || failed(extent)) {
-        InFlightDiagnostic diag = op->emitOpError()
-                                  << describeOperand()
-                                  << ": cannot prove the access in bounds: ";
-        if (!proof.wrapFailure)
-          diag << "the offset of dimension " << dim << " into " << source
-               << " is not affine in the indices: ";
-        diag << proof.reason;
-        diag.attachNote(region.getLoc()) << "the region is here";
-        return diag;
-      }
-      // offset ≤ −1, or offset + size − 1 ≥ extent.
-      Linear below = *combine(constant(-1), -1, *offset);
-      FailureOr<Linear> end = combine(*offset, 1, constant(sizes[dim] - 1));
-      FailureOr<Linear> above = succeeded(end) ? combine(*end, -1, *extent)
-                                               : FailureOr<Linear>(failure());
-      if (failed(above))
-        return op->emitOpError()
-               << describeOperand() << ": cannot prove the access in bounds: "
-               << "the integer arithmetic overflows 64 bits";
-      for (bool upper : {false, true}) {
-        std::optional<Point> point = proof.sampleWhere(upper ? *above : below);
-        if (!point)
+  for (auto [caseIndex, literals] : llvm::enumerate(cases)) {
+    AccessProof proof(kernel);
+    SmallVector<UnusedGuard> unusedGuards;
+    proof.addGuardCase(literals, unusedGuards);
+    for (RegionOp region : regions) {
+      tirx::TensorType sourceType = region.getSource().getType();
+      ArrayRef<int64_t> sizes = region.getStaticSizes();
+      std::string source = describeSource(region.getSource());
+      for (unsigned dim = 0, rank = sizes.size(); dim < rank; ++dim) {
+        if (!needsProof(region, dim))
           continue;
-        // The access at the point, as the hardware computes it.
-        ConcreteEvaluator evaluator(kernel);
-        proof.bindLeaves(evaluator, *point);
-        std::optional<int64_t> first = evaluateOffset(evaluator, region, dim);
-        std::optional<int64_t> extentValue = sourceType.getSizeName(dim)
-            ? evaluator.evaluateSigned(getSizeArgument(
-                  kernel, sourceType.getSizeName(dim)))
-            : std::optional<int64_t>(sourceType.getShape()[dim]);
-        bool violated =
-            first && extentValue &&
-            (upper ? DynamicAPInt(*first) + sizes[dim] > *extentValue
-                   : *first < 0);
-        Witness verdict = judgeWitness(evaluator, kernel, op, guard, violated,
-                                       unusedGuards);
-        std::string witness = proof.describe(*point);
-        if (verdict == Witness::Bogus)
-          // check-diagnostics: internal, a counterexample that does not
-          // reproduce is an error of the proof
+        FailureOr<Linear> offset = translateOffset(proof, region, dim);
+        FailureOr<Linear> extent = failed(offset)
+                                       ? FailureOr<Linear>(failure())
+                                       : proof.translateExtent(sourceType, dim);
+        if (failed(offset) || failed(extent)) {
+          InFlightDiagnostic diag = op->emitOpError()
+                                    << describeOperand()
+                                    << ": cannot prove the access in bounds: ";
+          if (!proof.wrapFailure)
+            diag << "the offset of dimension " << dim << " into " << source
+                 << " is not affine in the indices: ";
+          diag << proof.reason;
+          diag.attachNote(region.getLoc()) << "the region is here";
+          return diag;
+        }
+        // offset ≤ −1, or offset + size − 1 ≥ extent.
+        Linear below = *combine(constant(-1), -1, *offset);
+        FailureOr<Linear> end = combine(*offset, 1, constant(sizes[dim] - 1));
+        FailureOr<Linear> above = succeeded(end) ? combine(*end, -1, *extent)
+                                                 : FailureOr<Linear>(failure());
+        if (failed(above))
           return op->emitOpError()
-                 << describeOperand() << ": cannot prove the access in bounds "
-                 << "(the proof's counterexample " << witness
-                 << " does not reproduce when evaluated: an error in TirX's "
-                    "bounds proof, please report it)";
-        int64_t index = upper ? std::max(*first, *extentValue) : *first;
-        InFlightDiagnostic diag = op->emitOpError() << describeOperand();
-        if (verdict == Witness::OutsideUnusedGuard)
-          diag << ": cannot prove the access in bounds: without the parts "
-                  "of its guard the proof cannot use, it";
-        diag << " may " << verb << " index " << index << " of dimension "
-             << dim << " of " << source << " ("
-             << describeExtent(sourceType, dim) << ")";
-        if (!witness.empty())
-          diag << ": with " << witness;
-        diag.attachNote(region.getLoc()) << "the region is here";
-        noteUnusedGuards(diag, unusedGuards);
-        noteWrapping(diag, proof, evaluator);
-        // One note per load.
-        llvm::SmallPtrSet<Operation *, 4> noted;
-        for (Operation *load : proof.loads)
-          if (noted.insert(load).second)
-            diag.attachNote(load->getLoc())
-                << "this value is loaded from memory and has no bounds of its "
-                   "own: the access is proven only under a guard that bounds "
-                   "it (an scf.if around the op, or its pred)";
-        return diag;
+                 << describeOperand() << ": cannot prove the access in bounds: "
+                 << "the integer arithmetic overflows 64 bits";
+        for (bool upper : {false, true}) {
+          std::optional<Point> point =
+              proof.sampleWhere(upper ? *above : below);
+          if (!point)
+            continue;
+          // The access at the point, as the hardware computes it.
+          ConcreteEvaluator evaluator(kernel);
+          proof.bindLeaves(evaluator, *point);
+          std::optional<int64_t> first = evaluateOffset(evaluator, region, dim);
+          std::optional<int64_t> extentValue =
+              sourceType.getSizeName(dim)
+                  ? evaluator.evaluateSigned(
+                        getSizeArgument(kernel, sourceType.getSizeName(dim)))
+                  : std::optional<int64_t>(sourceType.getShape()[dim]);
+          bool violated =
+              first && extentValue &&
+              (upper ? DynamicAPInt(*first) + sizes[dim] > *extentValue
+                     : *first < 0);
+          Witness verdict = judgeWitness(evaluator, kernel, op, guard, violated,
+                                         unusedGuards);
+          std::string witness = proof.describe(*point);
+          if (verdict == Witness::Bogus)
+            // check-diagnostics: internal, a counterexample that does not
+            // reproduce is an error of the proof
+            return op->emitOpError()
+                   << describeOperand()
+                   << ": cannot prove the access in bounds "
+                   << "(the proof's counterexample " << witness
+                   << " does not reproduce when evaluated: an error in TirX's "
+                      "bounds proof, please report it)";
+          int64_t index = upper ? std::max(*first, *extentValue) : *first;
+          InFlightDiagnostic diag = op->emitOpError() << describeOperand();
+          if (verdict == Witness::OutsideUnusedGuard)
+            diag << ": cannot prove the access in bounds: without the parts "
+                    "of its guard the proof cannot use, it";
+          diag << " may " << verb << " index " << index << " of dimension "
+               << dim << " of " << source << " ("
+               << describeExtent(sourceType, dim) << ")";
+          if (!witness.empty())
+            diag << ": with " << witness;
+          diag.attachNote(region.getLoc()) << "the region is here";
+          if (cases.size() > 1)
+            diag.attachNote(disjunction->getLoc())
+                << "the guard's disjunctions split it into " << cases.size()
+                << " cases, each a conjunction of comparisons proven on its "
+                   "own: the witness is in case "
+                << caseIndex + 1;
+          noteUnusedGuards(diag, unusedGuards,
+                           "splitting the guard at its disjunctions would make "
+                           "more than " +
+                               std::to_string(kMaxGuardCases) + " cases");
+          noteWrapping(diag, proof, evaluator);
+          // One note per load.
+          llvm::SmallPtrSet<Operation *, 4> noted;
+          for (Operation *load : proof.loads)
+            if (noted.insert(load).second)
+              diag.attachNote(load->getLoc())
+                  << "this value is loaded from memory and has no bounds of "
+                     "its "
+                     "own: the access is proven only under a guard that bounds "
+                     "it (an scf.if around the op, or its pred)";
+          return diag;
+        }
       }
     }
   }
@@ -1333,8 +1478,12 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
   int64_t elementBytes = sourceType.getElementBytes();
   AccessProof proof(kernel);
   proof.opaqueValues = true;
-  SmallVector<Operation *> unusedGuards;
-  proof.addEnclosingGuards(region, unusedGuards);
+  SmallVector<UnusedGuard> unusedGuards;
+  Operation *disjunction = nullptr;
+  proof.addGuardCase(collectGuardCases(kernel, region, Value(),
+                                       /*split=*/false, disjunction)
+                         .front(),
+                     unusedGuards);
   // Static offsets of a static source are in the result's layout; every
   // other offset moves the base by offset · stride elements.
   bool runtimeSource = !sourceType.hasStaticShape();
@@ -1466,7 +1615,9 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
        << claim;
   if (!witness.empty())
     diag << ": with " << witness;
-  noteUnusedGuards(diag, unusedGuards);
+  noteUnusedGuards(diag, unusedGuards,
+                   "an alignment claim is proven under a conjunction of "
+                   "comparisons only");
   noteWrapping(diag, proof, evaluator);
   return diag;
 }
