@@ -26,6 +26,7 @@
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/MatrixDescriptor.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Dialect/TirX/IR/MaskedRegion.h"
 #include "TirX/Layout/LayoutGrouping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -128,6 +129,10 @@ struct OperandPlan {
   /// address (the verifier proved the layout canonical, the same in every
   /// group).
   std::vector<uint64_t> descriptorBits;
+  /// The masked region the operand accesses (directly or through
+  /// reshapes): each repeat is predicated on its atom being inside the
+  /// tensor.
+  RegionOp maskedRegion;
 };
 
 /// Fills `plan`'s repeat addressing for a memory operand of `numGroupDims`
@@ -327,6 +332,7 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
       if (!plan.tensor || !plan.info->isMemory)
         continue;
       setRepeatAddressing(plan, group.size());
+      plan.maskedRegion = getMaskedRegion(plan.operand->value);
       if (plan.info->fragment.empty())
         continue;
       FailureOr<SmallVector<Value>> rows = buildRowCoordinates(
@@ -342,7 +348,8 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
       if (viaNVVM)
         emitViaNVVM(rewriter, loc, op, instruction, plans, step);
       else
-        emitInlinePTX(rewriter, loc, op, instruction, plans, group, step);
+        emitInlinePTX(rewriter, loc, op, instruction, plans, group, step,
+                      buildStepGuard(rewriter, loc, op, plans, group, step));
     }
     rewriter.eraseOp(op);
     return success();
@@ -406,10 +413,12 @@ private:
     return steps;
   }
 
-  /// tirx.element_ptr of the atom of `repeat` in a memory operand.
-  static Value buildAtomPointer(OpBuilder &builder, Location loc,
-                                const OperandPlan &plan, ArrayRef<Value> group,
-                                int64_t repeat) {
+  /// The indices of the first element of the atom of `repeat` in a memory
+  /// operand.
+  static SmallVector<Value> buildAtomIndices(OpBuilder &builder, Location loc,
+                                             const OperandPlan &plan,
+                                             ArrayRef<Value> group,
+                                             int64_t repeat) {
     ArrayRef<int64_t> shape = plan.tensor.getShape();
     size_t atomRank =
         plan.rowCoordinates.empty() &&
@@ -426,11 +435,38 @@ private:
         indices.push_back(arith::ConstantIndexOp::create(builder, loc, 0));
     else
       llvm::append_range(indices, plan.rowCoordinates);
+    return indices;
+  }
+
+  /// tirx.element_ptr of the atom of `repeat` in a memory operand.
+  static Value buildAtomPointer(OpBuilder &builder, Location loc,
+                                const OperandPlan &plan, ArrayRef<Value> group,
+                                int64_t repeat) {
     unsigned addressSpace = plan.tensor.isShared() ? 3 : 1;
     return ElementPtrOp::create(
         builder, loc,
         LLVM::LLVMPointerType::get(builder.getContext(), addressSpace),
-        plan.operand->value, indices);
+        plan.operand->value, buildAtomIndices(builder, loc, plan, group, repeat));
+  }
+
+  /// The predicate of one instruction: the op's `pred`, and for each masked
+  /// memory operand, that its atom is inside the tensor (null: always).
+  static Value buildStepGuard(OpBuilder &builder, Location loc, ApplyOp op,
+                              ArrayRef<OperandPlan> plans,
+                              ArrayRef<Value> group, const Step &step) {
+    Value guard = op.getPred();
+    for (auto [index, plan] : llvm::enumerate(plans)) {
+      if (!plan.maskedRegion)
+        continue;
+      SmallVector<Value> indices =
+          buildAtomIndices(builder, loc, plan, group, step.repeat[index]);
+      Value inside =
+          buildMaskCondition(builder, loc, plan.operand->value,
+                             plan.maskedRegion, indices, plan.atomElements);
+      guard = guard ? builder.createOrFold<arith::AndIOp>(loc, guard, inside)
+                    : inside;
+    }
+    return guard;
   }
 
   /// The address of a memory atom as an inline-asm operand.
@@ -521,7 +557,7 @@ private:
   static void emitInlinePTX(PatternRewriter &rewriter, Location loc, ApplyOp op,
                             const ptx::Instruction &instruction,
                             ArrayRef<OperandPlan> plans, ArrayRef<Value> group,
-                            const Step &step) {
+                            const Step &step, Value guard) {
     PTXBuilder ptx(rewriter, loc);
     struct Output {
       Value tile;
@@ -551,8 +587,8 @@ private:
     std::string text;
     llvm::raw_string_ostream os(text);
     std::string predInput;
-    if (Value pred = op.getPred())
-      predInput = ptx.addPredicate(pred);
+    if (guard)
+      predInput = ptx.addPredicate(guard);
     // A shared operand of another CTA of the cluster: its local address is
     // mapped to the CTA whose rank another operand holds (mapa), and the
     // instruction reads the mapped address; the rank is not written.
@@ -679,7 +715,7 @@ private:
       if (!predInput.empty())
         os << "tirx_done:\n";
       os << "}";
-    } else if (op.getPred()) {
+    } else if (guard) {
       os << "\n\t}";
     }
     if (remote)
@@ -689,7 +725,7 @@ private:
     // keeps it (an output-only operand would be undefined). wgmma reads its
     // accumulator the same way.
     for (auto [index, output] : llvm::enumerate(outputs)) {
-      if (op.getPred() || readWriteOutputs[index]) {
+      if (guard || readWriteOutputs[index]) {
         Type storageType = getStorageType(
             cast<tirx::TensorType>(output.tile.getType()).getElementType());
         ptx.tieToOutput(index, SlotLoadOp::create(rewriter, loc, storageType,

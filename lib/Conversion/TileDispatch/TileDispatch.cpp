@@ -55,6 +55,9 @@ struct TileDispatchPass
     });
     if (result.wasInterrupted())
       return signalPassFailure();
+    // Each access through a masked region is now predicated on its
+    // elements: the region is an ordinary one for what follows.
+    getOperation()->walk([](RegionOp region) { region.setMasked(false); });
     // Scalar functions were copied into GPU modules for ewise; once inlined,
     // nothing calls them and they would only bloat the PTX.
     getOperation()->walk([](gpu::GPUModuleOp module) {

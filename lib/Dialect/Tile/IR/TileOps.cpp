@@ -10,6 +10,7 @@
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 #include "TirX/Dialect/Tile/IR/Uniformity.h"
 #include "TirX/Dialect/Tile/IR/WgmmaFence.h"
+#include "TirX/Dialect/TirX/IR/MaskedRegion.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -238,6 +239,19 @@ bool ApplyOp::isAccessClipped(unsigned operandIndex) {
   return instruction && position < instruction->operands.size() &&
          instruction->operands[position].bulkRole ==
              ptx::BulkTensorRole::TensorMap;
+}
+
+bool ApplyOp::canMaskAccess(unsigned operandIndex) {
+  unsigned position = getOperandPosition(*this, operandIndex);
+  const ptx::Instruction *instruction = findFormByCount(*this);
+  if (!instruction || position >= instruction->operands.size() ||
+      instruction->exec != ptx::ExecKind::Thread)
+    return false;
+  // A thread's own access, one per repeat: predicated on its elements.
+  const ptx::OperandInfo &info = instruction->operands[position];
+  return info.isMemory && info.fragment.empty() &&
+         info.descriptor == ptx::DescriptorMatrix::None &&
+         info.bulkRole == ptx::BulkTensorRole::None;
 }
 
 /// setmaxnreg's immediate: the warpgroup's registers per thread from then
@@ -549,6 +563,78 @@ static LogicalResult verifyOperandValues(ApplyOp op,
   return success();
 }
 
+/// A memory operand through a masked region (tirx.region ... masked): each
+/// repeat is skipped unless all its elements are inside the tensor, so no
+/// atom may be partly inside. Atoms start at multiples of their size in the
+/// region's row-major order; they stay in one region row when its innermost
+/// size is a multiple of the atom, and stop at the tensor's end when the
+/// innermost extent is one too: the base's alignment to the atom, with
+/// every outer stride a multiple of that extent, makes the innermost offset
+/// a multiple of the atom as well.
+static LogicalResult verifyMaskedOperand(ApplyOp op,
+                                         const TileTensorOperand &operand,
+                                         Value value) {
+  RegionOp region = getMaskedRegion(value);
+  if (!region)
+    return success();
+  int64_t atom = std::max<unsigned>(operand.atom, 1);
+  if (atom == 1)
+    return success();
+  auto describe = [&]() {
+    return op.emitOpError("operand #")
+           << operand.position << " (" << operand.name
+           << ") accesses a masked region " << atom
+           << " elements at a time, ";
+  };
+  ArrayRef<int64_t> sizes = region.getStaticSizes();
+  unsigned inner = sizes.size() - 1;
+  if (sizes[inner] % atom != 0) {
+    InFlightDiagnostic diag = describe()
+                              << "but the region's innermost size "
+                              << sizes[inner] << " is not a multiple of "
+                              << atom << ": an access would span two rows";
+    diag.attachNote(region.getLoc()) << "the region is here";
+    return diag;
+  }
+  if (!mayOverhang(region, inner))
+    return success();
+  tirx::TensorType source = region.getSource().getType();
+  int64_t bytes = atom * source.getElementBytes();
+  if (region.getResult().getType().getAlignmentOrDefault() % bytes != 0) {
+    InFlightDiagnostic diag =
+        describe() << "so its base must be aligned to " << bytes
+                   << " bytes, for the accesses to end where the tensor "
+                      "does; the region is aligned to "
+                   << region.getResult().getType().getAlignmentOrDefault();
+    diag.attachNote(region.getLoc()) << "the region is here";
+    return diag;
+  }
+  int64_t divisor = source.getShape()[inner];
+  StringAttr name = source.getSizeName(inner);
+  if (name) {
+    auto function = region->getParentOfType<FunctionOpInterface>();
+    BlockArgument argument = getSizeArgument(function, name);
+    divisor = argument ? getSizeMultiple(function, argument.getArgNumber()) : 1;
+  }
+  if (divisor % atom != 0) {
+    InFlightDiagnostic diag = describe()
+                              << "so the tensor's innermost extent must be a "
+                                 "multiple of "
+                              << atom << " for no access to straddle its end; ";
+    if (name)
+      diag << "declare " << name.getValue() << " a multiple of " << atom
+           << " (tirx.multiple_of = " << atom << "; in Python T.dynamic(\""
+           << name.getValue() << "\", multiple_of=" << atom
+           << ")), or access it one element at a time";
+    else
+      diag << "it is " << source.getShape()[inner]
+           << "; access it one element at a time";
+    diag.attachNote(region.getLoc()) << "the region is here";
+    return diag;
+  }
+  return success();
+}
+
 LogicalResult ApplyOp::verify() {
   FailureOr<SmallVector<MixedOperand>> operands =
       getMixedOperands(*this, getArgs(), getOperandKinds());
@@ -706,6 +792,11 @@ LogicalResult ApplyOp::verify() {
           *this, getScope(), tensors, collective, /*sameRepeats=*/!structured,
           /*warpgroupInAtom=*/instruction.exec == ptx::ExecKind::Warpgroup)))
     return failure();
+  for (const TileTensorOperand &tensor : tensors)
+    if (tensor.isMemory &&
+        failed(verifyMaskedOperand(*this, tensor,
+                                   (*operands)[tensor.position].value)))
+      return failure();
   if (isWgmmaMma(instruction))
     return verifyWgmmaFence(*this, instruction, *operands);
   return success();

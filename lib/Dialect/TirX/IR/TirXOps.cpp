@@ -1012,6 +1012,45 @@ static LogicalResult verifyRuntimeStridedBox(RegionOp region) {
   return success();
 }
 
+/// A masked region is read and written only by ops that skip the accesses
+/// outside its source (TensorAccessOpInterface::canMaskAccess), directly or
+/// through reshaping views: any other use would read past the tensor.
+static LogicalResult verifyMaskedUses(RegionOp region) {
+  if (!region.getSource().getType().isGlobal())
+    return region.emitOpError("is masked, which needs a global tensor, got ")
+           << region.getSource().getType();
+  SmallVector<Value> worklist = {region.getResult()};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      auto view = dyn_cast<ViewOp>(user);
+      if (view && view.getResult().getType().getElementType() ==
+                      view.getSource().getType().getElementType()) {
+        worklist.push_back(view.getResult());
+        continue;
+      }
+      auto access = dyn_cast<TensorAccessOpInterface>(user);
+      if (access && access.canMaskAccess(use.getOperandNumber()))
+        continue;
+      InFlightDiagnostic diag =
+          region.emitOpError("is masked (it may overhang its tensor), so it "
+                             "can only be a memory operand of a thread-level "
+                             "tile.apply, directly or through tirx.view "
+                             "reshapes, which skips the accesses outside the "
+                             "tensor; but it is used by ");
+      if (access)
+        diag << access.describeAccessOperand(use.getOperandNumber());
+      else
+        diag << "operand #" << use.getOperandNumber() << " of '"
+             << user->getName() << "'";
+      diag.attachNote(user->getLoc()) << "the use is here";
+      return diag;
+    }
+  }
+  return success();
+}
+
 LogicalResult RegionOp::verify() {
   tirx::TensorType source = getSource().getType();
   size_t rank = source.getShape().size();
@@ -1030,6 +1069,8 @@ LogicalResult RegionOp::verify() {
   if (*expected != getResult().getType())
     return emitOpError("result type must be ")
            << *expected << ", got " << getResult().getType();
+  if (getMasked() && failed(verifyMaskedUses(*this)))
+    return failure();
   if (!source.hasStaticShape())
     return verifyRuntimeStridedBox(*this);
   return success();

@@ -33,7 +33,7 @@ defvar Tile_MixedOperands = (ins
 def Tile_ApplyOp : Tile_Op<"apply", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<TirX_TensorAccessOpInterface,
-                              ["isAccessClipped"]>,
+                              ["isAccessClipped", "canMaskAccess"]>,
     DeclareOpInterfaceMethods<TirX_RegisterLimitOpInterface>]> {
   let summary = "Repeats one named PTX instruction over a tile";
   let description = [{

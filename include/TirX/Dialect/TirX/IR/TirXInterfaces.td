@@ -31,6 +31,12 @@ def TirX_TensorAccessOpInterface : OpInterface<"TensorAccessOpInterface"> {
       "(a TMA box: the tensor map clips it to the tensor's extents).",
       "bool", "isAccessClipped", (ins "unsigned":$operandIndex), [{}],
       [{ return false; }]>,
+    InterfaceMethod<
+      "Whether the op can skip, per access, the elements of the operand "
+      "with this index that a masked tirx.region places outside its tensor "
+      "(a thread-level tile.apply predicates each repeat).",
+      "bool", "canMaskAccess", (ins "unsigned":$operandIndex), [{}],
+      [{ return false; }]>,
   ];
 }
 

@@ -216,16 +216,27 @@ def TirX_RegionOp : TirX_Op<"region", [Pure,
     a tensor-map operand, which the hardware clips): it may span several
     indices of runtime-strided dimensions, and its type is the box in its
     own row-major order.
+
+    `masked` makes a region of a global tensor that may overhang the
+    tensor's end usable by tile ops: an access through it happens only
+    where all its elements are inside the tensor (`tile.apply` predicates
+    each repeat of the instruction; a skipped load leaves its registers as
+    they were). The bounds proof then proves only that the offsets are not
+    negative. Its uses are memory operands of thread-level `tile.apply`
+    instructions, directly or through `tirx.view` reshapes
+    (docs/sizes.md, "Masked regions").
   }];
   let arguments = (ins TirX_AnyTensor:$source,
                        Variadic<Index>:$offsets,
                        DenseI64ArrayAttr:$static_offsets,
                        DenseI64ArrayAttr:$static_sizes,
+                       UnitAttr:$masked,
                        OptionalAttr<I64Attr>:$align);
   let results = (outs TirX_AnyTensor:$result);
   let assemblyFormat = [{
     $source custom<DynamicIndexList>($offsets, $static_offsets)
-    $static_sizes (`align` $align^)? attr-dict `:` qualified(type($source))
+    $static_sizes (`masked` $masked^)? (`align` $align^)? attr-dict `:`
+    qualified(type($source))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -1,0 +1,97 @@
+//===- MaskedRegion.cpp - Accesses through masked tirx.regions ------------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TirX/Dialect/TirX/IR/MaskedRegion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::tirx;
+
+/// A view that keeps the element type reorders nothing: element f
+/// (row-major) of its result is element f of its source.
+static bool isReshape(ViewOp view) {
+  return view.getSource().getType().getElementType() ==
+         view.getResult().getType().getElementType();
+}
+
+RegionOp mlir::tirx::getMaskedRegion(Value tile) {
+  while (Operation *def = tile.getDefiningOp()) {
+    if (auto region = dyn_cast<RegionOp>(def))
+      return region.getMasked() ? region : RegionOp();
+    auto view = dyn_cast<ViewOp>(def);
+    if (!view || !isReshape(view))
+      return {};
+    tile = view.getSource();
+  }
+  return {};
+}
+
+bool mlir::tirx::mayOverhang(RegionOp region, unsigned dim) {
+  return ShapedType::isDynamic(region.getStaticOffsets()[dim]) ||
+         ShapedType::isDynamic(region.getSource().getType().getShape()[dim]);
+}
+
+Value mlir::tirx::buildMaskCondition(OpBuilder &builder, Location loc,
+                                     Value tile, RegionOp region,
+                                     ArrayRef<Value> indices, int64_t count) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  // The last element's row-major position in the tile, then its
+  // coordinates in the region.
+  ArrayRef<int64_t> tileShape =
+      cast<tirx::TensorType>(tile.getType()).getShape();
+  Value flat = constant(count - 1);
+  int64_t stride = 1;
+  for (int64_t dim = tileShape.size() - 1; dim >= 0; --dim) {
+    flat = builder.createOrFold<arith::AddIOp>(
+        loc, flat,
+        builder.createOrFold<arith::MulIOp>(loc, indices[dim],
+                                            constant(stride)));
+    stride *= tileShape[dim];
+  }
+  tirx::TensorType sourceType = region.getSource().getType();
+  ArrayRef<int64_t> sizes = region.getStaticSizes();
+  ArrayRef<int64_t> staticOffsets = region.getStaticOffsets();
+  auto function = region->getParentOfType<FunctionOpInterface>();
+  Value inside;
+  int64_t inner = 1;
+  unsigned nextDynamic = region.getOffsets().size();
+  for (int64_t dim = sizes.size() - 1; dim >= 0; --dim) {
+    Value offset;
+    if (ShapedType::isDynamic(staticOffsets[dim]))
+      offset = region.getOffsets()[--nextDynamic];
+    if (mayOverhang(region, dim)) {
+      Value coordinate = flat;
+      if (inner != 1)
+        coordinate = builder.createOrFold<arith::DivUIOp>(loc, coordinate,
+                                                          constant(inner));
+      if (dim != 0)
+        coordinate = builder.createOrFold<arith::RemUIOp>(
+            loc, coordinate, constant(sizes[dim]));
+      Value extent;
+      if (StringAttr name = sourceType.getSizeName(dim))
+        extent = getSizeArgument(function, name);
+      else
+        extent = constant(sourceType.getShape()[dim]);
+      // offset + coordinate < extent, as coordinate < extent − offset:
+      // the proof showed offset ≥ 0 and sizes are below 2^62, so nothing
+      // wraps.
+      Value left = builder.createOrFold<arith::SubIOp>(
+          loc, extent, offset ? offset : constant(staticOffsets[dim]));
+      Value fits = builder.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::slt, coordinate, left);
+      inside = inside ? builder.createOrFold<arith::AndIOp>(loc, inside, fits)
+                      : fits;
+    }
+    inner *= sizes[dim];
+  }
+  return inside ? inside
+                : arith::ConstantIntOp::create(builder, loc, builder.getI1Type(),
+                                               1);
+}
