@@ -178,6 +178,9 @@ if [ -d "$here/python/tirx" ]; then
   # The reduction helpers (cta_reduce, warp_reduce, group_reduce,
   # group_exchange): every op x dtype x width/group against numpy.
   check "run_reductions.py" with_tirx python3 "$here/run_reductions.py"
+  # 16-bit ewise results packed two to a word (cvt.rn.bf16x2.f32 /
+  # cvt.rn.f16x2.f32) against 16-bit stores and numpy, bit for bit.
+  check "run_ewise_pack.py" with_tirx python3 "$here/run_ewise_pack.py"
   # The launch path with PyTorch: as_torch_op under torch.compile and CUDA
   # graphs, DLPack-only objects, streams, the tensors' device.
   check "run_torch.py" with_tirx python3 "$here/run_torch.py" "$here/examples/python"

@@ -137,6 +137,9 @@ private:
   /// last stored there.
   llvm::DenseSet<Value> promoted;
   llvm::DenseMap<std::pair<Value, int64_t>, Value> slotValues;
+  /// Loads of a promoted tile that read several narrower stored slots as
+  /// one value (an f16 pair as a b32 word) ⇒ the width of those slots.
+  llvm::DenseMap<Operation *, int64_t> assembledLoads;
   SmallVector<Operation *> toErase;
   unsigned sharedCount = 0;
   /// Dynamic shared memory (a kernel over kMaxStaticSharedBytes): each
@@ -280,13 +283,26 @@ LogicalResult TensorLowering::run() {
   return success();
 }
 
+/// An integer or float of exactly `bytes` bytes: what a vector of slots can
+/// hold and be bitcast from.
+static bool isWholeScalar(Type type, int64_t bytes) {
+  return type.isIntOrFloat() && type.getIntOrFloatBitWidth() == bytes * 8;
+}
+
 /// A register tile whose slots are only read and written by constant slot
-/// ops in its own block, always with the same width at the same bytes, is
-/// kept in SSA values: no alloca for LLVM to promote, so large tiles stay
-/// cheap to compile and stay in registers at any optimization level.
+/// ops in its own block is kept in SSA values: no alloca for LLVM to
+/// promote, so large tiles stay cheap to compile and stay in registers at
+/// any optimization level. Stores must not overlap each other with
+/// different widths; a load reads either exactly one stored slot or whole
+/// narrower stored slots (16-bit results read as a 32-bit word), which it
+/// assembles as a vector: LLVM then pairs the two halves of a word (e.g. two
+/// f32 ⇒ bf16 truncations become one cvt.rn.bf16x2.f32) instead of the
+/// shl/or that an alloca's reload of two 16-bit stores turns into.
 bool TensorLowering::isPromotable(AllocLocalOp alloc) {
   Block *block = alloc->getBlock();
-  llvm::DenseMap<int64_t, int64_t> widthAt;
+  llvm::DenseMap<int64_t, int64_t> storeWidthAt;
+  llvm::DenseSet<int64_t> opaqueAt; // stores that cannot be vector elements
+  SmallVector<std::pair<SlotLoadOp, int64_t>> loads;
   SmallVector<Value> worklist = {alloc.getResult()};
   while (!worklist.empty()) {
     Value tensor = worklist.pop_back_val();
@@ -301,46 +317,102 @@ bool TensorLowering::isPromotable(AllocLocalOp alloc) {
       }
       if (user->getBlock() != block)
         return false;
-      int64_t slot, bytes;
       if (auto load = dyn_cast<SlotLoadOp>(user)) {
-        slot = load.getSlot();
-        bytes = load.getTile().getType().getElementBytes();
-      } else if (auto store = dyn_cast<SlotStoreOp>(user)) {
-        slot = store.getSlot();
-        bytes = store.getTile().getType().getElementBytes();
-      } else {
-        return false;
+        loads.push_back({load, load.getTile().getType().getElementBytes()});
+        continue;
       }
-      auto [it, inserted] = widthAt.try_emplace(slot * bytes, bytes);
+      auto store = dyn_cast<SlotStoreOp>(user);
+      if (!store)
+        return false;
+      int64_t bytes = store.getTile().getType().getElementBytes();
+      if (!isWholeScalar(store.getValue().getType(), bytes))
+        opaqueAt.insert(store.getSlot() * bytes);
+      auto [it, inserted] =
+          storeWidthAt.try_emplace(store.getSlot() * bytes, bytes);
       if (!inserted && it->second != bytes)
         return false;
     }
   }
-  // Overlapping accesses of different widths (e.g. f32 and f16 views of
-  // the same bytes) need real memory.
+  // Overlapping stores of different widths (e.g. f32 and f16 views of the
+  // same bytes) need real memory.
+  SmallVector<std::pair<int64_t, int64_t>> stores(storeWidthAt.begin(),
+                                                  storeWidthAt.end());
+  llvm::sort(stores);
   int64_t end = 0;
-  SmallVector<std::pair<int64_t, int64_t>> ranges(widthAt.begin(),
-                                                  widthAt.end());
-  llvm::sort(ranges);
-  for (auto [offset, bytes] : ranges) {
+  for (auto [offset, bytes] : stores) {
     if (offset < end)
       return false;
     end = offset + bytes;
   }
+  SmallVector<std::pair<Operation *, int64_t>> assembled;
+  for (auto [load, bytes] : loads) {
+    int64_t offset = load.getSlot() * bytes;
+    auto first = llvm::partition_point(stores, [&](auto store) {
+      return store.first + store.second <= offset;
+    });
+    // Nothing stored there yet (undefined), or exactly one stored slot.
+    if (first == stores.end() || first->first >= offset + bytes ||
+        (first->first == offset && first->second == bytes))
+      continue;
+    // Whole stored slots of one narrower width, at multiples of it.
+    int64_t part = first->second;
+    if (!isWholeScalar(load.getValue().getType(), bytes) || part >= bytes ||
+        bytes % part != 0)
+      return false;
+    for (auto it = first; it != stores.end() && it->first < offset + bytes;
+         ++it)
+      if (it->second != part || opaqueAt.contains(it->first) ||
+          it->first < offset || it->first + part > offset + bytes ||
+          (it->first - offset) % part)
+        return false;
+    assembled.push_back({load, part});
+  }
+  assembledLoads.insert(assembled.begin(), assembled.end());
   return true;
 }
 
 Value TensorLowering::loadPromoted(OpBuilder &builder, SlotLoadOp load,
                                    Value root) {
-  int64_t offset = load.getSlot() * load.getTile().getType().getElementBytes();
+  int64_t bytes = load.getTile().getType().getElementBytes();
+  int64_t offset = load.getSlot() * bytes;
   Type type = load.getValue().getType();
-  Value value = slotValues.lookup({root, offset});
-  // A slot read before any write holds an undefined value.
-  if (!value)
-    return LLVM::PoisonOp::create(builder, load.getLoc(), type);
-  if (value.getType() != type)
-    value = LLVM::BitcastOp::create(builder, load.getLoc(), type, value);
-  return value;
+  Location loc = load.getLoc();
+  auto bitcast = [&](Value value, Type to) -> Value {
+    if (value.getType() == to)
+      return value;
+    return LLVM::BitcastOp::create(builder, loc, to, value);
+  };
+  auto part = assembledLoads.find(load);
+  if (part == assembledLoads.end()) {
+    Value value = slotValues.lookup({root, offset});
+    // A slot read before any write holds an undefined value.
+    if (!value)
+      return LLVM::PoisonOp::create(builder, loc, type);
+    return bitcast(value, type);
+  }
+  // The narrower slots in memory order as one vector (element 0 is the
+  // lowest address, the low bits of the word); unwritten ones undefined.
+  int64_t count = bytes / part->second;
+  SmallVector<Value> parts;
+  Type partType;
+  for (int64_t i = 0; i < count; ++i) {
+    parts.push_back(slotValues.lookup({root, offset + i * part->second}));
+    if (parts.back() && !partType)
+      partType = parts.back().getType();
+  }
+  if (!partType)
+    return LLVM::PoisonOp::create(builder, loc, type);
+  auto vectorType = VectorType::get({count}, partType);
+  Value vector = LLVM::PoisonOp::create(builder, loc, vectorType);
+  for (auto [i, value] : llvm::enumerate(parts)) {
+    if (!value)
+      continue;
+    Value position = LLVM::ConstantOp::create(
+        builder, loc, builder.getI32Type(), static_cast<int32_t>(i));
+    vector = LLVM::InsertElementOp::create(builder, loc, vector,
+                                           bitcast(value, partType), position);
+  }
+  return bitcast(vector, type);
 }
 
 LogicalResult TensorLowering::lowerOp(Operation *op) {
