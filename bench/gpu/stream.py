@@ -2,9 +2,9 @@
 """Streaming benchmarks on a GPU: TirX kernels (through the Python package)
 against a device-to-device copy of the same bytes, eager PyTorch,
 torch.compile (Triton) and hand-written CUDA C++ (compiled with NVRTC by
-CuPy), all in one process, timed with CUDA events (median of 20 runs after
-5 warm-ups; each run queued behind a sleep kernel so that host launch
-overhead is not timed). Usage: stream.py [RESULTS.md]
+CuPy), all in one process, timed with CUDA events (tirx.testing.do_bench:
+median of 20 runs after 5 warm-ups; each run queued behind a sleep kernel
+so that host launch overhead is not timed). Usage: stream.py [RESULTS.md]
 
 Every TirX configuration is its own row, named by its configuration
 (threads per CTA, 16-byte words per thread, cache hints); none is reported
@@ -17,7 +17,6 @@ the GPU: affine-ReLU and f16 bit for bit, precise SiLU within 4 ulp
 (|error| <= 2^-21 |ref|), fast SiLU within 1e-5 + 2^-20 |ref|
 (docs/math.md), the copies byte for byte. A failed check prints FAIL:, marks
 the row, and makes the exit status 1."""
-import statistics
 import time
 import sys
 
@@ -26,6 +25,7 @@ import torch
 
 import tirx
 from tirx.cuda.axis import laneid, warpid
+from tirx.testing import do_bench
 from tirx.layout import S, TileLayout
 from tirx.script import tirx as T
 
@@ -140,21 +140,14 @@ extern "C" __global__ void silu(const float4 *__restrict__ a, float4 *__restrict
 
 
 def timed(fn):
-    for _ in range(WARMUP):
-        fn()
-    times = []
-    for _ in range(REPEATS):
-        start, stop = torch.cuda.Event(True), torch.cuda.Event(True)
-        # Keep the GPU busy (~1 ms) while the host enqueues start, kernel and
-        # stop, so the events time the kernel and not the host's launch path
-        # (Python launchers differ by tens of microseconds).
-        torch.cuda._sleep(SLEEP_CYCLES)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return statistics.median(times)
+    """Median ms of REPEATS calls after WARMUP, as every bench/gpu script
+    times. Each call is queued behind a ~1 ms sleep kernel, so the events
+    time the kernel and not the host's launch path (Python launchers differ
+    by tens of microseconds); no L2 flush, as bench/RESULTS.md's numbers were
+    measured (with operands larger than L2 a flush would only leave it full
+    of dirty lines for the timed kernel to write back)."""
+    return do_bench(fn, return_mode="median", flush_l2=False, sleep_cycles=SLEEP_CYCLES,
+                    n_warmup=WARMUP, n_repeat=REPEATS)
 
 
 def host_us(fn, calls=50, sleep_cycles=0):
