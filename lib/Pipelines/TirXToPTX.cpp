@@ -198,6 +198,7 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
   pm.addPass(createTirXLowerTensors());
   if (options.fastMath)
     pm.addNestedPass<gpu::GPUModuleOp>(createTirXFastMath());
+  pm.addNestedPass<gpu::GPUModuleOp>(createTirXPreciseMath());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

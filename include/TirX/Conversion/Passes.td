@@ -89,11 +89,31 @@ def TirXFastMath : Pass<"tirx-fast-math"> {
   let description = [{
     `math.exp` ⇒ `ex2.approx.ftz.f32(x · log2 e)`, `math.exp2` ⇒
     `ex2.approx.ftz.f32`, `math.log` ⇒ `lg2.approx.ftz.f32(x) · ln 2`,
-    `math.log2` ⇒ `lg2.approx.ftz.f32`, `math.sqrt`/`rsqrt` ⇒
+    `math.log2` ⇒ `lg2.approx.ftz.f32`, `math.log10` ⇒
+    `lg2.approx.ftz.f32(x) · log10 2`, `math.sqrt`/`rsqrt` ⇒
     `sqrt/rsqrt.approx.ftz.f32`, `math.tanh` ⇒ `tanh.approx.f32`,
-    `math.sin`/`cos` ⇒ `sin/cos.approx.ftz.f32`, `arith.divf` ⇒
+    `math.sin`/`cos` ⇒ `sin/cos.approx.ftz.f32`, `math.tan` ⇒ their
+    quotient by `div.approx.ftz.f32`, `math.powf` ⇒
+    `ex2.approx.ftz.f32(y · lg2.approx.ftz.f32(x))` (base 10:
+    `ex2.approx.ftz.f32(y · log2 10)`), `arith.divf` ⇒
     `div.approx.ftz.f32` — what CUDA's `--use_fast_math` does. Other types
     are left to libdevice. Accuracy per function: `docs/math.md`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TirXPreciseMath : Pass<"tirx-precise-math"> {
+  let summary = "Lower the math ops convert-gpu-to-nvvm leaves or gets wrong";
+  let description = [{
+    Runs in every compile, after `tirx-fast-math`: `math.trunc` ⇒
+    `llvm.intr.trunc`, `math.ctlz`/`ctpop` ⇒ `llvm.intr.ctlz`/`ctpop`
+    (upstream lowers none of them), `math.sqrt` (f32, f16, bf16) ⇒
+    `llvm.intr.sqrt` (`sqrt.rn.f32`, as CUDA's `sqrtf`; libdevice's
+    `__nv_sqrtf` would be `sqrt.approx.f32`), `math.powf` with the constant
+    base 10 ⇒ libdevice's `exp10`, and the `math.sqrt` of `x·x + y·y` marked
+    `tirx.math = "hypot"` (T.hypot) ⇒ libdevice's `hypot`. f16 and bf16
+    calls are computed in f32. `docs/math.md`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect"];

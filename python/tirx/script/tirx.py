@@ -5,7 +5,7 @@ from .._control import DoWhile, Else, If, Then, serial, unroll
 from .._reduce import (cta_reduce as _cta_reduce, group_exchange as _group_exchange,
                        group_reduce as _group_reduce, warp_reduce as _warp_reduce)
 from .._dsl import (DTYPES as _DTYPES, SizeVar as _SizeVar, Tensor, ceildiv, if_then_else,
-                    math_op as _math, to_index as index)
+                    math_functions as _math_functions, to_index as index)
 
 
 def dynamic(name, multiple_of=1, at_most=None):
@@ -24,40 +24,12 @@ from .._function import (LaunchConfig, alloc_local, alloc_shared, apply as _appl
 globals().update(_DTYPES)
 
 
-def exp(x):
-    return _math("exp", x)
-
-
-def exp2(x):
-    return _math("exp2", x)
-
-
-def log(x):
-    return _math("log", x)
-
-
-def log2(x):
-    return _math("log2", x)
-
-
-def sqrt(x):
-    return _math("sqrt", x)
-
-
-def rsqrt(x):
-    return _math("rsqrt", x)
-
-
-def tanh(x):
-    return _math("tanh", x)
-
-
-def sin(x):
-    return _math("sin", x)
-
-
-def cos(x):
-    return _math("cos", x)
+# The math functions (TVM's T names; docs/python.md "Math functions"):
+# exp, exp2, exp10, log, log2, log10, log1p, expm1, sqrt, rsqrt, cbrt,
+# sigmoid, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, asinh,
+# acosh, atanh, erf, pow, hypot, fma, fmod, copysign, abs/fabs, floor, ceil,
+# trunc, round, nearbyint, max, min, isnan, isinf, isfinite, clz, popcount.
+globals().update(_math_functions())
 
 
 cuda = _types.SimpleNamespace(
