@@ -85,8 +85,11 @@ def test_divisor_needed_and_missing():
         bx = T.cuda.block_idx("x")
         r = T.alloc_local((1, 4), "float32")
         T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r, A[bx:bx + 1, 0:4], scope="thread")
+    # The tensor declares align=16: the message names the missing multiple.
     with pytest.raises(tirx.CompileError,
-                       match="the tensor is aligned to 4 byte"):
+                       match=r"only known to be 4-byte aligned: .* cols is not declared a multiple "
+                             r"of 4; declare cols a multiple of 4: T\.dynamic\(\"cols\", "
+                             r"multiple_of=4\)"):
         compile_(first_four)
     cols4 = T.dynamic("cols", multiple_of=4)
 

@@ -297,10 +297,11 @@ tirx.kernel @misaligned_atom(%A: !tirx.tensor<2x32x4xf32, global, #tirx.layout<S
 tirx.kernel @dynamic_misalignment(%A: !tirx.tensor<64x3xf32, global, align = 16>) launch(grid = [1], block = [64]) {
   %tx = tirx.thread_idx x
   %r = tirx.alloc_local : !tirx.tensor<2xf32, local>
+  // expected-note @+1 {{the region is here}}
   %row = tirx.region %A[%tx, 0] [1, 2] : !tirx.tensor<64x3xf32, global, align = 16>
   %v = tirx.view %row : !tirx.tensor<1x2xf32, global, #tirx.layout<S[(1, 2) : (3, 1)]>, align = 4>
                      -> !tirx.tensor<2xf32, global, #tirx.layout<S[(1, 2) : (3, 1)]>, align = 4>
-  // expected-error @+1 {{the tensor is aligned to 4 byte(s) but each access is a 8-byte vector}}
+  // expected-error @+1 {{operand #1 (addr): each access is a 8-byte vector, but this region of a tensor declared align = 16 is only known to be 4-byte aligned: its runtime offset in dimension 0 is not known to be a multiple of 2 (each step moves the base by 12 bytes); compute it as a multiple of 2}}
   tile.apply "ld.global.v2.b32" scope(thread) (%r, %v) : !tirx.tensor<2xf32, local>, !tirx.tensor<2xf32, global, #tirx.layout<S[(1, 2) : (3, 1)]>, align = 4>
   tirx.return
 }

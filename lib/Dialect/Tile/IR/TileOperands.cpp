@@ -15,6 +15,7 @@
 
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 #include "TirX/Dialect/Tile/IR/MatrixDescriptor.h"
+#include "TirX/Dialect/TirX/IR/TirXOps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
@@ -24,6 +25,7 @@
 
 #include <memory>
 #include <mutex>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -546,6 +548,123 @@ TileOperandChecker::checkFragmentOperand(const TileTensorOperand &operand) {
   return success();
 }
 
+/// The SSA value of tensor operand `position` of a tile op (its mixed
+/// operand list: `operand_kinds`, unit for the next SSA value), or null.
+static Value getTensorOperandValue(Operation *op, unsigned position) {
+  auto kinds = op->getAttrOfType<ArrayAttr>("operand_kinds");
+  if (!kinds || position >= kinds.size() || !isa<UnitAttr>(kinds[position]))
+    return {};
+  unsigned index =
+      llvm::count_if(kinds.getValue().take_front(position),
+                     [](Attribute kind) { return isa<UnitAttr>(kind); });
+  return index < op->getNumOperands() ? op->getOperand(index) : Value();
+}
+
+static int64_t lowestSetBit(int64_t value) { return value & -value; }
+
+/// Why a region reached through views from `tensor` is aligned to fewer
+/// than `needed` bytes although the tensor it selects from is declared
+/// aligned to `needed` or more: the runtime stride (size variables without
+/// a sufficient multiple_of) or the offset that moves its base. Returns the
+/// region and sets `reason` (what is short and the fix), or returns null
+/// (then the declared alignment itself is short).
+static RegionOp explainRegionAlignment(Value tensor, int64_t needed,
+                                       std::string &reason) {
+  RegionOp region;
+  while (Operation *def = tensor.getDefiningOp()) {
+    if (isa<ViewOp, ReinterpretOp>(def)) {
+      tensor = def->getOperand(0);
+      continue;
+    }
+    region = dyn_cast<RegionOp>(def);
+    if (!region)
+      return {};
+    if (region.getSource().getType().getAlignmentOrDefault() % needed == 0)
+      break;
+    tensor = region.getSource();
+    region = {};
+  }
+  if (!region)
+    return {};
+  tirx::TensorType source = region.getSource().getType();
+  // Only a row-major tensor's strides are products of its extents.
+  if (source.hasStaticShape() && source.getLayout())
+    return {};
+  int64_t elementBytes = source.getElementBytes();
+  auto function = region->getParentOfType<FunctionOpInterface>();
+  llvm::raw_string_ostream os(reason);
+  for (auto [dim, offset] : llvm::enumerate(region.getStaticOffsets())) {
+    if (offset == 0)
+      continue;
+    // The stride of `dim` in bytes: its constant part, and the size
+    // variables (with their declared multiples) it is a product of.
+    int64_t strideBytes = elementBytes * source.getStaticStrideFactor(dim);
+    SmallVector<StringAttr> names = source.getRuntimeStrideFactors(dim);
+    int64_t multiples = 1, declared = 1;
+    for (StringAttr name : names) {
+      BlockArgument argument =
+          function ? getSizeArgument(function, name) : BlockArgument();
+      declared =
+          argument ? getSizeMultiple(function, argument.getArgNumber()) : 1;
+      multiples *= declared;
+    }
+    int64_t known = lowestSetBit(strideBytes * multiples);
+    if (!names.empty() && known % needed != 0) {
+      // The size variables' product must be a multiple of `factor`; the
+      // fix names the innermost (its declared multiple is `declared`).
+      int64_t factor = needed / std::gcd(needed, strideBytes);
+      StringRef name = names.back().getValue();
+      int64_t multiple = std::lcm(declared, factor);
+      os << "its offset in dimension " << dim << " moves it by strides of ";
+      llvm::interleave(
+          names, os, [&](StringAttr n) { os << n.getValue(); }, " x ");
+      if (strideBytes != elementBytes)
+        os << " x " << strideBytes / elementBytes;
+      os << " elements of " << elementBytes << " bytes, and ";
+      if (names.size() > 1)
+        os << "their product is not known to be a multiple of " << factor;
+      else if (declared > 1)
+        os << name << " is declared a multiple of " << declared << " only";
+      else
+        os << name << " is not declared a multiple of " << factor;
+      os << "; declare " << name << " a multiple of " << multiple
+         << ": T.dynamic(\"" << name << "\", multiple_of=" << multiple
+         << ") in Python, tirx.multiple_of = " << multiple
+         << " on its size argument in the IR";
+      return region;
+    }
+    // A step of the offset moves the base by `step` bytes (by a multiple of
+    // it when the stride has size variables).
+    int64_t step = strideBytes * multiples;
+    std::string stepText = (names.empty() ? "" : "a multiple of ") +
+                           std::to_string(step) + " bytes";
+    if (!ShapedType::isDynamic(offset)) {
+      if (lowestSetBit(known * offset) % needed == 0)
+        continue;
+      os << "its offset " << offset << " in dimension " << dim
+         << " moves it by " << offset << " x " << stepText
+         << ", not a multiple of " << needed
+         << "; start the region at a multiple of "
+         << needed / std::gcd(needed, known) << " in that dimension";
+      return region;
+    }
+    if (known % needed == 0)
+      continue;
+    int64_t factor = needed / std::gcd(needed, known);
+    os << "its runtime offset in dimension " << dim
+       << " is not known to be a multiple of " << factor << " (each step moves "
+       << "the base by " << stepText << "); compute it as a multiple of "
+       << factor << " (e.g. i * " << factor << " in Python), or claim align "
+       << needed << " on the tirx.region where it is one";
+    return region;
+  }
+  // Every offset keeps `needed`: what is short is the region's own claim.
+  os << "the tirx.region claims align "
+     << region.getResult().getType().getAlignmentOrDefault() << " only; claim "
+     << needed << " (the kernel's verifier proves it)";
+  return region;
+}
+
 LogicalResult
 TileOperandChecker::checkMemoryOperand(const TileTensorOperand &operand) {
   tirx::TensorType type = operand.type;
@@ -553,12 +672,27 @@ TileOperandChecker::checkMemoryOperand(const TileTensorOperand &operand) {
   ArrayRef<int64_t> shape = type.getShape();
   int64_t elementBytes = type.getElementBytes();
   int64_t alignment = type.getAlignmentOrDefault();
-  if (operand.vectorBytes > 1 && alignment % operand.vectorBytes != 0)
-    return emitOperandError(operand)
-           << "the tensor is aligned to " << alignment
-           << " byte(s) but each access is a " << operand.vectorBytes
-           << "-byte vector; declare align = " << operand.vectorBytes
-           << " (or more) on the tensor";
+  if (operand.vectorBytes > 1 && alignment % operand.vectorBytes != 0) {
+    std::string reason;
+    Value value = getTensorOperandValue(op, operand.position);
+    RegionOp region =
+        value ? explainRegionAlignment(value, operand.vectorBytes, reason)
+              : RegionOp();
+    if (!region)
+      return emitOperandError(operand)
+             << "the tensor is aligned to " << alignment
+             << " byte(s) but each access is a " << operand.vectorBytes
+             << "-byte vector; declare align = " << operand.vectorBytes
+             << " (or more) on the tensor";
+    InFlightDiagnostic diag =
+        emitOperandError(operand)
+        << "each access is a " << operand.vectorBytes
+        << "-byte vector, but this region of a tensor declared align = "
+        << region.getSource().getType().getAlignmentOrDefault()
+        << " is only known to be " << alignment << "-byte aligned: " << reason;
+    diag.attachNote(region.getLoc()) << "the region is here";
+    return diag;
+  }
 
   int64_t atom = std::max<unsigned>(operand.atom, 1);
   int64_t numElements = type.getNumElements();
@@ -602,12 +736,27 @@ TileOperandChecker::checkMemoryRows(const TileTensorOperand &operand) {
   ArrayRef<int64_t> shape = type.getShape();
   int64_t elementBytes = type.getElementBytes();
   int64_t rowBytes = operand.vectorBytes;
-  if (type.getAlignmentOrDefault() % rowBytes != 0)
-    return emitOperandError(operand)
-           << "the tensor is aligned to " << type.getAlignmentOrDefault()
-           << " byte(s) but each row address must be " << rowBytes
-           << "-byte aligned; declare align = " << rowBytes
-           << " (or more) on the tensor";
+  if (type.getAlignmentOrDefault() % rowBytes != 0) {
+    std::string reason;
+    Value value = getTensorOperandValue(op, operand.position);
+    RegionOp region =
+        value ? explainRegionAlignment(value, rowBytes, reason) : RegionOp();
+    if (!region)
+      return emitOperandError(operand)
+             << "the tensor is aligned to " << type.getAlignmentOrDefault()
+             << " byte(s) but each row address must be " << rowBytes
+             << "-byte aligned; declare align = " << rowBytes
+             << " (or more) on the tensor";
+    InFlightDiagnostic diag =
+        emitOperandError(operand)
+        << "each row address must be " << rowBytes
+        << "-byte aligned, but this region of a tensor declared align = "
+        << region.getSource().getType().getAlignmentOrDefault()
+        << " is only known to be " << type.getAlignmentOrDefault()
+        << "-byte aligned: " << reason;
+    diag.attachNote(region.getLoc()) << "the region is here";
+    return diag;
+  }
   int64_t atom = operand.atom;
   int64_t perGroup = getElementsPerGroup(operand);
   llvm::DenseMap<int64_t, int64_t> writtenBy;
