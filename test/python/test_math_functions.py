@@ -358,3 +358,59 @@ def test_keywords_bind_by_name():
     ir = tirx.compile(kernel(named), target=TARGET).mlir["input"]
     # TVM's atan2(x1, x2) is C's atan2(x1, x2): the angle of (x2, x1).
     assert re.search(r"math\.atan2 %arg1, %arg0 : f32", ir), ir
+
+
+#===----------------------------------------------------------------------===#
+# test/gpu/run_math.py: its CPU side (the GPU run is the bundle's)
+#===----------------------------------------------------------------------===#
+
+def run_math():
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location(
+        "run_math", os.path.join(root, "gpu", "run_math.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_run_math_kernels_compile():
+    """Every kernel the GPU accuracy run launches compiles (for sm_90), and
+    its bounds cover exactly the float functions of T."""
+    module = run_math()
+    assert set(module.BOUNDS) == set(PRECISE) - {"fabs", "isnan", "isinf", "isfinite"}
+    compiled = module.compile_all("sm_90")
+    assert len(compiled) == len(module.BOUNDS) * 5
+    ptx = compiled["exp", "float64", "precise"].ptx
+    assert "ld.global.v2.b64" in ptx and "st.global.v2.b64" in ptx
+    assert "ex2.approx.ftz.f32" in compiled["exp", "float32", "fast"].ptx
+
+
+def test_run_math_ulp_distance():
+    module = run_math()
+    np = pytest.importorskip("numpy")
+    f32 = np.float32
+    result = np.array([1, np.inf, np.nan, -0.0, 0, -1, 1], f32)
+    expected = np.array([np.nextafter(f32(1), f32(2)), np.finfo(f32).max, np.nan, 0, np.nan,
+                         -1, -1], f32)
+    # 1 ulp; infinity one past the largest float; -0 = +0; 1 vs -1 is
+    # 2 * 0x3F800000 ulp; one NaN disagreement.
+    assert module.ulp_distance(module.float_bits(result), module.float_bits(expected)) == \
+        (2 * 0x3F800000, 1)
+    tiny = np.array([5e-324, -np.inf]), np.array([-5e-324, np.inf])
+    assert module.ulp_distance(*map(module.float_bits, tiny))[0] == 2 * 0x7FF0000000000000
+    half = np.array([65504, np.inf], np.float16), np.array([np.inf, np.inf], np.float16)
+    assert module.ulp_distance(*map(module.float_bits, half)) == (1, 0)
+
+
+def test_run_math_long_double_references():
+    module = run_math()
+    np = pytest.importorskip("numpy")
+    if np.finfo(np.longdouble).nmant < 63:
+        pytest.skip("long double is a double here")
+    x = np.array([0.5, 1.0, 2.5, -2.5])
+    y, z = x[::-1].copy(), x.copy()
+    assert module.longdouble_reference("erf", x, y, z) is None
+    assert list(module.longdouble_reference("round", x, y, z)) == [1.0, 1.0, 3.0, -3.0]
+    assert list(module.longdouble_reference("nearbyint", x, y, z)) == [0.0, 1.0, 2.0, -2.0]
+    assert module.longdouble_reference("exp", x, y, z)[1] == np.exp(1.0)
