@@ -47,3 +47,18 @@ std::string mlir::tirx::findCUDATool(llvm::StringRef toolkit,
 std::string mlir::tirx::findPtxas(llvm::StringRef toolkit) {
   return findCUDATool(toolkit, "ptxas");
 }
+
+std::string mlir::tirx::getLibdevicePath(llvm::StringRef toolkit) {
+  llvm::SmallString<256> path(toolkit);
+  llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+  return path.str().str();
+}
+
+std::string mlir::tirx::describeCUDAToolkit(llvm::StringRef toolkit) {
+  // The variables in findCUDAToolkit's order: the first set one is used.
+  for (const char *variable :
+       {"TIRX_CUDA_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *value = std::getenv(variable); value && *value)
+      return toolkit == value ? std::string("$") + variable : "cuda-path";
+  return toolkit == "/usr/local/cuda" ? "the default" : "cuda-path";
+}

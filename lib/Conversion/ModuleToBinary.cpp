@@ -93,17 +93,52 @@ struct ModuleToBinaryPass
 
   void runOnOperation() override;
 
-  /// Runs ptxas on `ptx`; the log in `log`, the cubin in `cubin`.
+  /// Runs ptxas on `ptx`; the log in `log`, the cubin in `cubin`. A
+  /// function ptxas finds unresolved is reported where `calls` (the first
+  /// call of each external function of the module) says it is called.
   LogicalResult assemble(Location loc, StringRef ptxas, StringRef chip,
-                         unsigned opt, StringRef ptx, std::string &log,
-                         std::string &cubin);
+                         unsigned opt, StringRef ptx,
+                         const llvm::StringMap<Location> &calls,
+                         std::string &log, std::string &cubin);
 };
 } // namespace
 
-LogicalResult ModuleToBinaryPass::assemble(Location loc, StringRef ptxas,
-                                           StringRef chip, unsigned opt,
-                                           StringRef ptx, std::string &log,
-                                           std::string &cubin) {
+/// The first call, in program order, of each function `module` declares
+/// without a body (libdevice's `__nv_*`, linked after translation): the
+/// location of the user's math op that needed it.
+static llvm::StringMap<Location> getExternalCalls(gpu::GPUModuleOp module) {
+  llvm::StringMap<Location> calls;
+  module.walk([&](LLVM::CallOp call) {
+    std::optional<StringRef> callee = call.getCallee();
+    if (!callee)
+      return;
+    auto function = SymbolTable::lookupNearestSymbolFrom<LLVM::LLVMFuncOp>(
+        call, call.getCalleeAttr());
+    if (function && function.isExternal())
+      calls.try_emplace(*callee, call.getLoc());
+  });
+  return calls;
+}
+
+/// Where libdevice was looked for, and how to provide it.
+static void describeLibdevice(InFlightDiagnostic &diag, StringRef toolkit) {
+  if (toolkit.empty())
+    diag << "no CUDA toolkit was found ($TIRX_CUDA_PATH, $CUDA_HOME, "
+            "$CUDA_PATH and $CUDA_ROOT are unset, and /usr/local/cuda has no "
+            "nvvm/libdevice)";
+  else
+    diag << "looked for " << tirx::getLibdevicePath(toolkit)
+         << " (in the CUDA toolkit " << toolkit << ", from "
+         << tirx::describeCUDAToolkit(toolkit) << ")";
+  diag << "; point $TIRX_CUDA_PATH (or the pipeline's cuda-path) at a CUDA "
+          "toolkit that has nvvm/libdevice/libdevice.10.bc";
+}
+
+LogicalResult
+ModuleToBinaryPass::assemble(Location loc, StringRef ptxas, StringRef chip,
+                             unsigned opt, StringRef ptx,
+                             const llvm::StringMap<Location> &calls,
+                             std::string &log, std::string &cubin) {
   SmallString<128> ptxPath, cubinPath, logPath;
   int fd = -1;
   if (llvm::sys::fs::createTemporaryFile("tirx", "ptx", fd, ptxPath))
@@ -131,10 +166,31 @@ LogicalResult ModuleToBinaryPass::assemble(Location loc, StringRef ptxas,
                                          0, 0, &message);
   if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
     log = (*buffer)->getBuffer().str();
-  if (status != 0)
-    return emitError(loc) << "ptxas (" << ptxas << ") failed"
-                          << (message.empty() ? "" : ": ") << message << "\n"
-                          << StringRef(log).trim();
+  if (status != 0) {
+    // "ptxas fatal : Unresolved extern function '__nv_erff'": at the call.
+    StringRef unresolved;
+    StringRef marker = "Unresolved extern function '";
+    if (size_t at = log.find(marker); at != std::string::npos)
+      unresolved = StringRef(log).substr(at + marker.size()).split('\'').first;
+    auto call = calls.find(unresolved);
+    InFlightDiagnostic diag =
+        emitError(call == calls.end() ? loc : call->second)
+        << "ptxas (" << ptxas << ") failed" << (message.empty() ? "" : ": ")
+        << message << "\n"
+        << StringRef(log).trim();
+    if (unresolved.starts_with("__nv_")) {
+      std::string libdevice = tirx::getLibdevicePath(toolkit);
+      if (!toolkit.empty() && llvm::sys::fs::is_regular_file(libdevice)) {
+        diag << "\nthis call's " << unresolved << " is not in libdevice ("
+             << libdevice << ")";
+      } else {
+        diag << "\nthis math function calls libdevice's " << unresolved
+             << ", which was not linked: ";
+        describeLibdevice(diag, toolkit);
+      }
+    }
+    return diag;
+  }
   auto buffer = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
@@ -185,6 +241,35 @@ void ModuleToBinaryPass::runOnOperation() {
                     Builder(context).getI32IntegerAttr(maxRegisters));
     });
 
+  // Precise math calls libdevice's __nv_* functions, which the NVVM target
+  // links from the toolkit's libdevice: without it, it warns at the module
+  // and ptxas fails on an unresolved function. Refuse at the first call
+  // instead, the user's math op, saying what was looked for where.
+  llvm::StringMap<llvm::StringMap<Location>> externalCalls;
+  for (auto module : top.getOps<gpu::GPUModuleOp>())
+    externalCalls[module.getName()] = getExternalCalls(module);
+  if (!toolkit.empty() &&
+      !llvm::sys::fs::is_regular_file(tirx::getLibdevicePath(toolkit))) {
+    for (auto module : top.getOps<gpu::GPUModuleOp>()) {
+      std::optional<std::pair<StringRef, Location>> first;
+      module.walk([&](LLVM::CallOp call) {
+        std::optional<StringRef> callee = call.getCallee();
+        if (first || !callee || !callee->starts_with("__nv_") ||
+            !externalCalls[module.getName()].count(*callee))
+          return;
+        first = {*callee, call.getLoc()};
+      });
+      if (!first)
+        continue;
+      InFlightDiagnostic diag = emitError(first->second)
+                                << "this math function calls libdevice's "
+                                << first->first
+                                << ", but libdevice is not there: ";
+      describeLibdevice(diag, toolkit);
+      return signalPassFailure();
+    }
+  }
+
   std::unique_ptr<SymbolTable> table;
   auto getTable = [&]() -> SymbolTable * {
     if (!table)
@@ -221,7 +306,8 @@ void ModuleToBinaryPass::runOnOperation() {
       }
       std::string log, cubin;
       if (failed(assemble(op.getLoc(), ptxas, target.getChip(), target.getO(),
-                          object.getObject().getValue(), log, cubin)))
+                          object.getObject().getValue(),
+                          externalCalls[op.getName()], log, cubin)))
         return signalPassFailure();
 
       const llvm::StringMap<Location> &locations = kernels[op.getName()];

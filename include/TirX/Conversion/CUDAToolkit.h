@@ -34,6 +34,15 @@ std::string findCUDATool(llvm::StringRef toolkit, llvm::StringRef name);
 /// findCUDATool(toolkit, "ptxas").
 std::string findPtxas(llvm::StringRef toolkit);
 
+/// `toolkit`/nvvm/libdevice/libdevice.10.bc: the libdevice the NVVM target
+/// links precise math from.
+std::string getLibdevicePath(llvm::StringRef toolkit);
+
+/// Where `toolkit`, a result of findCUDAToolkit, came from, for messages:
+/// "$TIRX_CUDA_PATH" (or $CUDA_HOME, ...) when that variable names it, "the
+/// default" for /usr/local/cuda, else "cuda-path".
+std::string describeCUDAToolkit(llvm::StringRef toolkit);
+
 } // namespace mlir::tirx
 
 #endif // TIRX_CONVERSION_CUDATOOLKIT_H
