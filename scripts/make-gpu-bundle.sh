@@ -5,7 +5,8 @@
 # programs of test/gpu lowered to the LLVM dialect with their CHECK lines,
 # the examples' PTX and the Python checks, libTirXCAPI.so with the Python
 # package and the seed's examples, the pip wheel. Big files are xz-compressed (run.sh
-# unpacks them). Run there: `bash run.sh`.
+# unpacks them; `import tirx` decompresses lib/libTirXCAPI.so.xz by itself
+# into its cache folder, docs/python.md). Run there: `bash run.sh`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 static=${1:-$root/build-static}

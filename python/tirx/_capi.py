@@ -5,7 +5,10 @@ its folder; an override), next to this package (tirx/lib/: the GPU bundle),
 in an installed prefix (P/python_packages/tirx/ loads P/lib/: `cmake
 --install`), or in a TirX build tree next to the sources (build/lib,
 build-static/lib). The installed libraries carry a RUNPATH to libMLIR.so, so
-an install needs neither TIRX_LIBRARY nor LD_LIBRARY_PATH.
+an install needs neither TIRX_LIBRARY nor LD_LIBRARY_PATH. A library that is
+there only xz-compressed (LIB.so.xz: the GPU bundle's libTirXCAPI.so, kept
+small) is decompressed once into the compile cache's folder and loaded from
+there.
 """
 import ctypes
 import os
@@ -30,12 +33,64 @@ def library_candidates(name):
         yield os.path.join(_ROOT, build, "lib", name)
 
 
+def _cache_directory():
+    """tirx._cache.directory() ($TIRX_CACHE_DIR, default ~/.cache/tirx),
+    which imports this module."""
+    return os.environ.get("TIRX_CACHE_DIR") or os.path.join(
+        os.path.expanduser("~"), ".cache", "tirx")
+
+
+def unpacked_library(packed):
+    """The library compressed in `packed` (LIB.so.xz), decompressed into
+    <cache>/lib/<sha256 of the archive>/LIB.so unless already there (written
+    to a temporary file and renamed, so that processes importing at once
+    never load a partial file); its path."""
+    import hashlib
+    import lzma
+    import shutil
+    import tempfile
+    digest = hashlib.sha256()
+    with open(packed, "rb") as archive:
+        for block in iter(lambda: archive.read(1 << 20), b""):
+            digest.update(block)
+    folder = os.path.join(_cache_directory(), "lib", digest.hexdigest()[:32])
+    target = os.path.join(folder, os.path.basename(packed)[:-len(".xz")])
+    if os.path.exists(target):
+        return target
+    os.makedirs(folder, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".unpacking-")
+    try:
+        with os.fdopen(fd, "wb") as out, lzma.open(packed) as source:
+            shutil.copyfileobj(source, out, 1 << 20)
+        os.chmod(temporary, 0o755)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+    return target
+
+
 def load_library(name):
+    import lzma
     tried = []
     for path in library_candidates(name):
         tried.append(path)
         if os.path.exists(path):
             return ctypes.CDLL(path)
+        if os.path.exists(path + ".xz"):
+            try:
+                unpacked = unpacked_library(path + ".xz")
+            except (OSError, EOFError, lzma.LZMAError) as error:
+                raise LibraryNotFoundError(
+                    "%s is there only compressed (%s.xz), and decompressing it into %s "
+                    "failed: %s. Point TIRX_CACHE_DIR at a writable folder, or decompress "
+                    "it in place (`python3 unpack.py %s` in the GPU bundle, or `xz -d`)."
+                    % (name, path, os.path.join(_cache_directory(), "lib"), error,
+                       os.path.dirname(path))) from error
+            return ctypes.CDLL(unpacked)
     raise LibraryNotFoundError(
         "%s was not found (looked in: %s). Build TirX first: run `make` in the "
         "TirX repository (it builds build/lib/%s), or point TIRX_LIBRARY at "

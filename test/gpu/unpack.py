@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Decompresses the xz'ed files of a GPU bundle in place (FILE.xz -> FILE,
-executable), so the bundle needs only Python on the GPU machine.
+executable), so the bundle needs only Python on the GPU machine. (Python
+alone does not need it for lib/libTirXCAPI.so.xz: `import tirx`
+decompresses that into its cache folder, python/tirx/_capi.py.)
 Usage: unpack.py DIR..."""
 import glob
 import lzma
