@@ -41,6 +41,11 @@ dir=${1:-$here/ptx}
 # passes only (each fits one 10-minute device command); unset, both.
 part=${TIRX_GPU_PART:-all}
 case $part in all|checks|sanitizers) ;; *) echo "TIRX_GPU_PART=$part: not all, checks or sanitizers" >&2; exit 2;; esac
+# The bundle ships bin/ and lib/ xz-compressed: unpack them for either part
+# (the sanitizer passes run the same programs and import tirx too).
+if [ -d "$here/tests" ]; then
+  python3 "$here/unpack.py" "$here/bin" "$here/lib"
+fi
 if [ "$part" != sanitizers ]; then
 runner_test() {  # a test/gpu host program: tirx-runner, then its CHECK lines
   local name=$1
@@ -50,7 +55,6 @@ runner_test() {  # a test/gpu host program: tirx-runner, then its CHECK lines
   { cat "$here/tests/$name.out"; return 1; }
 }
 if [ -d "$here/tests" ]; then
-  python3 "$here/unpack.py" "$here/bin" "$here/lib"
   for test in "$here"/tests/*.llvm.mlir; do
     name=$(basename "$test" .llvm.mlir)
     check "gpu/$name.mlir (tirx-runner)" runner_test "$name"
