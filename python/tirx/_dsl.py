@@ -639,8 +639,11 @@ class TensorValue:
         b.emit("%s = tirx.view %s : %s -> %s" % (result, self.ssa, self.type, new_type))
         return TensorValue(result, new_type)
 
-    def _region(self, key, drop):
+    def _region(self, key, drop, masked=False):
         b = builder()
+        if masked and self.type.space != "global":
+            raise _error("only a global tensor's regions can be masked (this tensor is in "
+                         "%s memory)" % self.type.space)
         key = key if isinstance(key, tuple) else (key,)
         if len(key) > len(self.shape):
             raise _error("%d indices for a rank-%d tensor" % (len(key), len(self.shape)))
@@ -711,9 +714,9 @@ class TensorValue:
         dyn = iter(dynamic)
         offset_text = ", ".join(next(dyn) if o is None else str(o) for o in offsets)
         result = b.fresh("region")
-        b.emit("%s = tirx.region %s[%s] [%s]%s : %s" % (
+        b.emit("%s = tirx.region %s[%s] [%s]%s%s : %s" % (
             result, self.ssa, offset_text, ", ".join(map(str, sizes)),
-            " align %d" % claim if claim else "", self.type))
+            " masked" if masked else "", " align %d" % claim if claim else "", self.type))
         value = TensorValue(result, region_type)
         if drop and tuple(kept) != region_type.shape:
             value = value.view(*(kept or [1]))
@@ -752,6 +755,29 @@ class TensorValue:
             def __getitem__(self, key):
                 return tensor._region(key, drop=True)
         return _Sub()
+
+    @property
+    def masked(self):
+        """t.masked[r:r + 32, c:c + 32] (rank-keeping) and t.masked.sub[i, a:b]
+        (an integer index drops its dimension): a region that may overhang the
+        tensor's end. Tile ops access only its elements inside the tensor: each
+        repeat of the instruction is predicated on them, and a skipped load
+        leaves its registers as they were (fill them first with the value the
+        tail should count as). The bounds proof then checks only that the
+        offsets are not negative (docs/sizes.md, "Masked regions")."""
+        tensor = self
+
+        class _Masked:
+            def __getitem__(self, key):
+                return tensor._region(key, drop=False, masked=True)
+
+            @property
+            def sub(self):
+                class _MaskedSub:
+                    def __getitem__(self, key):
+                        return tensor._region(key, drop=True, masked=True)
+                return _MaskedSub()
+        return _Masked()
 
 
 #===------------------------------------------------------------------------===#
@@ -1172,7 +1198,7 @@ def _math_operands(what, args, kinds):
         raise _error("%s needs a traced %s value (a parameter of the scalar function or "
                      "a value computed from one), got %s" % (
                          what, "float" if kinds == "f" else "integer" if kinds == "i"
-                         else "number", ", ".join(repr(a) for a in args)))
+                         else "number", ", ".join(map(_describe, args))))
     dtype = ref.dtype
     if dtype is None:
         ok, name = "x" in kinds, "index"
@@ -1184,6 +1210,13 @@ def _math_operands(what, args, kinds):
                     "fi": "a float or an integer", "fix": "a float, an integer or an index"}
         raise _error("%s needs %s, got a value of type %s" % (what, expected[kinds], name))
     return tuple(ref._coerce(a) for a in args)
+
+
+def _describe(value):
+    """`value` as the user wrote it: T.float32(1.0), 2."""
+    if isinstance(value, Constant):
+        return "T.%s(%r)" % (value.dtype.name, value.value)
+    return repr(value)
 
 
 def _math_emit(op, args, dtype, attributes="", result_dtype=None):

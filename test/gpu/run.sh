@@ -176,6 +176,9 @@ if [ -d "$here/python/tirx" ]; then
   # tensor, the launcher's tensor maps, against a host model bit for bit.
   check "run_tma.py" with_tirx python3 "$here/run_tma.py"
   check "run_tma_sizes.py" with_tirx python3 "$here/run_tma_sizes.py"
+  # Masked regions: tiles overhanging the tensor's end, outputs inside
+  # sentinel-guarded buffers, and a skipped load keeping its registers.
+  check "run_masked.py" with_tirx python3 "$here/run_masked.py"
   # Thread-block clusters: barrier.cluster and TMA multicast into every CTA
   # of a cluster of 2, 4 and 8.
   check "run_cluster.py" with_tirx python3 "$here/run_cluster.py"
@@ -257,6 +260,8 @@ else
           env PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
           TIRX_EXAMPLE_MAX_N=1048579 python3 "$example"
       done
+      sanitize $tool run_masked.py env PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
+        python3 "$here/run_masked.py"
     fi
   done
 fi

@@ -288,6 +288,13 @@ def test_integer_function_of_a_float():
     @T.function(private=True)
     def clz_float(x: T.float32, y: T.float32, z: T.float32) -> T.float32:
         return T.float32(T.clz(x))  # MARK-clz-float
+
+    @T.function(private=True)
+    def clz_constant(x: T.float32, y: T.float32, z: T.float32) -> T.float32:
+        return x + T.float32(T.clz(7))  # MARK-clz-constant
+    with raises(line_of("MARK-clz-constant") + "T.clz needs a traced integer value (a "
+                "parameter of the scalar function or a value computed from one), got 7"):
+        trace(clz_constant)
     with raises(line_of("MARK-clz-float") + "T.clz needs an integer, got a value of "
                 "type float32"):
         trace(clz_float)
@@ -306,13 +313,15 @@ def test_untraced_arguments():
     @T.function(private=True)
     def constant(x: T.float32, y: T.float32, z: T.float32) -> T.float32:
         return T.exp(T.float32(1))  # MARK-exp-const
-    with raises(line_of("MARK-exp-const") + "T.exp needs a traced float value"):
+    with raises(line_of("MARK-exp-const") + "T.exp needs a traced float value (a parameter "
+                "of the scalar function or a value computed from one), got T.float32(1)"):
         trace(constant)
 
     @T.function(private=True)
     def numbers(x: T.float32, y: T.float32, z: T.float32) -> T.float32:
-        return x + T.max(1.0, 2.0)  # MARK-max-numbers
-    with raises(line_of("MARK-max-numbers") + "T.max needs a traced number value"):
+        return x + T.max(1.0, 2)  # MARK-max-numbers
+    with raises(line_of("MARK-max-numbers") + "T.max needs a traced number value (a "
+                "parameter of the scalar function or a value computed from one), got 1.0, 2"):
         trace(numbers)
 
 
