@@ -162,3 +162,12 @@ def test_masked_tile_of_a_static_tensor():
                           X[r0:r0 + 32, c0:c0 + 32].view(4, 32, 8, 1), scope="cta")
     with pytest.raises(tirx.CompileError, match=r"may read index 1000 of dimension"):
         compile_(unmasked)
+
+
+def test_docs_example_compiles():
+    """docs/python.md's masked-region block runs as written."""
+    from test_docs_python import run_block, section_blocks
+    (block,) = section_blocks("### Tiles that overhang the end: `X.masked[...]`")
+    kernel = run_block(block)["row_copy"]
+    ptx = compile_(kernel).ptx
+    assert len(re.findall(r"@%tirx_p ld.global.v4.b32", ptx)) == 1
