@@ -111,3 +111,37 @@ tirx.kernel @tile_copy_1000(%X: !S, %Y: !S)
   tile.apply "st.global.b32" scope(cta) (%yv, %r) : !tile4, !tregs
   tirx.return
 }
+
+// bf16 pairs read as uint32 words: a 16-byte access is 4 words, 8 of the
+// region's elements; the predicate tests the 8th (2 · (4·tid + 4) − 1 =
+// 8·tid + 7 after the view), and cols must be a multiple of 8.
+// CHECK-LABEL: .visible .entry bf16_words(
+// CHECK: ld.param.b64 [[COLS:%rd[0-9]+]], [bf16_words_param_1];
+// CHECK: shl.b32 [[T4:%r[0-9]+]], {{%r[0-9]+}}, 2;
+// CHECK: mul.wide.u32 [[T8:%rd[0-9]+]], [[T4]], 2;
+// CHECK: or.b64 [[LAST:%rd[0-9]+]], [[T8]], 7;
+// CHECK: setp.lt.s64 {{%p[0-9]+}}, [[LAST]], [[COLS]];
+// CHECK: @%tirx_p ld.global.v4.b32
+!B = !tirx.tensor<?x?xbf16, global, sizes = [brows, bcols], align = 16>
+!brow = !tirx.tensor<1x2048xbf16, global, #tirx.layout<S[2048 : 1]>, align = 16>
+!wrow = !tirx.tensor<1x1024xui32, global, #tirx.layout<S[1024 : 1]>, align = 16>
+!words = !tirx.tensor<8x32x4xui32, global, #tirx.layout<S[1024 : 1]>, align = 16>
+#wreg = #tirx.layout<S[(8, 32, 4) : (1@warpid, 1@laneid, 1)]>
+!wregs = !tirx.tensor<8x32x4xui32, local, #wreg>
+tirx.kernel @bf16_words(%brows: index {tirx.size = "brows"},
+                        %bcols: index {tirx.size = "bcols", tirx.multiple_of = 8 : i64},
+                        %X: !B, %Y: !B)
+    launch(grid = [%brows], block = [256]) {
+  %row = tirx.block_idx x
+  %c0 = arith.constant 0 : index
+  %r = tirx.alloc_local : !wregs
+  %x = tirx.region %X[%row, %c0] [1, 2048] masked align 16 : !B
+  %xw = tirx.view %x : !brow -> !wrow
+  %xv = tirx.view %xw : !wrow -> !words
+  tile.apply "ld.global.v4.b32" scope(cta) (%r, %xv) : !wregs, !words
+  %y = tirx.region %Y[%row, %c0] [1, 2048] masked align 16 : !B
+  %yw = tirx.view %y : !brow -> !wrow
+  %yv = tirx.view %yw : !wrow -> !words
+  tile.apply "st.global.v4.b32" scope(cta) (%yv, %r) : !words, !wregs
+  tirx.return
+}

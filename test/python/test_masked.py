@@ -99,7 +99,7 @@ def test_masked_region_of_a_1d_tensor_needs_multiple():
         T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r, X.masked[off:off + 4])  # MARK-1d
     with pytest.raises(tirx.CompileError, match=re.escape(
             helpers.line_of(__file__, "MARK-1d") + "error: 'tile.apply' op operand #1 "
-            "(addr) accesses a masked region 4 elements at a time, so the tensor's "
+            "(addr) accesses a masked region 4 of its elements at a time, so the tensor's "
             "innermost extent must be a multiple of 4 for no access to straddle its end; "
             "declare n a multiple of 4 (tirx.multiple_of = 4; in Python "
             "T.dynamic(\"n\", multiple_of=4)), or access it one element at a time")):

@@ -20,7 +20,7 @@ tirx.kernel @masked_element_ptr(%n: index {tirx.size = "n"}, %X: !N)
   %c4 = arith.constant 4 : index
   %c0 = arith.constant 0 : index
   %off = arith.muli %bx, %c4 : index
-  // expected-error @+1 {{'tirx.region' op is masked (it may overhang its tensor), so it can only be a memory operand of a thread-level tile.apply, directly or through tirx.view reshapes, which skips the accesses outside the tensor; but it is used by operand #0 of 'tirx.element_ptr'}}
+  // expected-error @+1 {{'tirx.region' op is masked (it may overhang its tensor), so it can only be a memory operand of a thread-level tile.apply, directly or through tirx.views, which skips the accesses outside the tensor; but it is used by operand #0 of 'tirx.element_ptr'}}
   %x = tirx.region %X[%off] [4] masked : !N
   // expected-note @+1 {{the use is here}}
   %p = tirx.element_ptr %x[%c0] : !tirx.tensor<4xf32, global, #tirx.layout<S[4 : 1]>> -> !llvm.ptr<1>
@@ -29,18 +29,17 @@ tirx.kernel @masked_element_ptr(%n: index {tirx.size = "n"}, %X: !N)
 
 // -----
 
-// A view that changes the element type reorders the elements: the mask
-// could not follow it.
+// A reinterpret gives the storage other owners: the mask could not follow.
 !N = !tirx.tensor<?xf32, global, sizes = [n]>
-tirx.kernel @masked_bitcast_view(%n: index {tirx.size = "n"}, %X: !N)
+tirx.kernel @masked_reinterpret(%n: index {tirx.size = "n"}, %X: !N)
     launch(grid = [%n ceildiv 4], block = [1]) {
   %bx = tirx.block_idx x
   %c4 = arith.constant 4 : index
   %off = arith.muli %bx, %c4 : index
-  // expected-error @+1 {{but it is used by operand #0 of 'tirx.view'}}
+  // expected-error @+1 {{but it is used by operand #0 of 'tirx.reinterpret'}}
   %x = tirx.region %X[%off] [4] masked : !N
   // expected-note @+1 {{the use is here}}
-  %h = tirx.view %x : !tirx.tensor<4xf32, global, #tirx.layout<S[4 : 1]>> -> !tirx.tensor<4xi32, global, #tirx.layout<S[4 : 1]>>
+  %h = tirx.reinterpret %x : !tirx.tensor<4xf32, global, #tirx.layout<S[4 : 1]>> -> !tirx.tensor<2x2xf32, global, #tirx.layout<S[(2, 2) : (1, 2)]>>
   tirx.return
 }
 
@@ -62,7 +61,7 @@ tirx.kernel @masked_vector_straddles(%n: index {tirx.size = "n"}, %X: !N)
   // expected-note @+1 {{the region is here}}
   %x = tirx.region %X[%off] [8] masked align 16 : !N
   %xv = tirx.view %x : !v8 -> !v
-  // expected-error @+1 {{'tile.apply' op operand #1 (addr) accesses a masked region 4 elements at a time, so the tensor's innermost extent must be a multiple of 4 for no access to straddle its end; declare n a multiple of 4 (tirx.multiple_of = 4; in Python T.dynamic("n", multiple_of=4)), or access it one element at a time}}
+  // expected-error @+1 {{'tile.apply' op operand #1 (addr) accesses a masked region 4 of its elements at a time, so the tensor's innermost extent must be a multiple of 4 for no access to straddle its end; declare n a multiple of 4 (tirx.multiple_of = 4; in Python T.dynamic("n", multiple_of=4)), or access it one element at a time}}
   tile.apply "ld.global.v4.b32" scope(thread) (%t, %xv) : !r, !v
   tirx.return
 }
@@ -82,7 +81,7 @@ tirx.kernel @masked_static_straddles(%X: !S) launch(grid = [126], block = [1]) {
   // expected-note @+1 {{the region is here}}
   %x = tirx.region %X[%off] [8] masked align 16 : !S
   %xv = tirx.view %x : !v8 -> !v
-  // expected-error @+1 {{'tile.apply' op operand #1 (addr) accesses a masked region 4 elements at a time, so the tensor's innermost extent must be a multiple of 4 for no access to straddle its end; it is 1002; access it one element at a time}}
+  // expected-error @+1 {{'tile.apply' op operand #1 (addr) accesses a masked region 4 of its elements at a time, so the tensor's innermost extent must be a multiple of 4 for no access to straddle its end; it is 1002; access it one element at a time}}
   tile.apply "ld.global.v4.b32" scope(thread) (%t, %xv) : !r, !v
   tirx.return
 }
@@ -103,7 +102,7 @@ tirx.kernel @masked_spans_rows(%X: !S) launch(grid = [33], block = [1]) {
   // expected-note @+1 {{the region is here}}
   %x = tirx.region %X[%off, 0] [2, 2] masked align 16 : !S
   %xv = tirx.view %x : !t -> !t4
-  // expected-error @+1 {{'tile.apply' op operand #1 (addr) accesses a masked region 4 elements at a time, but the region's innermost size 2 is not a multiple of 4: an access would span two rows}}
+  // expected-error @+1 {{'tile.apply' op operand #1 (addr) accesses a masked region 4 of its elements at a time, but the region's innermost size 2 is not a multiple of 4: an access would span two rows}}
   tile.apply "ld.global.v4.b32" scope(thread) (%t, %xv) : !r, !t4
   tirx.return
 }
@@ -125,5 +124,27 @@ tirx.kernel @masked_negative_offset(%n: index {tirx.size = "n"}, %X: !N)
   %x = tirx.region %X[%prev] [1] masked : !N
   // expected-error @+1 {{'tile.apply' op operand #1 (addr) of 'ld.global.b32' may read index -1 of dimension 0 of kernel argument #1 (extent n): with n = 1, block_idx.x = 0}}
   tile.apply "ld.global.b32" scope(thread) (%t, %x) : !r1, !one
+  tirx.return
+}
+
+// -----
+
+// Through a view packing bf16 pairs into words, a 16-byte access covers 8
+// of the region's elements: a multiple of 4 is not enough.
+!B = !tirx.tensor<?xbf16, global, sizes = [n], align = 16>
+!b8 = !tirx.tensor<8xbf16, global, #tirx.layout<S[8 : 1]>, align = 16>
+!w4 = !tirx.tensor<4xui32, global, #tirx.layout<S[4 : 1]>, align = 16>
+!r = !tirx.tensor<4xui32, local>
+tirx.kernel @masked_packed_straddles(%n: index {tirx.size = "n", tirx.multiple_of = 4 : i64}, %X: !B)
+    launch(grid = [%n ceildiv 8], block = [1]) {
+  %bx = tirx.block_idx x
+  %c8 = arith.constant 8 : index
+  %off = arith.muli %bx, %c8 : index
+  %t = tirx.alloc_local : !r
+  // expected-note @+1 {{the region is here}}
+  %x = tirx.region %X[%off] [8] masked align 16 : !B
+  %w = tirx.view %x : !b8 -> !w4
+  // expected-error @+1 {{'tile.apply' op operand #1 (addr) accesses a masked region 8 of its elements at a time, so the tensor's innermost extent must be a multiple of 8 for no access to straddle its end; declare n a multiple of 8}}
+  tile.apply "ld.global.v4.b32" scope(thread) (%t, %w) : !r, !w4
   tirx.return
 }

@@ -577,14 +577,17 @@ static LogicalResult verifyMaskedOperand(ApplyOp op,
   RegionOp region = getMaskedRegion(value);
   if (!region)
     return success();
-  int64_t atom = std::max<unsigned>(operand.atom, 1);
+  // In the region's elements (a view may pack several into one of the
+  // operand's).
+  int64_t atom =
+      getMaskedAtomElements(value, std::max<unsigned>(operand.atom, 1));
   if (atom == 1)
     return success();
   auto describe = [&]() {
     return op.emitOpError("operand #")
            << operand.position << " (" << operand.name
            << ") accesses a masked region " << atom
-           << " elements at a time, ";
+           << " of its elements at a time, ";
   };
   ArrayRef<int64_t> sizes = region.getStaticSizes();
   unsigned inner = sizes.size() - 1;

@@ -12,23 +12,43 @@
 using namespace mlir;
 using namespace mlir::tirx;
 
-/// A view that keeps the element type reorders nothing: element f
-/// (row-major) of its result is element f of its source.
-static bool isReshape(ViewOp view) {
-  return view.getSource().getType().getElementType() ==
-         view.getResult().getType().getElementType();
-}
-
 RegionOp mlir::tirx::getMaskedRegion(Value tile) {
   while (Operation *def = tile.getDefiningOp()) {
     if (auto region = dyn_cast<RegionOp>(def))
       return region.getMasked() ? region : RegionOp();
     auto view = dyn_cast<ViewOp>(def);
-    if (!view || !isReshape(view))
+    if (!view)
       return {};
     tile = view.getSource();
   }
   return {};
+}
+
+/// Element bits of a tensor value.
+static int64_t getElementBits(Value tensor) {
+  return cast<tirx::TensorType>(tensor.getType())
+      .getElementType()
+      .getIntOrFloatBitWidth();
+}
+
+int64_t mlir::tirx::getMaskedAtomElements(Value tile, int64_t count) {
+  // Through each view to the region: element f of a view that packs k
+  // elements into one is elements [k f, k f + k) of its source; of one that
+  // splits an element into k, part of element f / k.
+  int64_t first = 0, last = count - 1;
+  while (auto view = tile.getDefiningOp<ViewOp>()) {
+    int64_t from = getElementBits(view.getSource());
+    int64_t to = getElementBits(view.getResult());
+    if (to > from) {
+      first = first * (to / from);
+      last = (last + 1) * (to / from) - 1;
+    } else if (to < from) {
+      first /= from / to;
+      last /= from / to;
+    }
+    tile = view.getSource();
+  }
+  return last - first + 1;
 }
 
 bool mlir::tirx::mayOverhang(RegionOp region, unsigned dim) {
@@ -42,7 +62,8 @@ Value mlir::tirx::buildMaskCondition(OpBuilder &builder, Location loc,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  // The last element's row-major position in the tile, then its
+  // The last element's row-major position in the tile, in each view's
+  // source down to the region (getMaskedAtomElements), then its
   // coordinates in the region.
   ArrayRef<int64_t> tileShape =
       cast<tirx::TensorType>(tile.getType()).getShape();
@@ -54,6 +75,21 @@ Value mlir::tirx::buildMaskCondition(OpBuilder &builder, Location loc,
         builder.createOrFold<arith::MulIOp>(loc, indices[dim],
                                             constant(stride)));
     stride *= tileShape[dim];
+  }
+  for (Value value = tile; auto view = value.getDefiningOp<ViewOp>();
+       value = view.getSource()) {
+    int64_t from = getElementBits(view.getSource());
+    int64_t to = getElementBits(view.getResult());
+    if (to > from)
+      flat = builder.createOrFold<arith::SubIOp>(
+          loc,
+          builder.createOrFold<arith::MulIOp>(
+              loc, builder.createOrFold<arith::AddIOp>(loc, flat, constant(1)),
+              constant(to / from)),
+          constant(1));
+    else if (to < from)
+      flat = builder.createOrFold<arith::DivUIOp>(loc, flat,
+                                                  constant(from / to));
   }
   tirx::TensorType sourceType = region.getSource().getType();
   ArrayRef<int64_t> sizes = region.getStaticSizes();

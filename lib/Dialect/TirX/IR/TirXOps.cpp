@@ -1024,9 +1024,7 @@ static LogicalResult verifyMaskedUses(RegionOp region) {
     Value value = worklist.pop_back_val();
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
-      auto view = dyn_cast<ViewOp>(user);
-      if (view && view.getResult().getType().getElementType() ==
-                      view.getSource().getType().getElementType()) {
+      if (auto view = dyn_cast<ViewOp>(user)) {
         worklist.push_back(view.getResult());
         continue;
       }
@@ -1036,9 +1034,9 @@ static LogicalResult verifyMaskedUses(RegionOp region) {
       InFlightDiagnostic diag =
           region.emitOpError("is masked (it may overhang its tensor), so it "
                              "can only be a memory operand of a thread-level "
-                             "tile.apply, directly or through tirx.view "
-                             "reshapes, which skips the accesses outside the "
-                             "tensor; but it is used by ");
+                             "tile.apply, directly or through tirx.views, "
+                             "which skips the accesses outside the tensor; "
+                             "but it is used by ");
       if (access)
         diag << access.describeAccessOperand(use.getOperandNumber());
       else

@@ -7,9 +7,10 @@
 // A `tirx.region ... masked` may overhang its tensor's end; each access
 // through it happens only where all its elements are inside the tensor
 // (docs/sizes.md, "Masked regions"). Its uses reach a tile op's memory
-// operand directly or through `tirx.view` reshapes, which keep the elements'
-// row-major order: element f of the operand (row-major) is element f of the
-// region.
+// operand directly or through `tirx.view`s, which keep the elements'
+// row-major order: element f of a reshape is element f of its source, and
+// a view to a k times wider element packs elements [k f, k f + k) (a
+// narrower one splits them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +21,14 @@
 
 namespace mlir::tirx {
 
-/// The masked region `tile` is, directly or through reshaping views; null
-/// when it is none.
+/// The masked region `tile` is, directly or through views; null when it is
+/// none.
 RegionOp getMaskedRegion(Value tile);
+
+/// The region elements `count` contiguous elements of `tile` (a masked
+/// region, or a view of one) cover, at most: `count` through reshapes, k
+/// times it through a view packing k elements into one.
+int64_t getMaskedAtomElements(Value tile, int64_t count);
 
 /// Whether dimension `dim` of `region` may overhang its source: its offset
 /// is dynamic or the source's extent is a runtime size (a static offset into
