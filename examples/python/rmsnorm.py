@@ -1,17 +1,19 @@
 # RMSNorm of a bfloat16 (rows, cols) tensor with a bfloat16 weight, float32
 # statistics: y = x / sqrt(mean(x^2) + eps) * w, rounded to bfloat16 once.
-# Both extents are known at run time: `rows` is the grid, `cols` any
-# multiple of the chunk (threads x 8) up to the kernel's capacity
-# (threads x 8 x chunks, declared as the size variable's at_most: the
-# launcher refuses a longer row); `rms_norm(x, w)` picks a compiled kernel
-# whose capacity covers the row.
+# Both extents are known at run time: `rows` is the grid, `cols` any length
+# up to the kernel's capacity (threads x 8 x chunks, declared as the size
+# variable's at_most: the launcher refuses a longer row); `rms_norm(x, w)`
+# picks a compiled kernel whose capacity covers the row and takes any shape
+# torch's RMSNorm over the last dimension takes, up to MAX_COLUMNS.
 #
 # One CTA per row; warp w, lane l holds, in chunk r, the eight columns
 # r*C + 256 w + 8 l + (0..7) (C = threads x 8): one 16-byte load per thread
 # and chunk, coalesced across the CTA, widened to float32 by one
-# cvt.f32.bf16 per element. Chunks past `cols` are not loaded (a predicate
-# every thread shares) and keep 0, adding nothing to the sum of squares, and
-# are not stored. The sum is float32 fmas into 8 partial sums per thread,
+# cvt.f32.bf16 per element. The row's tiles are masked regions
+# (X.masked.sub, docs/sizes.md): a thread's columns past `cols` are not
+# loaded and keep 0, adding nothing to the sum of squares, and are not
+# stored. A row whose length is not a multiple of 8 is not 16-byte aligned:
+# its kernel loads 8, 4 or 2 bytes at a time (`vector` elements). The sum is float32 fmas into 8 partial sums per thread,
 # added as a tree, then
 # T.cuda.cta_reduce (warp butterflies + one shared-memory exchange); the
 # scale is rsqrt.approx.f32 of sum / cols + eps; the result is packed two
@@ -46,16 +48,42 @@ from tirx.cuda.axis import laneid, warpid
 
 EPS = 1e-6
 ACCURACY = 2.0 ** -20  # y before its bfloat16 rounding, relative (see Accuracy above)
-CASES = ((1, 2048), (3, 4096), (7, 6144), (5, 8192))  # __main__'s (rows, cols)
+# __main__'s (rows, cols): whole chunks of 2048, then lengths that are not
+# (masked tails), odd ones (one bf16 at a time) and a single element.
+CASES = ((1, 2048), (3, 4096), (7, 6144), (5, 8192),
+         (3, 3000), (2, 5004), (4, 1026), (5, 777), (1, 1), (6, 8190))
+# The longest row a kernel holds in registers: 512 threads x 8 x 2 chunks
+# (4 chunks would need 123 registers per thread, over the budget of 112).
+MAX_COLUMNS = 8192
+# A thread's 8 elements of a chunk in accesses of `vector` bf16: the
+# instruction pair, and the shape of the accesses (its last dimension the
+# instruction's atom), in 32-bit words or, for 1, in bf16 halves.
+ACCESS = {8: ("ld.global.v4.b32", "st.global.v4.b32", (4,)),
+          4: ("ld.global.v2.b32", "st.global.v2.b32", (2, 2)),
+          2: ("ld.global.b32", "st.global.b32", (4, 1)),
+          1: ("ld.global.b16", "st.global.b16", (8, 1))}
 
 
-def make_kernel(threads=256, chunks=2, eps=EPS):
-    """An RMSNorm kernel for rows of up to threads * 8 * chunks columns."""
+def make_kernel(threads=256, chunks=2, eps=EPS, vector=8):
+    """An RMSNorm kernel for rows of up to threads * 8 * chunks columns, any
+    multiple of `vector` (8, 4, 2 or 1: the bf16 elements of one access)."""
     warps = threads // 32
     chunk = threads * 8
     rows = T.dynamic("rows")
     # Longer rows do not fit the registers: the launcher refuses them.
-    cols = T.dynamic("cols", multiple_of=chunk, at_most=chunk * chunks)
+    cols = T.dynamic("cols", multiple_of=vector, at_most=chunk * chunks)
+    load, store, access = ACCESS[vector]
+    carrier = "uint16" if vector == 1 else "uint32"
+
+    def accesses(region):
+        """A chunk of a row (a bf16 region) as `access`-shaped words."""
+        return region.view(carrier).view(warps, 32, *access)
+
+    def registers(words, r):
+        """Chunk r of a (warps, 32, chunks, 4) word tile, as `accesses`."""
+        if vector == 1:
+            return words.view("uint16").sub[:, :, r, :].view(warps, 32, *access)
+        return words.sub[:, :, r, :].view(warps, 32, *access)
     # 16 bytes per thread and chunk: warp w, lane l, chunk r, word k.
     words = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
     # The same elements as float32, one register each.
@@ -68,13 +96,13 @@ def make_kernel(threads=256, chunks=2, eps=EPS):
     def apply(name, *operands, **kwargs):
         T.cuda.tile.apply(T.ptx[name], *operands, scope="cta", **kwargs)
 
-    def load_floats(source, present):
-        """The row's chunks of `source` (a bf16 row) as float32 registers."""
+    def load_floats(source):
+        """The row's chunks of `source` (a masked bf16 row) as float32
+        registers, 0 past its end."""
         raw = T.alloc_local((warps, 32, chunks, 4), "uint32", layout=words)
         apply("mov.b32", raw.view(warps, 32, chunks * 4, 1), T.uint32(0))
         for r in T.unroll(chunks):
-            apply("ld.global.v4.b32", raw.sub[:, :, r, :],
-                  source(r).view("uint32").view(warps, 32, 4), pred=present(r))
+            apply(load, registers(raw, r), accesses(source(r)))
         values = T.alloc_local((warps, 32, chunks * 8, 1), "float32", layout=floats)
         apply("cvt.f32.bf16", values, raw.view("bfloat16").view(warps, 32, chunks * 8, 1))
         return values
@@ -85,11 +113,8 @@ def make_kernel(threads=256, chunks=2, eps=EPS):
                  Y: T.Tensor((rows, cols), "bfloat16", align=16)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=rows, block=threads))
         row = T.cuda.block_idx("x")
-
-        def present(r):
-            return r * chunk < cols
-        x = load_floats(lambda r: X.sub[row, r * chunk:(r + 1) * chunk], present)
-        w = load_floats(lambda r: W[r * chunk:(r + 1) * chunk], present)
+        x = load_floats(lambda r: X.masked.sub[row, r * chunk:(r + 1) * chunk])
+        w = load_floats(lambda r: W.masked[r * chunk:(r + 1) * chunk])
         # Sum of squares, per thread then over the CTA: 8 partial sums (a
         # slice of 8 values at a time), then a tree, so the chain of
         # dependent steps is n / 8 + 3 long rather than n.
@@ -117,9 +142,8 @@ def make_kernel(threads=256, chunks=2, eps=EPS):
         apply("cvt.rn.bf16x2.f32", out, pairs[:, :, :, 1:2], pairs[:, :, :, 0:1])
         packed = out.view(warps, 32, chunks, 4)
         for r in T.unroll(chunks):
-            apply("st.global.v4.b32",
-                  Y.sub[row, r * chunk:(r + 1) * chunk].view("uint32").view(warps, 32, 4),
-                  packed.sub[:, :, r, :], pred=present(r))
+            apply(store, accesses(Y.masked.sub[row, r * chunk:(r + 1) * chunk]),
+                  registers(packed, r))
 
     return rms_norm
 
@@ -128,25 +152,59 @@ _compiled = {}
 
 
 def config_for(cols, threads=None):
-    """(threads, chunks) of the kernel rms_norm runs for rows of `cols`."""
+    """(threads, chunks, vector) of the kernel rms_norm runs for rows of
+    `cols`: 256 threads (512 from 8192 columns), chunks of threads x 8, and
+    accesses of 8 bf16 (16 bytes), or 4, 2, 1 as the length allows."""
+    if cols > MAX_COLUMNS:
+        raise ValueError("rms_norm: rows of %d columns are longer than the %d this example's "
+                         "kernels hold in registers" % (cols, MAX_COLUMNS))
     threads = threads or (512 if cols >= 8192 else 256)
     chunk = threads * 8
-    if cols % chunk:
-        raise ValueError("rms_norm: the row length %d is not a multiple of %d" % (cols, chunk))
-    return threads, 1 << max(0, (cols // chunk - 1).bit_length())  # chunks >= cols / chunk
+    chunks = 1 << max(0, (-(-cols // chunk) - 1).bit_length())  # chunks >= cols / chunk
+    if chunk * chunks > MAX_COLUMNS and chunks > 1:
+        raise ValueError("rms_norm: %d threads hold at most %d columns, not %d"
+                         % (threads, MAX_COLUMNS, cols))
+    vector = next(v for v in (8, 4, 2, 1) if cols % v == 0)
+    return threads, chunks, vector
 
 
 def rms_norm(x, weight, out=None, threads=None, eps=EPS):
-    """RMSNorm over the last dimension of a contiguous bfloat16 CUDA matrix
-    whose row length is a multiple of 2048 (or of threads x 8)."""
+    """RMSNorm over the last dimension of a bfloat16 CUDA tensor of any
+    shape whose rows have at most MAX_COLUMNS elements, with a bfloat16
+    weight of the row's length. A non-contiguous x or weight is copied
+    first; `out`, if given, must be a contiguous bfloat16 CUDA tensor of x's
+    shape (ValueError otherwise). An empty x gives an empty result without
+    a launch."""
     import tirx
     import torch
-    threads, chunks = config_for(x.shape[-1], threads)
-    key = (threads, chunks, eps)
+    for name, value in (("x", x), ("weight", weight)):
+        if value.dtype != torch.bfloat16:
+            raise TypeError("rms_norm: %s must be bfloat16, got %s" % (name, value.dtype))
+        if not value.is_cuda:
+            raise ValueError("rms_norm: %s must be a CUDA tensor, got one on %s"
+                             % (name, value.device))
+    cols = x.shape[-1] if x.dim() else 1
+    if tuple(weight.shape) != (cols,):
+        raise ValueError("rms_norm: weight must have shape (%d,), got %s"
+                         % (cols, tuple(weight.shape)))
+    if out is None:
+        out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    elif out.shape != x.shape or out.dtype != x.dtype or not out.is_contiguous() \
+            or out.device != x.device:
+        raise ValueError("rms_norm: out must be a contiguous bfloat16 tensor of shape %s on "
+                         "%s, got %s %s%s on %s" % (tuple(x.shape), x.device, out.dtype,
+                                                    tuple(out.shape),
+                                                    "" if out.is_contiguous() else
+                                                    " (not contiguous)", out.device))
+    if x.numel() == 0:
+        return out
+    threads, chunks, vector = config_for(cols, threads)
+    key = (threads, chunks, eps, vector)
     if key not in _compiled:
-        _compiled[key] = tirx.compile(make_kernel(threads, chunks, eps), target="cuda")
-    out = torch.empty_like(x) if out is None else out
-    _compiled[key](x, weight, out)
+        _compiled[key] = tirx.compile(make_kernel(threads, chunks, eps, vector), target="cuda")
+    rows = x.numel() // cols
+    _compiled[key](x.contiguous().view(rows, cols), weight.contiguous(),
+                   out.view(rows, cols))
     return out
 
 

@@ -1,15 +1,17 @@
 # Row softmax of a float32 (rows, cols) tensor: y = exp(x - max) / sum.
-# Both extents are known at run time: `rows` is the grid, `cols` any
-# multiple of the chunk (threads x 4) up to the kernel's capacity
-# (threads x 4 x chunks, declared as the size variable's at_most: the
-# launcher refuses a longer row); `softmax(x)` picks a compiled kernel whose
-# capacity covers the row, as Triton's tutorial picks its block size.
+# Both extents are known at run time: `rows` is the grid, `cols` any length
+# up to the kernel's capacity (threads x 4 x chunks, declared as the size
+# variable's at_most: the launcher refuses a longer row); `softmax(x)` picks
+# a compiled kernel whose capacity covers the row, as Triton's tutorial
+# picks its block size, and takes any shape torch.softmax(x, -1) takes.
 #
 # One CTA per row; warp w, lane l holds, in chunk r, the four columns
 # r*C + 128 w + 4 l + (0..3) (C = threads x 4): every chunk is one 16-byte
-# load per thread, coalesced across the CTA. Chunks past `cols` are not
-# loaded (a predicate that every thread shares) and keep -inf, so they add
-# nothing to the max or the sum, and are not stored.
+# load per thread, coalesced across the CTA. The row's tiles are masked
+# regions (X.masked.sub, docs/sizes.md): a thread's columns past `cols` are
+# not loaded and keep -inf, so they add nothing to the max or the sum, and
+# are not stored. A row whose length is not a multiple of 4 is not 16-byte
+# aligned: its kernel (vector=2 or 1) loads 8 or 4 bytes at a time.
 #
 # make_grouped_kernel (below) holds several adjacent rows per CTA, a group
 # of warps each, written with `warp`-scope applies; softmax(x) takes it for
@@ -53,6 +55,12 @@ from tirx.layout import S, TileLayout
 from tirx.cuda.axis import laneid, warpid
 
 LOG2E = math.log2(math.e)
+# The load and store of `vector` float32 elements at a time.
+ACCESS = {4: ("ld.global.v4.b32", "st.global.v4.b32"),
+          2: ("ld.global.v2.b32", "st.global.v2.b32"),
+          1: ("ld.global.b32", "st.global.b32")}
+# The longest row a kernel holds in registers: 1024 threads x 4 x 8 chunks.
+MAX_COLUMNS = 32768
 FLT_MAX = 3.4028234663852886e38
 RTOL = 5e-6  # see Accuracy above
 
@@ -171,13 +179,15 @@ def normalize_online(values, layout, apply, group):
         apply("mul.rn.f32", element(i), element(i), weight)
 
 
-def make_kernel(threads=256, chunks=4):
-    """A softmax kernel for rows of up to threads * 4 * chunks columns."""
+def make_kernel(threads=256, chunks=4, vector=4):
+    """A softmax kernel for rows of up to threads * 4 * chunks columns, any
+    multiple of `vector` (4, 2 or 1: the elements of one access)."""
     warps = threads // 32
     chunk = threads * 4
     rows = T.dynamic("rows")
     # Longer rows do not fit the registers: the launcher refuses them.
-    cols = T.dynamic("cols", multiple_of=chunk, at_most=chunk * chunks)
+    cols = T.dynamic("cols", multiple_of=vector, at_most=chunk * chunks)
+    load, store = ACCESS[vector]
     # x: warp w, lane l, chunk r, word k (slot 4 r + k).
     row_layout = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
     # k values per thread (slots 0..k-1), lanes as the collective's atom.
@@ -194,22 +204,21 @@ def make_kernel(threads=256, chunks=4):
         x = T.alloc_local((warps, 32, chunks, 4), "float32", layout=row_layout)
         values = x.view(warps, 32, chunks * 4, 1)
         apply("mov.b32", values, T.float32(-math.inf))
+        accesses = (warps, 32, 4 // vector, vector)
         for r in T.unroll(chunks):
-            apply("ld.global.v4.b32", x.sub[:, :, r, :],
-                  X.sub[row, r * chunk:(r + 1) * chunk].view(warps, 32, 4),
-                  pred=r * chunk < cols)
+            apply(load, x.sub[:, :, r, :].view(*accesses),
+                  X.masked.sub[row, r * chunk:(r + 1) * chunk].view(*accesses))
         normalize(values, per_thread, apply, T.cuda.cta_reduce)
         for r in T.unroll(chunks):
-            apply("st.global.v4.b32",
-                  Y.sub[row, r * chunk:(r + 1) * chunk].view(warps, 32, 4), x.sub[:, :, r, :],
-                  pred=r * chunk < cols)
+            apply(store, Y.masked.sub[row, r * chunk:(r + 1) * chunk].view(*accesses),
+                  x.sub[:, :, r, :].view(*accesses))
 
     return softmax
 
 
-def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True):
+def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True, vector=4):
     """A softmax kernel whose CTA holds `rows_per_cta` adjacent rows (the
-    row count must be a multiple of it), each in a group of
+    last CTA's rows past `rows` are masked), each in a group of
     warps / rows_per_cta consecutive warps, for rows of up to
     threads / rows_per_cta * 4 * chunks columns.
 
@@ -225,8 +234,9 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True):
     warps = threads // 32
     group = warps // rows_per_cta  # warps per row
     chunk = group * 128  # columns per chunk of a row
-    rows = T.dynamic("rows", multiple_of=rows_per_cta)
-    cols = T.dynamic("cols", multiple_of=chunk, at_most=chunk * chunks)
+    rows = T.dynamic("rows")
+    cols = T.dynamic("cols", multiple_of=vector, at_most=chunk * chunks)
+    load, store = ACCESS[vector]
     # x: lane l, chunk r, word k (slot 4 r + k), in every warp.
     lane_chunks = TileLayout(S[(32, chunks, 4) : (1 @ laneid, 4, 1)])
 
@@ -239,36 +249,37 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True):
     @T.function
     def softmax(X: T.Tensor((rows, cols), "float32", align=16),
                 Y: T.Tensor((rows, cols), "float32", align=16)):
-        T.device_entry(launch=T.cuda.LaunchConfig(grid=rows // rows_per_cta, block=threads))
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=T.ceildiv(rows, rows_per_cta),
+                                                  block=threads))
         warp = T.cuda.thread_idx("x") // 32
         row = T.cuda.block_idx("x") * rows_per_cta + warp // group
         part = warp % group * 128  # the warp's first column in each chunk
         x = T.alloc_local((32, chunks, 4), "float32", layout=lane_chunks)
         values = x.view(32, chunks * 4, 1)
         apply("mov.b32", values, T.float32(-math.inf))
+        accesses = (32, 4 // vector, vector)
         for r in T.unroll(chunks):
-            apply("ld.global.v4.b32", x.sub[:, r, :],
-                  X.sub[row, r * chunk + part:r * chunk + part + 128].view(32, 4),
-                  pred=r * chunk < cols)
+            apply(load, x.sub[:, r, :].view(*accesses),
+                  X.masked.sub[row, r * chunk + part:r * chunk + part + 128].view(*accesses))
         if online:
             normalize_online(values, per_thread, apply, group)
         else:
             normalize(values, per_thread, apply,
                       lambda value, op: T.cuda.group_reduce(value, op, warps=group))
         for r in T.unroll(chunks):
-            apply("st.global.v4.b32",
-                  Y.sub[row, r * chunk + part:r * chunk + part + 128].view(32, 4),
-                  x.sub[:, r, :], pred=r * chunk < cols)
+            apply(store,
+                  Y.masked.sub[row, r * chunk + part:r * chunk + part + 128].view(*accesses),
+                  x.sub[:, r, :].view(*accesses))
 
     return softmax
 
 
-def kernel_for(threads, chunks, rows_per_cta=1, online=False):
+def kernel_for(threads, chunks, rows_per_cta=1, online=False, vector=4):
     """make_kernel for one row per CTA with two barriers, else
     make_grouped_kernel."""
     if rows_per_cta == 1 and not online:
-        return make_kernel(threads, chunks)
-    return make_grouped_kernel(threads, chunks, rows_per_cta, online)
+        return make_kernel(threads, chunks, vector)
+    return make_grouped_kernel(threads, chunks, rows_per_cta, online, vector)
 
 
 _compiled = {}
@@ -276,8 +287,12 @@ GROUP_COLUMNS = 8192  # a CTA's columns, summed over its rows
 
 
 def softmax(x, out=None, threads=None):
-    """torch.softmax(x, dim=-1) for a contiguous float32 CUDA matrix whose
-    row length is a multiple of 1024 (or of threads x 4).
+    """torch.softmax(x, dim=-1) for a float32 CUDA tensor of any shape whose
+    rows (its last dimension) have at most MAX_COLUMNS elements: any row
+    count and row length, masking the tails. A non-contiguous x is copied
+    first, as torch.softmax reads it; `out`, if given, must be a contiguous
+    float32 CUDA tensor of x's shape (ValueError otherwise). An empty x gives
+    an empty result without a launch.
 
     Without `threads`, a CTA has 1024 threads and covers about 8192 columns
     (32 KB): rows of up to 4096 columns go several to a CTA
@@ -291,17 +306,60 @@ def softmax(x, out=None, threads=None):
     bench/RESULTS.md has the measurements behind these choices."""
     import tirx
     import torch
-    key = config_for(*x.shape, threads=threads)
+    if x.dtype != torch.float32:
+        raise TypeError("softmax: x must be float32, got %s" % x.dtype)
+    if not x.is_cuda:
+        raise ValueError("softmax: x must be a CUDA tensor, got one on %s" % x.device)
+    cols = x.shape[-1] if x.dim() else 1
+    if out is None:
+        out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    elif out.shape != x.shape or out.dtype != x.dtype or not out.is_contiguous() \
+            or out.device != x.device:
+        raise ValueError("softmax: out must be a contiguous float32 tensor of shape %s on %s, "
+                         "got %s %s%s on %s" % (tuple(x.shape), x.device, out.dtype,
+                                                tuple(out.shape),
+                                                "" if out.is_contiguous() else
+                                                " (not contiguous)", out.device))
+    if x.numel() == 0:
+        return out
+    rows = x.numel() // cols
+    key = config_for(rows, cols, threads=threads)
     if key not in _compiled:
         _compiled[key] = tirx.compile(kernel_for(*key), target="cuda")
-    out = torch.empty_like(x) if out is None else out
-    _compiled[key](x, out)
+    _compiled[key](x.contiguous().view(rows, cols), out.view(rows, cols))
     return out
 
 
 def config_for(rows, cols, threads=None):
-    """(threads, chunks, rows per CTA, online) of the kernel softmax(x)
-    runs for a (rows, cols) x: kernel_for's arguments."""
+    """(threads, chunks, rows per CTA, online, vector) of the kernel
+    softmax(x) runs for a (rows, cols) x: kernel_for's arguments. Rows whose
+    length is a multiple of 1024 (of threads x 4 with `threads`) take the
+    kernels measured in bench/RESULTS.md; other lengths the same shapes of
+    kernel, sized by the row, with 16-, 8- or 4-byte accesses as the length
+    allows."""
+    if cols > MAX_COLUMNS:
+        raise ValueError("softmax: rows of %d columns are longer than the %d this example's "
+                         "kernels hold in registers" % (cols, MAX_COLUMNS))
+    if threads is not None and threads * 4 > MAX_COLUMNS:
+        raise ValueError("softmax: %d threads take chunks of %d columns, more than %d"
+                         % (threads, threads * 4, MAX_COLUMNS))
+    if cols % (1024 if threads is None else threads * 4) == 0:
+        return _measured_config(rows, cols, threads) + (4,)
+    vector = 4 if cols % 4 == 0 else 2 if cols % 2 == 0 else 1
+    per_cta = 1
+    for candidate in (8, 4, 2) if threads is None else ():
+        if cols * candidate <= GROUP_COLUMNS and rows >= candidate:
+            per_cta = candidate
+            break
+    if per_cta > 1:
+        return 1024, _chunks(cols, 4096 // per_cta), per_cta, False, vector
+    threads = threads or (1024 if cols >= GROUP_COLUMNS else 256)
+    chunks = _chunks(cols, threads * 4)
+    return threads, chunks, 1, threads == 1024 and chunks <= 2, vector
+
+
+def _measured_config(rows, cols, threads):
+    """config_for's choice (less the vector) for whole chunks of 1024."""
     per_cta = 1
     for candidate in (8, 4, 2) if threads is None else ():
         # A group of 32 / candidate warps takes chunks of 4096 / candidate columns.
@@ -310,22 +368,15 @@ def config_for(rows, cols, threads=None):
             per_cta = candidate
             break
     if per_cta > 1:
-        threads, chunks = 1024, _chunks(cols, 4096 // per_cta)
-        online = False
-    else:
-        threads = threads or (1024 if cols >= GROUP_COLUMNS and cols % 4096 == 0 else 256)
-        chunk = threads * 4
-        if cols % chunk:
-            raise ValueError("softmax: the row length %d is not a multiple of %d"
-                             % (cols, chunk))
-        chunks = _chunks(cols, chunk)
-        online = threads == 1024 and chunks <= 2
-    return threads, chunks, per_cta, online
+        return 1024, _chunks(cols, 4096 // per_cta), per_cta, False
+    threads = threads or (1024 if cols >= GROUP_COLUMNS and cols % 4096 == 0 else 256)
+    chunks = _chunks(cols, threads * 4)
+    return threads, chunks, per_cta, threads == 1024 and chunks <= 2
 
 
 def _chunks(cols, chunk):
     """A power of two >= cols / chunk: one kernel serves a range of lengths."""
-    return 1 << max(0, (cols // chunk - 1).bit_length())
+    return 1 << max(0, (-(-cols // chunk) - 1).bit_length())
 
 
 # __main__'s cases (rows, cols, mask). One row per CTA: (1, 1024), (3, 4096)
@@ -337,7 +388,11 @@ def _chunks(cols, chunk):
 # per CTA) and 16384 columns (one).
 CASES = [(rows, cols, None) for rows, cols in (
     (1, 1024), (3, 4096), (64, 3072), (64, 6144), (5, 16384), (4, 8192),
-    (2, 2048), (6, 4096), (64, 2048), (40, 1024), (24, 1024))]
+    (2, 2048), (6, 4096), (64, 2048), (40, 1024), (24, 1024),
+    # Masked tails (any length; rows no multiple of a CTA's): 16-byte
+    # accesses, then 8- and 4-byte ones.
+    (3, 3000), (5, 1000), (9, 5000), (3, 32768), (2, 2), (3, 20002), (7, 7),
+    (1, 1), (4, 12345), (1, 4095))]
 CASES += [(rows, cols, mask) for rows, cols in ((6, 4096), (5, 16384))
           for mask in ("warp 0", "every 7th")]
 

@@ -181,10 +181,11 @@ def test_softmax_example_down_to_ptx():
     compiled = compile_kernel(example("softmax").make_kernel(threads=256, chunks=4))
     # Two block reductions: 5 butterfly steps in each warp, one barrier, 3
     # more over the 8 warps; 4 chunks of one 16-byte load and store per
-    # thread, each predicated by chunk < cols; 16 exponentials.
+    # thread, each predicated on its columns being inside the row (a masked
+    # region: cols need only be a multiple of 4); 16 exponentials.
     assert softmax_counts(compiled) == {
         "shuffles": 16, "barriers": 2, "loads": 4, "stores": 4, "exponentials": 16,
-        "spills": 0, "sizes": [("rows", 1), ("cols", 1024)]}
+        "spills": 0, "sizes": [("rows", 1), ("cols", 4)]}
 
 
 def combine_depth(ptx, instruction, after=None):
@@ -423,43 +424,24 @@ def test_grouped_softmax_example_down_to_ptx():
     # exponentials, and one per warp for the sum's weight and the scale.
     assert softmax_counts(compiled) == {
         "shuffles": 2 * (5 + 4), "barriers": 1, "loads": 2, "stores": 2, "exponentials": 8 + 2,
-        "spills": 0, "sizes": [("rows", 2), ("cols", 2048)]}
+        "spills": 0, "sizes": [("rows", 1), ("cols", 4)]}
     ptx = compiled.ptx
     assert len(re.findall(r"@%tirx_p st\.shared\.b32", ptx)) == 2
     assert len(re.findall(r"min\.f32 %r\d+, %r\d+, 0f7F7FFFFF;", ptx)) == 1  # the cap
     assert len(re.findall(r"\tmin\.f32", ptx)) == 1 + 4
-    # The grid is rows / 2 CTAs of 1024 threads.
+    # The grid is ceil(rows / 2) CTAs of 1024 threads (a last row past
+    # `rows` is masked).
     assert re.search(r"\.(maxntid|reqntid) 1024, 1, 1", compiled.ptx)
+    assert compiled.launch.grid[0].evaluate({"rows": 5, "cols": 8}) == 3
 
 
 def test_softmax_picks_rows_per_cta():
-    """softmax(x)'s choice, without a GPU: the kernel each shape compiles."""
-    import types
+    """softmax(x)'s choice for the shapes it was measured on (config_for,
+    which softmax(x) compiles; test_example_shapes.py has the others)."""
     softmax = example("softmax")
-
-    class Matrix:
-        def __init__(self, rows, cols):
-            self.shape = (rows, cols)
-
-    def fake_compile(kernel, target):
-        return lambda x, out: None
-    saved = tirx.compile, sys.modules.get("torch")
-    tirx.compile = fake_compile
-    sys.modules["torch"] = types.SimpleNamespace(empty_like=lambda x: x)
-    try:
-        chosen = {}
-        for rows, cols in ((32768, 4096), (65536, 2048), (40, 1024), (3, 4096), (64, 3072),
-                           (16384, 8192), (8192, 16384), (2, 2048)):
-            softmax._compiled.clear()
-            softmax.softmax(Matrix(rows, cols), out=Matrix(rows, cols))
-            chosen[(rows, cols)] = list(softmax._compiled)[0]
-    finally:
-        tirx.compile = saved[0]
-        if saved[1] is None:
-            del sys.modules["torch"]
-        else:
-            sys.modules["torch"] = saved[1]
-        softmax._compiled.clear()
+    chosen = {shape: softmax.config_for(*shape)[:4] for shape in (
+        (32768, 4096), (65536, 2048), (40, 1024), (3, 4096), (64, 3072),
+        (16384, 8192), (8192, 16384), (2, 2048))}
     # (threads, chunks, rows per CTA, online statistics)
     assert chosen == {
         (32768, 4096): (1024, 2, 2, False), (65536, 2048): (1024, 2, 4, False),
