@@ -22,11 +22,11 @@
 // CHECK: ld.param.b64 [[COLS:%rd[0-9]+]], [row_copy_param_1];
 // CHECK: mul.wide.u32 [[C0:%rd[0-9]+]], {{%r[0-9]+}}, 512;
 // CHECK: or.b64 [[LAST:%rd[0-9]+]], {{%rd[0-9]+}}, 3;
-// CHECK: sub.s64 [[LEFT:%rd[0-9]+]], [[COLS]], [[C0]];
-// CHECK: setp.lt.s64 [[PCOL:%p[0-9]+]], [[LAST]], [[LEFT]];
-// CHECK: sub.s64 [[ROWSLEFT:%rd[0-9]+]], [[ROWS]], {{%rd[0-9]+}};
-// CHECK: setp.gt.s64 [[PROW:%p[0-9]+]], [[ROWSLEFT]], 0;
-// CHECK: and.pred [[P:%p[0-9]+]], [[PROW]], [[PCOL]];
+// CHECK-DAG: sub.s64 [[ROWSLEFT:%rd[0-9]+]], [[ROWS]], {{%rd[0-9]+}};
+// CHECK-DAG: setp.gt.s64 [[PROW:%p[0-9]+]], [[ROWSLEFT]], 0;
+// CHECK-DAG: sub.s64 [[LEFT:%rd[0-9]+]], [[COLS]], [[C0]];
+// CHECK-DAG: setp.lt.s64 [[PCOL:%p[0-9]+]], [[LAST]], [[LEFT]];
+// CHECK: and.pred [[P:%p[0-9]+]], {{%p[0-9]+}}, {{%p[0-9]+}};
 // CHECK: selp.b32 [[MASK:%r[0-9]+]], 1, 0, [[P]];
 // CHECK: setp.ne.b32 %tirx_p, [[MASK]], 0;
 // CHECK-NEXT: @%tirx_p ld.global.v4.b32 {{{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}}, [{{%rd[0-9]+}}];

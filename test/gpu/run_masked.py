@@ -93,6 +93,31 @@ def tile_copy_1000():
     return masked_tile_copy
 
 
+def runtime_tile_copy(vector):
+    """Y = X for any (m, n): 32x32 masked tiles of a runtime-sized tensor,
+    rows a runtime stride apart (docs/sizes.md, "Tiles of runtime-sized
+    tensors"); two 16-byte vectors or eight floats per thread."""
+    m, n = T.dynamic("m"), T.dynamic("n", multiple_of=4 if vector else 1)
+    shape = (4, 32, 2, 4) if vector else (4, 32, 8, 1)
+    layout = TileLayout(S[shape : (1 @ warpid, 1 @ laneid, shape[3], 1)])
+    load, store = ("ld.global.v4.b32", "st.global.v4.b32") if vector else \
+        ("ld.global.b32", "st.global.b32")
+
+    @T.function
+    def masked_runtime_tiles(X: T.Tensor((m, n), "float32", align=16),
+                             Y: T.Tensor((m, n), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=(T.ceildiv(m, 32), T.ceildiv(n, 32)),
+                                                  block=128))
+        r0 = T.cuda.block_idx("x") * 32
+        c0 = T.cuda.block_idx("y") * 32
+        r = T.alloc_local(shape, "float32", layout=layout)
+        T.cuda.tile.apply(T.ptx[load], r, X.masked[r0:r0 + 32, c0:c0 + 32].view(*shape),
+                          scope="cta")
+        T.cuda.tile.apply(T.ptx[store], Y.masked[r0:r0 + 32, c0:c0 + 32].view(*shape), r,
+                          scope="cta")
+    return masked_runtime_tiles
+
+
 def guarded(shape, guard=4096):
     """A tensor of `shape` at the start of a buffer whose other elements
     hold SENTINEL, and that buffer."""
@@ -131,6 +156,14 @@ for rows, cols in ((2, 1), (3, 700), (1, 512), (2, 1023)):
     ok = torch.equal(z[:, :cols], x) and bool((z[:, cols:] == 42.0).all())
     report(ok, "a skipped load keeps its registers (42): %d x %d padded to %d"
            % (rows, cols, padded))
+
+for vector, shapes in ((True, [(33, 36), (100, 1000), (1, 4), (64, 64), (1000, 132)]),
+                       (False, [(33, 35), (7, 1), (1, 1), (95, 97), (64, 64)])):
+    compiled = tirx.compile(runtime_tile_copy(vector), target="cuda")
+    for rows, cols in shapes:
+        x = torch.randn((rows, cols), generator=gen).cuda()
+        check_copy(compiled, x, "masked %s 32x32 tiles of a runtime-sized %d x %d tensor" % (
+            "vector" if vector else "scalar", rows, cols))
 
 compiled = tirx.compile(tile_copy_1000(), target="cuda")
 check_copy(compiled, torch.randn((1000, 1000), generator=gen).cuda(),

@@ -171,3 +171,41 @@ def test_docs_example_compiles():
     kernel = run_block(block)["row_copy"]
     ptx = compile_(kernel).ptx
     assert len(re.findall(r"@%tirx_p ld.global.v4.b32", ptx)) == 1
+
+
+def runtime_tile_kernel(vector, masked=True):
+    m, n = T.dynamic("m"), T.dynamic("n", multiple_of=4 if vector else 1)
+    shape = (4, 32, 2, 4) if vector else (4, 32, 8, 1)
+    layout = TileLayout(S[shape : (1 @ warpid, 1 @ laneid, shape[3], 1)])
+    load = "ld.global.v4.b32" if vector else "ld.global.b32"
+
+    @T.function
+    def runtime_tiles(X: T.Tensor((m, n), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=(T.ceildiv(m, 32), T.ceildiv(n, 32)),
+                                                  block=128))
+        r0 = T.cuda.block_idx("x") * 32
+        c0 = T.cuda.block_idx("y") * 32
+        r = T.alloc_local(shape, "float32", layout=layout)
+        tile = (X.masked if masked else X)[r0:r0 + 32, c0:c0 + 32]
+        T.cuda.tile.apply(T.ptx[load], r, tile.view(*shape), scope="cta")  # MARK-rt
+    return runtime_tiles
+
+
+def test_masked_tile_of_a_runtime_sized_tensor():
+    """A 32x32 tile of an (m, n) tensor: its rows are n apart (a runtime
+    stride), each access addressed as row * n + column, masked at both ends."""
+    ptx = compile_(runtime_tile_kernel(vector=True)).ptx
+    assert len(re.findall(r"@%tirx_p ld.global.v4.b32", ptx)) == 2
+    # Rows times n (the last parameter: sizes follow the tensors): the
+    # tile's first row, then the thread's.
+    n = re.search(r"ld\.param\.b64\s+(%rd\d+), \[runtime_tiles_param_2\];", ptx).group(1)
+    assert re.search(r"mul\.lo\.s64\s+%%rd\d+, %s, %%rd\d+;" % n, ptx)
+    ptx = compile_(runtime_tile_kernel(vector=False)).ptx
+    assert len(re.findall(r"@%tirx_p ld.global.b32", ptx)) == 8
+
+
+def test_unmasked_tile_of_a_runtime_sized_tensor_is_refuted_at_the_edge():
+    with pytest.raises(tirx.CompileError, match=re.escape(
+            helpers.line_of(__file__, "MARK-rt") + "error: 'tile.apply' op operand #1 "
+            "(addr) of 'ld.global.b32' may read index")):
+        compile_(runtime_tile_kernel(vector=False, masked=False))

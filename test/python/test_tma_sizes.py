@@ -64,7 +64,10 @@ def test_runtime_sized_boxes():
     assert compiled.launch.grid[0].evaluate({"M": 300, "K": 200}) == 3
 
 
-def test_runtime_rows_refused_outside_a_box():
+def test_runtime_rows_outside_a_box_need_aligned_rows():
+    """Rows of a runtime-sized tensor may be loaded outside a TMA box
+    (docs/sizes.md, "Tiles of runtime-sized tensors"), but a 16-byte vector
+    needs K to be a multiple of 4; a further region of them may only be a box."""
     M, K = T.dynamic("M"), T.dynamic("K")
 
     @T.function
@@ -72,12 +75,27 @@ def test_runtime_rows_refused_outside_a_box():
         T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
         r = T.alloc_local((2, 4), "float32")
         box = A[0:2, 0:4]  # the rows
-        T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r, box, scope="thread")
+        T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r, box, scope="thread")  # the load
 
     with pytest.raises(tirx.CompileError) as error:
         tirx.compile(rows, target=TARGET)
     text = str(error.value)
-    assert helpers.line_of(__file__, "# the rows") + "error: " in text
+    assert helpers.line_of(__file__, "# the load") + "error: " in text
+    assert ("accesses a tile of a runtime-sized tensor whose rows are a runtime stride apart, "
+            "16 bytes at a time, but dimension 0's stride is the runtime product 4 bytes · K, "
+            "known to be a multiple of only 4 bytes; declare K a multiple of 4" in text)
+
+    @T.function
+    def row_of_rows(A: T.Tensor((M, K), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+        r = T.alloc_local((1, 4), "float32")
+        box = A[0:2, 0:4]  # the box
+        T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], r, box[0:1, 0:4], scope="thread")
+
+    with pytest.raises(tirx.CompileError) as error:
+        tirx.compile(row_of_rows, target=TARGET)
+    text = str(error.value)
+    assert helpers.line_of(__file__, "# the box") + "error: " in text
     assert ("spans 2 indices of dimension 0 of a runtime-sized tensor, whose stride there is "
             "the runtime product of the extents inside it: such a region can only be a TMA box"
             in text)

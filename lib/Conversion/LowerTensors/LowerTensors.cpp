@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Conversion/Passes.h"
+#include "TirX/Dialect/TirX/IR/RegionAccess.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 #include "TirX/Layout/LayoutGrouping.h"
 
@@ -140,6 +141,9 @@ private:
   /// Loads of a promoted tile that read several narrower stored slots as
   /// one value (an f16 pair as a b32 word) ⇒ the width of those slots.
   llvm::DenseMap<Operation *, int64_t> assembledLoads;
+  /// Regions of runtime-sized tensors ⇒ per dimension, its stride in
+  /// elements (a runtime product of the extents inside it).
+  llvm::DenseMap<Operation *, SmallVector<Value>> runtimeStrides;
   SmallVector<Operation *> toErase;
   unsigned sharedCount = 0;
   /// Dynamic shared memory (a kernel over kMaxStaticSharedBytes): each
@@ -519,7 +523,10 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
       ArrayRef<int64_t> staticOffsets = region.getStaticOffsets();
       Value stride = constant(1);
       unsigned nextDynamic = region.getOffsets().size();
+      SmallVector<Value> &strides = runtimeStrides[region];
+      strides.resize(shape.size());
       for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
+        strides[dim] = stride;
         Value dimOffset;
         if (ShapedType::isDynamic(staticOffsets[dim]))
           dimOffset = region.getOffsets()[--nextDynamic];
@@ -556,6 +563,42 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
   // layout is).
   if (auto elementPtr = dyn_cast<ElementPtrOp>(op)) {
     tirx::TensorType type = elementPtr.getTensor().getType();
+    // A tile of a runtime-sized tensor spanning several rows: its type's
+    // layout is the tile's own order; the element's coordinates in the
+    // region times the tensor's runtime strides address it.
+    if (RegionOp region = getRuntimeStridedRegion(elementPtr.getTensor())) {
+      Value flat = arith::ConstantIndexOp::create(builder, loc, 0);
+      int64_t stride = 1;
+      ArrayRef<int64_t> shape = type.getShape();
+      for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
+        flat = builder.createOrFold<arith::AddIOp>(
+            loc, flat,
+            builder.createOrFold<arith::MulIOp>(
+                loc, elementPtr.getIndices()[dim],
+                arith::ConstantIndexOp::create(builder, loc, stride)));
+        stride *= shape[dim];
+      }
+      Value position =
+          buildRegionPosition(builder, loc, elementPtr.getTensor(), flat);
+      if (!position)
+        // check-diagnostics: internal, RegionOp's verifier refuses the view
+        return elementPtr.emitOpError(
+            "internal: a view splits the elements of a runtime-strided tile");
+      Value offset = arith::ConstantIndexOp::create(builder, loc, 0);
+      for (auto [coordinate, dimStride] :
+           llvm::zip_equal(buildRegionCoordinates(builder, loc, region,
+                                                  position),
+                           runtimeStrides.lookup(region)))
+        offset = builder.createOrFold<arith::AddIOp>(
+            loc, offset,
+            builder.createOrFold<arith::MulIOp>(loc, coordinate, dimStride));
+      Value ptr = buildGEP(
+          builder, loc, lookup(region.getResult()),
+          region.getSource().getType().getStorageElementType(), offset);
+      elementPtr.getPtr().replaceAllUsesWith(ptr);
+      toErase.push_back(op);
+      return success();
+    }
     Value offset =
         buildElementOffset(builder, loc, type, elementPtr.getIndices());
     if (std::optional<Swizzle> swizzle = type.getLayoutOrDefault().getSwizzle())

@@ -26,7 +26,7 @@
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/MatrixDescriptor.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
-#include "TirX/Dialect/TirX/IR/MaskedRegion.h"
+#include "TirX/Dialect/TirX/IR/RegionAccess.h"
 #include "TirX/Layout/LayoutGrouping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -331,7 +331,10 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
     for (OperandPlan &plan : plans) {
       if (!plan.tensor || !plan.info->isMemory)
         continue;
-      setRepeatAddressing(plan, group.size());
+      // A tile of a runtime-sized tensor spanning several rows: the
+      // distance between its repeats is not a constant.
+      if (!getRuntimeStridedRegion(plan.operand->value))
+        setRepeatAddressing(plan, group.size());
       plan.maskedRegion = getMaskedRegion(plan.operand->value);
       if (plan.info->fragment.empty())
         continue;

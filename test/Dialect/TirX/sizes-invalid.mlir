@@ -116,24 +116,41 @@ tirx.kernel @view(%n: index {tirx.size = "n"}, %A: !N) launch(grid = [1], block 
 
 // -----
 
-// Two rows of a tensor whose row stride is the runtime `cols`: only a TMA
-// box may span them (test/Pipeline/tma-sizes.mlir); an ordinary load may not.
+// Two rows of a tensor whose row stride is the runtime `cols`: a load may
+// read them (docs/sizes.md, "Tiles of runtime-sized tensors"), but a
+// 16-byte vector needs every row's start aligned, which cols does not show.
 !RC = !tirx.tensor<?x?xf32, global, sizes = [rows, cols], align = 16>
 tirx.kernel @two_rows(%A: !RC, %rows: index {tirx.size = "rows"}, %cols: index {tirx.size = "cols"}) launch(grid = [1], block = [32]) {
-  // expected-error @+1 {{'tirx.region' op spans 2 indices of dimension 0 of a runtime-sized tensor, whose stride there is the runtime product of the extents inside it: such a region can only be a TMA box (the tensor map of a cp.async.bulk.tensor copy or a prefetch.tensormap), but it is used by operand #1 (addr) of 'ld.global.v4.b32'; select one index there, as in A[i, j:j + n]}}
+  // expected-note @+1 {{the region is here}}
   %t = tirx.region %A[0, 0] [2, 4] : !RC
   %r = tirx.alloc_local : !tirx.tensor<2x4xf32, local>
-  // expected-note @+1 {{the use is here}}
+  // expected-error @+1 {{'tile.apply' op operand #1 (addr) accesses a tile of a runtime-sized tensor whose rows are a runtime stride apart, 16 bytes at a time, but dimension 0's stride is the runtime product 4 bytes · cols, known to be a multiple of only 4 bytes; declare cols a multiple of 4 (tirx.multiple_of = 4; in Python T.dynamic("cols", multiple_of=4))}}
   tile.apply "ld.global.v4.b32" scope(thread) (%r, %t) : !tirx.tensor<2x4xf32, local>, !tirx.tensor<2x4xf32, global, #tirx.layout<S[(2, 4) : (4, 1)]>, align = 16>
   tirx.return
 }
 
 // -----
 
-// Through a chain of regions and a view (not a TMA box either).
+// An access may not span two of those rows: the second half would be
+// `cols` elements on, not next.
+!RC = !tirx.tensor<?x?xf32, global, sizes = [rows, cols], align = 16>
+tirx.kernel @access_spans_rows(%A: !RC, %rows: index {tirx.size = "rows"}, %cols: index {tirx.size = "cols", tirx.multiple_of = 4 : i64}) launch(grid = [1], block = [32]) {
+  // expected-note @+1 {{the region is here}}
+  %t = tirx.region %A[0, 0] [2, 2] : !RC
+  %v = tirx.view %t : !tirx.tensor<2x2xf32, global, #tirx.layout<S[(2, 2) : (2, 1)]>, align = 16> -> !tirx.tensor<1x4xf32, global, #tirx.layout<S[(2, 2) : (2, 1)]>, align = 16>
+  %r = tirx.alloc_local : !tirx.tensor<1x4xf32, local>
+  // expected-error @+1 {{'tile.apply' op operand #1 (addr) accesses a tile of a runtime-sized tensor whose rows are a runtime stride apart, 4 of its elements at a time, but the tile's innermost size 2 is not a multiple of 4: an access would span two rows}}
+  tile.apply "ld.global.v4.b32" scope(thread) (%r, %v) : !tirx.tensor<1x4xf32, local>, !tirx.tensor<1x4xf32, global, #tirx.layout<S[(2, 2) : (2, 1)]>, align = 16>
+  tirx.return
+}
+
+// -----
+
+// Through a chain of regions and a view (not a TMA box, and a further
+// region of such a tile may only be a box).
 !RC = !tirx.tensor<?x?xf32, global, sizes = [rows, cols], align = 16>
 tirx.kernel @two_rows_viewed(%A: !RC, %rows: index {tirx.size = "rows"}, %cols: index {tirx.size = "cols"}) launch(grid = [1], block = [32]) {
-  // expected-error @+1 {{'tirx.region' op spans 4 indices of dimension 0 of a runtime-sized tensor, whose stride there is the runtime product of the extents inside it: such a region can only be a TMA box (the tensor map of a cp.async.bulk.tensor copy or a prefetch.tensormap), but it is used by operand #0 of 'tirx.view'; select one index there, as in A[i, j:j + n]}}
+  // expected-error @+1 {{'tirx.region' op spans 4 indices of dimension 0 of a runtime-sized tensor, whose stride there is the runtime product of the extents inside it: such a region can only be a TMA box (the tensor map of a cp.async.bulk.tensor copy or a prefetch.tensormap) or a memory operand of a thread-level tile.apply (directly or through tirx.views), but it is used by operand #0 of 'tirx.view'; select one index there, as in A[i, j:j + n]}}
   %t = tirx.region %A[0, 0] [4, 4] : !RC
   %u = tirx.region %t[0, 0] [2, 4] : !tirx.tensor<4x4xf32, global, #tirx.layout<S[(4, 4) : (4, 1)]>, align = 16>
   // expected-note @+1 {{the use is here}}

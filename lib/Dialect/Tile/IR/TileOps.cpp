@@ -10,7 +10,7 @@
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 #include "TirX/Dialect/Tile/IR/Uniformity.h"
 #include "TirX/Dialect/Tile/IR/WgmmaFence.h"
-#include "TirX/Dialect/TirX/IR/MaskedRegion.h"
+#include "TirX/Dialect/TirX/IR/RegionAccess.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -580,7 +580,7 @@ static LogicalResult verifyMaskedOperand(ApplyOp op,
   // In the region's elements (a view may pack several into one of the
   // operand's).
   int64_t atom =
-      getMaskedAtomElements(value, std::max<unsigned>(operand.atom, 1));
+      getRegionElementCount(value, std::max<unsigned>(operand.atom, 1));
   if (atom == 1)
     return success();
   auto describe = [&]() {
@@ -601,17 +601,9 @@ static LogicalResult verifyMaskedOperand(ApplyOp op,
   }
   if (!mayOverhang(region, inner))
     return success();
+  // (The vector check, checkMemoryOperand, proved the base aligned to the
+  // access.)
   tirx::TensorType source = region.getSource().getType();
-  int64_t bytes = atom * source.getElementBytes();
-  if (region.getResult().getType().getAlignmentOrDefault() % bytes != 0) {
-    InFlightDiagnostic diag =
-        describe() << "so its base must be aligned to " << bytes
-                   << " bytes, for the accesses to end where the tensor "
-                      "does; the region is aligned to "
-                   << region.getResult().getType().getAlignmentOrDefault();
-    diag.attachNote(region.getLoc()) << "the region is here";
-    return diag;
-  }
   int64_t divisor = source.getShape()[inner];
   StringAttr name = source.getSizeName(inner);
   if (name) {
@@ -633,6 +625,77 @@ static LogicalResult verifyMaskedOperand(ApplyOp op,
       diag << "it is " << source.getShape()[inner]
            << "; access it one element at a time";
     diag.attachNote(region.getLoc()) << "the region is here";
+    return diag;
+  }
+  return success();
+}
+
+/// A memory operand through a tile of a runtime-sized tensor that spans
+/// several rows (RegionAccess.h): its rows are a runtime stride apart, so no
+/// access may span two of them, and a vector access needs every row's start
+/// aligned, which the stride's known multiple (its constant factor times
+/// the size variables' multiple_of, in bytes) must show.
+static LogicalResult verifyRuntimeStridedOperand(
+    ApplyOp op, const TileTensorOperand &operand, Value value) {
+  RegionOp region = getRuntimeStridedRegion(value);
+  if (!region)
+    return success();
+  int64_t atom =
+      getRegionElementCount(value, std::max<unsigned>(operand.atom, 1));
+  ArrayRef<int64_t> sizes = region.getStaticSizes();
+  auto describe = [&]() {
+    InFlightDiagnostic diag = op.emitOpError("operand #")
+                              << operand.position << " (" << operand.name
+                              << ") accesses a tile of a runtime-sized tensor "
+                                 "whose rows are a runtime stride apart, ";
+    diag.attachNote(region.getLoc()) << "the region is here";
+    return diag;
+  };
+  if (sizes.back() % atom != 0)
+    return describe() << atom
+                      << " of its elements at a time, but the tile's "
+                         "innermost size "
+                      << sizes.back() << " is not a multiple of " << atom
+                      << ": an access would span two rows";
+  if (operand.vectorBytes <= 1)
+    return success();
+  tirx::TensorType source = region.getSource().getType();
+  auto function = region->getParentOfType<FunctionOpInterface>();
+  for (auto [dim, size] : llvm::enumerate(sizes)) {
+    SmallVector<StringAttr> factors = source.getRuntimeStrideFactors(dim);
+    if (size == 1 || factors.empty())
+      continue;
+    int64_t staticBytes =
+        source.getElementBytes() * source.getStaticStrideFactor(dim);
+    unsigned zeros = llvm::countr_zero(static_cast<uint64_t>(staticBytes));
+    for (StringAttr name : factors) {
+      BlockArgument argument = getSizeArgument(function, name);
+      zeros += llvm::countr_zero(static_cast<uint64_t>(
+          argument ? getSizeMultiple(function, argument.getArgNumber()) : 1));
+    }
+    int64_t known = int64_t(1) << std::min(zeros, 62u);
+    if (known % operand.vectorBytes == 0)
+      continue;
+    InFlightDiagnostic diag = describe()
+                              << operand.vectorBytes
+                              << " bytes at a time, but dimension " << dim
+                              << "'s stride is the runtime product "
+                              << staticBytes << " bytes";
+    for (StringAttr name : factors)
+      diag << " · " << name.getValue();
+    diag << ", known to be a multiple of only " << known << " bytes";
+    if (factors.size() == 1) {
+      // Both powers of two: what the size variable must contribute.
+      int64_t staticPower = int64_t(1)
+                            << llvm::countr_zero(
+                                   static_cast<uint64_t>(staticBytes));
+      int64_t needed =
+          std::max<int64_t>(1, operand.vectorBytes / staticPower);
+      diag << "; declare " << factors.front().getValue() << " a multiple of "
+           << needed << " (tirx.multiple_of = " << needed
+           << "; in Python T.dynamic(\"" << factors.front().getValue()
+           << "\", multiple_of=" << needed << "))";
+    }
     return diag;
   }
   return success();
@@ -795,11 +858,14 @@ LogicalResult ApplyOp::verify() {
           *this, getScope(), tensors, collective, /*sameRepeats=*/!structured,
           /*warpgroupInAtom=*/instruction.exec == ptx::ExecKind::Warpgroup)))
     return failure();
-  for (const TileTensorOperand &tensor : tensors)
-    if (tensor.isMemory &&
-        failed(verifyMaskedOperand(*this, tensor,
-                                   (*operands)[tensor.position].value)))
+  for (const TileTensorOperand &tensor : tensors) {
+    if (!tensor.isMemory)
+      continue;
+    Value value = (*operands)[tensor.position].value;
+    if (failed(verifyRuntimeStridedOperand(*this, tensor, value)) ||
+        failed(verifyMaskedOperand(*this, tensor, value)))
       return failure();
+  }
   if (isWgmmaMma(instruction))
     return verifyWgmmaFence(*this, instruction, *operands);
   return success();

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
+#include "TirX/Dialect/TirX/IR/RegionAccess.h"
 #include "TirX/Dialect/TirX/IR/RegisterBudget.h"
 #include "TirX/Layout/LayoutRegion.h"
 
@@ -753,22 +754,6 @@ static int64_t powerOfTwoFactor(ArrayRef<int64_t> factors) {
   return int64_t(1) << std::min(zeros, 62u);
 }
 
-/// The first dimension in which a region of `sizes` of the runtime-sized
-/// `source` spans several indices although its stride is a runtime product
-/// (it lies outside the innermost runtime extent), or -1.
-static int64_t getRuntimeStridedBoxDim(tirx::TensorType source,
-                                       ArrayRef<int64_t> sizes) {
-  ArrayRef<int64_t> shape = source.getShape();
-  int64_t innermostRuntime = -1;
-  for (auto [dim, extent] : llvm::enumerate(shape))
-    if (ShapedType::isDynamic(extent))
-      innermostRuntime = dim;
-  for (int64_t dim = 0; dim < innermostRuntime; ++dim)
-    if (sizes[dim] > 1)
-      return dim;
-  return -1;
-}
-
 /// The region of a tensor with runtime extents (docs/sizes.md). Its strides
 /// are row-major: dimensions inside the innermost runtime extent have
 /// constant strides, the others' strides are runtime products. Every offset
@@ -837,7 +822,7 @@ inferRuntimeRegionType(function_ref<InFlightDiagnostic()> emitError,
     if (size > 1)
       shard.push_back(Iter{size, stride, Axis::m});
   }
-  if (getRuntimeStridedBoxDim(source, sizes) >= 0) {
+  if (getRuntimeStridedDim(source, sizes) >= 0) {
     // A TMA box: the box's own row-major order.
     shard.clear();
     int64_t stride = 1;
@@ -971,26 +956,44 @@ LogicalResult RegionOp::inferReturnTypes(
 }
 
 /// A region of a runtime-sized tensor that spans several indices of a
-/// dimension with a runtime stride has no static layout: it is accepted only
-/// as a TMA box, an operand whose accesses the hardware addresses and clips
-/// itself (TensorAccessOpInterface::isAccessClipped), directly or through
-/// further regions of it (docs/sizes.md).
+/// dimension with a runtime stride has no static layout: its type is the
+/// tile's own row-major order. It is accepted as a TMA box, an operand whose
+/// accesses the hardware addresses and clips itself
+/// (TensorAccessOpInterface::isAccessClipped), directly or through further
+/// regions of it; or as a memory operand of a thread-level tile.apply
+/// (TensorAccessOpInterface::canMaskAccess), directly or through views that
+/// do not split its elements, each element addressed with the tensor's
+/// runtime strides (docs/sizes.md).
 static LogicalResult verifyRuntimeStridedBox(RegionOp region) {
   tirx::TensorType source = region.getSource().getType();
-  int64_t dim = getRuntimeStridedBoxDim(source, region.getStaticSizes());
+  int64_t dim = getRuntimeStridedDim(source, region.getStaticSizes());
   if (dim < 0)
     return success();
-  SmallVector<Value> worklist = {region.getResult()};
+  // (value, whether it is a further region: then only a box may use it)
+  SmallVector<std::pair<Value, bool>> worklist = {{region.getResult(), false}};
   while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
+    auto [value, inBox] = worklist.pop_back_val();
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       if (auto inner = dyn_cast<RegionOp>(user)) {
-        worklist.push_back(inner.getResult());
+        worklist.push_back({inner.getResult(), true});
+        continue;
+      }
+      auto view = dyn_cast<ViewOp>(user);
+      if (view && !inBox &&
+          view.getResult().getType().getElementBytes() >=
+              view.getSource().getType().getElementBytes()) {
+        worklist.push_back({view.getResult(), false});
         continue;
       }
       auto access = dyn_cast<TensorAccessOpInterface>(user);
       if (access && access.isAccessClipped(use.getOperandNumber()))
+        continue;
+      if (access && !inBox && access.canMaskAccess(use.getOperandNumber()))
+        continue;
+      // What tile-dispatch makes of those accesses: tirx-lower-tensors
+      // addresses the element with the runtime strides.
+      if (isa<ElementPtrOp>(user) && !inBox)
         continue;
       InFlightDiagnostic diag =
           region.emitOpError("spans ")
@@ -998,7 +1001,8 @@ static LogicalResult verifyRuntimeStridedBox(RegionOp region) {
           << " of a runtime-sized tensor, whose stride there is the runtime "
              "product of the extents inside it: such a region can only be a "
              "TMA box (the tensor map of a cp.async.bulk.tensor copy or a "
-             "prefetch.tensormap), but it is used by ";
+             "prefetch.tensormap) or a memory operand of a thread-level "
+             "tile.apply (directly or through tirx.views), but it is used by ";
       if (access)
         diag << access.describeAccessOperand(use.getOperandNumber());
       else
