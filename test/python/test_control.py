@@ -531,6 +531,11 @@ def test_column_sums_example():
     # The four loads come before the first add (they are in flight together).
     assert loop.rindex("ld.global.v4.b32") < loop.index("add.rn.f32")
     assert ".local" not in ptx
+    # The last rows % 4 rows: one group of masked loads after the loop,
+    # into registers holding -0.0 (adding nothing, bit for bit).
+    tail = ptx[ptx.index("bra"):]
+    assert tail.count("@%tirx_p ld.global.v4.b32") == 4
+    assert "0x80000000" in tail
 
 
 def test_sequential_reference():
