@@ -298,20 +298,29 @@ def test_gemm_check_rejects_a_broken_kernel(name, module, a, b, k_step):
 def column_sum_bugs(a):
     """The kernel's output with each plausible bug: rows skipped by an
     off-by-one loop, a row of each group of 4 lost, a group's rows added in
-    another order (the contract is the sequential order), a lane map that
-    moves a thread's words or lanes, a warp's columns unwritten (NaN)."""
+    another order (the contract is the sequential order), the masked tail
+    (rows % 4 rows) skipped or added first, a lane map that moves a thread's
+    words or lanes, a warp's columns unwritten (NaN)."""
     sums = column_sums.sequential_column_sums
     column = np.arange(column_sums.COLUMNS)
-    groups = a.reshape(-1, 4, a.shape[1])
+    whole = a.shape[0] // 4 * 4
+    groups = a[:whole].reshape(-1, 4, a.shape[1])
+    tail = a[whole:]
     nan_warp = sums(a).copy()
     nan_warp[128:256] = np.nan
-    bugs = {"last group of 4 rows skipped": sums(a[:-4]),
-            "first group skipped": sums(a[4:]),
-            "one row of each group lost": sums(groups[:, :3].reshape(-1, a.shape[1])),
-            "each group's rows added last first": sums(groups[:, ::-1].reshape(-1, a.shape[1])),
+    bugs = {"first group skipped": sums(a[4:]),
             "a thread's words k and k ^ 1 swapped": sums(a)[column ^ 1],
             "lanes l and l ^ 1 swapped": sums(a)[column ^ 4],
             "warp 1's columns unwritten": nan_warp}
+    if whole:
+        bugs["last group of 4 rows skipped"] = sums(np.concatenate([a[:whole - 4], tail]))
+        bugs["one row of each group lost"] = sums(np.concatenate(
+            [groups[:, :3].reshape(-1, a.shape[1]), tail]))
+        bugs["each group's rows added last first"] = sums(np.concatenate(
+            [groups[:, ::-1].reshape(-1, a.shape[1]), tail]))
+    if len(tail) and whole:
+        bugs["the masked tail skipped"] = sums(a[:whole])
+        bugs["the masked tail added first"] = sums(np.concatenate([tail, a[:whole]]))
     return bugs
 
 
