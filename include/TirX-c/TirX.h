@@ -51,7 +51,8 @@ typedef enum TirxSeverity {
 /// Parses `ir` (TirX IR text; `name` is the buffer name diagnostics use when
 /// the IR has no locations), verifies it and runs `--tirx-to-ptx` with
 /// `options` (the pipeline's options, e.g. "chip=sm_90 fast-math=1
-/// format=isa"). With `keepStages`, the IR after every pass is recorded.
+/// format=isa"). Every pass is recorded as a stage with its time; with
+/// `keepStages`, the input and the IR after every pass too.
 /// Never returns NULL.
 TirxCompileResult tirxCompile(const char *ir, size_t irSize, const char *name,
                               const char *options, int keepStages);
@@ -59,12 +60,17 @@ TirxCompileResult tirxCompile(const char *ir, size_t irSize, const char *name,
 int tirxCompileResultSucceeded(TirxCompileResult result);
 /// The PTX text or cubin bytes.
 const char *tirxCompileResultGetOutput(TirxCompileResult result, size_t *size);
+/// With `format=isa keep-cubin=1` and ptxas found: the cubin ptxas assembled
+/// from the output's PTX (the run that made ptxas's report), which a loader
+/// takes instead of JIT-compiling the PTX; otherwise empty (size 0).
+const char *tirxCompileResultGetCubin(TirxCompileResult result, size_t *size);
 size_t tirxCompileResultGetNumDiagnostics(TirxCompileResult result);
 void tirxCompileResultGetDiagnostic(TirxCompileResult result, size_t index,
                                     int *severity, const char **file,
                                     unsigned *line, unsigned *column,
                                     const char **message);
-/// Stages: "input" (the verified input), then one per pass that ran.
+/// Stages: with `keepStages`, "input" (the verified input) first; then one
+/// per pass that ran, its IR empty without `keepStages`.
 size_t tirxCompileResultGetNumStages(TirxCompileResult result);
 const char *tirxCompileResultGetStageName(TirxCompileResult result,
                                           size_t index);

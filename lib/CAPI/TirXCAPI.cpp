@@ -96,6 +96,8 @@ struct StageRecord {
 struct TirxCompileResultImpl {
   bool succeeded = false;
   std::string output;
+  /// keep-cubin's cubin of `output` (empty: none).
+  std::string cubin;
   std::vector<DiagnosticRecord> diagnostics;
   std::vector<StageRecord> stages;
   std::vector<KernelReport> kernels;
@@ -247,13 +249,15 @@ static void record(TirxCompileResultImpl *result, Diagnostic &diagnostic) {
 }
 
 namespace {
-/// Records the IR after every pass on the top-level module, with its time.
+/// Records every pass on the top-level module with its time and, when
+/// `captureIR`, the IR after it (printing it costs more than most passes).
 /// Passes nest (a `gpu.module` pipeline runs inside its adaptor), so start
 /// times form a stack; the adaptors themselves have no pass argument and are
 /// not stages: the passes they run are.
 class StageRecorder : public PassInstrumentation {
 public:
-  explicit StageRecorder(TirxCompileResultImpl *result) : result(result) {}
+  StageRecorder(TirxCompileResultImpl *result, bool captureIR)
+      : result(result), captureIR(captureIR) {}
 
   void runBeforePass(Pass *, Operation *) override {
     starts.push_back(std::chrono::steady_clock::now());
@@ -264,19 +268,22 @@ public:
         std::chrono::steady_clock::now() - starts.pop_back_val();
     if (pass->getArgument().empty())
       return;
-    Operation *root = op;
-    while (root->getParentOp())
-      root = root->getParentOp();
     StageRecord stage;
     stage.name = pass->getArgument().str();
     stage.seconds = elapsed.count();
-    llvm::raw_string_ostream os(stage.ir);
-    root->print(os);
+    if (captureIR) {
+      Operation *root = op;
+      while (root->getParentOp())
+        root = root->getParentOp();
+      llvm::raw_string_ostream os(stage.ir);
+      root->print(os);
+    }
     result->stages.push_back(std::move(stage));
   }
 
 private:
   TirxCompileResultImpl *result;
+  bool captureIR;
   llvm::SmallVector<std::chrono::steady_clock::time_point> starts;
 };
 } // namespace
@@ -349,8 +356,9 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
   // LLVM's option parser prints its complaints; check the names first so
   // that every problem comes back as a diagnostic.
   static constexpr llvm::StringLiteral kOptionNames[] = {
-      "chip",      "features",     "opt-level",     "format",    "fast-math",
-      "cuda-path", "ptxas-report", "max-registers", "ptx-output"};
+      "chip",         "features",   "opt-level",     "format",
+      "fast-math",    "cuda-path",  "ptxas-report",  "keep-cubin",
+      "max-registers", "ptx-output"};
   llvm::SmallVector<llvm::StringRef> words;
   llvm::StringRef(options ? options : "").split(words, ' ', -1, false);
   for (llvm::StringRef word : words) {
@@ -360,7 +368,8 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
           << "invalid compile options '" << (options ? options : "")
           << "': unknown option '" << key
           << "' (known: chip, features, opt-level, format, fast-math, "
-             "cuda-path, ptxas-report, max-registers, ptx-output)";
+             "cuda-path, ptxas-report, keep-cubin, max-registers, "
+             "ptx-output)";
       return result;
     }
   }
@@ -383,15 +392,21 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
     llvm::raw_string_ostream os(input.ir);
     module->print(os);
     result->stages.push_back(std::move(input));
-    pm.addInstrumentation(std::make_unique<StageRecorder>(result));
   }
+  pm.addInstrumentation(std::make_unique<StageRecorder>(result, keepStages));
   if (failed(pm.run(*module)))
     return result;
   module->walk([&](gpu::BinaryOp binary) {
-    for (Attribute object : binary.getObjects()) {
+    for (auto [index, object] : llvm::enumerate(binary.getObjects())) {
       auto gpuObject = dyn_cast<gpu::ObjectAttr>(object);
       if (!gpuObject)
         continue;
+      // keep-cubin's cubin follows the PTX (tirx-module-to-binary).
+      if (index > 0 &&
+          gpuObject.getFormat() == gpu::CompilationTarget::Binary) {
+        result->cubin += gpuObject.getObject().getValue().str();
+        continue;
+      }
       result->output += gpuObject.getObject().getValue().str();
       // ptxas's report (tirx-module-to-binary, docs/registers.md).
       DictionaryAttr properties = gpuObject.getProperties();
@@ -430,6 +445,13 @@ TIRX_CAPI const char *tirxCompileResultGetOutput(TirxCompileResult result,
   if (size)
     *size = result ? result->output.size() : 0;
   return result ? result->output.c_str() : "";
+}
+
+TIRX_CAPI const char *tirxCompileResultGetCubin(TirxCompileResult result,
+                                                size_t *size) {
+  if (size)
+    *size = result ? result->cubin.size() : 0;
+  return result ? result->cubin.data() : "";
 }
 
 TIRX_CAPI size_t tirxCompileResultGetNumDiagnostics(TirxCompileResult result) {

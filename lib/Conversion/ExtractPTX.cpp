@@ -30,9 +30,12 @@ struct ExtractPTXPass : public tirx::impl::TirXExtractPTXBase<ExtractPTXPass> {
       return signalPassFailure();
     }
     getOperation()->walk([&](gpu::BinaryOp binary) {
-      for (Attribute object : binary.getObjects())
-        if (auto gpuObject = dyn_cast<gpu::ObjectAttr>(object))
-          file->os() << gpuObject.getObject().getValue();
+      // The first object: the PTX or cubin asked for (keep-cubin's cubin
+      // follows the PTX).
+      ArrayRef<Attribute> objects = binary.getObjects().getValue();
+      if (auto gpuObject = dyn_cast_if_present<gpu::ObjectAttr>(
+              objects.empty() ? Attribute() : objects.front()))
+        file->os() << gpuObject.getObject().getValue();
     });
     file->keep();
   }

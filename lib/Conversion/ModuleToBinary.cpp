@@ -338,14 +338,22 @@ void ModuleToBinaryPass::runOnOperation() {
                                    : DictionaryAttr::get(context));
       properties.set("tirx.ptxas", report.getDictionary(context));
       DictionaryAttr dict = properties.getDictionary(context);
-      objects.push_back(
-          binary ? gpu::ObjectAttr::get(context, target,
-                                        gpu::CompilationTarget::Binary,
-                                        StringAttr::get(context, cubin), dict,
-                                        object.getKernels())
-                 : gpu::ObjectAttr::get(context, target, object.getFormat(),
-                                        object.getObject(), dict,
-                                        object.getKernels()));
+      auto cubinObject = [&] {
+        return gpu::ObjectAttr::get(context, target,
+                                    gpu::CompilationTarget::Binary,
+                                    StringAttr::get(context, cubin), dict,
+                                    object.getKernels());
+      };
+      if (binary) {
+        objects.push_back(cubinObject());
+        continue;
+      }
+      objects.push_back(gpu::ObjectAttr::get(context, target,
+                                             object.getFormat(),
+                                             object.getObject(), dict,
+                                             object.getKernels()));
+      if (keepCubin)
+        objects.push_back(cubinObject());
     }
     op.setObjectsAttr(ArrayAttr::get(context, objects));
   }

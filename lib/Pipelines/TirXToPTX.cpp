@@ -7,6 +7,7 @@
 #include "TirX/Conversion/CUDAToolkit.h"
 #include "TirX/Conversion/Passes.h"
 #include "TirX/Pipelines/Pipelines.h"
+#include "TirX/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -193,6 +194,8 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
   for (StringRef feature : llvm::split(StringRef(features), ','))
     if (feature.consume_front("+ptx"))
       (void)feature.getAsInteger(10, ptxVersion);
+  // The whole-kernel checks, once, on the kernels as written.
+  pm.addPass(createTirXVerifyKernels());
   pm.addPass(createTirXToGPU({options.chip, ptxVersion}));
   pm.addPass(createTileDispatch());
   pm.addPass(createTirXLowerTensors());
@@ -226,7 +229,9 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
     binary.format = isBinary ? "bin" : "isa";
     binary.toolkit = tirx::findCUDAToolkit(options.cudaPath);
     binary.maxRegisters = options.maxRegisters;
-    binary.ptxasReport = options.ptxasReport || options.maxRegisters;
+    binary.ptxasReport =
+        options.ptxasReport || options.keepCubin || options.maxRegisters;
+    binary.keepCubin = isISA && options.keepCubin;
     pm.addPass(tirx::createTirXModuleToBinary(binary));
   } else {
     GpuModuleToBinaryPassOptions binary;

@@ -3,24 +3,25 @@
 In memory, each kernel (a @T.function) keeps its Compiled per target,
 options and CUDA environment: the same call returns the same object
 without tracing. On disk, under $TIRX_CACHE_DIR (default ~/.cache/tirx),
-one file per key holds what rebuilds a Compiled: the PTX, the IR of each
-stage and its time, ptxas's report and the warnings. The key is the
-SHA-256 of the generated IR (the kernel and every scalar function it
-calls, with the chip), the compile options, the CUDA toolkit the compile
-uses (its path, ptxas and libdevice) and the compiler's code (the path and
-build ID of libTirXCAPI.so and of the libMLIR.so and libLLVM.so it runs, if
-any). TIRX_CACHE=0 turns both off.
+one file per key holds what rebuilds a Compiled: the PTX, the cubin ptxas
+made of it (so a disk hit launches without any JIT), the time of each
+stage, ptxas's report and the warnings. The key is the SHA-256 of the
+generated IR (the kernel and every scalar function it calls, with the
+chip), the compile options, the CUDA toolkit the compile uses (its path,
+ptxas and libdevice) and the compiler's code (the path and build ID of
+libTirXCAPI.so and of the libMLIR.so and libLLVM.so it runs, if any).
+TIRX_CACHE=0 turns both off.
 
-An entry is two files, each `TIRXCACHE2 <length> <sha256 of the
-payload>\\n` then the payload: `<key>.tirx` holds JSON of the PTX, report,
-warnings, stage times and the hash of `<key>-<hash>.stages`, which holds the
-IR of each stage as JSON, read only when .mlir is asked for (a disk hit
-reads 2 KB, not 30). Each is written to a temporary file in the same folder and
-renamed over the old one (atomic on POSIX), the stages first, so a reader
-sees an old entry, a new one or none; a truncated or corrupted entry fails
-its length or hash check and is compiled again and rewritten, never
-loaded; stages that fail theirs are made again by compiling the IR.
+An entry is one file, `<key>.tirx`: `TIRXCACHE3 <length> <sha256 of the
+payload>\\n` then the payload, JSON (the cubin in base64). It is written to
+a temporary file in the same folder and renamed over the old one (atomic
+on POSIX), so a reader sees an old entry, a new one or none; a truncated or
+corrupted entry fails its length or hash check and is compiled again and
+rewritten, never loaded. The IR of each stage is not stored: .mlir of a
+disk hit compiles the IR again to print it.
 """
+import base64
+import binascii
 import hashlib
 import json
 import os
@@ -29,7 +30,7 @@ import threading
 
 from . import _capi
 
-FORMAT = b"TIRXCACHE2"
+FORMAT = b"TIRXCACHE3"
 _LIBDEVICE = os.path.join("nvvm", "libdevice", "libdevice.10.bc")
 # Guards the in-memory maps when threads compile the same kernel at once.
 lock = threading.Lock()
@@ -113,42 +114,21 @@ def _read_payload(file_path):
 
 
 def load(entry_key):
-    """The entry (a dict without its stages: `load_stages` reads them when
-    .mlir is asked for), or None when it is absent, truncated or
-    corrupted."""
+    """The entry (a dict; its "stages" None: .mlir makes them), or None when
+    it is absent, truncated or corrupted."""
     payload = _read_payload(path(entry_key))
     if payload is None:
         return None
     try:
         entry = json.loads(payload)
-    except ValueError:
-        return None
-    if not isinstance(entry, dict) or entry.get("key") != entry_key or \
-            not isinstance(entry.get("stages_sha256"), str):
+        if not isinstance(entry, dict) or entry.get("key") != entry_key:
+            return None
+        cubin = entry.get("cubin")
+        entry["cubin"] = base64.b64decode(cubin, validate=True) if cubin else None
+    except (ValueError, TypeError, binascii.Error):
         return None
     entry["stages"] = None
     return entry
-
-
-def stages_path(entry_key, stages_sha256):
-    """The stages' file is named by its own hash too: stage IR is not
-    deterministic (it records LLVM's timing), so two processes storing one
-    key at once each keep their own, and an entry always names one that
-    exists."""
-    return path(entry_key, "-%s.stages" % stages_sha256[:16])
-
-
-def load_stages(entry_key, stages_sha256):
-    """The IR of each stage of an entry (a dict), or None when its file is
-    absent, corrupted, or not the one the entry was written with."""
-    payload = _read_payload(stages_path(entry_key, stages_sha256))
-    if payload is None or hashlib.sha256(payload).hexdigest() != stages_sha256:
-        return None
-    try:
-        stages = json.loads(payload)
-    except ValueError:
-        return None
-    return stages if isinstance(stages, dict) else None
 
 
 def _write_atomically(target, payload):
@@ -173,13 +153,10 @@ def _write_atomically(target, payload):
 
 
 def store(entry_key, entry):
-    """Writes the entry atomically: the stages' file first, then the entry
-    naming its hash. A cache that cannot be written (a read-only home, a
-    full disk) only costs the next compile."""
-    stages = json.dumps(entry["stages"]).encode()
-    stages_sha256 = hashlib.sha256(stages).hexdigest()
-    if not _write_atomically(stages_path(entry_key, stages_sha256), stages):
-        return
+    """Writes the entry atomically (without the IR of its stages). A cache
+    that cannot be written (a read-only home, a full disk) only costs the
+    next compile."""
     meta = {name: value for name, value in entry.items() if name != "stages"}
-    meta.update(key=entry_key, stages_sha256=stages_sha256)
+    cubin = entry.get("cubin")
+    meta.update(key=entry_key, cubin=base64.b64encode(cubin).decode() if cubin else None)
     _write_atomically(path(entry_key), json.dumps(meta).encode())

@@ -112,9 +112,10 @@ def compile(f, target=None, pipeline="default"):
     trace = f.trace_kernel(module)
     body = [t for t in module.scalar_functions.values() if t] + [trace.text]
     ir = 'module attributes {tirx.chip = "%s"} {\n%s\n}\n' % (arch, "\n".join(body))
-    # ptxas-report: ptxas -v runs on the PTX when a toolkit is found, for
-    # .registers and .spill_bytes (docs/registers.md).
-    options = "chip=%s%s ptxas-report=1%s" % (
+    # keep-cubin: ptxas -v runs on the PTX when a toolkit is found, for
+    # .registers and .spill_bytes (docs/registers.md), and its cubin is what
+    # the launcher loads (no JIT at the first launch).
+    options = "chip=%s%s keep-cubin=1%s" % (
         arch, " fast-math=1" if fast else "",
         " max-registers=%d" % max_registers if max_registers else "")
     disk_key = _cache.key(ir, options) if caching else None
@@ -125,18 +126,16 @@ def compile(f, target=None, pipeline="default"):
         source = "compiled"
         if caching:
             _cache.store(disk_key, entry)
-    else:
-        # The stages are read when .mlir is asked for; if their file is gone
-        # or damaged, compiling the IR again makes them.
-        stages_sha256 = entry["stages_sha256"]
-        entry["stages"] = lambda: _cache.load_stages(disk_key, stages_sha256) or \
-            _compile_ir(f, trace, ir, options)["stages"]
+    if entry["stages"] is None:
+        # The IR of each stage is printed only when .mlir is asked for (or
+        # with TIRX_KEEP_STAGES=1): compiling the IR again makes it.
+        entry["stages"] = lambda: _compile_ir(f, trace, ir, options, keep_stages=True)["stages"]
     # Warnings of a successful compile (ptxas's spills) at the kernel's line.
     for file, line, message in entry["warnings"]:
         warnings.warn_explicit(message, SpillWarning, file or "<unknown>", line)
     compiled = Compiled(f, trace, entry["ptx"], ir, entry["stages"], entry["times"], arch,
                         entry["report"], source, disk_key, entry.get("shared_bytes", 0),
-                        entry.get("tensor_maps", []))
+                        entry.get("tensor_maps", []), entry.get("cubin"))
     if not caching:
         return compiled
     # Threads compiling the same kernel at once all get the first one stored.
@@ -144,12 +143,21 @@ def compile(f, target=None, pipeline="default"):
         return f.compiled.setdefault(memory_key, compiled)
 
 
-def _compile_ir(f, trace, ir, options):
-    """Compiles the IR through the C API: what a cache entry holds."""
+def _keep_stages():
+    """TIRX_KEEP_STAGES=1: every compile keeps the IR of each stage, as if
+    .mlir were read (docs/python.md)."""
+    return os.environ.get("TIRX_KEEP_STAGES", "0") not in ("", "0")
+
+
+def _compile_ir(f, trace, ir, options, keep_stages=None):
+    """Compiles the IR through the C API: what a cache entry holds (the IR of
+    each stage only with `keep_stages`, else None)."""
+    if keep_stages is None:
+        keep_stages = _keep_stages()
     header_line = ir.splitlines().index(trace.text.splitlines()[0]) + 1
     data = ir.encode()
     result = _capi.lib.tirxCompile(data, len(data), _IR_BUFFER.encode(),
-                                   options.encode(), 1)
+                                   options.encode(), 1 if keep_stages else 0)
     try:
         diagnostics = []
         for i in range(_capi.lib.tirxCompileResultGetNumDiagnostics(result)):
@@ -177,6 +185,9 @@ def _compile_ir(f, trace, ir, options):
         size = ctypes.c_size_t()
         output = _capi.lib.tirxCompileResultGetOutput(result, ctypes.byref(size))
         ptx = ctypes.string_at(output, size.value).decode()
+        # The cubin of the report's ptxas run (none without ptxas).
+        output = _capi.lib.tirxCompileResultGetCubin(result, ctypes.byref(size))
+        cubin = ctypes.string_at(output, size.value) if size.value else None
         shared_bytes = 0
         tensor_maps = []
         for i in range(_capi.lib.tirxCompileResultGetNumKernels(result)):
@@ -206,7 +217,8 @@ def _compile_ir(f, trace, ir, options):
                 (x.value for x in fields)))
     finally:
         _capi.lib.tirxCompileResultDestroy(result)
-    return {"ptx": ptx, "stages": stages, "times": times, "report": reports.get(f.name),
+    return {"ptx": ptx, "cubin": cubin, "stages": stages if keep_stages else None,
+            "times": times, "report": reports.get(f.name),
             "shared_bytes": shared_bytes, "tensor_maps": tensor_maps,
             "warnings": [[file, line, message] for severity, file, line, column, message
                          in diagnostics if severity == 1]}
@@ -217,13 +229,15 @@ class SpillWarning(UserWarning):
 
 
 class Compiled:
-    """A compiled kernel: .ptx, .mlir (the IR of each stage), .stage_times,
+    """A compiled kernel: .ptx, .cubin (what ptxas made of it, None without
+    ptxas), .mlir (the IR of each stage, made when first read), .stage_times,
     .registers and .spill_bytes (ptxas's report, None without ptxas),
     .cache ("compiled" or "disk": where it came from) and .cache_key, and
     callable on objects with __cuda_array_interface__ (PyTorch, CuPy)."""
 
     def __init__(self, function, trace, ptx, ir, stages, times, arch, report=None,
-                 cache="compiled", cache_key=None, shared_bytes=0, tensor_maps=()):
+                 cache="compiled", cache_key=None, shared_bytes=0, tensor_maps=(),
+                 cubin=None):
         self.function = function
         # The TMA tensor maps each launch encodes and passes after the
         # parameters: (parameter index, box, swizzle bytes) (docs/hopper.md).
@@ -235,8 +249,11 @@ class Compiled:
         self.cache_key = cache_key
         self.name = function.name
         self.ptx = ptx
+        # The launcher loads the cubin; the PTX only without one (the
+        # driver's JIT, with a warning) or where the cubin does not load.
+        self.cubin = cubin
         self.source_ir = ir
-        self._stages = stages  # a dict, or a function reading it (disk hits)
+        self._stages = stages  # a dict, or a function making it
         self.stage_times = times
         self.arch = arch
         # ptxas -v's report (docs/registers.md); None without ptxas.
@@ -276,9 +293,15 @@ class Compiled:
         from . import runtime
         with _cache.lock:
             if self._launcher is None:
+                if not self.cubin:
+                    warnings.warn("tirx: kernel '%s': ptxas was not found when it was compiled, "
+                                  "so it has no cubin and the driver JIT-compiles its PTX at "
+                                  "the first launch (set TIRX_CUDA_PATH to a CUDA toolkit)"
+                                  % self.name, RuntimeWarning, stacklevel=3)
                 self._launcher = runtime.Launcher(
                     self.name, self.ptx, self.params, self.launch.grid, self.launch.block,
                     getattr(self, "size_vars", None) or (), self.shared_bytes,
-                    self.tensor_maps, self.launch.cluster)
+                    self.tensor_maps, self.launch.cluster, cubin=self.cubin,
+                    arch=self.arch)
                 self._launch = self._launcher.launch
         return self._launcher.launch

@@ -109,6 +109,10 @@ class GPUError(RuntimeError):
     """The GPU, its driver or a launch failed."""
 
 
+# TirxStatus's TIRX_ERROR_INVALID_IMAGE (TirXRuntime.h).
+_INVALID_IMAGE = 2
+
+
 def _raise_last_error():
     """Raises the runtime's last error as a GPUError."""
     raise GPUError(_runtime().tirxGetLastErrorMessage().decode())
@@ -670,8 +674,11 @@ class Launcher:
     launches on the tensors' device."""
 
     def __init__(self, name, ptx, params, grid, block, size_vars=(), shared_bytes=0,
-                 tensor_maps=(), cluster=(), native=None):
+                 tensor_maps=(), cluster=(), native=None, cubin=None, arch=None):
         self._name, self._ptx = name, ptx
+        # ptxas's cubin of the PTX (None without ptxas): loaded as is, so
+        # the first launch compiles nothing; the PTX is the fallback.
+        self._cubin, self._arch = cubin, arch
         # Thread-block cluster extents (the PTX requires them; a runtime grid
         # extent must be a multiple of them, checked per grid).
         self._cluster = tuple(cluster) + (1,) * (3 - len(tuple(cluster)))
@@ -850,6 +857,32 @@ class Launcher:
         self._grids[key] = grid
         return grid
 
+    def _load(self, lib, device):
+        """The module and kernel on `device`: the cubin when there is one,
+        else the PTX (the driver's JIT). A cubin the driver refuses as an
+        image (made for another chip than this device's) falls back to the
+        PTX, with a warning."""
+        module, kernel = ctypes.c_void_p(), ctypes.c_void_p()
+        loaded = False
+        if self._cubin:
+            status = lib.tirxModuleLoadDataOnDevice(self._cubin, len(self._cubin), device,
+                                                    ctypes.byref(module))
+            if status == _INVALID_IMAGE:
+                warnings.warn("tirx: kernel '%s': its cubin for %s does not load on device "
+                              "%d (%s); the driver JIT-compiles its PTX instead"
+                              % (self._name, self._arch, device,
+                                 lib.tirxGetLastErrorMessage().decode()),
+                              RuntimeWarning, stacklevel=4)
+            else:
+                _check(status)
+                loaded = True
+        if not loaded:
+            data = self._ptx.encode()
+            _check(lib.tirxModuleLoadDataOnDevice(data, len(data), device,
+                                                  ctypes.byref(module)))
+        _check(lib.tirxModuleGetKernel(module, self._name.encode(), ctypes.byref(kernel)))
+        return module, kernel
+
     def _prepare(self, device):
         """The fast path's launch on `device`, the kernel loaded there first."""
         prepared = self._prepared.get(device)
@@ -860,11 +893,7 @@ class Launcher:
             if prepared is not None:
                 return prepared
             lib = _runtime()
-            module, kernel = ctypes.c_void_p(), ctypes.c_void_p()
-            data = self._ptx.encode()
-            _check(lib.tirxModuleLoadDataOnDevice(data, len(data), device,
-                                                  ctypes.byref(module)))
-            _check(lib.tirxModuleGetKernel(module, self._name.encode(), ctypes.byref(kernel)))
+            module, kernel = self._load(lib, device)
             prepared = _PreparedLaunch()
             _check(lib.tirxKernelPrepareLaunch(kernel, device,
                                                len(self._slots) + len(self._maps),

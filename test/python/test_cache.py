@@ -21,7 +21,7 @@ import time
 import pytest
 
 import tirx
-from tirx import _cache
+from tirx import _cache, _capi
 
 TARGET = {"kind": "cuda", "arch": "sm_90"}
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -72,12 +72,12 @@ def load_kernel(path, text):
     return module.kernel
 
 
-def entries(folder, suffix=".tirx"):
-    """The entries (or, with suffix=".stages", their stages' files); any
-    other file, such as a temporary one left behind, is an error."""
+def entries(folder):
+    """The entries; any other file, such as a temporary one left behind, is
+    an error."""
     files = sorted(p for p in folder.rglob("*") if p.is_file())
-    assert all(p.suffix in (".tirx", ".stages") for p in files), files
-    return [p for p in files if p.suffix == suffix]
+    assert all(p.suffix == ".tirx" for p in files), files
+    return files
 
 
 def test_memory_hit_is_the_same_object(cache_dir, tmp_path):
@@ -108,16 +108,21 @@ def test_disk_hit_in_a_new_process(cache_dir, tmp_path):
         "start = time.perf_counter()\n"
         "c = tirx.compile(m.kernel, target={'kind': 'cuda', 'arch': 'sm_90'})\n"
         "elapsed = time.perf_counter() - start\n"
-        "print(json.dumps([c.cache, c.ptx, c.registers, c.spill_bytes, sorted(c.mlir),\n"
+        "print(json.dumps([c.cache, c.ptx, c.registers, c.spill_bytes, callable(c._stages),\n"
+        "                  sorted(c.mlir), (c.cubin or b'').hex(),\n"
         "                  [c.params[0][0], c.launch.grid, c.launch.block], elapsed]))\n"
         % (os.path.join(ROOT, "python"), ROOT, str(tmp_path / "k.py")))
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          env=dict(os.environ), check=True)
-    source, ptx, registers, spills, stages, launch, elapsed = json.loads(run.stdout)
+    source, ptx, registers, spills, lazy, stages, cubin, launch, elapsed = \
+        json.loads(run.stdout)
     assert source == "disk"
     assert ptx == reference.ptx
+    # The cubin comes from disk: the launch needs neither ptxas nor a JIT.
+    assert bytes.fromhex(cubin) == (reference.cubin or b"")
     assert (registers, spills) == (reference.registers, reference.spill_bytes)
-    assert stages == sorted(reference.mlir)
+    # The stages' IR is not stored: made when .mlir is read.
+    assert lazy and stages == sorted(reference.mlir)
     assert launch == ["A", [1], [64]]
     print("disk hit in a new process: %.2f ms" % (elapsed * 1e3))
 
@@ -179,25 +184,56 @@ def test_a_bad_entry_is_compiled_again_and_repaired(cache_dir, tmp_path, corrupt
     assert entries(cache_dir) == [entry]  # no temporary file left
 
 
-@pytest.mark.parametrize("damage", ["remove", "flip", "swap"])
-def test_stages_are_read_when_asked_and_made_again_when_damaged(cache_dir, tmp_path,
-                                                                 damage):
+def test_stages_are_printed_only_when_asked(cache_dir, tmp_path, monkeypatch):
+    """The IR of each stage costs more to print than most passes: a compile
+    keeps the stage times only, and .mlir compiles the IR again to print
+    it, on a fresh compile and on a disk hit alike; TIRX_KEEP_STAGES=1 keeps
+    it on every compile."""
+    monkeypatch.delenv("TIRX_KEEP_STAGES", raising=False)
     first = tirx.compile(load_kernel(tmp_path / "k.py", KERNEL), target=TARGET)
+    assert callable(first._stages)
+    assert list(first.stage_times)[0] == "tirx-verify-kernels"
+    assert "tirx-module-to-binary" in first.stage_times
     want = first.mlir
-    (stages,) = entries(cache_dir, ".stages")
-    if damage == "remove":
-        stages.unlink()
-    elif damage == "flip":
-        stages.write_bytes(corrupt_flip(stages.read_bytes()))
-    else:  # a well-formed stages file of another compile
-        stages.write_bytes(b"%s 2 %s\n{}" % (_cache.FORMAT,
-                                             hashlib.sha256(b"{}").hexdigest().encode()))
+    assert list(want)[0] == "input" and not callable(first._stages)
+    assert list(want)[1:] == list(first.stage_times)
+    assert "tirx.kernel @kernel" in want["input"] and "gpu.func @kernel" in want["tirx-to-gpu"]
     again = tirx.compile(load_kernel(tmp_path / "k.py", KERNEL), target=TARGET)
-    assert again.cache == "disk"  # the entry itself is intact
+    assert again.cache == "disk" and callable(again._stages)
     # Made again by compiling: the same IR, but for LLVM's recorded timing.
     timeless = lambda stages: {name: re.sub(r"LLVMIRToISATimeInMs = \d+", "", ir)
                                for name, ir in stages.items()}
     assert timeless(again.mlir) == timeless(want)
+    monkeypatch.setenv("TIRX_CACHE", "0")
+    monkeypatch.setenv("TIRX_KEEP_STAGES", "1")
+    kept = tirx.compile(load_kernel(tmp_path / "k.py", KERNEL), target=TARGET)
+    assert not callable(kept._stages) and timeless(kept.mlir) == timeless(want)
+
+
+@pytest.mark.skipif(not _capi.cuda_tool("ptxas"), reason="needs ptxas")
+def test_the_cubin_is_the_report_runs_and_is_stored(cache_dir, tmp_path):
+    """One ptxas run gives the register report and the cubin the launcher
+    loads; the entry stores it (base64), and a damaged one is compiled
+    again."""
+    first = tirx.compile(load_kernel(tmp_path / "k.py", KERNEL), target=TARGET)
+    assert first.cubin[:4] == b"\x7fELF" and first.registers > 0
+    assert first.cubin.count(b"kernel") >= 1  # the kernel's symbol
+    (entry,) = entries(cache_dir)
+    assert _cache.load(first.cache_key)["cubin"] == first.cubin
+    again = tirx.compile(load_kernel(tmp_path / "k.py", KERNEL), target=TARGET)
+    assert again.cache == "disk" and again.cubin == first.cubin
+    # A cubin field that is not base64 (with a header that matches it) is a
+    # bad entry: compiled again and rewritten.
+    meta = json.loads(entry.read_bytes().partition(b"\n")[2])
+    meta["cubin"] = "not base64!"
+    payload = json.dumps(meta).encode()
+    entry.write_bytes(b"%s %d %s\n%s" % (_cache.FORMAT, len(payload),
+                                         hashlib.sha256(payload).hexdigest().encode(),
+                                         payload))
+    assert _cache.load(first.cache_key) is None
+    third = tirx.compile(load_kernel(tmp_path / "k.py", KERNEL), target=TARGET)
+    assert third.cache == "compiled" and third.cubin[:4] == b"\x7fELF"
+    assert _cache.load(first.cache_key)["cubin"] == third.cubin
 
 
 def test_tirx_cache_0_turns_it_off(cache_dir, tmp_path, monkeypatch):
@@ -281,12 +317,12 @@ def test_processes_share_one_cache_folder(cache_dir, tmp_path, monkeypatch):
             sources.append(source)
     print("%d compiles: %d compiled, %d from disk"
           % (len(sources), sources.count("compiled"), sources.count("disk")))
-    # One intact entry per kernel, its stages with it, no temporary file.
+    # One intact entry per kernel, no temporary file.
     tirx_files = entries(cache_dir)
     assert len(tirx_files) == variants
     for path in tirx_files:
         entry = _cache.load(path.stem)
-        assert entry is not None and _cache.load_stages(path.stem, entry["stages_sha256"])
+        assert entry is not None and entry["ptx"]
 
 
 #===----------------------------------------------------------------------===#

@@ -109,6 +109,12 @@ def test_without_ptxas_no_report_and_no_warning(no_toolkit):
     assert compiled.spill_bytes is None
     assert compiled.ptxas_report is None
     assert ".maxnreg 24" in compiled.ptx
+    # No cubin either: the first launch says the driver JIT-compiles the PTX.
+    assert compiled.cubin is None
+    with pytest.warns(RuntimeWarning, match="kernel 'stream': ptxas was not found when it was "
+                                            "compiled, so it has no cubin and the driver "
+                                            "JIT-compiles its PTX at the first launch"):
+        compiled._make_launcher()
 
 
 def test_budget_error_at_the_allocation_line():

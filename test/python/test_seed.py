@@ -67,13 +67,14 @@ def test_stages_and_times():
     from affine_relu import affine_relu
     compiled = tirx.compile(affine_relu, target=TARGET)
     stages = list(compiled.mlir)
-    assert stages[:4] == ["input", "tirx-to-gpu", "tile-dispatch", "tirx-lower-tensors"]
+    assert stages[:5] == ["input", "tirx-verify-kernels", "tirx-to-gpu", "tile-dispatch",
+                          "tirx-lower-tensors"]
     assert "tile.apply" in compiled.mlir["input"]
     assert "tile.apply" not in compiled.mlir["tile-dispatch"]
     # One time per pass, PTX generation included; pipeline adaptors are not
     # stages, and nested passes are timed on their own.
     times = compiled.stage_times
-    assert list(times) == stages
+    assert list(times) == stages[1:]  # "input" is no pass
     assert {"tirx-to-gpu", "tile-dispatch", "tirx-lower-tensors", "convert-gpu-to-nvvm",
             "tirx-module-to-binary"} <= set(times)
     assert not any("Adaptor" in name for name in times)

@@ -162,8 +162,26 @@ static void nullArguments(void) {
          tirxCompileResultGetKernelReport(NULL, 0, &kernel, &registers, NULL,
                                           NULL, NULL),
          kernel, (long long)registers);
+  /* No keep-cubin: no cubin; a NULL result has none either. */
+  size_t cubinSize = 1, nullCubinSize = 1;
+  const char *cubin = tirxCompileResultGetCubin(result, &cubinSize);
+  const char *nullCubin = tirxCompileResultGetCubin(NULL, &nullCubinSize);
+  printf("cubin: isa=%zu \"%s\" null=%zu \"%s\"\n", cubinSize, cubin,
+         nullCubinSize, nullCubin);
   tirxCompileResultDestroy(result);
   tirxCompileResultDestroy(NULL);
+  /* Without keepStages: every pass timed, no IR printed, no "input". */
+  result = tirxCompile(kGood, strlen(kGood), "good.mlir", "chip=sm_90",
+                       /*keepStages=*/0);
+  size_t stages = tirxCompileResultGetNumStages(result), printed = 0;
+  for (size_t i = 0; i < stages; ++i)
+    printed += strlen(tirxCompileResultGetStageIR(result, i)) != 0;
+  printf("stages without IR: succeeded=%d first=%s last=%s printed=%zu\n",
+         tirxCompileResultSucceeded(result),
+         stages ? tirxCompileResultGetStageName(result, 0) : "none",
+         stages ? tirxCompileResultGetStageName(result, stages - 1) : "none",
+         printed);
+  tirxCompileResultDestroy(result);
   result = tirxCompile(NULL, 5, NULL, NULL, 0);
   tirxCompileResultGetDiagnostic(result, 0, &severity, &file, &line, &column,
                                  &message);

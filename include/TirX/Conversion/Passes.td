@@ -149,6 +149,10 @@ def TirXModuleToBinary : Pass<"tirx-module-to-binary", "::mlir::ModuleOp"> {
     runs when found (and `ptxas-report` is on). The object's properties get
     `tirx.ptxas = {kernel = {registers, spill_stores, spill_loads,
     stack_frame}}`, and a kernel that spills is a warning at the kernel.
+    With `format=isa keep-cubin=1`, the cubin of that one ptxas run follows
+    the PTX as a second object of the `gpu.binary` (format `bin`, the same
+    properties), so a loader needs neither a second ptxas run nor the
+    driver's JIT (the C API's `tirxCompileResultGetCubin`).
 
     Every inline-PTX call in the device LLVM IR is marked `convergent`
     before LLVM optimizes it, as clang marks CUDA's inline asm: much of
@@ -165,11 +169,19 @@ def TirXModuleToBinary : Pass<"tirx-module-to-binary", "::mlir::ModuleOp"> {
            "a .maxnreg on every kernel (0: none; ptxas's own choice)">,
     Option<"ptxasReport", "ptxas-report", "bool", /*default=*/"true",
            "with format=isa, run ptxas -v for the report when it is found">,
+    Option<"keepCubin", "keep-cubin", "bool", /*default=*/"false",
+           "with format=isa, keep the cubin of the report's ptxas run as a "
+           "second object (bin) after the PTX">,
   ];
 }
 
 def TirXExtractPTX : Pass<"tirx-extract-ptx", "::mlir::ModuleOp"> {
   let summary = "Write the PTX/cubin of every gpu.binary to a file or stdout";
+  let description = [{
+    Writes the first object of every `gpu.binary`: its PTX, or its cubin
+    with `format=bin` (a cubin that `keep-cubin` adds after the PTX is not
+    written).
+  }];
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write to ('-' for stdout)">,

@@ -52,6 +52,12 @@ struct TirXToPTXOptions : public PassPipelineOptions<TirXToPTXOptions> {
                      "its register and spill report (docs/registers.md); "
                      "format=bin always reports"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> keepCubin{
+      *this, "keep-cubin",
+      llvm::cl::desc("With format=isa and ptxas found: keep the cubin of "
+                     "the report's ptxas run as a second object after the "
+                     "PTX (a loader then needs no JIT; implies ptxas-report)"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> maxRegisters{
       *this, "max-registers",
       llvm::cl::desc("Registers per thread a kernel may use (.maxnreg; "
@@ -64,8 +70,9 @@ struct TirXToPTXOptions : public PassPipelineOptions<TirXToPTXOptions> {
       llvm::cl::init("")};
 };
 
-/// tirx-to-gpu, tile-dispatch, tirx-lower-tensors, cleanup, then upstream
-/// convert-gpu-to-nvvm, nvvm-attach-target and gpu-module-to-binary.
+/// tirx-verify-kernels, tirx-to-gpu, tile-dispatch, tirx-lower-tensors,
+/// cleanup, then upstream convert-gpu-to-nvvm, nvvm-attach-target and
+/// gpu-module-to-binary.
 /// Checks that `options` build a pipeline that works: a chip LLVM's NVPTX
 /// backend knows, `+ptxNN` features it knows and that reach the chip's
 /// minimum PTX ISA, opt-level 0-3, a gpu-module-to-binary format, an

@@ -1,4 +1,4 @@
-// RUN: tirx-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels | FileCheck %s
 
 // wgmma.fence before wgmma.mma_async (docs/wgmma.md): along every path from
 // the kernel's start, the last access of the accumulator's (or register A's)

@@ -1,6 +1,6 @@
 // Accesses the bounds proof refutes, each with a witness, and the ones it
 // cannot prove (docs/bounds.md).
-// RUN: tirx-opt %s -split-input-file -verify-diagnostics
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels
 
 #reg = #tirx.layout<S[(2, 32, 4) : (1@warpid, 1@laneid, 1)]>
 !A = !tirx.tensor<4096x2x32x4xf32, global, align = 16>

@@ -3,7 +3,7 @@
 // nothing of the value, so an access it does not guard is refuted, with the
 // loaded value in the witness and a note where it was loaded
 // (docs/bounds.md, docs/sizes.md "Dynamic scheduling").
-// RUN: tirx-opt %s -split-input-file -verify-diagnostics
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels
 
 !A = !tirx.tensor<?xf32, global, sizes = [n], align = 16>
 !C = !tirx.tensor<1xui32, global, align = 4>

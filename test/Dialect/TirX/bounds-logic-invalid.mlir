@@ -1,6 +1,6 @@
 // Combined guards the bounds proof refutes, with a witness that satisfies the
 // guard, and the parts of guards it cannot use (docs/bounds.md).
-// RUN: tirx-opt %s -split-input-file -verify-diagnostics
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels
 
 !A = !tirx.tensor<64x16xf32, global>
 !E = !tirx.tensor<1x1xf32, global, #tirx.layout<S[(1, 1) : (16, 1)]>>

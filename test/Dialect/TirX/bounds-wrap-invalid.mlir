@@ -1,7 +1,7 @@
 // Integer wrap-around: what the bounds proof refutes, each with a witness
 // that really wraps and really leaves the tensor (docs/bounds.md, "Integers
 // as the hardware computes them"). The accepted twins: bounds-wrap.mlir.
-// RUN: tirx-opt %s -split-input-file -verify-diagnostics
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels
 
 !A = !tirx.tensor<4096xf32, global, align = 4>
 !T = !tirx.tensor<1xf32, global, #tirx.layout<S[1 : 1]>, align = 4>

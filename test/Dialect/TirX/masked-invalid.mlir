@@ -1,5 +1,5 @@
 // Masked regions that are refused (docs/sizes.md, "Masked regions").
-// RUN: tirx-opt %s -split-input-file -verify-diagnostics
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels
 
 // Only global tensors are masked: shared tiles are the kernel's own.
 !S = !tirx.tensor<256xf32, shared>

@@ -1,4 +1,4 @@
-// RUN: tirx-opt %s -split-input-file -verify-diagnostics
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels
 
 // The register budget (docs/registers.md): the register tiles live at each
 // allocation, in 32-bit registers per thread, against min(255, 65536 /

@@ -2,7 +2,7 @@
 // size variables, grids and regions; accesses refuted with a witness over
 // the size variables; align claims that need a divisor the size variable
 // does not declare.
-// RUN: tirx-opt %s -split-input-file -verify-diagnostics
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels
 
 // expected-error @+1 {{tensor has 1 runtime extents ('?') but 0 size names; write one name per '?' (sizes = [n, ...])}}
 func.func private @f(!tirx.tensor<?xf32, global>)

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/TileDialect.h"
+#include "TirX/Dialect/Tile/IR/CheckedOperandCache.h"
 #include "TirX/Dialect/Tile/IR/TileAttrs.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 
@@ -15,6 +16,7 @@ using namespace mlir::tirx::tile;
 #include "TirX/Dialect/Tile/IR/TileEnums.cpp.inc"
 
 void TileDialect::initialize() {
+  checkedOperands = std::make_unique<CheckedOperandCache>();
   registerAttributes();
   addOperations<
 #define GET_OP_LIST

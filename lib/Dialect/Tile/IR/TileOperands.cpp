@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
+#include "TirX/Dialect/Tile/IR/CheckedOperandCache.h"
+#include "TirX/Dialect/Tile/IR/TileDialect.h"
 #include "TirX/Dialect/Tile/IR/MatrixDescriptor.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 
@@ -861,6 +863,24 @@ TileOperandChecker::checkDescriptorOperand(const TileTensorOperand &operand) {
   return success();
 }
 
+/// What the register checks of `operand` under `domain` read (see
+/// CheckedOperandCache.h): the uniqued tensor type, the fragment, the atom,
+/// whether it is written, and the domain.
+static std::string getRegisterCheckKey(const ExecutionDomain &domain,
+                                       const TileTensorOperand &operand) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << operand.type.getAsOpaquePointer() << '|' << operand.fragment << '|'
+     << operand.atom << '|' << operand.isDestination << '|';
+  for (int64_t extent : operand.getAtomShape())
+    os << extent << ',';
+  os << '|' << static_cast<int>(domain.scope) << '|' << domain.numThreads
+     << '|' << domain.lanesInAtom << domain.warpgroupInAtom << '|';
+  for (int64_t extent : domain.groupShape)
+    os << extent << ',';
+  return key;
+}
+
 LogicalResult mlir::tirx::tile::checkTileTensorOperands(
     Operation *op, Scope scope, ArrayRef<TileTensorOperand> operands,
     bool lanesInAtom, bool sameRepeats, bool warpgroupInAtom) {
@@ -883,11 +903,17 @@ LogicalResult mlir::tirx::tile::checkTileTensorOperands(
         return failure();
       continue;
     }
+    std::string key = getRegisterCheckKey(*domain, operand);
+    CheckedOperandCache &checked =
+        op->getContext()->getLoadedDialect<TileDialect>()->getCheckedOperands();
+    if (checked.contains(key))
+      continue;
     if (!operand.fragment.empty() &&
         failed(checker.checkFragmentOperand(operand)))
       return failure();
     if (failed(checker.checkRegisterOperand(operand)))
       return failure();
+    checked.insert(key);
   }
   return success();
 }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/WgmmaFence.h"
+#include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 
@@ -208,4 +209,23 @@ mlir::tirx::tile::verifyWgmmaFence(Operation *op,
     return diag;
   }
   return success();
+}
+
+LogicalResult mlir::tirx::tile::verifyWgmmaFences(Operation *top) {
+  WalkResult result = top->walk([](ApplyOp apply) {
+    // The op verified: its operands pair with their kinds and a form fits.
+    FailureOr<SmallVector<MixedOperand>> operands =
+        getMixedOperands(apply, apply.getArgs(), apply.getOperandKinds());
+    if (failed(operands))
+      return WalkResult::interrupt();
+    FailureOr<const ptx::Instruction *> instruction =
+        selectInstructionForm(apply, apply.getInstruction(), *operands);
+    if (failed(instruction))
+      return WalkResult::interrupt();
+    if (isWgmmaMma(**instruction) &&
+        failed(verifyWgmmaFence(apply, **instruction, *operands)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }

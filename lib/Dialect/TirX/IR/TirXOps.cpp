@@ -6,7 +6,6 @@
 
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 #include "TirX/Dialect/TirX/IR/RegionAccess.h"
-#include "TirX/Dialect/TirX/IR/RegisterBudget.h"
 #include "TirX/Layout/LayoutRegion.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -470,14 +469,6 @@ int64_t mlir::tirx::getSizeAtMost(FunctionOpInterface func, unsigned index) {
   auto atMost = dyn_cast_if_present<IntegerAttr>(
       func.getArgAttr(index, TirXDialect::kAtMostAttrName));
   return atMost ? atMost.getValue().getSExtValue() : 0;
-}
-
-// After every nested op verified: the register tiles fit (RegisterBudget.h),
-// and every memory access is inside its tensor (BoundsProof.h).
-LogicalResult KernelOp::verifyRegions() {
-  if (failed(verifyRegisterBudget(*this)))
-    return failure();
-  return verifyAccessBounds(*this);
 }
 
 //===----------------------------------------------------------------------===//

@@ -25,6 +25,15 @@ def Tile_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
+    /// Register operands whose checks passed (CheckedOperandCache.h).
+    CheckedOperandCache &getCheckedOperands() const {
+      return *checkedOperands;
+    }
+
+  private:
+    std::unique_ptr<CheckedOperandCache> checkedOperands;
+
+  public:
   }];
 }
 

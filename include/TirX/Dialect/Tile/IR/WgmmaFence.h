@@ -40,6 +40,12 @@ LogicalResult verifyWgmmaFence(Operation *op,
                                const ptx::Instruction &instruction,
                                ArrayRef<MixedOperand> operands);
 
+/// verifyWgmmaFence for every wgmma.mma_async `tile.apply` inside `top`
+/// (a kernel, a function or a module): the whole-kernel part of a wgmma's
+/// checks, run by tirx-verify-kernels rather than by the op's verifier
+/// (it walks the kernel once per wgmma).
+LogicalResult verifyWgmmaFences(Operation *top);
+
 } // namespace mlir::tirx::tile
 
 #endif // TIRX_DIALECT_TILE_IR_WGMMAFENCE_H

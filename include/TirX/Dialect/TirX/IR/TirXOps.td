@@ -51,7 +51,6 @@ def TirX_KernelOp : TirX_Op<"kernel", [
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
-  let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     // FunctionOpInterface.
     ::mlir::Region *getCallableRegion() { return &getBody(); }
