@@ -18,6 +18,18 @@ largest R compiles in < 1 s. R stays within the verifier's register budget
 (docs/registers.md: 239 registers per thread for 64 threads), so the default
 sizes end at 224.
 
+--in-process: the Python path users take, `tirx.compile` with the cache
+off (TIRX_CACHE=0), for the seed's affine-ReLU, the row softmax (8192 x
+16384's kernel), RMSNorm (8192 columns) and the Hopper GEMM (4096^3) of
+examples/python: per kernel, interleaved, N runs each, the median of
+  * TirX total: trace, compile, one ptxas run (report and cubin);
+  * TirX without ptxas: the same trace and compile with ptxas off;
+  * ptxas alone on the same PTX (`ptxas -arch=sm_90a -v`, as TirX runs it);
+and the ratio total / ptxas (goal <= 1.25) and the time outside ptxas
+(goals: <= 10 ms for the seed kernel, <= 0.3 s for the GEMM). Needs the
+Python package's library: $TIRX_LIBRARY, else build-static/lib, else
+build/lib.
+
 Markdown tables go to stdout. Standard library only.
 """
 import argparse
@@ -218,6 +230,82 @@ def scaling_benchmark(args, tmp):
           f"({previous[1]:.2f} s). Growth exponent 1.0 = linear.")
 
 
+def in_process_benchmark(args, tmp):
+    """The rows of --in-process (see the module's docstring)."""
+    for lib in (os.environ.get("TIRX_LIBRARY"), os.path.join(ROOT, "build-static", "lib"),
+                os.path.join(ROOT, "build", "lib")):
+        if lib and os.path.exists(os.path.join(lib, "libTirXCAPI.so")):
+            os.environ["TIRX_LIBRARY"] = lib
+            break
+    os.environ["TIRX_CACHE"] = "0"
+    sys.path[:0] = [os.path.join(ROOT, "python"), os.path.join(ROOT, "examples", "python")]
+    import tirx
+    from tirx import _capi
+    from tirx._function import Module
+    import affine_relu
+    import gemm_hopper
+    import rmsnorm
+    import softmax
+    arch = "sm_90a"
+    target = {"kind": "cuda", "arch": arch}
+    ptxas = _capi.cuda_tool("ptxas")
+    if not ptxas:
+        sys.exit("--in-process needs ptxas (a CUDA toolkit)")
+    kernels = [("seed affine-ReLU", affine_relu.affine_relu),
+               ("softmax 8192 x 16384", softmax.kernel_for(*softmax.config_for(8192, 16384))),
+               ("RMSNorm, 8192 columns", rmsnorm.make_kernel(*rmsnorm.config_for(8192))),
+               ("Hopper GEMM 4096^3", gemm_hopper.make_kernel(4096, 4096, 4096, num_sms=132))]
+
+    def without_ptxas(kernel):
+        def run():
+            module = Module(kernel.name)
+            trace = kernel.trace_kernel(module)
+            body = [t for t in module.scalar_functions.values() if t] + [trace.text]
+            data = ('module attributes {tirx.chip = "%s"} {\n%s\n}\n'
+                    % (arch, "\n".join(body))).encode()
+            result = _capi.lib.tirxCompile(data, len(data), b"<bench>",
+                                           ("chip=%s" % arch).encode(), 0)
+            ok = _capi.lib.tirxCompileResultSucceeded(result)
+            _capi.lib.tirxCompileResultDestroy(result)
+            assert ok, kernel.name
+        return run
+
+    def timed(fn):
+        start = time.perf_counter()
+        fn()
+        return time.perf_counter() - start
+
+    rows = []
+    for label, kernel in kernels:
+        compiled = tirx.compile(kernel, target=target)
+        assert compiled.cubin, "no cubin: ptxas did not run"
+        ptx = os.path.join(tmp, kernel.name + ".ptx")
+        with open(ptx, "w") as f:
+            f.write(compiled.ptx)
+        ptxas_cmd = [ptxas, "-arch=" + arch, "--opt-level=3", "-v", ptx, "-o",
+                     os.path.join(tmp, kernel.name + ".cubin")]
+        runs = [lambda kernel=kernel: tirx.compile(kernel, target=target),
+                without_ptxas(kernel),
+                lambda cmd=ptxas_cmd: subprocess.run(cmd, capture_output=True, check=True)]
+        for run in runs:  # warm-up
+            run()
+        samples = [[], [], []]
+        for _ in range(args.runs):
+            for run, sample in zip(runs, samples):
+                sample.append(timed(run))
+        total, alone, assembler = (statistics.median(x) for x in samples)
+        rows.append(f"| {label} | {total * 1e3:.1f} | {alone * 1e3:.1f} | "
+                    f"{assembler * 1e3:.1f} | {total / assembler:.2f} | "
+                    f"{(total - assembler) * 1e3:.1f} | "
+                    f"{compiled.registers} |")
+    print(f"### In-process compile (`tirx.compile`, TIRX_CACHE=0, {arch}, "
+          f"median of {args.runs} interleaved runs, {os.environ['TIRX_LIBRARY']})\n")
+    print("| kernel | TirX total (ms) | TirX without ptxas (ms) | ptxas alone (ms) | "
+          "total / ptxas | total - ptxas (ms) | registers |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("\n".join(rows))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tirx-opt", default=os.environ.get(
@@ -225,6 +313,8 @@ def main():
     parser.add_argument("--nvcc", default=os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc"))
     parser.add_argument("-n", "--runs", type=int, default=7)
     parser.add_argument("--scaling", action="store_true")
+    parser.add_argument("--in-process", action="store_true",
+                        help="tirx.compile of the examples' kernels against ptxas alone")
     parser.add_argument("--repeats", type=int, nargs="+", default=[16, 32, 64, 128, 224])
     parser.add_argument("--pipeline-options", default="",
                         help="extra --tirx-to-ptx options for --scaling, e.g. opt-level=0")
@@ -238,7 +328,10 @@ def main():
             os.makedirs(args.keep, exist_ok=True)
             tmp = args.keep
         load_before = os.getloadavg()[0]
-        (scaling_benchmark if args.scaling else seed_benchmark)(args, tmp)
+        if args.in_process:
+            in_process_benchmark(args, tmp)
+        else:
+            (scaling_benchmark if args.scaling else seed_benchmark)(args, tmp)
         print(f"\n1-minute load average before/after: {load_before:.2f} / "
               f"{os.getloadavg()[0]:.2f}")
 
