@@ -28,6 +28,7 @@
 # for every shape (size variables; tails through TMA).
 import sys
 
+from tirx.atoms import instruction
 from tirx.script import tirx as T
 from tirx.layout import S, TileLayout
 from tirx.cuda.axis import laneid, wid_in_wg
@@ -88,9 +89,11 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
     # wgmma's view of a stage: its 64 (A) or BN (W) rows, k16 slice kk.
     def k_slice(rows, kk):
         return TileLayout("S[(%d, 16) : (64, 1)] + %d + %s" % (rows, 16 * kk, sw))
-    # The accumulator: wgmma m64nNk16's fragment (docs/wgmma.md).
-    acc = TileLayout(S[(4, 2, 8, BN // 8, 4, 2)
-                       : (1 @ wid_in_wg, 2, 4 @ laneid, 4, 1 @ laneid, 1)])
+    # The accumulator: wgmma m64nNk16's fragment, as the PTX table gives it
+    # (docs/wgmma.md): S[(4, 2, 8, N / 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid,
+    # 4, 1@laneid, 1)].
+    wgmma = "wgmma.mma_async.sync.aligned.m64n%dk16.f32.bf16.bf16" % BN
+    acc = instruction(wgmma).operand("d").fragment
     regs = BN // 2
     def per_thread(count):
         """count registers per thread of a warpgroup, in order."""
@@ -253,7 +256,7 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                     for kk in range(BK // 16):
                         # The tile's first product overwrites D (scale-d 0).
                         T.cuda.tile.apply(
-                            T.ptx["wgmma.mma_async.sync.aligned.m64n%dk16.f32.bf16.bf16" % BN],
+                            T.ptx[wgmma],
                             d, a_rows.view((64, 16), layout=k_slice(64, kk)),
                             w_rows.view((BN, 16), layout=k_slice(BN, kk)),
                             scale_d=0 if (first and kk == 0) else 1, scope="warpgroup")

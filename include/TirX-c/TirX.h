@@ -200,6 +200,43 @@ char *tirxBuildIdentity(void);
 
 void tirxStringDestroy(char *string);
 
+/// An instruction of the PTX table (docs/ptx-instructions.md) as the
+/// verifier and the lowering see it: what a library above single
+/// instructions reads instead of retyping (Python's tirx.atoms).
+typedef struct TirxInstructionImpl *TirxInstruction;
+
+/// The form of `spelling` the table gives (with `numOperands` >= 0, the
+/// form with that many operands), or NULL and a message in `*error` (free
+/// it with tirxStringDestroy) when the table has none.
+TirxInstruction tirxInstructionParse(const char *spelling, int numOperands,
+                                     char **error);
+void tirxInstructionDestroy(TirxInstruction instruction);
+/// Its canonical spelling, its form's name in the table, who executes one
+/// instruction ("thread", "warp", "warpgroup" or "single") and the state
+/// space of its first memory operand ("" for none); "" for NULL.
+const char *tirxInstructionGetSpelling(TirxInstruction instruction);
+const char *tirxInstructionGetFormName(TirxInstruction instruction);
+const char *tirxInstructionGetExecKind(TirxInstruction instruction);
+const char *tirxInstructionGetSpace(TirxInstruction instruction);
+/// Its floors: sm_<minSM> (only sm_<minSM>a when `archSpecific`) and PTX ISA
+/// minPTX / 10 . minPTX % 10; 1 (nothing written) for NULL.
+int tirxInstructionGetFloors(TirxInstruction instruction, unsigned *minSM,
+                             unsigned *minPTX, int *archSpecific);
+size_t tirxInstructionGetNumOperands(TirxInstruction instruction);
+/// Operand `index`, in PTX order: its name ("d", "a", "addr"), the element
+/// types it takes ("f32", "any 32-bit type", ...), whether it is written,
+/// read and written (wgmma's accumulator) or a memory operand, its atom
+/// (the elements one instruction covers; `atomRank` extents, e.g. 16, 8 for
+/// an mma accumulator) and, for a collective operand, its fragment in
+/// TileLayout notation ("" otherwise). Any output may be NULL. 0 on
+/// success; 1 (nothing written) for NULL or a bad index.
+int tirxInstructionGetOperand(TirxInstruction instruction, size_t index,
+                              const char **name, const char **element,
+                              int *isDestination, int *isReadWrite,
+                              int *isMemory, size_t *atomRank,
+                              const int64_t **atomShape,
+                              const char **fragment);
+
 #ifdef __cplusplus
 }
 #endif

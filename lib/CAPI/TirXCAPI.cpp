@@ -8,6 +8,7 @@
 #include "TirX/Conversion/CUDAToolkit.h"
 #include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/TileDialect.h"
+#include "TirX/Dialect/Tile/PTX/PTXInstruction.h"
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 #include "TirX/InitAll.h"
@@ -955,3 +956,109 @@ TIRX_CAPI char *tirxBuildIdentity(void) {
 }
 
 TIRX_CAPI void tirxStringDestroy(char *string) { std::free(string); }
+
+//===----------------------------------------------------------------------===//
+// Instructions of the PTX table
+//===----------------------------------------------------------------------===//
+
+struct TirxInstructionImpl {
+  ptx::Instruction instruction;
+  /// Per operand: the element types it takes, in words, and its atom.
+  std::vector<std::string> elements;
+  std::vector<llvm::SmallVector<int64_t, 2>> atomShapes;
+};
+
+TIRX_CAPI TirxInstruction tirxInstructionParse(const char *spelling,
+                                               int numOperands, char **error) {
+  if (!spelling) {
+    setError(error, "no spelling (NULL)");
+    return nullptr;
+  }
+  llvm::Expected<ptx::Instruction> parsed = ptx::parseInstruction(
+      spelling, numOperands >= 0 ? std::optional<unsigned>(numOperands)
+                                 : std::nullopt);
+  if (!parsed) {
+    setError(error, llvm::toString(parsed.takeError()));
+    return nullptr;
+  }
+  auto *result = new TirxInstructionImpl{std::move(*parsed), {}, {}};
+  for (const ptx::OperandInfo &operand : result->instruction.operands) {
+    result->elements.push_back(operand.element.describe());
+    llvm::SmallVector<int64_t, 2> shape(operand.atomShape);
+    if (shape.empty())
+      shape.push_back(operand.atom);
+    result->atomShapes.push_back(std::move(shape));
+  }
+  return result;
+}
+
+TIRX_CAPI void tirxInstructionDestroy(TirxInstruction instruction) {
+  delete instruction;
+}
+
+TIRX_CAPI const char *tirxInstructionGetSpelling(TirxInstruction instruction) {
+  return instruction ? instruction->instruction.spelling.c_str() : "";
+}
+
+TIRX_CAPI const char *tirxInstructionGetFormName(TirxInstruction instruction) {
+  return instruction ? instruction->instruction.formName.c_str() : "";
+}
+
+TIRX_CAPI const char *tirxInstructionGetExecKind(TirxInstruction instruction) {
+  // The names are string literals of the table.
+  return instruction ? ptx::getExecKindName(instruction->instruction.exec).data()
+                     : "";
+}
+
+TIRX_CAPI const char *tirxInstructionGetSpace(TirxInstruction instruction) {
+  return instruction
+             ? ptx::getMemorySpaceName(instruction->instruction.space).data()
+             : "";
+}
+
+TIRX_CAPI int tirxInstructionGetFloors(TirxInstruction instruction,
+                                       unsigned *minSM, unsigned *minPTX,
+                                       int *archSpecific) {
+  if (!instruction)
+    return 1;
+  if (minSM)
+    *minSM = instruction->instruction.minSM;
+  if (minPTX)
+    *minPTX = instruction->instruction.minPTX;
+  if (archSpecific)
+    *archSpecific = instruction->instruction.archSpecific;
+  return 0;
+}
+
+TIRX_CAPI size_t tirxInstructionGetNumOperands(TirxInstruction instruction) {
+  return instruction ? instruction->instruction.operands.size() : 0;
+}
+
+TIRX_CAPI int tirxInstructionGetOperand(TirxInstruction instruction,
+                                        size_t index, const char **name,
+                                        const char **element,
+                                        int *isDestination, int *isReadWrite,
+                                        int *isMemory, size_t *atomRank,
+                                        const int64_t **atomShape,
+                                        const char **fragment) {
+  if (!instruction || index >= instruction->instruction.operands.size())
+    return 1;
+  const ptx::OperandInfo &operand = instruction->instruction.operands[index];
+  if (name)
+    *name = operand.name.c_str();
+  if (element)
+    *element = instruction->elements[index].c_str();
+  if (isDestination)
+    *isDestination = operand.isDestination;
+  if (isReadWrite)
+    *isReadWrite = operand.isReadWrite;
+  if (isMemory)
+    *isMemory = operand.isMemory;
+  if (atomRank)
+    *atomRank = instruction->atomShapes[index].size();
+  if (atomShape)
+    *atomShape = instruction->atomShapes[index].data();
+  if (fragment)
+    *fragment = operand.fragment.c_str();
+  return 0;
+}

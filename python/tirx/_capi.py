@@ -177,6 +177,22 @@ lib.tirxBuildIdentity.restype = _c.c_void_p
 lib.tirxBuildIdentity.argtypes = []
 lib.tirxStringDestroy.argtypes = [_c.c_void_p]
 
+lib.tirxInstructionParse.restype = _c.c_void_p
+lib.tirxInstructionParse.argtypes = [_c.c_char_p, _c.c_int, _c.POINTER(_c.c_void_p)]
+lib.tirxInstructionDestroy.argtypes = [_c.c_void_p]
+for _name in ("tirxInstructionGetSpelling", "tirxInstructionGetFormName",
+              "tirxInstructionGetExecKind", "tirxInstructionGetSpace"):
+    getattr(lib, _name).restype = _c.c_char_p
+    getattr(lib, _name).argtypes = [_c.c_void_p]
+lib.tirxInstructionGetFloors.argtypes = [_c.c_void_p, _c.POINTER(_c.c_uint),
+                                         _c.POINTER(_c.c_uint), _c.POINTER(_c.c_int)]
+lib.tirxInstructionGetNumOperands.restype = _c.c_size_t
+lib.tirxInstructionGetNumOperands.argtypes = [_c.c_void_p]
+lib.tirxInstructionGetOperand.argtypes = [
+    _c.c_void_p, _c.c_size_t, _c.POINTER(_c.c_char_p), _c.POINTER(_c.c_char_p),
+    _c.POINTER(_c.c_int), _c.POINTER(_c.c_int), _c.POINTER(_c.c_int),
+    _c.POINTER(_c.c_size_t), _c.POINTER(_c.POINTER(_c.c_int64)), _c.POINTER(_c.c_char_p)]
+
 AXES = [lib.tirxLayoutAxisName(i).decode() for i in range(10)]
 
 

@@ -170,6 +170,45 @@ static void nullArguments(void) {
          nullCubinSize, nullCubin);
   tirxCompileResultDestroy(result);
   tirxCompileResultDestroy(NULL);
+  /* Instructions of the PTX table. */
+  char *instructionError = NULL;
+  TirxInstruction wgmma = tirxInstructionParse(
+      "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16", -1,
+      &instructionError);
+  unsigned minSM = 0, minPTX = 0;
+  int archSpecific = 0;
+  tirxInstructionGetFloors(wgmma, &minSM, &minPTX, &archSpecific);
+  printf("instruction: %s form=%s exec=%s space=\"%s\" sm=%u ptx=%u a=%d "
+         "operands=%zu\n",
+         tirxInstructionGetSpelling(wgmma), tirxInstructionGetFormName(wgmma),
+         tirxInstructionGetExecKind(wgmma), tirxInstructionGetSpace(wgmma), minSM,
+         minPTX, archSpecific, tirxInstructionGetNumOperands(wgmma));
+  for (size_t i = 0; i < 3; ++i) {
+    const char *operandName, *element, *fragment;
+    int written, readWrite, memory;
+    size_t rank;
+    const int64_t *shape;
+    tirxInstructionGetOperand(wgmma, i, &operandName, &element, &written,
+                              &readWrite, &memory, &rank, &shape, &fragment);
+    printf("  operand %s: %s written=%d memory=%d atom=%lldx%lld fragment=%s\n",
+           operandName, element, written, memory, (long long)shape[0],
+           (long long)(rank > 1 ? shape[1] : 1), fragment);
+  }
+  printf("  operand 99: %d, null: %d %zu \"%s\"\n",
+         tirxInstructionGetOperand(wgmma, 99, NULL, NULL, NULL, NULL, NULL,
+                                   NULL, NULL, NULL),
+         tirxInstructionGetOperand(NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL,
+                                   NULL, NULL),
+         tirxInstructionGetNumOperands(NULL), tirxInstructionGetSpelling(NULL));
+  tirxInstructionDestroy(wgmma);
+  tirxInstructionDestroy(NULL);
+  TirxInstruction bad = tirxInstructionParse("ld.global.v5.b32", -1,
+                                             &instructionError);
+  printf("bad instruction: %s: %s\n", bad ? "?" : "NULL", instructionError);
+  tirxStringDestroy(instructionError);
+  bad = tirxInstructionParse(NULL, -1, &instructionError);
+  printf("null instruction: %s: %s\n", bad ? "?" : "NULL", instructionError);
+  tirxStringDestroy(instructionError);
   /* Without keepStages: every pass timed, no IR printed, no "input". */
   result = tirxCompile(kGood, strlen(kGood), "good.mlir", "chip=sm_90",
                        /*keepStages=*/0);
