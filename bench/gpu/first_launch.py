@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 
+from rowwise import finish
+
 RUNS = int(os.environ.get("RUNS", "5"))
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -90,26 +92,14 @@ print(json.dumps([elapsed, error < 1e-5, k.cubin is not None]))
 """
 
 TRITON_SOFTMAX = COMMON + r"""
-import triton
-import triton.language as tl
-
-@triton.jit
-def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK_SIZE: tl.constexpr):
-    row = tl.program_id(0)
-    offsets = tl.arange(0, BLOCK_SIZE)
-    mask = offsets < n_cols
-    x = tl.load(in_ptr + row * in_stride + offsets, mask=mask, other=-float("inf"))
-    x = x - tl.max(x, axis=0)
-    numerator = tl.exp(x)
-    y = numerator / tl.sum(numerator, axis=0)
-    tl.store(out_ptr + row * out_stride + offsets, y, mask=mask)
-
+from triton_softmax import triton_softmax_factory
+run, _ = triton_softmax_factory()
 torch.manual_seed(0)
 x = torch.randn(8192, 16384, device="cuda")
 y = torch.empty_like(x)
 torch.cuda.synchronize()
 start = time.perf_counter()
-softmax_kernel[(8192,)](y, x, x.stride(0), y.stride(0), 16384, BLOCK_SIZE=16384, num_warps=16)
+run(x, y, 16)
 torch.cuda.synchronize()
 elapsed = time.perf_counter() - start
 error = (y - torch.softmax(x, dim=-1)).abs().max().item()
@@ -160,12 +150,7 @@ def main(results=None):
         lines.append("| %s | %s | %s | %s |" % (
             kernel, compiler, "FAILED" if seconds is None else "%.3f" % seconds,
             "yes" if right else "NO"))
-    text = "\n".join(lines)
-    print(text)
-    if results:
-        with open(results, "w") as out:
-            out.write(text + "\n")
-    return 1 if failed else 0
+    return finish(lines, results, failed)
 
 
 if __name__ == "__main__":

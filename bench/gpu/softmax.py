@@ -26,6 +26,7 @@ import torch
 import tirx
 
 from rowwise import finish, into, measure_table
+from triton_softmax import triton_softmax_factory
 
 sys.path.insert(0, sys.argv[1])
 import softmax as tirx_softmax  # noqa: E402
@@ -41,32 +42,6 @@ VARIANTS = {4096: [(1024, 2, 2, False), (1024, 2, 2, True), (1024, 4, 4, False),
             16384: [(1024, 4, 1, False), (512, 8, 1, False),
                     (256, 16, 1, False), (1024, 8, 2, False)]}
 RTOL = tirx_softmax.RTOL  # the bound examples/python/softmax.py derives
-
-
-def triton_softmax_factory():
-    try:
-        import triton
-        import triton.language as tl
-    except ImportError:
-        return None, None
-
-    @triton.jit
-    def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols,
-                       BLOCK_SIZE: tl.constexpr):
-        row = tl.program_id(0)
-        offsets = tl.arange(0, BLOCK_SIZE)
-        mask = offsets < n_cols
-        x = tl.load(in_ptr + row * in_stride + offsets, mask=mask, other=-float("inf"))
-        x = x - tl.max(x, axis=0)
-        numerator = tl.exp(x)
-        y = numerator / tl.sum(numerator, axis=0)
-        tl.store(out_ptr + row * out_stride + offsets, y, mask=mask)
-
-    def run(x, y, num_warps):
-        rows, cols = x.shape
-        softmax_kernel[(rows,)](y, x, x.stride(0), y.stride(0), cols,
-                                BLOCK_SIZE=triton.next_power_of_2(cols), num_warps=num_warps)
-    return run, triton.__version__
 
 
 def inputs(rows, cols):
