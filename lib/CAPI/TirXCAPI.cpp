@@ -1034,6 +1034,15 @@ TIRX_CAPI size_t tirxInstructionGetNumOperands(TirxInstruction instruction) {
   return instruction ? instruction->instruction.operands.size() : 0;
 }
 
+TIRX_CAPI int tirxInstructionGetOperandBits(TirxInstruction instruction,
+                                            size_t index) {
+  if (!instruction || index >= instruction->instruction.operands.size())
+    return -1;
+  const ptx::ElementClass &element =
+      instruction->instruction.operands[index].element;
+  return element.kind == ptx::ElementClass::Kind::Any ? 0 : element.bitWidth;
+}
+
 TIRX_CAPI int tirxInstructionGetOperand(TirxInstruction instruction,
                                         size_t index, const char **name,
                                         const char **element,

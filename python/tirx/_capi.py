@@ -188,6 +188,7 @@ lib.tirxInstructionGetFloors.argtypes = [_c.c_void_p, _c.POINTER(_c.c_uint),
                                          _c.POINTER(_c.c_uint), _c.POINTER(_c.c_int)]
 lib.tirxInstructionGetNumOperands.restype = _c.c_size_t
 lib.tirxInstructionGetNumOperands.argtypes = [_c.c_void_p]
+lib.tirxInstructionGetOperandBits.argtypes = [_c.c_void_p, _c.c_size_t]
 lib.tirxInstructionGetOperand.argtypes = [
     _c.c_void_p, _c.c_size_t, _c.POINTER(_c.c_char_p), _c.POINTER(_c.c_char_p),
     _c.POINTER(_c.c_int), _c.POINTER(_c.c_int), _c.POINTER(_c.c_int),

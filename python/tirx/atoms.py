@@ -18,16 +18,17 @@ from .layout import TileLayout
 
 class Operand:
     """One operand of an instruction: `name` ("d", "a", "addr"), `element`
-    (the types it takes, in words), `is_destination`, `is_read_write` (an
+    (the types it takes, in words), `bits` (the width of one element: 32
+    for f32 or any 32-bit type, 0 for cp.async's any type), `is_destination`, `is_read_write` (an
     accumulator the instruction reads too), `is_memory`, `atom_shape` (the
     elements one instruction covers: (4,) for ld.global.v4, (16, 8) for an
     mma accumulator), `atom` (their number) and `fragment` (a collective
     operand's TileLayout over its atom: which lane holds each element, in
     which register; None for a per-thread operand)."""
 
-    def __init__(self, name, element, is_destination, is_read_write, is_memory, atom_shape,
-                 fragment):
-        self.name, self.element = name, element
+    def __init__(self, name, element, bits, is_destination, is_read_write, is_memory,
+                 atom_shape, fragment):
+        self.name, self.element, self.bits = name, element, bits
         self.is_destination, self.is_read_write = is_destination, is_read_write
         self.is_memory = is_memory
         self.atom_shape = tuple(atom_shape)
@@ -106,6 +107,7 @@ def _instruction(spelling, num_operands):
                                           ctypes.byref(fragment))
             text = fragment.value.decode()
             operands.append(Operand(name.value.decode(), element.value.decode(),
+                                    lib.tirxInstructionGetOperandBits(handle, index),
                                     bool(written.value), bool(read_write.value),
                                     bool(memory.value), shape[:rank.value],
                                     TileLayout(text) if text else None))

@@ -20,6 +20,7 @@ def test_wgmma_accumulator_fragment_for_every_n():
         assert d.fragment == TileLayout(S[(4, 2, 8, n // 8, 4, 2)
                                           : (1 @ wid_in_wg, 2, 4 @ laneid, 4, 1 @ laneid, 1)])
         a, b = wgmma.operand("a"), wgmma.operand("b")
+        assert (d.bits, a.bits, b.bits, wgmma.operand("scale-d").bits) == (32, 16, 16, 1)
         assert a.is_memory and a.atom_shape == (64, 16) and a.fragment is None
         assert b.is_memory and b.atom_shape == (n, 16)
     assert [o.name for o in wgmma.operands] == ["d", "a", "b", "scale-d", "imm-scale-a",
@@ -44,6 +45,10 @@ def test_per_thread_and_memory_forms():
     assert d.is_destination and not d.is_memory and d.atom_shape == (4,)
     assert addr.is_memory and not addr.is_destination and addr.fragment is None
     assert instruction("fma.rn.f32").space == ""
+    assert [o.bits for o in instruction("cvt.rn.bf16x2.f32").operands] == [32, 32, 32]
+    copy = instruction("cp.async.cg.shared.global", 3)
+    assert [(o.name, o.bits) for o in copy.operands] == [("dst", 0), ("src", 0),
+                                                         ("size", 32)]
     # The operand count picks between forms of one spelling.
     assert len(instruction("max.f32", 3).operands) == 3
     assert len(instruction("max.f32", 4).operands) == 4

@@ -194,6 +194,11 @@ static void nullArguments(void) {
            operandName, element, written, memory, (long long)shape[0],
            (long long)(rank > 1 ? shape[1] : 1), fragment);
   }
+  printf("  bits: d=%d a=%d 99=%d null=%d\n",
+         tirxInstructionGetOperandBits(wgmma, 0),
+         tirxInstructionGetOperandBits(wgmma, 1),
+         tirxInstructionGetOperandBits(wgmma, 99),
+         tirxInstructionGetOperandBits(NULL, 0));
   printf("  operand 99: %d, null: %d %zu \"%s\"\n",
          tirxInstructionGetOperand(wgmma, 99, NULL, NULL, NULL, NULL, NULL,
                                    NULL, NULL, NULL),
