@@ -1305,9 +1305,19 @@ def math_functions():
 
     @_math_signature("sigmoid", ("x",))
     def sigmoid(x):
-        """T.sigmoid(x): 1 / (1 + exp(-x)), as TVM defines it."""
+        """T.sigmoid(x): 1 / (1 + exp(-x)), as TVM defines it, computed as
+        1 / (1 + e) for x >= 0 and e / (1 + e) for x < 0 with e = exp(-|x|),
+        so that exp never overflows: sigmoid(-100) is the subnormal
+        3.7e-44 in float32, not 1 / inf = 0. For float16 and bfloat16, e is
+        their exp (libdevice's in float32, rounded; so also under fast math)
+        and the rest is float32, rounded once."""
         x, = _math_operands("T.sigmoid", (x,), "f")
-        return x._coerce(1.0) / (x._coerce(1.0) + math_op("exp", -x))
+        positive = x >= x._coerce(0.0)  # false for NaN: e and the result are NaN
+        e = math_op("exp", if_then_else(positive, -x, x))
+        if x.dtype.bits < 32:
+            e = e._cast(DTYPES["float32"])
+        one = e._coerce(1.0)
+        return if_then_else(positive, one / (one + e), e / (one + e))._cast(x.dtype)
 
     @_math_signature("hypot", ("x1", "x2"))
     def hypot(x, y):

@@ -423,3 +423,20 @@ def test_run_math_long_double_references():
     assert list(module.longdouble_reference("round", x, y, z)) == [1.0, 1.0, 3.0, -3.0]
     assert list(module.longdouble_reference("nearbyint", x, y, z)) == [0.0, 1.0, 2.0, -2.0]
     assert module.longdouble_reference("exp", x, y, z)[1] == np.exp(1.0)
+
+
+def test_sigmoid_never_overflows_exp():
+    """exp takes -|x| (a select on x >= 0), never -x: 1 / (1 + exp(100))
+    would be 0 where sigmoid(-100) is a subnormal (run_math.py measured
+    2e6 ulp before). float16/bfloat16: exp in the type, the rest in float32
+    and one rounding."""
+    for dtype, t in (("float32", "f32"), ("float64", "f64"), ("float16", "f16")):
+        ir = compile_float("sigmoid", dtype).mlir["input"]
+        neg = re.search(r"(%\S+) = arith\.negf (%\S+) : " + t, ir)
+        chosen = re.search(r"(%\S+) = arith\.select (%\S+), " + re.escape(neg.group(1)) +
+                           ", " + re.escape(neg.group(2)) + " : " + t, ir)
+        assert chosen and re.search(r"math\.exp " + re.escape(chosen.group(1)) + " : " + t, ir)
+        assert "math.exp" in ir and not re.search(r"math\.exp " + re.escape(neg.group(1)), ir)
+        if dtype == "float16":
+            assert "arith.extf" in ir and "arith.truncf" in ir
+            assert re.search(r"arith\.divf [^\n]* : f32", ir)
