@@ -230,16 +230,16 @@ size_t tirxInstructionGetNumOperands(TirxInstruction instruction);
 /// an mma accumulator) and, for a collective operand, its fragment in
 /// TileLayout notation ("" otherwise). Any output may be NULL. 0 on
 /// success; 1 (nothing written) for NULL or a bad index.
-/// The bits of one element of operand `index` (its element types' width:
-/// 32 for f32 or "a 32-bit type", 0 for cp.async's "any type"), or -1 for
-/// NULL or a bad index.
-int tirxInstructionGetOperandBits(TirxInstruction instruction, size_t index);
 int tirxInstructionGetOperand(TirxInstruction instruction, size_t index,
                               const char **name, const char **element,
                               int *isDestination, int *isReadWrite,
                               int *isMemory, size_t *atomRank,
                               const int64_t **atomShape,
                               const char **fragment);
+/// The bits of one element of operand `index` (its element types' width:
+/// 32 for f32 or "a 32-bit type", 0 for cp.async's "any type"), or -1 for
+/// NULL or a bad index.
+int tirxInstructionGetOperandBits(TirxInstruction instruction, size_t index);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -375,13 +376,17 @@ struct PreciseMathPass
     RewritePatternSet patterns(context);
     patterns.add<ExactTrunc, ExactCountLeadingZeros, ExactPopCount,
                  CorrectlyRoundedSqrt, LibdeviceHypot, LibdeviceExp10>(context);
-    // Only the math ops the patterns match (and what they create) go on the
+    // Only the ops the patterns match (and what they create) go on the
     // worklist: the greedy driver over a whole kernel (the Hopper GEMM's
     // tens of thousands of ops, none of them math) cost 70 ms for nothing.
+    llvm::SmallDenseSet<OperationName> roots;
+    for (const std::unique_ptr<RewritePattern> &pattern :
+         patterns.getNativePatterns())
+      if (std::optional<OperationName> root = pattern->getRootKind())
+        roots.insert(*root);
     SmallVector<Operation *> mathOps;
     getOperation()->walk([&](Operation *op) {
-      if (isa<math::TruncOp, math::CountLeadingZerosOp, math::CtPopOp,
-              math::SqrtOp, math::PowFOp>(op))
+      if (roots.contains(op->getName()))
         mathOps.push_back(op);
     });
     if (mathOps.empty())
