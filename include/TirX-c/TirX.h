@@ -165,6 +165,31 @@ TirxLayout tirxLayoutCanonicalize(TirxLayout layout);
 /// pack(factor) / unpack(factor) (dtype views); NULL with `*error`.
 TirxLayout tirxLayoutPack(TirxLayout layout, int64_t factor, char **error);
 TirxLayout tirxLayoutUnpack(TirxLayout layout, int64_t factor, char **error);
+/// The layout algebra (TirX/Layout/LayoutAlgebra.h): new layouts, or NULL
+/// with `*error` saying which condition failed. compose: x -> outer(inner(x))
+/// for an index layout `inner`; complement with respect to `cosizeTarget`;
+/// coalesce (the same function, fewest iters); the right inverse; the
+/// logical product [b', a] and the logical divide by an index layout.
+TirxLayout tirxLayoutCompose(TirxLayout outer, TirxLayout inner, char **error);
+TirxLayout tirxLayoutComplement(TirxLayout layout, int64_t cosizeTarget,
+                                char **error);
+TirxLayout tirxLayoutCoalesce(TirxLayout layout);
+TirxLayout tirxLayoutRightInverse(TirxLayout layout, char **error);
+TirxLayout tirxLayoutLogicalProduct(TirxLayout a, TirxLayout b, char **error);
+TirxLayout tirxLayoutLogicalDivide(TirxLayout a, TirxLayout tiler,
+                                   char **error);
+/// By mode, over shapes of `rank` dims each: copies of `a` (over shapeA)
+/// arranged by `b` (over shapeB) as blocks (raked = 0) or interleaved
+/// (raked = 1); writes the result's shape (rank dims) to `resultShape`.
+TirxLayout tirxLayoutTileProduct(TirxLayout a, const int64_t *shapeA,
+                                 TirxLayout b, const int64_t *shapeB,
+                                 size_t rank, int raked, int64_t *resultShape,
+                                 char **error);
+/// `a` over `shape` cut into tiles of `tile` (rank dims each); writes the
+/// result's shape (shape / tile..., tile...: 2 * rank dims) to `resultShape`.
+TirxLayout tirxLayoutZippedDivide(TirxLayout a, const int64_t *shape,
+                                  const int64_t *tile, size_t rank,
+                                  int64_t *resultShape, char **error);
 /// The layout printer's views over `shape`: which = 0 tensor view, 1 thread
 /// view. NULL with `*error` when the shape does not fit.
 char *tirxLayoutPrintView(TirxLayout layout, const int64_t *shape, size_t rank,

@@ -12,6 +12,7 @@
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 #include "TirX/InitAll.h"
+#include "TirX/Layout/LayoutAlgebra.h"
 #include "TirX/Layout/LayoutPicture.h"
 #include "TirX/Layout/LayoutViews.h"
 #include "TirX/Layout/TileLayout.h"
@@ -786,6 +787,95 @@ TIRX_CAPI TirxLayout tirxLayoutUnpack(TirxLayout layout, int64_t factor,
     return nullptr;
   }
   return wrapOrError(layout->layout.unpack(factor), error);
+}
+
+TIRX_CAPI TirxLayout tirxLayoutCompose(TirxLayout outer, TirxLayout inner,
+                                       char **error) {
+  if (!outer || !inner) {
+    setError(error, kNoLayout);
+    return nullptr;
+  }
+  return wrapOrError(compose(outer->layout, inner->layout), error);
+}
+
+TIRX_CAPI TirxLayout tirxLayoutComplement(TirxLayout layout,
+                                          int64_t cosizeTarget, char **error) {
+  if (!layout) {
+    setError(error, kNoLayout);
+    return nullptr;
+  }
+  return wrapOrError(complement(layout->layout, cosizeTarget), error);
+}
+
+TIRX_CAPI TirxLayout tirxLayoutCoalesce(TirxLayout layout) {
+  return layout ? new TirxLayoutImpl{coalesce(layout->layout)} : nullptr;
+}
+
+TIRX_CAPI TirxLayout tirxLayoutRightInverse(TirxLayout layout, char **error) {
+  if (!layout) {
+    setError(error, kNoLayout);
+    return nullptr;
+  }
+  return wrapOrError(rightInverse(layout->layout), error);
+}
+
+TIRX_CAPI TirxLayout tirxLayoutLogicalProduct(TirxLayout a, TirxLayout b,
+                                              char **error) {
+  if (!a || !b) {
+    setError(error, kNoLayout);
+    return nullptr;
+  }
+  return wrapOrError(logicalProduct(a->layout, b->layout), error);
+}
+
+TIRX_CAPI TirxLayout tirxLayoutLogicalDivide(TirxLayout a, TirxLayout tiler,
+                                             char **error) {
+  if (!a || !tiler) {
+    setError(error, kNoLayout);
+    return nullptr;
+  }
+  return wrapOrError(logicalDivide(a->layout, tiler->layout), error);
+}
+
+/// The layout of a by-mode result, its shape copied to `resultShape`.
+static TirxLayout wrapShapedOrError(llvm::Expected<ShapedLayout> result,
+                                    int64_t *resultShape, char **error) {
+  if (!result) {
+    setError(error, llvm::toString(result.takeError()));
+    return nullptr;
+  }
+  llvm::copy(result->shape, resultShape);
+  return new TirxLayoutImpl{std::move(result->layout)};
+}
+
+TIRX_CAPI TirxLayout tirxLayoutTileProduct(TirxLayout a, const int64_t *shapeA,
+                                           TirxLayout b, const int64_t *shapeB,
+                                           size_t rank, int raked,
+                                           int64_t *resultShape,
+                                           char **error) {
+  if (!a || !b || !resultShape || (rank && (!shapeA || !shapeB))) {
+    setError(error, a && b ? "a shape or the output is NULL" : kNoLayout);
+    return nullptr;
+  }
+  llvm::ArrayRef<int64_t> dimsA(shapeA, rank), dimsB(shapeB, rank);
+  return wrapShapedOrError(
+      raked ? rakedProduct(a->layout, dimsA, b->layout, dimsB)
+            : blockedProduct(a->layout, dimsA, b->layout, dimsB),
+      resultShape, error);
+}
+
+TIRX_CAPI TirxLayout tirxLayoutZippedDivide(TirxLayout a, const int64_t *shape,
+                                            const int64_t *tile, size_t rank,
+                                            int64_t *resultShape,
+                                            char **error) {
+  if (!a || !resultShape || (rank && (!shape || !tile))) {
+    setError(error, a ? "the shape, tile or output is NULL" : kNoLayout);
+    return nullptr;
+  }
+  return wrapShapedOrError(
+      zippedDivide(a->layout, llvm::ArrayRef<int64_t>(shape, rank),
+                   llvm::ArrayRef<int64_t>(tile, rank)),
+      resultShape, error);
 }
 
 TIRX_CAPI char *tirxLayoutPrintView(TirxLayout layout, const int64_t *shape,

@@ -159,6 +159,24 @@ lib.tirxLayoutCanonicalize.argtypes = [_c.c_void_p]
 for _name in ("tirxLayoutPack", "tirxLayoutUnpack"):
     getattr(lib, _name).restype = _c.c_void_p
     getattr(lib, _name).argtypes = [_c.c_void_p, _c.c_int64, _c.POINTER(_c.c_void_p)]
+_ERR = _c.POINTER(_c.c_void_p)
+for _name in ("tirxLayoutCompose", "tirxLayoutLogicalProduct", "tirxLayoutLogicalDivide"):
+    getattr(lib, _name).restype = _c.c_void_p
+    getattr(lib, _name).argtypes = [_c.c_void_p, _c.c_void_p, _ERR]
+lib.tirxLayoutComplement.restype = _c.c_void_p
+lib.tirxLayoutComplement.argtypes = [_c.c_void_p, _c.c_int64, _ERR]
+lib.tirxLayoutCoalesce.restype = _c.c_void_p
+lib.tirxLayoutCoalesce.argtypes = [_c.c_void_p]
+lib.tirxLayoutRightInverse.restype = _c.c_void_p
+lib.tirxLayoutRightInverse.argtypes = [_c.c_void_p, _ERR]
+lib.tirxLayoutTileProduct.restype = _c.c_void_p
+lib.tirxLayoutTileProduct.argtypes = [_c.c_void_p, _c.POINTER(_c.c_int64), _c.c_void_p,
+                                      _c.POINTER(_c.c_int64), _c.c_size_t, _c.c_int,
+                                      _c.POINTER(_c.c_int64), _ERR]
+lib.tirxLayoutZippedDivide.restype = _c.c_void_p
+lib.tirxLayoutZippedDivide.argtypes = [_c.c_void_p, _c.POINTER(_c.c_int64),
+                                       _c.POINTER(_c.c_int64), _c.c_size_t,
+                                       _c.POINTER(_c.c_int64), _ERR]
 lib.tirxLayoutPrintView.restype = _c.c_void_p
 lib.tirxLayoutPrintView.argtypes = [_c.c_void_p, _c.POINTER(_c.c_int64),
                                     _c.c_size_t, _c.c_int, _c.POINTER(_c.c_void_p)]

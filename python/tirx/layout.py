@@ -228,6 +228,25 @@ class TileLayout:
     def unpack(self, factor):
         return self._transform(_capi.lib.tirxLayoutUnpack, factor)
 
+    # The layout algebra (TirX/Layout/LayoutAlgebra.h, docs/library.md).
+
+    def compose(self, inner):
+        """x -> self(inner(x)) for an index layout `inner` (iters on m only)."""
+        return _algebra(_capi.lib.tirxLayoutCompose, self, _as_layout(inner))
+
+    def complement(self, cosize):
+        """The layout R (on this layout's one axis) that fills its holes and
+        repeats it so that [R, self] covers [0, cosize) one-to-one."""
+        return _algebra(_capi.lib.tirxLayoutComplement, self, _int(cosize, "the cosize"))
+
+    def coalesce(self):
+        """The same function with the fewest shard iters."""
+        return TileLayout._wrap(_capi.lib.tirxLayoutCoalesce(self._handle))
+
+    def right_inverse(self):
+        """The index layout R with self(R(j)) == j for j < R.size()."""
+        return _algebra(_capi.lib.tirxLayoutRightInverse, self)
+
     def _view(self, shape, which):
         shape = [_int(d, "a shape dimension") for d in _as_tuple(shape or (self.size(),))]
         error = ctypes.c_void_p()
@@ -279,6 +298,95 @@ class TileLayout:
             return self.to_svg()
         except LayoutError:
             return None
+
+
+def _as_layout(value):
+    return value if isinstance(value, TileLayout) else TileLayout(value)
+
+
+def _algebra(function, *args):
+    """Calls a layout-algebra function of the C API: handles for layouts, a
+    LayoutError with its reason when a condition fails."""
+    error = ctypes.c_void_p()
+    handle = function(*[a._handle if isinstance(a, TileLayout) else a for a in args],
+                      ctypes.byref(error))
+    if not handle:
+        raise LayoutError(_capi.take_string(error))
+    return TileLayout._wrap(handle)
+
+
+def composition(outer, inner):
+    """outer(inner(x)): `inner` is an index layout into `outer`'s elements."""
+    return _as_layout(outer).compose(inner)
+
+
+def complement(layout, cosize):
+    return _as_layout(layout).complement(cosize)
+
+
+def coalesce(layout):
+    return _as_layout(layout).coalesce()
+
+
+def right_inverse(layout):
+    return _as_layout(layout).right_inverse()
+
+
+def logical_product(a, b):
+    """[b', a]: `a` repeated at every value of `b`, each copy placed where it
+    overlaps neither `a` nor another copy (flat index ib * a.size() + ia)."""
+    return _algebra(_capi.lib.tirxLayoutLogicalProduct, _as_layout(a), _as_layout(b))
+
+
+def logical_divide(a, tiler):
+    """`a` composed with [complement(tiler, a.size()), tiler]: flat index
+    tile_number * tiler.size() + position in the tile."""
+    return _algebra(_capi.lib.tirxLayoutLogicalDivide, _as_layout(a), _as_layout(tiler))
+
+
+def _shape(shape, what):
+    return [_int(d, what) for d in _as_tuple(shape)]
+
+
+def _tile_product(a, shape_a, b, shape_b, raked):
+    shape_a, shape_b = _shape(shape_a, "a shape dimension"), _shape(shape_b, "a shape dimension")
+    if len(shape_a) != len(shape_b):
+        raise LayoutError("shapes %s and %s differ in rank" % (tuple(shape_a), tuple(shape_b)))
+    out = (ctypes.c_int64 * max(len(shape_a), 1))()
+    layout = _algebra(lambda *args: _capi.lib.tirxLayoutTileProduct(
+        args[0], _capi.int64_array(shape_a), args[1], _capi.int64_array(shape_b),
+        len(shape_a), int(raked), out, args[2]), _as_layout(a), _as_layout(b))
+    return layout, tuple(out[:len(shape_a)])
+
+
+def blocked_product(a, shape_a, b, shape_b):
+    """Copies of `a` (over `shape_a`) arranged by `b` (over `shape_b`), each a
+    block: a layout over shape (shape_b[d] * shape_a[d], ...) whose mode-d
+    coordinate is ib * shape_a[d] + ia. Returns (layout, shape).
+
+        atom = TileLayout(S[(8, 4) : (4 @ laneid, 1 @ laneid)])
+        blocked_product(atom, (8, 4), S[(2, 2) : (2 @ warpid, 1 @ warpid)], (2, 2))
+    """
+    return _tile_product(a, shape_a, b, shape_b, False)
+
+
+def raked_product(a, shape_a, b, shape_b):
+    """As blocked_product, the copies interleaved: coordinate ia * shape_b[d] + ib."""
+    return _tile_product(a, shape_a, b, shape_b, True)
+
+
+def zipped_divide(a, shape, tile):
+    """`a` over `shape` cut into tiles: a layout over shape
+    (shape[0] // tile[0], ..., tile[0], ...) — the tile's number, then the
+    position in it. Returns (layout, shape)."""
+    shape, tile = _shape(shape, "a shape dimension"), _shape(tile, "a tile dimension")
+    if len(shape) != len(tile):
+        raise LayoutError("tile %s and shape %s differ in rank" % (tuple(tile), tuple(shape)))
+    out = (ctypes.c_int64 * max(2 * len(shape), 1))()
+    layout = _algebra(lambda *args: _capi.lib.tirxLayoutZippedDivide(
+        args[0], _capi.int64_array(shape), _capi.int64_array(tile), len(shape), out, args[1]),
+        _as_layout(a))
+    return layout, tuple(out[:2 * len(shape)])
 
 
 # The canonical text ends with the swizzle term (TileLayout::print).
@@ -406,4 +514,5 @@ class ComposeLayout(TileLayout):
 
 
 __all__ = ["S", "R", "TileLayout", "ComposeLayout", "SwizzleLayout", "Axis", "LayoutError",
-           "m"]
+           "m", "composition", "complement", "coalesce", "right_inverse", "logical_product",
+           "logical_divide", "blocked_product", "raked_product", "zipped_divide"]

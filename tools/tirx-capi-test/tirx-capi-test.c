@@ -67,6 +67,81 @@ static void printError(const char *what, char *error) {
   tirxStringDestroy(error);
 }
 
+/* The layout algebra: each operation once, its errors and NULLs. */
+static void printLayoutResult(const char *what, TirxLayout layout,
+                              char *error) {
+  if (!layout) {
+    printError(what, error);
+    return;
+  }
+  char *text = tirxLayoutToString(layout);
+  printf("%s: %s\n", what, text);
+  tirxStringDestroy(text);
+  tirxLayoutDestroy(layout);
+}
+
+static void printAlgebra(void) {
+  char *error = NULL;
+  TirxLayout outer = tirxLayoutParse("S[(2, 6) : (2, 8)]", NULL);
+  TirxLayout inner = tirxLayoutParse("S[(3, 4) : (1, 3)]", NULL);
+  TirxLayout atom = tirxLayoutParse(
+      "S[(4, 2, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 1@laneid, 1)]", NULL);
+  TirxLayout repeats = tirxLayoutParse("S[(1, 32)]", NULL);
+  TirxLayout lanes = tirxLayoutParse("S[2 : 2@warpid]", NULL);
+  printLayoutResult("compose", tirxLayoutCompose(outer, inner, &error), error);
+  printLayoutResult("compose reversed",
+                    tirxLayoutCompose(inner, outer, &error), error);
+  printLayoutResult("complement", tirxLayoutComplement(lanes, 8, &error),
+                    error);
+  printLayoutResult("coalesce", tirxLayoutCoalesce(inner), NULL);
+  printLayoutResult("right inverse", tirxLayoutRightInverse(inner, &error),
+                    error);
+  printLayoutResult("logical product",
+                    tirxLayoutLogicalProduct(inner, lanes, &error), error);
+  TirxLayout tiler = tirxLayoutParse("S[2 : 3]", NULL);
+  printLayoutResult("logical divide",
+                    tirxLayoutLogicalDivide(outer, tiler, &error), error);
+  printLayoutResult("logical divide by 32",
+                    tirxLayoutLogicalDivide(outer, repeats, &error), error);
+  tirxLayoutDestroy(tiler);
+  int64_t shapeA[2] = {64, 8}, shapeB[2] = {1, 32}, shape[4] = {0, 0, 0, 0};
+  printLayoutResult("blocked product",
+                    tirxLayoutTileProduct(atom, shapeA, repeats, shapeB, 2, 0,
+                                          shape, &error),
+                    error);
+  printf("  shape: (%lld, %lld)\n", (long long)shape[0], (long long)shape[1]);
+  int64_t tiled[2] = {3, 4}, tile[2] = {3, 2};
+  printLayoutResult("zipped divide",
+                    tirxLayoutZippedDivide(inner, tiled, tile, 2, shape,
+                                           &error),
+                    error);
+  printf("  shape: (%lld, %lld, %lld, %lld)\n", (long long)shape[0],
+         (long long)shape[1], (long long)shape[2], (long long)shape[3]);
+  printLayoutResult("null compose", tirxLayoutCompose(NULL, inner, &error),
+                    error);
+  printLayoutResult("null complement", tirxLayoutComplement(NULL, 2, &error),
+                    error);
+  printf("null coalesce: %s\n", tirxLayoutCoalesce(NULL) ? "?" : "NULL");
+  printLayoutResult("null right inverse",
+                    tirxLayoutRightInverse(NULL, &error), error);
+  printLayoutResult("null product",
+                    tirxLayoutLogicalProduct(atom, NULL, &error), error);
+  printLayoutResult("null divide", tirxLayoutLogicalDivide(NULL, atom, &error),
+                    error);
+  printLayoutResult("null tile product",
+                    tirxLayoutTileProduct(atom, NULL, repeats, shapeB, 2, 1,
+                                          shape, &error),
+                    error);
+  printLayoutResult("null zipped divide",
+                    tirxLayoutZippedDivide(inner, tiled, tile, 2, NULL, &error),
+                    error);
+  tirxLayoutDestroy(outer);
+  tirxLayoutDestroy(inner);
+  tirxLayoutDestroy(atom);
+  tirxLayoutDestroy(repeats);
+  tirxLayoutDestroy(lanes);
+}
+
 /* A kernel with a size variable: its launch information, and its grid for
  * several sizes (docs/sizes.md). */
 static const char *kSized =
@@ -257,6 +332,7 @@ static void nullArguments(void) {
     printError("overflowing shape", error);
   tirxLayoutDestroy(layout);
   tirxLayoutDestroy(NULL);
+  printAlgebra();
   if (!tirxInferRegionType(NULL, values, values, 2, &error))
     printError("null region type", error);
   printf("axis 99: %s\n", tirxLayoutAxisName(99) ? "?" : "NULL");
