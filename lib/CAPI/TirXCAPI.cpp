@@ -38,9 +38,9 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <elf.h>
 #include <link.h>
-#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -358,9 +358,8 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
   // LLVM's option parser prints its complaints; check the names first so
   // that every problem comes back as a diagnostic.
   static constexpr llvm::StringLiteral kOptionNames[] = {
-      "chip",         "features",   "opt-level",     "format",
-      "fast-math",    "cuda-path",  "ptxas-report",  "keep-cubin",
-      "max-registers", "ptx-output"};
+      "chip",      "features",     "opt-level",  "format",        "fast-math",
+      "cuda-path", "ptxas-report", "keep-cubin", "max-registers", "ptx-output"};
   llvm::SmallVector<llvm::StringRef> words;
   llvm::StringRef(options ? options : "").split(words, ' ', -1, false);
   for (llvm::StringRef word : words) {
@@ -851,8 +850,7 @@ static TirxLayout wrapShapedOrError(llvm::Expected<ShapedLayout> result,
 TIRX_CAPI TirxLayout tirxLayoutTileProduct(TirxLayout a, const int64_t *shapeA,
                                            TirxLayout b, const int64_t *shapeB,
                                            size_t rank, int raked,
-                                           int64_t *resultShape,
-                                           char **error) {
+                                           int64_t *resultShape, char **error) {
   if (!a || !b || !resultShape || (rank && (!shapeA || !shapeB))) {
     setError(error, a && b ? "a shape or the output is NULL" : kNoLayout);
     return nullptr;
@@ -872,10 +870,10 @@ TIRX_CAPI TirxLayout tirxLayoutZippedDivide(TirxLayout a, const int64_t *shape,
     setError(error, a ? "the shape, tile or output is NULL" : kNoLayout);
     return nullptr;
   }
-  return wrapShapedOrError(
-      zippedDivide(a->layout, llvm::ArrayRef<int64_t>(shape, rank),
-                   llvm::ArrayRef<int64_t>(tile, rank)),
-      resultShape, error);
+  return wrapShapedOrError(zippedDivide(a->layout,
+                                        llvm::ArrayRef<int64_t>(shape, rank),
+                                        llvm::ArrayRef<int64_t>(tile, rank)),
+                           resultShape, error);
 }
 
 TIRX_CAPI char *tirxLayoutPrintView(TirxLayout layout, const int64_t *shape,
@@ -999,15 +997,14 @@ static int visitLoadedObject(dl_phdr_info *info, size_t, void *data) {
   if (!object->found)
     return 0;
   object->path = info->dlpi_name ? info->dlpi_name : "";
-  for (ElfW(Half) i = 0; i < info->dlpi_phnum && object->buildID.empty();
-       ++i) {
+  for (ElfW(Half) i = 0; i < info->dlpi_phnum && object->buildID.empty(); ++i) {
     const ElfW(Phdr) &segment = info->dlpi_phdr[i];
     if (segment.p_type != PT_NOTE)
       continue;
     const char *note =
         reinterpret_cast<const char *>(info->dlpi_addr + segment.p_vaddr);
-    object->buildID = findBuildID(note, note + segment.p_memsz,
-                                  segment.p_align == 8 ? 8 : 4);
+    object->buildID =
+        findBuildID(note, note + segment.p_memsz, segment.p_align == 8 ? 8 : 4);
   }
   return 1;
 }
@@ -1022,8 +1019,7 @@ static std::string describeObjectHolding(const void *address) {
   llvm::sys::fs::file_status status;
   if (object.path.empty() || llvm::sys::fs::status(object.path, status))
     return object.path + " unknown";
-  return object.path + " size " + std::to_string(status.getSize()) +
-         " mtime " +
+  return object.path + " size " + std::to_string(status.getSize()) + " mtime " +
          std::to_string(
              status.getLastModificationTime().time_since_epoch().count());
 }
@@ -1065,8 +1061,8 @@ TIRX_CAPI TirxInstruction tirxInstructionParse(const char *spelling,
     return nullptr;
   }
   llvm::Expected<ptx::Instruction> parsed = ptx::parseInstruction(
-      spelling, numOperands >= 0 ? std::optional<unsigned>(numOperands)
-                                 : std::nullopt);
+      spelling,
+      numOperands >= 0 ? std::optional<unsigned>(numOperands) : std::nullopt);
   if (!parsed) {
     setError(error, llvm::toString(parsed.takeError()));
     return nullptr;
@@ -1096,8 +1092,9 @@ TIRX_CAPI const char *tirxInstructionGetFormName(TirxInstruction instruction) {
 
 TIRX_CAPI const char *tirxInstructionGetExecKind(TirxInstruction instruction) {
   // The names are string literals of the table.
-  return instruction ? ptx::getExecKindName(instruction->instruction.exec).data()
-                     : "";
+  return instruction
+             ? ptx::getExecKindName(instruction->instruction.exec).data()
+             : "";
 }
 
 TIRX_CAPI const char *tirxInstructionGetSpace(TirxInstruction instruction) {
@@ -1133,13 +1130,10 @@ TIRX_CAPI int tirxInstructionGetOperandBits(TirxInstruction instruction,
   return element.kind == ptx::ElementClass::Kind::Any ? 0 : element.bitWidth;
 }
 
-TIRX_CAPI int tirxInstructionGetOperand(TirxInstruction instruction,
-                                        size_t index, const char **name,
-                                        const char **element,
-                                        int *isDestination, int *isReadWrite,
-                                        int *isMemory, size_t *atomRank,
-                                        const int64_t **atomShape,
-                                        const char **fragment) {
+TIRX_CAPI int tirxInstructionGetOperand(
+    TirxInstruction instruction, size_t index, const char **name,
+    const char **element, int *isDestination, int *isReadWrite, int *isMemory,
+    size_t *atomRank, const int64_t **atomShape, const char **fragment) {
   if (!instruction || index >= instruction->instruction.operands.size())
     return 1;
   const ptx::OperandInfo &operand = instruction->instruction.operands[index];

@@ -132,6 +132,8 @@ def test_misuse_is_a_located_error():
         raked_product(S[(2, 3)], (2, 3), S[2], (2,))
     with pytest.raises(LayoutError, match=here + "zipped divide: tile \\(3, 4\\) does not divide"):
         zipped_divide(S[(8, 12)], (8, 12), (3, 4))
+    with pytest.raises(LayoutError, match=here + r"tile \(4,\) and shape \(8, 12\) differ in rank"):
+        zipped_divide(S[(8, 12)], (8, 12), (4,))
     with pytest.raises(LayoutError, match=here + "the cosize must be an int64"):
         complement(S[4 : 1], 2.5)
 

@@ -89,8 +89,8 @@ static void printAlgebra(void) {
   TirxLayout repeats = tirxLayoutParse("S[(1, 32)]", NULL);
   TirxLayout lanes = tirxLayoutParse("S[2 : 2@warpid]", NULL);
   printLayoutResult("compose", tirxLayoutCompose(outer, inner, &error), error);
-  printLayoutResult("compose reversed",
-                    tirxLayoutCompose(inner, outer, &error), error);
+  printLayoutResult("compose reversed", tirxLayoutCompose(inner, outer, &error),
+                    error);
   printLayoutResult("complement", tirxLayoutComplement(lanes, 8, &error),
                     error);
   printLayoutResult("coalesce", tirxLayoutCoalesce(inner), NULL);
@@ -105,16 +105,15 @@ static void printAlgebra(void) {
                     tirxLayoutLogicalDivide(outer, repeats, &error), error);
   tirxLayoutDestroy(tiler);
   int64_t shapeA[2] = {64, 8}, shapeB[2] = {1, 32}, shape[4] = {0, 0, 0, 0};
-  printLayoutResult("blocked product",
-                    tirxLayoutTileProduct(atom, shapeA, repeats, shapeB, 2, 0,
-                                          shape, &error),
-                    error);
+  printLayoutResult(
+      "blocked product",
+      tirxLayoutTileProduct(atom, shapeA, repeats, shapeB, 2, 0, shape, &error),
+      error);
   printf("  shape: (%lld, %lld)\n", (long long)shape[0], (long long)shape[1]);
   int64_t tiled[2] = {3, 4}, tile[2] = {3, 2};
-  printLayoutResult("zipped divide",
-                    tirxLayoutZippedDivide(inner, tiled, tile, 2, shape,
-                                           &error),
-                    error);
+  printLayoutResult(
+      "zipped divide",
+      tirxLayoutZippedDivide(inner, tiled, tile, 2, shape, &error), error);
   printf("  shape: (%lld, %lld, %lld, %lld)\n", (long long)shape[0],
          (long long)shape[1], (long long)shape[2], (long long)shape[3]);
   printLayoutResult("null compose", tirxLayoutCompose(NULL, inner, &error),
@@ -122,16 +121,16 @@ static void printAlgebra(void) {
   printLayoutResult("null complement", tirxLayoutComplement(NULL, 2, &error),
                     error);
   printf("null coalesce: %s\n", tirxLayoutCoalesce(NULL) ? "?" : "NULL");
-  printLayoutResult("null right inverse",
-                    tirxLayoutRightInverse(NULL, &error), error);
+  printLayoutResult("null right inverse", tirxLayoutRightInverse(NULL, &error),
+                    error);
   printLayoutResult("null product",
                     tirxLayoutLogicalProduct(atom, NULL, &error), error);
   printLayoutResult("null divide", tirxLayoutLogicalDivide(NULL, atom, &error),
                     error);
-  printLayoutResult("null tile product",
-                    tirxLayoutTileProduct(atom, NULL, repeats, shapeB, 2, 1,
-                                          shape, &error),
-                    error);
+  printLayoutResult(
+      "null tile product",
+      tirxLayoutTileProduct(atom, NULL, repeats, shapeB, 2, 1, shape, &error),
+      error);
   printLayoutResult("null zipped divide",
                     tirxLayoutZippedDivide(inner, tiled, tile, 2, NULL, &error),
                     error);
@@ -256,8 +255,8 @@ static void nullArguments(void) {
   printf("instruction: %s form=%s exec=%s space=\"%s\" sm=%u ptx=%u a=%d "
          "operands=%zu\n",
          tirxInstructionGetSpelling(wgmma), tirxInstructionGetFormName(wgmma),
-         tirxInstructionGetExecKind(wgmma), tirxInstructionGetSpace(wgmma), minSM,
-         minPTX, archSpecific, tirxInstructionGetNumOperands(wgmma));
+         tirxInstructionGetExecKind(wgmma), tirxInstructionGetSpace(wgmma),
+         minSM, minPTX, archSpecific, tirxInstructionGetNumOperands(wgmma));
   for (size_t i = 0; i < 3; ++i) {
     const char *operandName, *element, *fragment;
     int written, readWrite, memory;
@@ -282,8 +281,8 @@ static void nullArguments(void) {
          tirxInstructionGetNumOperands(NULL), tirxInstructionGetSpelling(NULL));
   tirxInstructionDestroy(wgmma);
   tirxInstructionDestroy(NULL);
-  TirxInstruction bad = tirxInstructionParse("ld.global.v5.b32", -1,
-                                             &instructionError);
+  TirxInstruction bad =
+      tirxInstructionParse("ld.global.v5.b32", -1, &instructionError);
   printf("bad instruction: %s: %s\n", bad ? "?" : "NULL", instructionError);
   tirxStringDestroy(instructionError);
   bad = tirxInstructionParse(NULL, -1, &instructionError);

@@ -286,6 +286,11 @@ TEST(LayoutAlgebra, ComposeErrors) {
             "compose: inner stride 2 splits the outer iter 3:2 unevenly (2 "
             "elements into it, neither a divisor nor a multiple of 3)");
   EXPECT_EQ(errorOf(compose(outer, parseOk("S[2 : 3]"))), "<success>");
+  EXPECT_EQ(errorOf(compose(parseOk("S[(2, 4) : (1@laneid, 1)]"),
+                            parseOk("S[(2, 2) : (2, 2)]"))),
+            "compose: inner iters overlap in the outer iter 4:1: their "
+            "indices add up past its extent and carry into the next iter, "
+            "which no layout expresses");
   EXPECT_EQ(
       errorOf(compose(parseOk("S[(3, 4) : (1, 3)]"), parseOk("S[6 : 1]"))),
       "compose: inner iter 6:1 splits the outer iter 4:3 unevenly (6 "
@@ -400,6 +405,8 @@ TEST(LayoutAlgebra, ComplementErrors) {
   EXPECT_EQ(errorOf(complement(parseOk("S[(2, 2) : (5, 1)]"), 8)),
             "complement: the gap below iter 2:5 is no whole number of the 2 "
             "positions the faster iters cover on m");
+  EXPECT_EQ(errorOf(complement(parseOk("S[2 : 4611686018427387904]"), 8)),
+            "complement: a footprint overflows int64");
   EXPECT_EQ(errorOf(complement(parseOk("S[4 : 1] + R[2 : 4]"), 8)),
             "complement: the layout S[4 : 1] + R[2 : 4] must have no "
             "replica, offset or swizzle");
@@ -569,6 +576,9 @@ TEST(LayoutAlgebra, LogicalProductExamples) {
       errorOf(logicalProduct(parseOk("S[4 : 1]"), parseOk("S[2 : 1] + 1"))),
       "logical product: the arrangement S[2 : 1] + 1 must have no "
       "replica, offset or swizzle");
+  EXPECT_EQ(errorOf(logicalProduct(parseOk("S[2 : 1]"),
+                                   parseOk("S[2 : 4611686018427387904]"))),
+            "logical product: a stride overflows int64");
   EXPECT_EQ(errorOf(logicalProduct(parseOk("S[(2, 3) : (2, 1)]"),
                                    parseOk("S[2 : 1]"))),
             "logical product: iters 3:1 and 2:2 overlap on m: the layout is "
@@ -608,6 +618,11 @@ TEST(LayoutAlgebra, LogicalDivideExamples) {
                                   parseOk("S[4 : 2]")))
                 .toString(),
             canonical("S[(3, 2, 2, 2) : (8, 2, 1, 4)]"));
+  EXPECT_EQ(errorOf(logicalDivide(parseOk("S[8 : 1]"),
+                                  parseOk("S[(2, 2) : (1, 1)]"))),
+            "logical divide: the tiler S[(2, 2) : (1, 1)] has no complement: "
+            "complement: iters 2:1 and 2:1 overlap on m: the layout is not "
+            "one-to-one there");
   EXPECT_EQ(errorOf(logicalDivide(parseOk("S[6 : 1]"), parseOk("S[4 : 1]"))),
             "logical divide: tiles S[4 : 1] do not divide the 6 elements of "
             "S[6 : 1]");

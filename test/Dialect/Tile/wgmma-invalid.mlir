@@ -214,7 +214,7 @@ tirx.kernel @k11() launch(grid = [1], block = [128]) {
   %sa = tirx.alloc_shared : !tirx.tensor<64x16xbf16, shared, #k, align = 16>
   %sb = tirx.alloc_shared : !tirx.tensor<8x16xbf16, shared, #k8, align = 16>
   %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #dbad>
-  // expected-error @+1 {{operand #0 (d): atom element 1 is held by laneid=0 wid_in_wg=0 in register 2, but the instruction's fragment S[(4, 2, 8, 1, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)] puts it in thread 0 of the warpgroup, register 1}}
+  // expected-error @+1 {{operand #0 (d): atom element 1 is held by laneid=0 wid_in_wg=0 in register 2, but the instruction's fragment S[(4, 2, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 1@laneid, 1)] puts it in thread 0 of the warpgroup, register 1}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32)
       : !tirx.tensor<64x8xf32, local, #dbad>, !tirx.tensor<64x16xbf16, shared, #k, align = 16>,

@@ -16,12 +16,15 @@
 #include "TirX/Dialect/Tile/PTX/PTXRules.h"
 #include "TirX/Dialect/Tile/PTX/PTXTable.h"
 #include "TirX/Dialect/Tile/PTX/PTXTypes.h"
+#include "TirX/Layout/LayoutAlgebra.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <map>
+#include <mutex>
 #include <string>
 #include <tuple>
 
@@ -211,6 +214,39 @@ static Attempt matchForm(const Form &form, ArrayRef<StringRef> tokens,
 }
 
 /// Builds the descriptor of an accepted attempt.
+/// Fragment `index` (an atom of shape (am, an)) repeated over an m x n
+/// matrix: the blocked product with the repeats (m / am, n / an) in the
+/// following registers. Computed once per (fragment, m, n).
+static Expected<std::string> getTiledFragment(int index, unsigned m,
+                                              unsigned n) {
+  static std::mutex mutex;
+  static std::map<std::tuple<int, unsigned, unsigned>, std::string> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, inserted] = cache.try_emplace({index, m, n});
+  if (!inserted)
+    return it->second;
+  const FragmentInfo &fragment = getFragments()[index];
+  SmallVector<int64_t, 2> atomShape = fragment.getShape();
+  Expected<TileLayout> atom = TileLayout::parse(fragment.layout);
+  SmallVector<int64_t, 2> repeats = {m / atomShape[0], n / atomShape[1]};
+  Expected<TileLayout> arrangement = TileLayout::getRowMajor(repeats);
+  if (!atom || !arrangement) {
+    cache.erase(it);
+    consumeError(atom.takeError());
+    consumeError(arrangement.takeError());
+    // check-diagnostics: internal, the table's fragments parse (PTXTableTest)
+    return createStringError(inconvertibleErrorCode(),
+                             "fragment '" + fragment.name + "' is malformed");
+  }
+  Expected<ShapedLayout> tiled =
+      blockedProduct(*atom, atomShape, *arrangement, repeats);
+  if (!tiled) {
+    cache.erase(it);
+    return tiled.takeError();
+  }
+  return it->second = tiled->layout.toString();
+}
+
 static Expected<Instruction> buildInstruction(const Form &form,
                                               ArrayRef<StringRef> tokens,
                                               const Attempt &attempt) {
@@ -267,28 +303,30 @@ static Expected<Instruction> buildInstruction(const Form &form,
     if (spec.fragment >= 0)
       op.fragment = getFragments()[spec.fragment].layout.str();
     op.atomShape = spec.atomShape;
-    if (spec.fragmentSlot >= 0) {
-      // The loader proved the fragment of every token exists.
-      std::string name =
-          (spec.fragmentPrefix + slotToken(spec.fragmentSlot)).str();
-      for (const FragmentInfo &fragment : getFragments())
-        if (fragment.name == name) {
-          op.fragment = fragment.layout.str();
-          op.atomShape = fragment.getShape();
-          op.atom = fragment.getAtom();
-        }
+    if (spec.fragmentTileSlot >= 0) {
+      // The loader proved the token is a matrix the fragment divides.
+      std::optional<std::array<unsigned, 3>> mnk =
+          parseMatrixShape(slotToken(spec.fragmentTileSlot));
+      Expected<std::string> tiled =
+          mnk ? getTiledFragment(spec.fragment, (*mnk)[0], (*mnk)[1])
+              // check-diagnostics: internal, see internalError
+              : internalError("a tiled fragment's shape is not mMnNkK");
+      if (!tiled)
+        return tiled.takeError();
+      op.fragment = std::move(*tiled);
+      op.atomShape = {(*mnk)[0], (*mnk)[1]};
+      op.atom = (*mnk)[0] * (*mnk)[1];
     }
     op.isReadWrite = spec.isReadWrite;
     op.descriptor = spec.descriptor;
     if (spec.descriptor != DescriptorMatrix::None) {
       // The shape token `mMnNkK` names the matrices: A is (M, K), B (N, K).
-      unsigned m = 0, n = 0, k = 0;
-      StringRef shape = slotToken(form.findSlot(Slot::shape));
-      if (!shape.consume_front("m") || shape.consumeInteger(10, m) ||
-          !shape.consume_front("n") || shape.consumeInteger(10, n) ||
-          !shape.consume_front("k") || shape.consumeInteger(10, k))
+      std::optional<std::array<unsigned, 3>> mnk =
+          parseMatrixShape(slotToken(form.findSlot(Slot::shape)));
+      if (!mnk)
         // check-diagnostics: internal, see internalError
         return internalError("a descriptor's shape is not mMnNkK");
+      auto [m, n, k] = *mnk;
       op.atomShape = {spec.descriptor == DescriptorMatrix::A ? m : n, k};
       op.atom = op.atomShape[0] * k;
     }

@@ -182,20 +182,10 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
       if (op.descriptor == DescriptorMatrix::None ||
           form.findSlot(Slot::shape) < 0)
         tableError(raw, "'desc=" + attr + "' needs a or b and a shape slot");
-    } else if (attr.starts_with("frag=") && attr.contains('$')) {
-      // One fragment per token of a slot: `frag=wgmma_d_f32_$shape`.
-      auto [prefix, slotName] = attr.drop_front(5).split('$');
-      op.fragmentPrefix = prefix;
-      op.fragmentSlot = findSlot(form, slotName);
-      if (op.fragmentSlot < 0)
-        tableError(raw, "unknown slot in 'frag=" + attr + "'");
-      for (const TokenSpec &token : form.slots[op.fragmentSlot].tokens) {
-        std::string name = (prefix + token.text).str();
-        if (llvm::none_of(fragments, [&](const FragmentInfo &candidate) {
-              return candidate.name == name;
-            }))
-          tableError(raw, "no fragment '" + name + "'");
-      }
+    } else if (attr.consume_front("tile=")) {
+      op.fragmentTileSlot = findSlot(form, attr);
+      if (op.fragmentTileSlot < 0)
+        tableError(raw, "unknown slot in 'tile=" + attr + "'");
     } else if (attr.consume_front("frag=")) {
       const FragmentInfo *fragment =
           llvm::find_if(fragments, [&](const FragmentInfo &candidate) {
@@ -320,12 +310,26 @@ static Table buildTable() {
     // per-thread form's operands are the thread's own.
     bool collective = form.exec != ExecKind::Thread;
     for (const OperandSpec &op : form.operands)
-      if ((op.role == Role::RegisterDst && collective && op.fragment < 0 &&
-           op.fragmentSlot < 0) ||
-          (!collective && (op.fragment >= 0 || op.fragmentSlot >= 0)))
+      if ((op.role == Role::RegisterDst && collective && op.fragment < 0) ||
+          (!collective && op.fragment >= 0))
         tableError(raw, "operand '" + op.name +
                             "': a collective's register destinations, and "
                             "only a collective's operands, have a fragment");
+    // A tiled fragment's atom divides the matrix of every token of its slot.
+    for (const OperandSpec &op : form.operands) {
+      if (op.fragmentTileSlot < 0)
+        continue;
+      if (op.fragment < 0 || op.atomShape.size() != 2)
+        tableError(raw, "operand '" + op.name +
+                            "': 'tile=' needs a two-dimensional 'frag='");
+      for (const TokenSpec &token : form.slots[op.fragmentTileSlot].tokens) {
+        std::optional<std::array<unsigned, 3>> mnk =
+            parseMatrixShape(token.text);
+        if (!mnk || (*mnk)[0] % op.atomShape[0] || (*mnk)[1] % op.atomShape[1])
+          tableError(raw, "operand '" + op.name + "': token '" + token.text +
+                              "' is no mMnNkK matrix its fragment divides");
+      }
+    }
     // Every token a type reference can produce must name an element class.
     for (const OperandSpec &op : form.operands)
       for (auto [slot, text] : op.typeRefs)
@@ -375,6 +379,16 @@ ArrayRef<StringRef> getFamilyNames() { return getTable().families; }
 ArrayRef<FormInfo> getForms() { return getTable().infos; }
 
 ArrayRef<FragmentInfo> getFragments() { return fragments; }
+
+std::optional<std::array<unsigned, 3>> parseMatrixShape(StringRef token) {
+  std::array<unsigned, 3> mnk;
+  if (!token.consume_front("m") || token.consumeInteger(10, mnk[0]) ||
+      !token.consume_front("n") || token.consumeInteger(10, mnk[1]) ||
+      !token.consume_front("k") || token.consumeInteger(10, mnk[2]) ||
+      !token.empty() || !mnk[0] || !mnk[1] || !mnk[2])
+    return std::nullopt;
+  return mnk;
+}
 
 SmallVector<int64_t, 2> FragmentInfo::getShape() const {
   SmallVector<int64_t, 2> extents;

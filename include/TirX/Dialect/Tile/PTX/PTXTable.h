@@ -72,6 +72,9 @@ struct FragmentInfo {
 };
 llvm::ArrayRef<FragmentInfo> getFragments();
 
+/// M, N and K of a matrix shape token `mMnNkK` ("m64n128k16").
+std::optional<std::array<unsigned, 3>> parseMatrixShape(llvm::StringRef token);
+
 //===----------------------------------------------------------------------===//
 // Loaded representation (read by the matcher)
 //===----------------------------------------------------------------------===//
@@ -128,10 +131,10 @@ struct OperandSpec {
   int atomSlot = -1;    // atom from a `.vN` slot
   int presentSlot = -1; // present only when this slot is spelled
   int fragment = -1;    // index into getFragments()
-  /// `frag=NAME_$slot`: the fragment `NAME_<token>` of the token spelled in
-  /// that slot (wgmma's accumulator, one fragment per N); -1 otherwise.
-  int fragmentSlot = -1;
-  llvm::StringRef fragmentPrefix;
+  /// `frag=NAME:tile=SLOT`: the fragment NAME repeated (blocked product,
+  /// LayoutAlgebra.h) over the M x N matrix of the `mMnNkK` token spelled in
+  /// that slot: wgmma's accumulator from its m64n8 atom; -1 otherwise.
+  int fragmentTileSlot = -1;
   bool isReadWrite = false;                             // `rw`
   DescriptorMatrix descriptor = DescriptorMatrix::None; // `desc=a|b`
   int spaceSlot = -1;   // memory operands: the slot naming their state space
