@@ -29,6 +29,7 @@
 import sys
 
 from tirx.atoms import instruction
+from tirx.pipeline import TmaPipeline
 from tirx.script import tirx as T
 from tirx.layout import S, TileLayout
 from tirx.cuda.axis import laneid, wid_in_wg
@@ -36,8 +37,6 @@ from tirx.cuda.axis import laneid, wid_in_wg
 RTOL = 2.0 ** -7
 ATOL_PER_ABSSUM = 2.0 ** -17
 
-TMA_LOAD = ("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
-            "mbarrier::complete_tx::bytes")
 TMA_STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
 
 
@@ -76,7 +75,6 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
     if not dynamic:
         group_m = min(GROUP_M, M // BM)
         assert (M // BM) % group_m == 0
-    stage_bytes = (BM + BN) * BK * 2
     # The swizzled stages: row r of a box is 128 bytes (64 bf16), its
     # 16-byte chunks XOR-permuted by r % 8 (TMA's and wgmma's 128-byte
     # swizzle); a stage is a whole number of 1024-byte periods.
@@ -145,22 +143,20 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
         if STORE == "tma":
             cbuf = T.alloc_shared((CONSUMERS, buffer_boxes, 64, 64), "bfloat16", align=1024,
                                   layout=buffer_layout)
-        full = T.alloc_shared((STAGES,), "uint64", align=8)
-        empty = T.alloc_shared((STAGES,), "uint64", align=8)
+        # The stages' full/empty mbarriers: TMA fills a stage with its A
+        # and W boxes, the consumer warps (or threads) release it.
+        pipe = TmaPipeline(STAGES, buffers=(sa, sw_), consumers=CONSUMERS,
+                           release="warp" if WARP_RELEASE else "thread")
         tid = T.cuda.thread_idx("x")
         wg = tid // 128
         with T.If(tid == 0):
             with T.Then():
-                for s in range(STAGES):
-                    T.ptx.mbarrier.init(full.ptr_to([s]), 1)
-                    T.ptx.mbarrier.init(empty.ptr_to([s]), (4 if WARP_RELEASE else 128) * CONSUMERS)
-                T.ptx.fence.proxy.async_.shared__cta()
+                pipe.init()
         T.cuda.cta_sync()
 
         # The CTA's tiles: bx, bx + grid, ... Its K steps are numbered on
-        # across its tiles (step = round * KT + kb), and step i uses stage
-        # i % STAGES in its (i / STAGES)-th use, whose phase parity is
-        # (i / STAGES) % 2: producer and consumers walk the same steps. A
+        # across its tiles (step = round * KT + kb): producer and consumers
+        # walk the same steps (the pipeline derives stage and parity). A
         # runtime K pads each tile's steps to KTP, a multiple of 2 STAGES,
         # with empty steps (an arrival on each barrier, no data): step i's
         # stage and parity are then kb's (no product of two runtime values).
@@ -247,9 +243,7 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                                       scope="warpgroup")
 
                 def k_step(tile, kb, first):
-                    step = step_of(tile, kb)
-                    s = step % STAGES
-                    T.ptx.mbarrier.try_wait(full.ptr_to([s]), T.int32(step // STAGES % 2))
+                    s = pipe.consumer_wait(step_of(tile, kb))
                     a_rows = sa[s, c]
                     w_rows = sw_[s]
                     T.cuda.tile.apply(T.ptx["wgmma.fence.sync.aligned"], scope="warpgroup")
@@ -263,23 +257,12 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                     T.cuda.tile.apply(T.ptx["wgmma.commit_group.sync.aligned"],
                                       scope="warpgroup")
 
-                def release(step):
-                    """Gives step's stage back once this warp's wait_group
-                    saw the step's group complete: one arrival per consumer
-                    warp (its lane 0; WARP_RELEASE) or per thread."""
-                    if not WARP_RELEASE:
-                        T.ptx.mbarrier.arrive(empty.ptr_to([step % STAGES]))
-                        return
-                    with T.If(tid % 32 == 0):
-                        with T.Then():
-                            T.ptx.mbarrier.arrive(empty.ptr_to([step % STAGES]))
-
                 def release_previous(tile, kb):
                     # One group in flight: once the previous step's group is
                     # complete, its stage goes back to the producer.
                     T.cuda.tile.apply(T.ptx["wgmma.wait_group.sync.aligned"], T.int32(1),
                                       scope="warpgroup")
-                    release(step_of(tile, kb) - 1)
+                    pipe.consumer_release(step_of(tile, kb) - 1)
 
                 for tile in T.serial(bx, tiles, grid):
                     # The first PEEL steps, unrolled: while their groups run,
@@ -297,13 +280,12 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                         release_previous(tile, kb)
                     T.cuda.tile.apply(T.ptx["wgmma.wait_group.sync.aligned"], T.int32(0),
                                       scope="warpgroup")
-                    release(step_of(tile, KT - 1))
+                    pipe.consumer_release(step_of(tile, KT - 1))
                     if dynamic:
                         # The padding steps: their stages go straight back.
                         for kb in T.serial(KT, KTP):
-                            T.ptx.mbarrier.try_wait(full.ptr_to([kb % STAGES]),
-                                                    T.int32(kb // STAGES % 2))
-                            release(kb)
+                            pipe.consumer_wait(kb)
+                            pipe.consumer_release(kb)
                     if now:
                         words = T.alloc_local((4, 32, now, 1), "uint32", layout=per_thread(now))
                         convert(words, 0, now)
@@ -340,29 +322,16 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                         for tile in T.serial(bx, tiles, grid):
                             bm, bn = tile_coordinates(tile, tiles_m, tiles_n)
                             for kb in T.serial(0, KT):
-                                step = step_of(tile, kb)
-                                s = step % STAGES
-                                # The first use of a stage waits on parity 1:
-                                # a fresh barrier's previous phase counts as
-                                # complete.
-                                T.ptx.mbarrier.try_wait(empty.ptr_to([s]),
-                                                        T.int32(1 - step // STAGES % 2))
-                                T.ptx.mbarrier.arrive.expect_tx(full.ptr_to([s]), stage_bytes)
-                                k = kb * BK
-                                T.cuda.tile.apply(T.ptx[TMA_LOAD], sa[s].view(BM, BK),
-                                                  A[bm * BM:bm * BM + BM, k:k + BK],
-                                                  full.ptr_to([s]), scope="thread")
-                                T.cuda.tile.apply(T.ptx[TMA_LOAD], sw_[s],
-                                                  W[bn * BN:bn * BN + BN, k:k + BK],
-                                                  full.ptr_to([s]), scope="thread")
+                                with pipe.produce(step_of(tile, kb)) as stage:
+                                    k = kb * BK
+                                    stage.load(sa[stage.index].view(BM, BK),
+                                               A[bm * BM:bm * BM + BM, k:k + BK])
+                                    stage.load(sw_[stage.index], W[bn * BN:bn * BN + BN, k:k + BK])
                             if dynamic:
                                 # The padding steps: one arrival completes
                                 # each (no bytes expected).
                                 for kb in T.serial(KT, KTP):
-                                    s = kb % STAGES
-                                    T.ptx.mbarrier.try_wait(empty.ptr_to([s]),
-                                                            T.int32(1 - kb // STAGES % 2))
-                                    T.ptx.mbarrier.arrive(full.ptr_to([s]))
+                                    pipe.produce_empty(kb)
 
     return gemm
 

@@ -385,6 +385,9 @@ class Builder:
         self.frames = []  # open T.serial / T.If / T.Then / T.Else frames (_control.py)
         self.sizes = {}  # size variable name → its SSA value in the kernel
         self.divisors = {}  # index SSA value → a known divisor of it (1 if absent)
+        # Checks that need the whole trace (tirx.pipeline: a consumer that
+        # never releases), run once the kernel's function returns.
+        self.end_checks = []
 
     def fresh(self, hint="v"):
         self.counter += 1

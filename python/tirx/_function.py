@@ -165,6 +165,8 @@ class Function:
                     args.append(ScalarValue("%" + name, kind))
             self.fn(*args)
             _control.check_closed(b)
+            for check in b.end_checks:
+                check()
         if b.launch is None:
             raise _error("@%s never calls T.device_entry(launch=T.cuda.LaunchConfig(...))"
                          % self.name, self.position)

@@ -1,0 +1,126 @@
+"""tirx.pipeline (docs/library.md, "Pipelines"): a TMA pipeline derives its
+mbarrier init counts, phase parities and expect-tx bytes, and the kernel's
+PTX shows them; its misuse — loads that do not bring a stage's bytes, a
+consumer that never releases, a buffer that is not staged — is a DSLError
+at the user's line."""
+import re
+
+import pytest
+
+import helpers
+
+import tirx
+from tirx.pipeline import TmaPipeline
+from tirx.script import tirx as T
+
+TARGET = {"kind": "cuda", "arch": "sm_90a"}
+
+
+def pipeline_kernel(stages=2, release="warp", loads=("a", "b"), consume=True, releases=True,
+                    buffers="both", pipeline_stages=None, consumers=1):
+    """A producer thread streams K steps of A (64 x 64) and B (128 x 64) bf16
+    boxes through `stages` stages; one consumer warpgroup waits for each,
+    adds one element of it and releases it."""
+    @T.function
+    def stream(A: T.Tensor((64, 512), "bfloat16", align=16),
+               B: T.Tensor((128, 512), "bfloat16", align=16),
+               out: T.Tensor((128,), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=256))
+        sa = T.alloc_shared((stages, 64, 64), "bfloat16", align=128)
+        sb = T.alloc_shared((stages, 128, 64), "bfloat16", align=128)
+        staged = (sa, sb) if buffers == "both" else buffers(sa, sb)
+        pipe = TmaPipeline(pipeline_stages or stages, buffers=staged, consumers=consumers,
+                           release=release)
+        tid = T.cuda.thread_idx("x")
+        with T.If(tid == 0):
+            with T.Then():
+                pipe.init()
+        T.cuda.cta_sync()
+        with T.If(tid < 128):
+            with T.Then():
+                if consume:
+                    for kb in T.serial(0, 8):
+                        pipe.consumer_wait(kb)  # the wait
+                        if releases:
+                            pipe.consumer_release(kb)
+            with T.Else():
+                with T.If(tid == 128):
+                    with T.Then():
+                        for kb in T.serial(0, 8):
+                            with pipe.produce(kb) as stage:  # the step
+                                k = kb * 64
+                                if "a" in loads:
+                                    stage.load(sa[stage.index], A[0:64, k:k + 64])
+                                if "b" in loads:
+                                    stage.load(sb[stage.index], B[0:128, k:k + 64])
+                                if "a2" in loads:
+                                    stage.load(sa[stage.index], A[0:64, k:k + 64])
+                                if "to_global" in loads:
+                                    stage.load(A[0:64, k:k + 64], A[0:64, k:k + 64])
+                                if "from_shared" in loads:
+                                    stage.load(sa[stage.index], sb[stage.index, 0:64, :])
+    return stream
+
+
+def test_counts_and_parities_are_derived():
+    ptx = tirx.compile(pipeline_kernel(), target=TARGET).ptx
+    # full: one arrival (the producer's expect_tx); empty: one per consumer
+    # warp (4); the stage's bytes 64 * 64 * 2 + 128 * 64 * 2.
+    inits = re.findall(r"mbarrier\.init\.shared::cta\.b64 \[%rd\d+\], (0x[0-9a-f]+);", ptx)
+    assert [int(n, 16) for n in inits] == [1, 4, 1, 4], inits
+    assert re.search(r"mbarrier\.arrive\.expect_tx\.shared::cta\.b64 _, \[%rd\d+\], 0x00006000;",
+                     ptx)  # 24576 bytes
+    assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+                     "mbarrier::complete_tx::bytes") == 2
+    assert "fence.proxy.async.shared::cta" in ptx
+    # Consumer threads release: one arrival per thread, 128 per stage.
+    ptx = tirx.compile(pipeline_kernel(release="thread"), target=TARGET).ptx
+    inits = re.findall(r"mbarrier\.init\.shared::cta\.b64 \[%rd\d+\], (0x[0-9a-f]+);", ptx)
+    assert [int(n, 16) for n in inits] == [1, 128, 1, 128], inits
+
+
+def test_state_of_a_step():
+    from tirx.pipeline import PipelineState
+    state = PipelineState(4, 13)
+    assert (state.index, state.phase, state.producer_phase) == (1, 1, 0)
+    assert [PipelineState(3, i).phase for i in range(7)] == [0, 0, 0, 1, 1, 1, 0]
+
+
+def test_loads_that_contradict_the_stage_bytes():
+    for loads, brought in ((("a",), "8192 bytes (8192)"), (("a", "b", "a2"),
+                                                            "32768 bytes (8192, 16384, 8192)")):
+        with pytest.raises(tirx.CompileError) as error:
+            tirx.compile(pipeline_kernel(loads=loads), target=TARGET)
+        message = str(error.value)
+        assert helpers.line_of(__file__, "# the step").rstrip(": ") in message
+        assert ("TmaPipeline: this step's loads bring %s, but each stage expects 24576" % brought
+                in message), message
+
+
+def test_a_consumer_that_never_releases():
+    with pytest.raises(tirx.CompileError) as error:
+        tirx.compile(pipeline_kernel(releases=False), target=TARGET)
+    message = str(error.value)
+    assert helpers.line_of(__file__, "# the wait").rstrip(": ") in message
+    assert "TmaPipeline: the consumers wait for stages (here) but never release one" in message
+
+
+def test_misuse_of_the_constructor():
+    cases = (
+        (dict(pipeline_stages=-1), "TmaPipeline: stages must be a positive int, got -1"),
+        (dict(release="lane"), 'TmaPipeline: release must be "warp" or "thread", got \'lane\''),
+        (dict(buffers=lambda sa, sb: (sa[0],)), "its first dimension must be the 2 stages"),
+        (dict(buffers=lambda sa, sb: ()), "TmaPipeline: buffers must name the shared tensors"),
+        (dict(buffers=lambda sa, sb: (5,)),
+         "TmaPipeline buffers must be shared tensors (T.alloc_shared), got 5"),
+        (dict(buffers=lambda sa, sb: (T.alloc_shared((2, 1024, 512), "bfloat16"),)),
+         "TmaPipeline: a stage of 1048576 bytes exceeds an mbarrier's transaction count"),
+        (dict(consumers=0), "TmaPipeline: consumers (warpgroups) must be a positive int, got 0"),
+        (dict(loads=("to_global",)), "TmaPipeline.load: the destination must be a stage of one "
+                                     "of the pipeline's shared buffers"),
+        (dict(loads=("from_shared",)), "TmaPipeline.load: the source must be a box of a global "
+                                       "tensor"),
+    )
+    for arguments, expected in cases:
+        with pytest.raises(tirx.CompileError, match=re.escape(expected)):
+            tirx.compile(pipeline_kernel(**arguments), target=TARGET)
