@@ -24,9 +24,14 @@
 import math
 import sys
 
+from tirx.atoms import Atom
 from tirx.script import tirx as T
 from tirx.layout import S, ComposeLayout, SwizzleLayout, TileLayout
 from tirx.cuda.axis import laneid, warpid
+
+MMA = Atom("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32")
+LDMATRIX = Atom("ldmatrix.sync.aligned.m8n8.x4.shared.b16")
+LDMATRIX_T = Atom("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16")
 
 # Accuracy check: |C - C_f64| <= 2^-7 |C_f64| + 2^-17 sum |a b|. The first
 # term covers the bf16 rounding of C (half an ulp is at most 2^-8 of |C|);
@@ -114,19 +119,17 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
     def b_rows(ks):
         return layout((WARPS_M, WARPS_N, NI // 2, 2, 2, 8, 4),
                       (0, WN // 2, 8, 4, 8 * BROW, BROW, 1), 16 * ks * BROW, b_swizzle)
-    # Registers. ldmatrix's fragment: word (m, r, w) in lane 4 r + w,
-    # register m (after the repeat's base).
-    ldm = TileLayout(S[(warps, MI, 4, 8, 4) : (1 @ warpid, 4, 1, 4 @ laneid, 1 @ laneid)])
-    ldm_b = TileLayout(S[(warps, NI // 2, 4, 8, 4) :
-                         (1 @ warpid, 4, 1, 4 @ laneid, 1 @ laneid)])
-    # The same registers as mma's A (16 x 8 words) and B (8 x 8 words).
-    frag_a = TileLayout(S[(warps, MI, 2, 8, 2, 4) :
-                          (1 @ warpid, 4, 1, 4 @ laneid, 2, 1 @ laneid)])
-    frag_b = TileLayout(S[(warps, NI, 8, 2, 4) : (1 @ warpid, 2, 4 @ laneid, 1, 1 @ laneid)])
-    # Accumulators: (mi, ni) tile's element (r, c) in register
+    # Registers: the instructions' fragments (the PTX table's), repeated per
+    # warp (MI or NI times, each repeat after the previous one's registers)
+    # and over the warps. ldmatrix's: word (m, r, w) in lane 4 r + w,
+    # register m; the same registers are mma's A (16 x 8 words) and B
+    # (8 x 8 words). Accumulators: (mi, ni) tile's element (r, c) in register
     # 4 (mi NI + ni) + 2 (r / 8) + c % 2 of lane 4 (r % 8) + c / 2.
-    acc_layout = TileLayout(S[(warps, MI, NI, 2, 8, 4, 2) :
-                              (1 @ warpid, 4 * NI, 4, 2, 4 @ laneid, 1 @ laneid, 1)])
+    ldm, _ = LDMATRIX.tile("d", MI, units=warps)
+    ldm_b, _ = LDMATRIX_T.tile("d", NI // 2, units=warps)
+    frag_a, _ = MMA.tile("a", MI, units=warps)
+    frag_b, _ = MMA.tile("b", NI, units=warps)
+    acc_layout, _ = MMA.tile("d", (MI, NI), units=warps)
     acc_regs = MI * NI * 4
     per_thread = TileLayout(S[(warps, 32, acc_regs, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
     pairs = TileLayout(S[(warps, 32, 2 * NI, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
@@ -193,21 +196,18 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         b = [T.alloc_local((warps, NI, 8, 8), "uint32", layout=frag_b) for _ in range(2)]
 
         def load_fragments(stage, ks):
-            apply("ldmatrix.sync.aligned.m8n8.x4.shared.b16",
-                  a[ks % 2].view((warps, MI, 4, 8, 4), layout=ldm),
-                  sa[stage * A_STAGE:stage * A_STAGE + A_STAGE].view(
-                      (warps, MI, 4, 8, 4), layout=a_rows(ks)))
-            apply("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
-                  b[ks % 2].view((warps, NI // 2, 4, 8, 4), layout=ldm_b),
-                  sb[stage * B_STAGE:stage * B_STAGE + B_STAGE].view(
-                      (warps, NI // 2, 4, 8, 4), layout=b_rows(ks)))
+            LDMATRIX(a[ks % 2].view((warps, MI, 4, 8, 4), layout=ldm),
+                     sa[stage * A_STAGE:stage * A_STAGE + A_STAGE].view(
+                         (warps, MI, 4, 8, 4), layout=a_rows(ks)), scope="cta")
+            LDMATRIX_T(b[ks % 2].view((warps, NI // 2, 4, 8, 4), layout=ldm_b),
+                       sb[stage * B_STAGE:stage * B_STAGE + B_STAGE].view(
+                           (warps, NI // 2, 4, 8, 4), layout=b_rows(ks)), scope="cta")
 
         def multiply(ks):
             # One tile.apply for the warp tile: D (MI, NI) x A (MI, K=1) x
             # B (NI, K=1) repeats, one mma per (mi, ni) (docs/matrix.md).
-            apply("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-                  acc, a[ks % 2].view(warps, MI, 1, 16, 8),
-                  b[ks % 2].view(warps, NI, 1, 8, 8), acc)
+            MMA(acc, a[ks % 2].view(warps, MI, 1, 16, 8), b[ks % 2].view(warps, NI, 1, 8, 8),
+                acc, scope="cta")
 
         def step(kb, s):
             """BK step kb, whose tile is in stage s and whose first k16

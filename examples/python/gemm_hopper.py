@@ -28,7 +28,7 @@
 # for every shape (size variables; tails through TMA).
 import sys
 
-from tirx.atoms import instruction
+from tirx.atoms import Atom
 from tirx.pipeline import TmaPipeline
 from tirx.script import tirx as T
 from tirx.layout import S, TileLayout
@@ -90,8 +90,8 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
     # The accumulator: wgmma m64nNk16's fragment, as the PTX table gives it
     # (docs/wgmma.md): S[(4, 2, 8, N / 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid,
     # 4, 1@laneid, 1)].
-    wgmma = "wgmma.mma_async.sync.aligned.m64n%dk16.f32.bf16.bf16" % BN
-    acc = instruction(wgmma).operand("d").fragment
+    wgmma = Atom("wgmma.mma_async.sync.aligned.m64n%dk16.f32.bf16.bf16" % BN)
+    acc, acc_shape = wgmma.tile("d")
     regs = BN // 2
     def per_thread(count):
         """count registers per thread of a warpgroup, in order."""
@@ -173,7 +173,7 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                 T.cuda.tile.apply(T.ptx["setmaxnreg.inc.sync.aligned.u32"],
                                   T.int32(CONSUMER_REGISTERS), scope="warpgroup")
                 c = wg - 1
-                d = T.alloc_local((64, BN), "float32", layout=acc)
+                d = T.alloc_local(acc_shape, "float32", layout=acc)
                 # C as bf16x2 words (pairs of accumulators), in two parts:
                 # the first words - DEFERRED right after the tile's last
                 # wgmma group, the last DEFERRED a chunk at a time while the
@@ -249,11 +249,9 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                     T.cuda.tile.apply(T.ptx["wgmma.fence.sync.aligned"], scope="warpgroup")
                     for kk in range(BK // 16):
                         # The tile's first product overwrites D (scale-d 0).
-                        T.cuda.tile.apply(
-                            T.ptx[wgmma],
-                            d, a_rows.view((64, 16), layout=k_slice(64, kk)),
-                            w_rows.view((BN, 16), layout=k_slice(BN, kk)),
-                            scale_d=0 if (first and kk == 0) else 1, scope="warpgroup")
+                        wgmma(d, a_rows.view((64, 16), layout=k_slice(64, kk)),
+                              w_rows.view((BN, 16), layout=k_slice(BN, kk)),
+                              scale_d=0 if (first and kk == 0) else 1)
                     T.cuda.tile.apply(T.ptx["wgmma.commit_group.sync.aligned"],
                                       scope="warpgroup")
 

@@ -118,3 +118,104 @@ def _instruction(spelling, num_operands):
                            min_sm.value, min_ptx.value, bool(arch_specific.value), operands)
     finally:
         _capi.lib.tirxInstructionDestroy(handle)
+
+
+# The axis a collective's copies are arranged on when tiled (Atom.tile), and
+# the unit's name in messages, by execution kind.
+_UNIT_AXES = {"warp": ("warpid", "warps"), "warpgroup": ("wgid", "warpgroups")}
+
+
+class Atom:
+    """An instruction named by its spelling, as an object (docs/library.md,
+    "Atoms"): its table record (`instruction`), the fragment and shape of
+    each operand, block-level layouts of its fragments through the layout
+    algebra (`tile`), and its issue call. Nothing of the instruction is
+    typed again: the fragments are the PTX table's.
+
+        mma = Atom("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32")
+        acc, shape = mma.tile("d", repeats=(MI, NI), units=4)   # 4 warps
+        c = T.alloc_local(shape, "float32", layout=acc)
+        mma(c, a, b, c, scope="cta")
+    """
+
+    def __init__(self, spelling, num_operands=None):
+        self.instruction = instruction(spelling, num_operands)
+        self.spelling = self.instruction.spelling
+        self.exec = self.instruction.exec
+
+    def operand(self, name):
+        return self.instruction.operand(name)
+
+    def shape(self, name):
+        """The elements one instruction covers in operand `name`."""
+        return self.operand(name).atom_shape
+
+    def fragment(self, name):
+        """Operand `name`'s fragment (which lane holds each element of the
+        atom, in which register), or a ValueError for a per-thread operand."""
+        fragment = self.operand(name).fragment
+        if fragment is None:
+            raise _library_error("operand '%s' of %s is %s: it has no fragment" % (
+                name, self.spelling, "in memory" if self.operand(name).is_memory
+                else "per-thread"))
+        return fragment
+
+    def tile(self, name, repeats=(), units=None):
+        """Operand `name`'s fragment repeated `repeats` times in each
+        thread's registers and, with `units`, over that many executing
+        units (warps of a warp instruction, warpgroups of a warpgroup one)
+        or an arrangement of them (a layout on warpid or wgid): the logical
+        product of the fragment with S[(units, *repeats) : (1@unit,
+        row-major)], each repeat after the fragment's registers. Returns
+        (layout, shape), shape = ((units,) if units else ()) + repeats +
+        the atom's shape: the register tile a tile.apply of this
+        instruction takes (group, repeat, atom)."""
+        from .layout import TileLayout, logical_product, LayoutError
+        fragment = self.fragment(name)
+        repeats = tuple(repeats) if isinstance(repeats, (tuple, list)) else (repeats,)
+        if not all(isinstance(r, int) and not isinstance(r, bool) and r >= 1 for r in repeats):
+            raise _library_error("repeats must be positive ints, got %r" % (repeats,))
+        arrangement, units_shape = None, ()
+        if units is not None:
+            # Only warp and warpgroup collectives have fragments (the
+            # table's loader checks it).
+            axis, plural = _UNIT_AXES[self.exec]
+            if isinstance(units, int) and not isinstance(units, bool):
+                if units < 1:
+                    raise _library_error("units must be a positive int, got %d" % units)
+                arrangement = TileLayout("S[%d : 1@%s]" % (units, axis))
+            else:
+                arrangement = units if isinstance(units, TileLayout) else TileLayout(units)
+                used = arrangement._axes()
+                if used != [axis]:
+                    raise _library_error(
+                        "%s is executed by a %s: tile its fragment over %s (%s), not over %s"
+                        % (self.spelling, self.exec, plural, axis, " and ".join(used) or "m"))
+            units_shape = (arrangement.size(),)
+        try:
+            # [units', repeats', fragment]: the repeats after the fragment's
+            # registers, the units on their own axis.
+            layout = fragment
+            if repeats:
+                layout = logical_product(layout, "S[(%s)]" % ", ".join(map(str, repeats)))
+            if arrangement is not None:
+                layout = logical_product(layout, arrangement)
+        except LayoutError as error:
+            raise _library_error(str(error).split(": ", 1)[-1]) from None
+        return layout, units_shape + repeats + self.shape(name)
+
+    def __call__(self, *operands, scope=None, **parameters):
+        """Issues the instruction over register tiles and regions (tile.apply)
+        at `scope` (default: the instruction's own, e.g. "warp" for mma.sync;
+        "cta" when its tiles hold several warps)."""
+        from .script import tirx as T
+        default = self.exec if self.exec in ("warp", "warpgroup") else "thread"
+        T.cuda.tile.apply(T.ptx[self.spelling], *operands, scope=scope or default, **parameters)
+
+    def __repr__(self):
+        return "Atom(%s)" % self.spelling
+
+
+def _library_error(message):
+    from ._dsl import _error
+    return _error(message)

@@ -4,7 +4,7 @@ retyped in Python (issue 35, item 3)."""
 import pytest
 
 from tirx.atoms import instruction
-from tirx.cuda.axis import laneid, wid_in_wg
+from tirx.cuda.axis import laneid, wgid, wid_in_wg
 from tirx.layout import S, TileLayout
 
 
@@ -72,3 +72,59 @@ def test_unknown_spellings_and_operands_are_errors():
     with pytest.raises(KeyError, match=r"'fma.rn.f32' has no operand 'e' \(its operands: d, a, "
                                        r"b, c\)"):
         instruction("fma.rn.f32").operand("e")
+
+
+def test_atom_tiles_are_the_hand_written_layouts():
+    """Atom.tile gives the block layouts examples/python/gemm.py typed by hand
+    before: the table's fragments, repeated after their registers and over
+    the warps (the layout algebra's logical product)."""
+    from tirx.atoms import Atom
+    from tirx.cuda.axis import warpid
+    mma = Atom("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32")
+    ldm = Atom("ldmatrix.sync.aligned.m8n8.x4.shared.b16")
+    warps, MI, NI = 4, 2, 8
+    acc, shape = mma.tile("d", (MI, NI), units=warps)
+    assert shape == (warps, MI, NI, 16, 8)
+    assert acc == TileLayout(S[(warps, MI, NI, 2, 8, 4, 2) :
+                               (1 @ warpid, 4 * NI, 4, 2, 4 @ laneid, 1 @ laneid, 1)])
+    assert mma.tile("a", MI, units=warps)[0] == TileLayout(
+        S[(warps, MI, 2, 8, 2, 4) : (1 @ warpid, 4, 1, 4 @ laneid, 2, 1 @ laneid)])
+    assert mma.tile("b", NI, units=warps)[0] == TileLayout(
+        S[(warps, NI, 8, 2, 4) : (1 @ warpid, 2, 4 @ laneid, 1, 1 @ laneid)])
+    assert ldm.tile("d", MI, units=warps) == (
+        TileLayout(S[(warps, MI, 4, 8, 4) : (1 @ warpid, 4, 1, 4 @ laneid, 1 @ laneid)]),
+        (warps, MI, 4, 8, 4))
+    # Without repeats or units: the fragment itself, over the atom.
+    wgmma = Atom("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16")
+    assert wgmma.tile("d") == (wgmma.fragment("d"), (64, 128))
+    # Over two warpgroups, given as an arrangement on wgid.
+    two, shape = wgmma.tile("d", units=S[2 : 1 @ wgid])
+    assert shape == (2, 64, 128) and str(two).startswith("S[(2, 4, 2, 8, 16, 4, 2) : (1@wgid, ")
+
+
+def test_atom_misuse_is_located():
+    from tirx import CompileError
+    from tirx.atoms import Atom
+    from tirx.cuda.axis import warpid
+    here = r"test_atoms.py:[0-9]+: "
+    wgmma = Atom("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16")
+    with pytest.raises(CompileError, match=here + "wgmma.mma_async.sync.aligned.m64n128k16.f32."
+                       "bf16.bf16 is executed by a warpgroup: tile its fragment over "
+                       "warpgroups \\(wgid\\), not over warpid"):
+        wgmma.tile("d", units=S[2 : 1 @ warpid])
+    with pytest.raises(CompileError, match=here + "operand 'a' of wgmma.* is in memory: it has "
+                       "no fragment"):
+        wgmma.tile("a")
+    with pytest.raises(CompileError, match=here + "operand 'size' of cp.async.ca.shared.global "
+                       "is per-thread: it has no fragment"):
+        Atom("cp.async.ca.shared.global").fragment("size")
+    mma = Atom("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32")
+    with pytest.raises(CompileError, match=here + "repeats must be positive ints, got \\(0,\\)"):
+        mma.tile("d", 0)
+    with pytest.raises(CompileError, match=here + "units must be a positive int, got 0"):
+        mma.tile("d", units=0)
+    shfl_atom = Atom("shfl.sync.bfly.b32")
+    assert shfl_atom.tile("d", units=2)[1] == (2, 32)
+    st = Atom("st.global.b32")
+    with pytest.raises(CompileError, match=here + "operand 'addr' of st.global.b32 is in memory"):
+        st.tile("addr", units=2)
