@@ -145,7 +145,7 @@ def test_docs_library_examples_run():
     import re
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     text = open(os.path.join(root, "docs", "library.md")).read()
-    section = text[text.index("## The layout algebra"):text.index("## Instructions as records")]
+    section = text[text.index("## The layout algebra"):text.index("## Pipelines")]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     assert len(blocks) == 3
     for block in blocks:
