@@ -25,6 +25,7 @@ import math
 import sys
 
 from tirx.atoms import Atom
+from tirx.pipeline import CpAsyncPipeline
 from tirx.script import tirx as T
 from tirx.layout import S, ComposeLayout, SwizzleLayout, TileLayout
 from tirx.cuda.axis import laneid, warpid
@@ -168,6 +169,7 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         sb = T.alloc_shared((STAGES * B_STAGE,), "uint32", align=128)
         if EPILOGUE == "shared":
             sc = T.alloc_shared((BM * CROW,), "uint32", align=128)
+        pipe = CpAsyncPipeline(STAGES)
 
         def load(stage, kb, pred):
             """Copies BK step kb into `stage` (when `pred` holds, None:
@@ -186,7 +188,7 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
             copy(sb[stage * B_STAGE:stage * B_STAGE + B_STAGE],
                  Bw[kb * BK:kb * BK + BK, bn * (BN // 2):bn * (BN // 2) + BN // 2],
                  b_reps, b_shared, b_global)
-            T.ptx.cp.async_.commit_group()
+            pipe.commit()
 
         acc = T.alloc_local((warps, MI, NI, 16, 8), "float32", layout=acc_layout)
         apply("mov.b32", acc.view((warps, 32, acc_regs, 1), layout=per_thread),
@@ -228,13 +230,11 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
                          kb + (STAGES - 1) < KT)
                 multiply(ks)
                 if ks == KS - 2:
-                    T.ptx.cp.async_.wait_group(STAGES - 2)
-                    T.cuda.cta_sync()
+                    pipe.consumer_wait()
 
         for kb in range(STAGES - 1):
             load(kb, kb, None)
-        T.ptx.cp.async_.wait_group(STAGES - 2)
-        T.cuda.cta_sync()
+        pipe.consumer_wait()
         load_fragments(0, 0)
         # The K loop, one BK step per iteration, its stage computed at run
         # time: each ldmatrix then keeps one set of swizzled row addresses
@@ -242,7 +242,7 @@ def make_kernel(M, N, K, BM=128, BN=128, BK=32, WARPS_M=2, WARPS_N=2, STAGES=4,
         # per stage and k16 step alive: 255 registers and spills).
         for kb in T.serial(0, KT):
             step(kb, kb % STAGES)
-        T.ptx.cp.async_.wait_all()
+        pipe.drain()
 
         # C: pairs of accumulators (columns 2j, 2j + 1) as one bf16x2 word,
         # one row of mma tiles (mi) at a time to keep registers free.

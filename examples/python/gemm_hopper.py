@@ -29,7 +29,7 @@
 import sys
 
 from tirx.atoms import Atom
-from tirx.pipeline import TmaPipeline
+from tirx.pipeline import NamedBarriers, TmaPipeline
 from tirx.script import tirx as T
 from tirx.layout import S, TileLayout
 from tirx.cuda.axis import laneid, wid_in_wg
@@ -147,6 +147,8 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
         # and W boxes, the consumer warps (or threads) release it.
         pipe = TmaPipeline(STAGES, buffers=(sa, sw_), consumers=CONSUMERS,
                            release="warp" if WARP_RELEASE else "thread")
+        # Each consumer warpgroup's own barrier (ids 1 .. CONSUMERS, its wg).
+        consumer_barriers = NamedBarriers(CONSUMERS, threads=128, first=1)
         tid = T.cuda.thread_idx("x")
         wg = tid // 128
         with T.If(tid == 0):
@@ -209,15 +211,13 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
                         with T.Then():
                             T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group.read"],
                                               T.int32(0), scope="thread")
-                    T.cuda.tile.apply(T.ptx["bar.sync"], T.int32(wg), T.int32(128),
-                                      scope="warpgroup")
+                    consumer_barriers.sync(wg)
                     buffer = cbuf[c].view("uint32").view((4, 32, buffer_boxes * 16, 1),
                                                          layout=buffer_words)
                     T.cuda.tile.apply(T.ptx["st.shared.b32"], buffer[:, :, 0:count, :], words,
                                       scope="warpgroup")
                     T.ptx.fence.proxy.async_.shared__cta()
-                    T.cuda.tile.apply(T.ptx["bar.sync"], T.int32(wg), T.int32(128),
-                                      scope="warpgroup")
+                    consumer_barriers.sync(wg)
                     with T.If(boss):
                         with T.Then():
                             bm, bn = tile_coordinates(tile, tiles_m, tiles_n)

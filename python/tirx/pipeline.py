@@ -37,7 +37,7 @@ releases.
 from . import _dsl
 from ._dsl import TensorValue, _error, is_int
 
-__all__ = ["PipelineState", "TmaPipeline", "TMA_LOAD"]
+__all__ = ["PipelineState", "TmaPipeline", "CpAsyncPipeline", "NamedBarriers", "TMA_LOAD"]
 
 # The TMA load of an N-dimensional box into shared memory, completing on the
 # stage's mbarrier (docs/hopper.md).
@@ -241,3 +241,75 @@ class TmaPipeline:
             raise _error("TmaPipeline: the consumers wait for stages (here) but never "
                          "release one (consumer_release): the producer would wait forever "
                          "for a free stage", self._waits[0])
+
+
+class CpAsyncPipeline:
+    """Stages that every thread fills with cp.async copies (the mma.sync
+    GEMM's shared stages): each step's copies are one commit group, so
+    `cp.async.wait_group` counts steps. With `stages` stages, `stages - 1`
+    steps are loaded ahead of the one being read, so a consumer may start
+    on a step once at most `stages - 2` groups are still in flight.
+
+        pipe = CpAsyncPipeline(STAGES)
+        ... cp.async copies of step i ...; pipe.commit()
+        pipe.consumer_wait()      # wait_group(STAGES - 2), then bar.sync 0
+        ...
+        pipe.drain()              # wait_all before the tiles are reused
+    """
+
+    def __init__(self, stages):
+        if not is_int(stages) or stages < 2:
+            raise _error("CpAsyncPipeline: stages must be an int >= 2 (one stage read while "
+                         "the others load), got %r" % (stages,))
+        self.stages = stages
+
+    def commit(self):
+        """Closes this step's copies into one group (cp.async.commit_group)."""
+        _script().ptx.cp.async_.commit_group()
+
+    def consumer_wait(self):
+        """Waits until the oldest loaded step has landed (at most stages - 2
+        groups in flight) and every thread's copies of it are visible to
+        the CTA (bar.sync 0)."""
+        T = _script()
+        T.ptx.cp.async_.wait_group(self.stages - 2)
+        T.cuda.cta_sync()
+
+    def drain(self):
+        """Waits for every group (cp.async.wait_all)."""
+        _script().ptx.cp.async_.wait_all()
+
+
+class NamedBarriers:
+    """`count` named barriers (bar.sync ids first .. first + count - 1; id 0
+    is the CTA's barrier) that each synchronize one group of `threads`
+    threads, issued at the group's scope: the consumer warpgroups of a
+    warp-specialized kernel (threads=128) each wait on their own id.
+
+        groups = NamedBarriers(CONSUMERS, threads=128, first=1)
+        groups.sync(wg)   # bar.sync wg, 128 (wg: 1 .. CONSUMERS, an int or index)
+    """
+
+    _SCOPES = {32: "warp", 128: "warpgroup"}
+
+    def __init__(self, count, threads, first=1):
+        if not is_int(count) or count < 1:
+            raise _error("NamedBarriers: count must be a positive int, got %r" % (count,))
+        if not is_int(threads) or threads < 32 or threads % 32:
+            raise _error("NamedBarriers: threads must be a positive multiple of 32 (whole "
+                         "warps), got %r" % (threads,))
+        if not is_int(first) or first < 1 or first + count > 16:
+            raise _error("NamedBarriers: ids %r .. %r are outside 1 .. 15 (0 is the CTA's "
+                         "barrier)" % (first, first + count - 1 if is_int(count) else count))
+        self.count, self.threads, self.first = count, threads, first
+        self.scope = self._SCOPES.get(threads, "cta")
+
+    def sync(self, barrier):
+        """bar.sync `barrier`, threads: an id of this set (an int is
+        checked; a traced index is the kernel's to keep in range)."""
+        if is_int(barrier) and not self.first <= barrier < self.first + self.count:
+            raise _error("NamedBarriers: barrier %d is not one of ids %d .. %d"
+                         % (barrier, self.first, self.first + self.count - 1))
+        T = _script()
+        T.cuda.tile.apply(T.ptx["bar.sync"], T.int32(barrier), T.int32(self.threads),
+                          scope=self.scope)

@@ -124,3 +124,43 @@ def test_misuse_of_the_constructor():
     for arguments, expected in cases:
         with pytest.raises(tirx.CompileError, match=re.escape(expected)):
             tirx.compile(pipeline_kernel(**arguments), target=TARGET)
+
+
+def test_cp_async_pipeline_and_named_barriers():
+    from tirx.pipeline import CpAsyncPipeline, NamedBarriers
+
+    @T.function
+    def staged(A: T.Tensor((64, 128), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=256))
+        pipe = CpAsyncPipeline(3)
+        groups = NamedBarriers(2, threads=128)
+        pipe.commit()
+        pipe.consumer_wait()
+        groups.sync(T.cuda.thread_idx("x") // 128 + 1)
+        groups.sync(2)
+        pipe.drain()
+
+    ptx = tirx.compile(staged, target=TARGET).ptx
+    assert "cp.async.commit_group;" in ptx and "cp.async.wait_group 0x00000001;" in ptx
+    assert "cp.async.wait_all;" in ptx and "bar.sync \t0;" in ptx
+    assert re.search(r"bar\.sync \t%r\d+, 128;", ptx) and "bar.sync \t2, 128;" in ptx
+
+
+def test_cp_async_pipeline_and_named_barrier_misuse():
+    from tirx.pipeline import CpAsyncPipeline, NamedBarriers
+    here = r"test_pipeline.py:[0-9]+: "
+    cases = (
+        (lambda: CpAsyncPipeline(1), "CpAsyncPipeline: stages must be an int >= 2 (one stage "
+                                     "read while the others load), got 1"),
+        (lambda: NamedBarriers(0, threads=128), "NamedBarriers: count must be a positive int, "
+                                                "got 0"),
+        (lambda: NamedBarriers(2, threads=100), "NamedBarriers: threads must be a positive "
+                                                "multiple of 32 (whole warps), got 100"),
+        (lambda: NamedBarriers(4, threads=128, first=13), "NamedBarriers: ids 13 .. 16 are "
+                                                          "outside 1 .. 15"),
+        (lambda: NamedBarriers(2, threads=128).sync(3), "NamedBarriers: barrier 3 is not one "
+                                                        "of ids 1 .. 2"),
+    )
+    for make, expected in cases:
+        with pytest.raises(tirx.CompileError, match=here + re.escape(expected)):
+            make()
