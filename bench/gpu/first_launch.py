@@ -12,12 +12,14 @@ against Triton's cold compile and first launch of the same kernel class:
 Each row is its own process (python3 -c), timed inside it: the CUDA
 context and the inputs are made first, then `perf_counter` runs from
 `tirx.compile(...)` (or Triton's first call) to `torch.cuda.synchronize()`
-after the first launch. TirX runs with TIRX_CACHE=0 and Triton with a new
-TRITON_CACHE_DIR per process. TirX is timed twice: as shipped (the cubin
-of its one ptxas run is loaded: no JIT), and with `.cubin` removed before
-the first call, which makes the driver JIT-compile the PTX (the second
-compilation the cubin saves). Median of RUNS (5 unless set) processes per
-row; the first result of each is checked against torch.
+after the first launch. Every cache is cold in every process: TirX runs
+with TIRX_CACHE=0, Triton with a new TRITON_CACHE_DIR, both with the
+driver's JIT cache off (CUDA_CACHE_DISABLE=1). TirX is timed twice: as
+shipped (the cubin of its one ptxas run is loaded: no JIT), and with
+`.cubin` removed before the first call, which makes the driver JIT-compile
+the PTX (the second compilation the cubin saves). Median of RUNS (5 unless
+set) processes per row, the rows' processes interleaved; the first result
+of each is checked against torch.
 Usage: first_launch.py EXAMPLES_DIR [RESULTS.md]"""
 import json
 import os
@@ -107,22 +109,42 @@ print(json.dumps([elapsed, error < 1e-5, None]))
 """
 
 
-def measure(script, runs=RUNS):
-    """The median time of `script` over `runs` new processes, whether every
-    first result was right, and what the script says of the cubin."""
-    times, right, cubin = [], True, None
+def run_once(script):
+    """(seconds, right) of one new process running `script`, or None (its
+    output printed) when it failed. Every cache is cold: TirX's (TIRX_CACHE=0),
+    Triton's (a new TRITON_CACHE_DIR) and the driver's JIT cache
+    (CUDA_CACHE_DISABLE=1), so that the JIT row compiles the PTX each time
+    instead of finding the previous process's result."""
+    with tempfile.TemporaryDirectory(prefix="first-launch-") as cache:
+        env = dict(os.environ, TIRX_CACHE="0", TRITON_CACHE_DIR=cache, CUDA_CACHE_DISABLE="1")
+        run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                             env=env)
+    if run.returncode != 0:
+        print(run.stdout + run.stderr)
+        return None
+    elapsed, ok, _ = json.loads(run.stdout.strip().splitlines()[-1])
+    return elapsed, ok
+
+
+def measure_interleaved(scripts, runs=RUNS):
+    """Per script, (median seconds or None, every first result right): the
+    scripts' processes alternate (run 1 of each, then run 2, ...), so that a
+    drift of the machine (clocks, page cache) falls on every row alike."""
+    times = [[] for _ in scripts]
+    right = [True] * len(scripts)
+    broken = [False] * len(scripts)
     for _ in range(runs):
-        with tempfile.TemporaryDirectory(prefix="first-launch-") as cache:
-            env = dict(os.environ, TIRX_CACHE="0", TRITON_CACHE_DIR=cache)
-            run = subprocess.run([sys.executable, "-c", script], capture_output=True,
-                                 text=True, env=env)
-        if run.returncode != 0:
-            print(run.stdout + run.stderr)
-            return None, False, None
-        elapsed, ok, cubin = json.loads(run.stdout.strip().splitlines()[-1])
-        times.append(elapsed)
-        right &= ok
-    return statistics.median(times), right, cubin
+        for index, script in enumerate(scripts):
+            if broken[index]:
+                continue
+            result = run_once(script)
+            if result is None:
+                broken[index], right[index] = True, False
+                continue
+            times[index].append(result[0])
+            right[index] &= result[1]
+    return [(None if broken[i] else statistics.median(times[i]), right[i])
+            for i in range(len(scripts))]
 
 
 def main(results=None):
@@ -144,8 +166,8 @@ def main(results=None):
              "| kernel | compiler | source to first result (s) | first result right |",
              "|---|---|---:|:---:|"]
     failed = False
-    for kernel, compiler, script in rows:
-        seconds, right, _ = measure(script)
+    measured = measure_interleaved([script for _, _, script in rows])
+    for (kernel, compiler, _), (seconds, right) in zip(rows, measured):
         failed |= seconds is None or not right
         lines.append("| %s | %s | %s | %s |" % (
             kernel, compiler, "FAILED" if seconds is None else "%.3f" % seconds,
