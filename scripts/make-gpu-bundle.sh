@@ -125,6 +125,7 @@ cp "$root/test/gpu/run.sh" "$root/test/gpu/tally.sh" "$root/test/gpu/unpack.py" 
    "$root/test/gpu/run_huge.py" "$root/test/gpu/run_torch.py" \
    "$root/test/gpu/run_multi_gpu.py" "$root/test/gpu/run_mma_repeats.py" \
    "$root/test/gpu/run_tma.py" "$root/test/gpu/run_tma_sizes.py" "$root/test/gpu/run_masked.py" \
+   "$root/test/gpu/run_tma_reduce.py" \
    "$root/test/gpu/run_cluster.py" "$root/test/gpu/run_reductions.py" \
    "$root/test/gpu/run_ewise_pack.py" \
    "$root/test/gpu/run_math.py" "$out/"

@@ -113,6 +113,13 @@ int tirxCompileResultGetKernelTensorMap(TirxCompileResult result, size_t index,
                                         size_t map, size_t *tensorParam,
                                         size_t *rank, int64_t box[5],
                                         int64_t *swizzleBytes);
+/// The element type map `map` of kernel `index` declares: "" for a copy's
+/// (bits of the element width), else the tensor's type for a TMA reduction
+/// ("f16", "bf16", "f32", "u32", "s32", "u64", "s64": the operation's type;
+/// encode it with tirxTensorMapEncodeTyped). Owned by the result; NULL for a
+/// NULL result or a bad index.
+const char *tirxCompileResultGetKernelTensorMapType(TirxCompileResult result,
+                                                    size_t index, size_t map);
 /// Parameter `param` of kernel `index`: the size variable it declares (NULL
 /// when it is not one) and that variable's declared multiple (1 if none).
 int tirxCompileResultGetKernelSizeParam(TirxCompileResult result, size_t index,

@@ -592,6 +592,15 @@ TIRX_CAPI int tirxCompileResultGetKernelTensorMap(TirxCompileResult result,
   return 0;
 }
 
+TIRX_CAPI const char *
+tirxCompileResultGetKernelTensorMapType(TirxCompileResult result, size_t index,
+                                        size_t map) {
+  if (!result || index >= result->kernelInfos.size() ||
+      map >= result->kernelInfos[index].tensorMaps.size())
+    return nullptr;
+  return result->kernelInfos[index].tensorMaps[map].elementType.c_str();
+}
+
 TIRX_CAPI int tirxCompileResultGetKernelSizeParam(TirxCompileResult result,
                                                   size_t index, size_t param,
                                                   const char **sizeName,

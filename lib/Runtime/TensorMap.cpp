@@ -20,7 +20,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 using EncodeFn = decltype(&cuTensorMapEncodeTiled);
 
@@ -30,11 +32,44 @@ static EncodeFn getEncode() {
   return fn;
 }
 
+/// The CUDA data type of a TMA reduction's element type of `bytes` bytes,
+/// or std::nullopt for another name or width.
+static std::optional<CUtensorMapDataType>
+getDeclaredDataType(std::string_view name, unsigned bytes) {
+  struct Declared {
+    const char *name;
+    unsigned bytes;
+    CUtensorMapDataType type;
+  };
+  static const Declared kTypes[] = {
+      {"f16", 2, CU_TENSOR_MAP_DATA_TYPE_FLOAT16},
+      {"bf16", 2, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16},
+      {"f32", 4, CU_TENSOR_MAP_DATA_TYPE_FLOAT32},
+      {"u32", 4, CU_TENSOR_MAP_DATA_TYPE_UINT32},
+      {"s32", 4, CU_TENSOR_MAP_DATA_TYPE_INT32},
+      {"u64", 8, CU_TENSOR_MAP_DATA_TYPE_UINT64},
+      {"s64", 8, CU_TENSOR_MAP_DATA_TYPE_INT64}};
+  for (const Declared &declared : kTypes)
+    if (name == declared.name && bytes == declared.bytes)
+      return declared.type;
+  return std::nullopt;
+}
+
 extern "C" __attribute__((visibility("default"))) TirxStatus
 tirxTensorMapEncode(void *map, const void *address, unsigned elementBytes,
                     unsigned rank, const unsigned long long *extents,
                     const unsigned long long *strides, const unsigned *box,
                     unsigned swizzleBytes) {
+  return tirxTensorMapEncodeTyped(map, address, elementBytes, nullptr, rank,
+                                  extents, strides, box, swizzleBytes);
+}
+
+extern "C" __attribute__((visibility("default"))) TirxStatus
+tirxTensorMapEncodeTyped(void *map, const void *address, unsigned elementBytes,
+                         const char *elementType, unsigned rank,
+                         const unsigned long long *extents,
+                         const unsigned long long *strides, const unsigned *box,
+                         unsigned swizzleBytes) {
   using tirx::runtime::fail;
   if (!map || !extents || (rank > 1 && !strides) || !box)
     return fail(
@@ -67,6 +102,17 @@ tirxTensorMapEncode(void *map, const void *address, unsigned elementBytes,
     return fail(TIRX_ERROR_INVALID_ARGUMENT,
                 "tirxTensorMapEncode: " + std::to_string(elementBytes) +
                     "-byte elements; a tensor map holds 1, 2, 4 or 8");
+  }
+  if (elementType && *elementType) {
+    std::optional<CUtensorMapDataType> declared =
+        getDeclaredDataType(elementType, elementBytes);
+    if (!declared)
+      return fail(TIRX_ERROR_INVALID_ARGUMENT,
+                  std::string("tirxTensorMapEncode: element type '") +
+                      elementType + "' of " + std::to_string(elementBytes) +
+                      "-byte elements is none of f16, bf16 (2 bytes), f32, "
+                      "u32, s32 (4), u64, s64 (8)");
+    type = *declared;
   }
   CUtensorMapSwizzle swizzle;
   switch (swizzleBytes) {

@@ -177,6 +177,8 @@ lib.tirxLayoutZippedDivide.restype = _c.c_void_p
 lib.tirxLayoutZippedDivide.argtypes = [_c.c_void_p, _c.POINTER(_c.c_int64),
                                        _c.POINTER(_c.c_int64), _c.c_size_t,
                                        _c.POINTER(_c.c_int64), _ERR]
+lib.tirxCompileResultGetKernelTensorMapType.restype = _c.c_char_p
+lib.tirxCompileResultGetKernelTensorMapType.argtypes = [_c.c_void_p, _c.c_size_t, _c.c_size_t]
 lib.tirxLayoutPrintView.restype = _c.c_void_p
 lib.tirxLayoutPrintView.argtypes = [_c.c_void_p, _c.POINTER(_c.c_int64),
                                     _c.c_size_t, _c.c_int, _c.POINTER(_c.c_void_p)]

@@ -205,7 +205,9 @@ def _compile_ir(f, trace, ir, options, keep_stages=None):
                 _capi.lib.tirxCompileResultGetKernelTensorMap(
                     result, i, m, ctypes.byref(param), ctypes.byref(rank), box,
                     ctypes.byref(swizzle))
-                tensor_maps.append([param.value, list(box[:rank.value]), swizzle.value])
+                element = _capi.lib.tirxCompileResultGetKernelTensorMapType(result, i, m)
+                tensor_maps.append([param.value, list(box[:rank.value]), swizzle.value,
+                                    element.decode()])
         reports = {}
         for i in range(_capi.lib.tirxCompileResultGetNumKernelReports(result)):
             name = ctypes.c_char_p()
@@ -240,8 +242,12 @@ class Compiled:
                  cubin=None):
         self.function = function
         # The TMA tensor maps each launch encodes and passes after the
-        # parameters: (parameter index, box, swizzle bytes) (docs/hopper.md).
-        self.tensor_maps = [(param, tuple(box), swizzle) for param, box, swizzle in tensor_maps]
+        # parameters: (parameter index, box, swizzle bytes) (docs/hopper.md),
+        # and the element type each declares ("": bits, a copy's; the
+        # tensor's type for a TMA reduction's). Entries of caches before the
+        # types have three fields.
+        self.tensor_maps = [(entry[0], tuple(entry[1]), entry[2]) for entry in tensor_maps]
+        self.tensor_map_types = [entry[3] if len(entry) > 3 else "" for entry in tensor_maps]
         # Dynamic shared memory each launch passes: the kernel's shared
         # tensors past CUDA's 48 KiB static limit (0: static).
         self.shared_bytes = shared_bytes
@@ -301,7 +307,8 @@ class Compiled:
                 self._launcher = runtime.Launcher(
                     self.name, self.ptx, self.params, self.launch.grid, self.launch.block,
                     getattr(self, "size_vars", None) or (), self.shared_bytes,
-                    self.tensor_maps, self.launch.cluster, cubin=self.cubin,
+                    [m + (t,) for m, t in zip(self.tensor_maps, self.tensor_map_types)],
+                    self.launch.cluster, cubin=self.cubin,
                     arch=self.arch)
                 self._launch = self._launcher.launch
         return self._launcher.launch

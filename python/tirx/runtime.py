@@ -69,6 +69,10 @@ def _runtime():
             ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint,
             ctypes.POINTER(ctypes.c_ulonglong), ctypes.POINTER(ctypes.c_ulonglong),
             ctypes.POINTER(ctypes.c_uint), ctypes.c_uint]
+        lib.tirxTensorMapEncodeTyped.argtypes = [
+            ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint, ctypes.c_char_p, ctypes.c_uint,
+            ctypes.POINTER(ctypes.c_ulonglong), ctypes.POINTER(ctypes.c_ulonglong),
+            ctypes.POINTER(ctypes.c_uint), ctypes.c_uint]
         _lib = lib
     return _lib
 
@@ -598,9 +602,12 @@ class _TensorMap:
     the args entry: a pointer to the map's bytes. update() re-encodes only
     when the tensor's address or shape changed."""
 
-    def __init__(self, name, param, itemsize, box, swizzle):
+    def __init__(self, name, param, itemsize, box, swizzle, element=""):
         self.name, self.param, self.box, self.swizzle = name, param, tuple(box), swizzle
         self.itemsize = itemsize
+        # The element type the map declares ("": bits; a TMA reduction's
+        # operation type otherwise).
+        self.element = element
         self._buffer = (ctypes.c_ubyte * 192)()
         base = ctypes.addressof(self._buffer)
         self.address = base + (-base) % 64
@@ -644,8 +651,8 @@ class _TensorMap:
                     % (self.name, "x".join(map(str, self.box)), dim, self.itemsize,
                        " * ".join(map(str, shape[dim + 1:])), stride,
                        16 // math.gcd(16, self.itemsize)))
-        status = _runtime().tirxTensorMapEncode(
-            self.address, pointer, self.itemsize, rank,
+        status = _runtime().tirxTensorMapEncodeTyped(
+            self.address, pointer, self.itemsize, self.element.encode(), rank,
             (ctypes.c_ulonglong * rank)(*shape),
             (ctypes.c_ulonglong * max(rank - 1, 1))(*strides),
             self._box, self.swizzle)
@@ -659,7 +666,8 @@ class _TensorMap:
         self._key = key
 
     def copy(self):
-        return _TensorMap(self.name, self.param, self.itemsize, self.box, self.swizzle)
+        return _TensorMap(self.name, self.param, self.itemsize, self.box, self.swizzle,
+                          self.element)
 
 
 class _NoTorch:
@@ -707,9 +715,11 @@ class Launcher:
         # The fast path's argument slots (the owner thread's).
         self._slots = [t() for t in self._slot_types]
         # TMA tensor maps (docs/hopper.md): passed after every parameter.
-        self._maps = [_TensorMap(self._params[param][0], param,
-                                 self._params[param][1].dtype.bits // 8, box, swizzle)
-                      for param, box, swizzle in tensor_maps]
+        # Entries (parameter, box, swizzle[, element type]).
+        self._maps = [_TensorMap(self._params[entry[0]][0], entry[0],
+                                 self._params[entry[0]][1].dtype.bits // 8, entry[1], entry[2],
+                                 entry[3] if len(entry) > 3 else "")
+                      for entry in tensor_maps]
         self._pointers = (ctypes.c_void_p * max(len(self._slots) + len(self._maps), 1))(
             *([ctypes.addressof(s) for s in self._slots] + [m.address for m in self._maps]))
         self.launch = self._generate()

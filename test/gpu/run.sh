@@ -176,6 +176,8 @@ if [ -d "$here/python/tirx" ]; then
   # tensor, the launcher's tensor maps, against a host model bit for bit.
   check "run_tma.py" with_tirx python3 "$here/run_tma.py"
   check "run_tma_sizes.py" with_tirx python3 "$here/run_tma_sizes.py"
+  # The TMA reduction (typed tensor maps) and tensor prefetch, bit for bit.
+  check "run_tma_reduce.py" with_tirx python3 "$here/run_tma_reduce.py"
   # Masked regions: tiles overhanging the tensor's end, outputs inside
   # sentinel-guarded buffers, and a skipped load keeping its registers.
   check "run_masked.py" with_tirx python3 "$here/run_masked.py"
@@ -325,6 +327,8 @@ if [ "$part" != checks ] && [ -x "$sanitizer" ] && [ -d "$here/python/tirx" ]; t
     python3 "$here/run_tma.py"
   sanitize memcheck run_cluster.py env PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
     python3 "$here/run_cluster.py"
+  sanitize memcheck run_tma_reduce.py env PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
+    python3 "$here/run_tma_reduce.py"
 fi
 # --- end of the sync suite -------------------------------------------------
 

@@ -103,3 +103,43 @@ def test_encoder_null_arguments():
     assert lib.tirxTensorMapEncode(None, 0x10000, 2, 1, None, None, None, 0) == 4
     assert lib.tirxGetLastErrorMessage().decode() == \
         "tirxTensorMapEncode: map, extents, strides or box is null"
+
+
+REDUCE = "cp.reduce.async.bulk.tensor.2d.global.shared::cta.%s.tile.bulk_group"
+PREFETCH = "cp.async.bulk.prefetch.tensor.2d.L2.global.tile"
+
+
+def reduce_kernel(op="add", dtype="float32"):
+    @T.function
+    def accumulate(C: T.Tensor((256, 128), dtype, align=16),
+                   A: T.Tensor((256, 512), "bfloat16", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=4, block=128))
+        img = T.alloc_shared((64, 32), dtype, align=128)
+        r = T.cuda.block_idx("x") * 64
+        with T.If(T.cuda.thread_idx("x") == 0):
+            with T.Then():
+                T.cuda.tile.apply(T.ptx[PREFETCH], A[r:r + 64, 0:64], scope="thread")
+                T.cuda.tile.apply(T.ptx[REDUCE % op], C[r:r + 64, 0:32], img,  # the reduce
+                                  scope="thread")
+                T.cuda.tile.apply(T.ptx[STORE], C[r:r + 64, 32:64], img, scope="thread")
+    return accumulate
+
+
+def test_reduction_maps_declare_the_element_type():
+    compiled = tirx.compile(reduce_kernel(), target=TARGET)
+    # The reduction's map declares f32 (the operation's type); the store's
+    # and the prefetch's copy bits.
+    assert sorted(zip(compiled.tensor_maps, compiled.tensor_map_types)) == [
+        ((0, (64, 32), 0), ""), ((0, (64, 32), 0), "f32"), ((1, (64, 64), 0), "")]
+    ptx = compiled.ptx
+    assert re.search(re.escape(REDUCE % "add") + r" \[%rd\d+, \{%r\d+, %r\d+\}\], \[%rd\d+\];",
+                     ptx)
+    assert re.search(re.escape(PREFETCH) + r" \[%rd\d+, \{%r\d+, %r\d+\}\];", ptx)
+    assert "s32" in tirx.compile(reduce_kernel("max", "int32"), target=TARGET).tensor_map_types
+
+
+def test_reduction_of_a_type_it_does_not_take():
+    with pytest.raises(tirx.CompileError) as error:
+        tirx.compile(reduce_kernel("min", "float32"), target=TARGET)
+    assert helpers.line_of(__file__, "# the reduce") + "error: " in str(error.value)
+    assert ".min reduces .f16, .bf16, .u32, .s32, .u64, .s64 elements" in str(error.value)

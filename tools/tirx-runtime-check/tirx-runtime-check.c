@@ -127,6 +127,8 @@ static int checkTensorMaps(void) {
        tirxTensorMapEncode(map, address, 2, 6, six, sixStrides, boxSix, 0));
   show("map-element",
        tirxTensorMapEncode(map, address, 3, 2, extents, strides, box, 0));
+  show("map-type", tirxTensorMapEncodeTyped(map, address, 2, "f32", 2, extents,
+                                            strides, box, 0));
   show("map-swizzle",
        tirxTensorMapEncode(map, address, 2, 2, extents, strides, box, 16));
   show("map-address", tirxTensorMapEncode(map, (const void *)(uintptr_t)0x10008,
@@ -145,6 +147,8 @@ static int checkTensorMaps(void) {
        tirxTensorMapEncode(map, address, 2, 2, extents, strides, wide, 128));
   show("map-valid",
        tirxTensorMapEncode(map, address, 2, 2, extents, strides, box, 128));
+  show("map-valid-typed", tirxTensorMapEncodeTyped(map, address, 2, "bf16", 2,
+                                                   extents, strides, box, 128));
   return 0;
 }
 

@@ -1472,7 +1472,7 @@ TEST(PTXTable, FormsAreWellFormed) {
     for (const SlotInfo &slot : form.slots)
       EXPECT_FALSE(slot.tokens.empty()) << form.name.str();
   }
-  EXPECT_EQ(getForms().size(), 118u);
+  EXPECT_EQ(getForms().size(), 120u);
   EXPECT_EQ(getFamilyNames().size(), 39u);
 }
 
@@ -1573,9 +1573,11 @@ TEST(PTXTable, EveryLegalFormIsConsistent) {
         ASSERT_FALSE(inst.operands.empty());
         // TMA: one map and one box image, a whole operand each; loads also
         // write their mbarrier (a shared 64-bit word). A tensor-map prefetch
-        // reads its map only.
-        if (inst.family == "prefetch") {
-          ASSERT_EQ(inst.operands.size(), 1u);
+        // and a box prefetched into L2 read the map only.
+        if (inst.family == "prefetch" || inst.hasModifier("prefetch")) {
+          // The map, then a cache policy with .L2::cache_hint.
+          ASSERT_EQ(inst.operands.size(),
+                    inst.hasModifier("L2::cache_hint") ? 2u : 1u);
           EXPECT_EQ(inst.operands[0].bulkRole, BulkTensorRole::TensorMap);
           EXPECT_TRUE(inst.operands[0].isMemory &&
                       !inst.operands[0].isDestination);

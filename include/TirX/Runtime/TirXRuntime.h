@@ -146,6 +146,17 @@ TirxStatus tirxTensorMapEncode(void *map, const void *address,
                                const unsigned long long *extents,
                                const unsigned long long *strides,
                                const unsigned *box, unsigned swizzleBytes);
+/// As tirxTensorMapEncode, the map declaring the elements' type: "" or NULL
+/// for bits of `elementBytes` (what a copy needs), else "f16", "bf16", "f32",
+/// "u32", "s32", "u64" or "s64" of that width (a TMA reduction's operation
+/// type: tirxCompileResultGetKernelTensorMapType).
+TirxStatus tirxTensorMapEncodeTyped(void *map, const void *address,
+                                    unsigned elementBytes,
+                                    const char *elementType, unsigned rank,
+                                    const unsigned long long *extents,
+                                    const unsigned long long *strides,
+                                    const unsigned *box,
+                                    unsigned swizzleBytes);
 
 TirxStatus tirxStreamSynchronize(void *stream);
 TirxStatus tirxDeviceSynchronize(void);

@@ -362,3 +362,38 @@ tirx.kernel @multicast_mask_width(%A: !tirx.tensor<256x64xbf16, global, align = 
   tirx.return
 }
 }
+
+// -----
+
+// A reduction's type is the tensor's: .min does not reduce f32.
+tirx.kernel @reduce_min_f32(%C: !tirx.tensor<64x32xf32, global, align = 16>) launch(grid = [1], block = [32]) {
+  %img = tirx.alloc_shared : !tirx.tensor<64x32xf32, shared, align = 128>
+  %box = tirx.region %C[0, 0] [64, 32] : !tirx.tensor<64x32xf32, global, align = 16>
+  // expected-error @+1 {{operand #0 (dst) of 'cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.tile.bulk_group': the global box is of a tensor of 'f32'; .min reduces .f16, .bf16, .u32, .s32, .u64, .s64 elements (signless integers count as signed)}}
+  tile.apply "cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.tile.bulk_group" scope(thread) (%box, %img)
+      : !tirx.tensor<64x32xf32, global, #tirx.layout<S[(64, 32) : (32, 1)]>, align = 16>, !tirx.tensor<64x32xf32, shared, align = 128>
+  tirx.return
+}
+
+// -----
+
+// .inc counts unsigned 32-bit elements only.
+tirx.kernel @reduce_inc_i32(%C: !tirx.tensor<64x32xi32, global, align = 16>) launch(grid = [1], block = [32]) {
+  %img = tirx.alloc_shared : !tirx.tensor<64x32xi32, shared, align = 128>
+  %box = tirx.region %C[0, 0] [64, 32] : !tirx.tensor<64x32xi32, global, align = 16>
+  // expected-error @+1 {{the global box is of a tensor of 'i32'; .inc reduces .u32 elements (signless integers count as signed)}}
+  tile.apply "cp.reduce.async.bulk.tensor.2d.global.shared::cta.inc.tile.bulk_group" scope(thread) (%box, %img)
+      : !tirx.tensor<64x32xi32, global, #tirx.layout<S[(64, 32) : (32, 1)]>, align = 16>, !tirx.tensor<64x32xi32, shared, align = 128>
+  tirx.return
+}
+
+// -----
+
+// A prefetch into L2 is issued by one thread too.
+tirx.kernel @prefetch_tensor_scope(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [32]) {
+  %box = tirx.region %A[0, 0] [64, 64] : !tirx.tensor<256x512xbf16, global, align = 16>
+  // expected-error @+1 {{'cp.async.bulk.prefetch.tensor.2d.L2.global.tile' copies a whole box per instruction and is issued by one thread: use scope(thread) and guard it to the issuing thread, got scope(warp)}}
+  tile.apply "cp.async.bulk.prefetch.tensor.2d.L2.global.tile" scope(warp) (%box)
+      : !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)]>, align = 16>
+  tirx.return
+}

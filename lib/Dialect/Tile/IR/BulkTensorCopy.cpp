@@ -43,6 +43,51 @@ bool mlir::tirx::tile::isTensorMapPrefetch(
   return instruction.family == "prefetch" && isBulkTensorCopy(instruction);
 }
 
+/// The operation of a tensor reduction (`cp.reduce.async.bulk.tensor`), or
+/// "" for a copy or prefetch.
+static StringRef getReduction(const ptx::Instruction &instruction) {
+  if (!instruction.hasModifier("reduce"))
+    return "";
+  for (StringRef op : {"add", "min", "max", "inc", "dec", "and", "or", "xor"})
+    if (instruction.hasModifier(op))
+      return op;
+  return "";
+}
+
+/// The tensor-map element type of `type`'s elements for a reduction: "f32",
+/// "bf16", "f16", "u32" / "s32" / "u64" / "s64" (signless integers are
+/// signed), or "" for a type a tensor map cannot declare.
+static std::string getReductionElementType(Type type) {
+  if (type.isF32())
+    return "f32";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF16())
+    return "f16";
+  if (auto integer = dyn_cast<IntegerType>(type);
+      integer && (integer.getWidth() == 32 || integer.getWidth() == 64))
+    return (integer.isUnsigned() ? "u" : "s") +
+           std::to_string(integer.getWidth());
+  return "";
+}
+
+/// The element types `op` reduces (PTX ISA 9.7.9.25.5.2).
+static ArrayRef<StringRef> getReducibleTypes(StringRef op) {
+  static constexpr StringRef add[] = {"f16", "bf16", "f32",
+                                      "u32", "s32",  "u64"};
+  static constexpr StringRef minMax[] = {"f16", "bf16", "u32",
+                                         "s32", "u64",  "s64"};
+  static constexpr StringRef incDec[] = {"u32"};
+  static constexpr StringRef bitwise[] = {"u32", "s32", "u64", "s64"};
+  if (op == "add")
+    return add;
+  if (op == "min" || op == "max")
+    return minMax;
+  if (op == "inc" || op == "dec")
+    return incDec;
+  return bitwise;
+}
+
 /// The `.Nd` of the spelling.
 static unsigned getRank(const ptx::Instruction &instruction) {
   for (StringRef modifier : instruction.modifiers)
@@ -241,6 +286,19 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
   if (prefetch)
     return success();
 
+  if (StringRef op = getReduction(instruction); !op.empty()) {
+    std::string type = getReductionElementType(tensorType.getElementType());
+    if (!llvm::is_contained(getReducibleTypes(op), type)) {
+      InFlightDiagnostic diag = describeMap() << "is of a tensor of "
+                                              << tensorType.getElementType()
+                                              << "; ." << op << " reduces ";
+      llvm::interleave(
+          getReducibleTypes(op), diag,
+          [&](StringRef token) { diag << "." << token; }, ", ");
+      return diag << " elements (signless integers count as signed)";
+    }
+  }
+
   // Measured on the H200 (test/gpu/run_tma.py): a box whose innermost
   // coordinate is not a whole number of 16-byte units, or a store's box at
   // a negative coordinate, faults with an illegal instruction. Static
@@ -257,6 +315,10 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
                            << "); a TMA box starts at a multiple of 16 bytes "
                               "there";
   }
+
+  // A box prefetched into L2 has no shared image.
+  if (!imageType)
+    return success();
 
   auto describeImage = [&]() {
     return op.emitOpError("operand #")
@@ -335,9 +397,13 @@ mlir::tirx::tile::getTensorMapKey(Operation *operation,
     const ptx::OperandInfo &info = instruction.operands[operand.position];
     auto tensor = dyn_cast<tirx::TensorType>(operand.getType());
     if (info.bulkRole == ptx::BulkTensorRole::TensorMap) {
-      key.argIndex =
-          resolveTensorMapOperand(operand.value).tensor.getArgNumber();
+      BlockArgument parameter = resolveTensorMapOperand(operand.value).tensor;
+      key.argIndex = parameter.getArgNumber();
       llvm::append_range(key.box, tensor.getShape());
+      // A reduction's map declares the element type: the operation's.
+      if (!getReduction(instruction).empty())
+        key.elementType = getReductionElementType(
+            cast<tirx::TensorType>(parameter.getType()).getElementType());
     } else if (info.bulkRole == ptx::BulkTensorRole::BoxImage) {
       key.swizzleBytes = getImageSwizzleBytes(tensor);
     }
@@ -384,12 +450,18 @@ ArrayAttr mlir::tirx::tile::getTensorMapsAttr(MLIRContext *context,
                                               ArrayRef<TensorMapKey> keys) {
   Builder builder(context);
   SmallVector<Attribute> entries;
-  for (const TensorMapKey &key : keys)
-    entries.push_back(builder.getDictionaryAttr(
-        {builder.getNamedAttr("arg", builder.getI64IntegerAttr(key.argIndex)),
-         builder.getNamedAttr("box", builder.getDenseI64ArrayAttr(key.box)),
-         builder.getNamedAttr("swizzle",
-                              builder.getI64IntegerAttr(key.swizzleBytes))}));
+  for (const TensorMapKey &key : keys) {
+    SmallVector<NamedAttribute, 4> fields = {
+        builder.getNamedAttr("arg", builder.getI64IntegerAttr(key.argIndex)),
+        builder.getNamedAttr("box", builder.getDenseI64ArrayAttr(key.box)),
+        builder.getNamedAttr("swizzle",
+                             builder.getI64IntegerAttr(key.swizzleBytes))};
+    // A copy's map has no element type (bits of its width).
+    if (!key.elementType.empty())
+      fields.push_back(
+          builder.getNamedAttr("type", builder.getStringAttr(key.elementType)));
+    entries.push_back(builder.getDictionaryAttr(fields));
+  }
   return builder.getArrayAttr(entries);
 }
 
@@ -404,12 +476,15 @@ mlir::tirx::tile::parseTensorMapsAttr(Attribute attr) {
     auto arg = dict ? dict.getAs<IntegerAttr>("arg") : nullptr;
     auto box = dict ? dict.getAs<DenseI64ArrayAttr>("box") : nullptr;
     auto swizzle = dict ? dict.getAs<IntegerAttr>("swizzle") : nullptr;
+    auto type = dict ? dict.getAs<StringAttr>("type") : nullptr;
     if (!arg || !box || !swizzle)
       return {};
     TensorMapKey key;
     key.argIndex = arg.getInt();
     llvm::append_range(key.box, box.asArrayRef());
     key.swizzleBytes = swizzle.getInt();
+    if (type)
+      key.elementType = type.str();
     keys.push_back(std::move(key));
   }
   return keys;

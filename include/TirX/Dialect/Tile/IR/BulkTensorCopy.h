@@ -27,6 +27,8 @@
 
 #include "mlir/IR/OpDefinition.h"
 
+#include <string>
+
 namespace mlir::tirx::tile {
 
 /// What one tensor map encodes beyond the tensor the launcher is given.
@@ -37,10 +39,15 @@ struct TensorMapKey {
   SmallVector<int64_t, 5> box;
   /// The shared image's swizzle: 0 (none), 32, 64 or 128 bytes.
   unsigned swizzleBytes = 0;
+  /// The element type the map declares: "" for a copy's map (the width is
+  /// enough: TMA copies bits), the tensor's type for a reduction's ("f32",
+  /// "bf16", "f16", "u32", "s32", "u64", "s64"): the operation's type.
+  std::string elementType;
 
   bool operator==(const TensorMapKey &other) const {
     return argIndex == other.argIndex && box == other.box &&
-           swizzleBytes == other.swizzleBytes;
+           swizzleBytes == other.swizzleBytes &&
+           elementType == other.elementType;
   }
 };
 
