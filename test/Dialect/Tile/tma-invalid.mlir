@@ -397,3 +397,15 @@ tirx.kernel @prefetch_tensor_scope(%A: !tirx.tensor<256x512xbf16, global, align 
       : !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)]>, align = 16>
   tirx.return
 }
+
+// -----
+
+// Bitwise reductions of 64-bit elements faulted on the GPU: refused.
+tirx.kernel @reduce_or_i64(%C: !tirx.tensor<64x16xi64, global, align = 16>) launch(grid = [1], block = [32]) {
+  %img = tirx.alloc_shared : !tirx.tensor<64x16xi64, shared, align = 128>
+  %box = tirx.region %C[0, 0] [64, 16] : !tirx.tensor<64x16xi64, global, align = 16>
+  // expected-error @+1 {{the global box is of a tensor of 'i64'; .or reduces .u32, .s32 elements (signless integers count as signed)}}
+  tile.apply "cp.reduce.async.bulk.tensor.2d.global.shared::cta.or.tile.bulk_group" scope(thread) (%box, %img)
+      : !tirx.tensor<64x16xi64, global, #tirx.layout<S[(64, 16) : (16, 1)]>, align = 16>, !tirx.tensor<64x16xi64, shared, align = 128>
+  tirx.return
+}
