@@ -7,7 +7,13 @@
 //   tirx-layout '<layout>' [--shape=2,32,4]
 //               [--view=tensor|thread|swizzle|both|none]
 //               [--format=text|svg|html]
+//               [--compose='<index layout>' | --product='<layout>' |
+//                --divide='<tiler>' | --complement=N | --right-inverse |
+//                --coalesce]
 //
+// With one of the layout-algebra options (LayoutAlgebra.h), the layout
+// shown is the result of that operation on the given one, and the summary
+// says which (`from: compose(A, B)`).
 // Prints a summary (the layout as written, its canonical form, size, span
 // per used axis, scope pair, and for a swizzled layout its swizzle) followed
 // by the requested views (`both`: tensor and thread, and the swizzle view of
@@ -19,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TirX/Layout/LayoutAlgebra.h"
 #include "TirX/Layout/LayoutPicture.h"
 #include "TirX/Layout/LayoutViews.h"
 #include "TirX/Layout/TileLayout.h"
@@ -32,6 +39,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 using namespace mlir::tirx;
@@ -66,6 +74,38 @@ static llvm::cl::opt<std::string>
                               "embedding the picture)"),
                llvm::cl::value_desc("text|svg|html"), llvm::cl::init("text"),
                llvm::cl::cat(layoutCategory));
+
+static llvm::cl::opt<std::string> composeText(
+    "compose",
+    llvm::cl::desc("Show layout(inner(i)) for this index layout (iters on m)"),
+    llvm::cl::value_desc("inner layout"), llvm::cl::cat(layoutCategory));
+
+static llvm::cl::opt<std::string> productText(
+    "product",
+    llvm::cl::desc("Show the logical product: the layout repeated at every "
+                   "value of this one"),
+    llvm::cl::value_desc("layout"), llvm::cl::cat(layoutCategory));
+
+static llvm::cl::opt<std::string> divideText(
+    "divide",
+    llvm::cl::desc("Show the logical divide by this tiler (tile number, then "
+                   "position in the tile)"),
+    llvm::cl::value_desc("tiler"), llvm::cl::cat(layoutCategory));
+
+static llvm::cl::opt<std::string> complementSize(
+    "complement",
+    llvm::cl::desc("Show the complement that covers [0, N) with the layout"),
+    llvm::cl::value_desc("N"), llvm::cl::cat(layoutCategory));
+
+static llvm::cl::opt<bool>
+    rightInverseFlag("right-inverse",
+                     llvm::cl::desc("Show the layout's right inverse"),
+                     llvm::cl::cat(layoutCategory));
+
+static llvm::cl::opt<bool>
+    coalesceFlag("coalesce",
+                 llvm::cl::desc("Show the same function with the fewest iters"),
+                 llvm::cl::cat(layoutCategory));
 
 [[noreturn]] static void fail(const llvm::Twine &message) {
   llvm::errs() << "tirx-layout: error: " << message << '\n';
@@ -104,6 +144,76 @@ static llvm::SmallVector<int64_t> parseShape(llvm::StringRef text) {
   return shape;
 }
 
+/// The second layout of a binary operation's option.
+static TileLayout parseOperand(llvm::StringRef option, llvm::StringRef text) {
+  llvm::Expected<TileLayout> operand = TileLayout::parse(text);
+  if (!operand)
+    fail("invalid --" + option + " layout '" + text +
+         "': " + llvm::toString(operand.takeError()));
+  return *operand;
+}
+
+/// The result of the layout-algebra option given, if any (`from` says what
+/// it computed), or the operation's error.
+static llvm::Expected<std::optional<TileLayout>>
+applyAlgebra(const TileLayout &layout, std::string &from) {
+  llvm::SmallVector<llvm::StringRef, 2> given;
+  if (composeText.getNumOccurrences())
+    given.push_back("--compose");
+  if (productText.getNumOccurrences())
+    given.push_back("--product");
+  if (divideText.getNumOccurrences())
+    given.push_back("--divide");
+  if (complementSize.getNumOccurrences())
+    given.push_back("--complement");
+  if (rightInverseFlag)
+    given.push_back("--right-inverse");
+  if (coalesceFlag)
+    given.push_back("--coalesce");
+  if (given.empty())
+    return std::optional<TileLayout>();
+  if (given.size() > 1)
+    fail("give one layout-algebra option, got " + given[0] + " and " +
+         given[1]);
+  std::string input = layout.toString();
+  auto wrap = [](llvm::Expected<TileLayout> result)
+      -> llvm::Expected<std::optional<TileLayout>> {
+    if (!result)
+      return result.takeError();
+    return std::optional<TileLayout>(std::move(*result));
+  };
+  if (composeText.getNumOccurrences()) {
+    TileLayout inner = parseOperand("compose", composeText);
+    from = "compose(" + input + ", " + inner.toString() + ")";
+    return wrap(compose(layout, inner));
+  }
+  if (productText.getNumOccurrences()) {
+    TileLayout other = parseOperand("product", productText);
+    from = "logical_product(" + input + ", " + other.toString() + ")";
+    return wrap(logicalProduct(layout, other));
+  }
+  if (divideText.getNumOccurrences()) {
+    TileLayout tiler = parseOperand("divide", divideText);
+    from = "logical_divide(" + input + ", " + tiler.toString() + ")";
+    return wrap(logicalDivide(layout, tiler));
+  }
+  if (complementSize.getNumOccurrences()) {
+    int64_t target;
+    if (llvm::StringRef(complementSize).trim().getAsInteger(10, target) ||
+        target < 1)
+      fail("invalid --complement '" + complementSize +
+           "': expected a positive integer (the size to cover)");
+    from = "complement(" + input + ", " + std::to_string(target) + ")";
+    return wrap(complement(layout, target));
+  }
+  if (rightInverseFlag) {
+    from = "right_inverse(" + input + ")";
+    return wrap(rightInverse(layout));
+  }
+  from = "coalesce(" + input + ")";
+  return std::optional<TileLayout>(coalesce(layout));
+}
+
 int main(int argc, char **argv) {
   llvm::cl::HideUnrelatedOptions(layoutCategory);
   // Collect llvm::cl diagnostics so that they, too, become one error line.
@@ -137,6 +247,13 @@ int main(int argc, char **argv) {
   llvm::Expected<TileLayout> parsed = TileLayout::parse(layoutText);
   if (!parsed)
     fail(llvm::toString(parsed.takeError()));
+  std::string from;
+  if (llvm::Expected<std::optional<TileLayout>> result =
+          applyAlgebra(*parsed, from);
+      !result)
+    fail(llvm::toString(result.takeError()));
+  else if (*result)
+    parsed = std::move(**result);
   const TileLayout &layout = *parsed;
 
   llvm::Expected<std::pair<ExecScope, ExecScope>> scope = layout.getScope();
@@ -165,6 +282,8 @@ int main(int argc, char **argv) {
     failOn(checkViewPrintable(layout, shape));
 
   llvm::raw_ostream &os = llvm::outs();
+  if (!from.empty())
+    os << "from: " << from << '\n';
   os << "layout: " << layout << '\n';
   os << "canonical: " << layout.canonicalize() << '\n';
   os << "size: " << layout.size() << '\n';
