@@ -159,7 +159,8 @@ std::vector<TileLayout> twoIterIndexSweep() {
 /// inner iters cover the same outer iter but the slowest.
 bool mustCompose(const TileLayout &outer, const TileLayout &inner) {
   llvm::SmallVector<int64_t, 4> extents; // fastest first
-  for (const Iter &iter : llvm::reverse(outer.canonicalize().getShard()))
+  TileLayout coalesced = outer.canonicalize();
+  for (const Iter &iter : llvm::reverse(coalesced.getShard()))
     if (iter.extent > 1)
       extents.push_back(iter.extent);
   // The boundary index a value is, or -1; n - 1 for a value in the last iter.
