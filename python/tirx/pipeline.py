@@ -73,6 +73,14 @@ class PipelineState:
         return 1 - self.step // self.stages % 2
 
 
+def _bytes(tensor, skip=0):
+    """The bytes of `tensor`'s elements past its first `skip` dimensions."""
+    elements = 1
+    for extent in tensor.shape[skip:]:
+        elements *= extent
+    return elements * tensor.dtype.bits // 8
+
+
 def _stage_bytes(buffer, stages, what):
     if not isinstance(buffer, TensorValue) or buffer.type.space != "shared":
         raise _error("%s must be shared tensors (T.alloc_shared), got %r" % (what, buffer))
@@ -80,10 +88,7 @@ def _stage_bytes(buffer, stages, what):
     if not shape or shape[0] != stages:
         raise _error("%s: %s has shape %s; its first dimension must be the %d stages"
                      % (what, buffer.ssa, tuple(shape), stages))
-    elements = 1
-    for extent in shape[1:]:
-        elements *= extent
-    return elements * buffer.dtype.bits // 8
+    return _bytes(buffer, skip=1)
 
 
 class _ProducerStage:
@@ -110,10 +115,7 @@ class _ProducerStage:
         T = _script()
         T.cuda.tile.apply(T.ptx[TMA_LOAD % len(src.shape)], dst, src, self.barrier(),
                           scope="thread")
-        elements = 1
-        for extent in dst.shape:
-            elements *= extent
-        self.loaded.append((dst, elements * dst.dtype.bits // 8))
+        self.loaded.append((dst, _bytes(dst)))
 
     def __enter__(self):
         return self

@@ -15,6 +15,7 @@
 #include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Dialect/Tile/PTX/PTXRules.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -44,13 +45,13 @@ bool mlir::tirx::tile::isTensorMapPrefetch(
 }
 
 /// The operation of a tensor reduction (`cp.reduce.async.bulk.tensor`), or
-/// "" for a copy or prefetch.
+/// "" for a copy or prefetch: the modifier the PTX rules give types for.
 static StringRef getReduction(const ptx::Instruction &instruction) {
   if (!instruction.hasModifier("reduce"))
     return "";
-  for (StringRef op : {"add", "min", "max", "inc", "dec", "and", "or", "xor"})
-    if (instruction.hasModifier(op))
-      return op;
+  for (StringRef modifier : instruction.modifiers)
+    if (!ptx::rules::getTensorReductionTypes(modifier).empty())
+      return modifier;
   return "";
 }
 
@@ -69,27 +70,6 @@ static std::string getReductionElementType(Type type) {
     return (integer.isUnsigned() ? "u" : "s") +
            std::to_string(integer.getWidth());
   return "";
-}
-
-/// The element types `op` reduces (PTX ISA 9.7.9.25.5.2). The bitwise
-/// operations on 64-bit elements, which the ISA lists (.b64), faulted with an
-/// illegal instruction on an H100 through an INT64 tensor map
-/// (test/gpu/run_tma_reduce.py, 2026-12-06): refused until a map type that
-/// works is found.
-static ArrayRef<StringRef> getReducibleTypes(StringRef op) {
-  static constexpr StringRef add[] = {"f16", "bf16", "f32",
-                                      "u32", "s32",  "u64"};
-  static constexpr StringRef minMax[] = {"f16", "bf16", "u32",
-                                         "s32", "u64",  "s64"};
-  static constexpr StringRef incDec[] = {"u32"};
-  static constexpr StringRef bitwise[] = {"u32", "s32"};
-  if (op == "add")
-    return add;
-  if (op == "min" || op == "max")
-    return minMax;
-  if (op == "inc" || op == "dec")
-    return incDec;
-  return bitwise;
 }
 
 /// The `.Nd` of the spelling.
@@ -292,12 +272,12 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
 
   if (StringRef op = getReduction(instruction); !op.empty()) {
     std::string type = getReductionElementType(tensorType.getElementType());
-    if (!llvm::is_contained(getReducibleTypes(op), type)) {
+    if (!llvm::is_contained(ptx::rules::getTensorReductionTypes(op), type)) {
       InFlightDiagnostic diag = describeMap() << "is of a tensor of "
                                               << tensorType.getElementType()
                                               << "; ." << op << " reduces ";
       llvm::interleave(
-          getReducibleTypes(op), diag,
+          ptx::rules::getTensorReductionTypes(op), diag,
           [&](StringRef token) { diag << "." << token; }, ", ");
       return diag << " elements (signless integers count as signed)";
     }

@@ -552,4 +552,26 @@ std::string rules::checkAtom(const Mods &m, Floor &) {
   return dot(op) + " takes " + list + ", got " + dot(type);
 }
 
+// PTX ISA 9.7.9.25.5.2. The bitwise operations on 64-bit elements, which
+// the ISA lists (.b64), faulted with an illegal instruction on an H100
+// through an INT64 tensor map (test/gpu/run_tma_reduce.py, 2026-12-06):
+// refused until a map type that works is found.
+llvm::ArrayRef<StringRef> rules::getTensorReductionTypes(StringRef op) {
+  static constexpr StringRef add[] = {"f16", "bf16", "f32",
+                                      "u32", "s32",  "u64"};
+  static constexpr StringRef minMax[] = {"f16", "bf16", "u32",
+                                         "s32", "u64",  "s64"};
+  static constexpr StringRef incDec[] = {"u32"};
+  static constexpr StringRef bitwise[] = {"u32", "s32"};
+  if (op == "add")
+    return add;
+  if (isOneOf(op, {"min", "max"}))
+    return minMax;
+  if (isOneOf(op, {"inc", "dec"}))
+    return incDec;
+  if (isOneOf(op, {"and", "or", "xor"}))
+    return bitwise;
+  return {};
+}
+
 } // namespace mlir::tirx::ptx

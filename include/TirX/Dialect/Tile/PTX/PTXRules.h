@@ -19,6 +19,7 @@
 #ifndef TIRX_DIALECT_TILE_PTX_PTXRULES_H
 #define TIRX_DIALECT_TILE_PTX_PTXRULES_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
@@ -135,6 +136,10 @@ std::string archSpecific(const Mods &m, Floor &floor);
 // wgmma (docs/wgmma.md)
 std::string checkWgmma(const Mods &m, Floor &floor);
 std::string checkAtom(const Mods &m, Floor &floor);
+// cp.reduce.async.bulk.tensor: the element types (of its tensor map) that
+// reduction `op` takes, as type tokens; empty for a token that is no
+// reduction.
+llvm::ArrayRef<llvm::StringRef> getTensorReductionTypes(llvm::StringRef op);
 } // namespace rules
 
 } // namespace mlir::tirx::ptx
