@@ -1072,8 +1072,8 @@ TEST(PTXWgmma, MmaAsync) {
   EXPECT_EQ(ss.operands[1].space, MemorySpace::Shared);
   EXPECT_EQ(ss.operands[2].atomShape, (llvm::SmallVector<int64_t, 2>{128, 16}));
   EXPECT_EQ(ss.operands[3].element.kind, Kind::Exact);
-  EXPECT_EQ(ss.operands[4].valueRule, ValueRule::UnitSign);
-  EXPECT_EQ(ss.operands[7].valueRule, ValueRule::ZeroOne);
+  EXPECT_EQ(ss.operands[4].kind, "sign");
+  EXPECT_EQ(ss.operands[7].kind, "bit");
   // A in registers: 64 x 8 b32 words.
   EXPECT_EQ(rs.operands[1].atomShape, (llvm::SmallVector<int64_t, 2>{64, 8}));
   EXPECT_FALSE(rs.operands[1].fragment.empty());
@@ -1142,13 +1142,13 @@ TEST(PTXAsync, CpAsync) {
   // The atom is the cp-size immediate's bytes, resolved by the verifier.
   EXPECT_EQ(ca.operands[0].atom, 0u);
   EXPECT_EQ(ca.operands[0].chunkOperand, 2);
-  EXPECT_EQ(ca.operands[2].valueRule, ValueRule::ChunkBytes);
-  EXPECT_EQ(parseOk("cp.async.cg.shared.global", 3).operands[2].valueRule,
-            ValueRule::Chunk16);
+  EXPECT_EQ(ca.operands[2].kind, "chunk");
+  EXPECT_EQ(parseOk("cp.async.cg.shared.global", 3).operands[2].kind,
+            "chunk16");
   // Zero fill: src-size; an L2 cache hint adds the policy.
   Instruction zfill = parseOk("cp.async.cg.shared.global", 4);
   EXPECT_EQ(zfill.formName, "cp.async.cg.zfill");
-  EXPECT_EQ(zfill.operands[3].valueRule, ValueRule::SourceBytes);
+  EXPECT_EQ(zfill.operands[3].kind, "srcsize");
   EXPECT_EQ(parseOk("cp.async.cg.shared.global.L2::cache_hint", 4).formName,
             "cp.async.cg");
   EXPECT_EQ(parseOk("cp.async.ca.shared.global.L2::128B", 3).spelling,
@@ -1166,7 +1166,7 @@ TEST(PTXAsync, CpAsync) {
   EXPECT_TRUE(commit.isVolatile);
   Instruction wait = parseOk("cp.async.wait_group", 1);
   EXPECT_TRUE(wait.isVolatile);
-  EXPECT_EQ(wait.operands[0].valueRule, ValueRule::GroupCount);
+  EXPECT_EQ(wait.operands[0].kind, "groups");
   EXPECT_TRUE(wait.operands[0].allowsImmediate);
   EXPECT_EQ(parseOk("cp.async.wait_all", 0).operands.size(), 0u);
   EXPECT_EQ(parseError("cp.async.wait_group", 0),
@@ -1209,7 +1209,7 @@ TEST(PTXSync, Mbarrier) {
   EXPECT_TRUE(init.operands[0].isMemory && init.operands[0].isDestination);
   EXPECT_EQ(init.operands[0].space, MemorySpace::Shared);
   EXPECT_EQ(init.vectorBytes, 8u);
-  EXPECT_EQ(init.operands[1].valueRule, ValueRule::Arrivals);
+  EXPECT_EQ(init.operands[1].kind, "arrivals");
   EXPECT_EQ(parseOk("mbarrier.init.shared.b64", 2).minPTX, 70u);
   // arrive: a state destination, the sink, or a state and a count (sm_90).
   Instruction arrive = parseOk("mbarrier.arrive.shared.b64", 2);
@@ -1248,12 +1248,12 @@ TEST(PTXSync, Mbarrier) {
   Instruction tx =
       parseOk("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64", 2);
   EXPECT_EQ(tx.hidden, HiddenDestination::Sink);
-  EXPECT_EQ(tx.operands[1].valueRule, ValueRule::TxCount);
+  EXPECT_EQ(tx.operands[1].kind, "txcount");
   EXPECT_EQ(tx.minPTX, 80u);
   EXPECT_EQ(parseOk("mbarrier.expect_tx.relaxed.cta.shared::cta.b64", 2)
                 .operands[1]
-                .valueRule,
-            ValueRule::TxCount);
+                .kind,
+            "txcount");
   EXPECT_EQ(parseError("mbarrier.expect_tx.cta.shared::cta.b64", 2),
             "'mbarrier.expect_tx.cta.shared::cta.b64': a scope (.cta) "
             "requires the memory-ordering qualifier (.relaxed)");
@@ -1264,7 +1264,7 @@ TEST(PTXSync, Mbarrier) {
   EXPECT_EQ(remote.hidden, HiddenDestination::Sink);
   EXPECT_EQ(remote.space, MemorySpace::SharedCluster);
   EXPECT_EQ(remote.operands[0].remoteOperand, 1);
-  EXPECT_EQ(remote.operands[1].valueRule, ValueRule::ClusterRank);
+  EXPECT_EQ(remote.operands[1].kind, "rank");
   EXPECT_EQ(remote.operands[1].remoteOperand, -1);
   EXPECT_EQ(remote.minSM, 90u);
   EXPECT_EQ(remote.minPTX, 80u);
@@ -1275,7 +1275,7 @@ TEST(PTXSync, Mbarrier) {
   Instruction once = parseOk("mbarrier.try_wait.parity.shared::cta.b64", 3);
   EXPECT_EQ(once.operands[0].element.exact, ScalarKind::pred);
   EXPECT_FALSE(once.operands[1].isDestination);
-  EXPECT_EQ(once.operands[2].valueRule, ValueRule::Parity);
+  EXPECT_EQ(once.operands[2].kind, "parity");
   Instruction loop = parseOk("mbarrier.try_wait.parity.shared::cta.b64", 2);
   EXPECT_EQ(loop.hidden, HiddenDestination::RetryUntilTrue);
   EXPECT_TRUE(loop.operands[0].isMemory);
@@ -1308,7 +1308,7 @@ TEST(PTXSync, FencesElectAndWarpgroups) {
   EXPECT_EQ(elect.exec, ExecKind::Warp);
   EXPECT_EQ(elect.operands[0].fragment, "S[(32) : (1@laneid)]");
   EXPECT_TRUE(elect.operands[1].joinsPrevious);
-  EXPECT_EQ(elect.operands[2].valueRule, ValueRule::FullMask);
+  EXPECT_EQ(elect.operands[2].kind, "mask");
   Instruction electSink = parseOk("elect.sync", 2);
   EXPECT_EQ(electSink.hidden, HiddenDestination::Sink);
   EXPECT_TRUE(electSink.operands[0].joinsPrevious);
@@ -1316,7 +1316,7 @@ TEST(PTXSync, FencesElectAndWarpgroups) {
   Instruction setmaxnreg = parseOk("setmaxnreg.inc.sync.aligned.u32", 1);
   EXPECT_EQ(setmaxnreg.exec, ExecKind::Warpgroup);
   EXPECT_TRUE(setmaxnreg.archSpecific);
-  EXPECT_EQ(setmaxnreg.operands[0].valueRule, ValueRule::MaxRegisters);
+  EXPECT_EQ(setmaxnreg.operands[0].kind, "maxnreg");
   EXPECT_EQ(parseError("setmaxnreg.sync.aligned.u32", 1),
             "'setmaxnreg.sync.aligned.u32': missing required action (one of "
             ".inc, .dec)");
@@ -1326,8 +1326,8 @@ TEST(PTXSync, FencesElectAndWarpgroups) {
     EXPECT_TRUE(wgmma.archSpecific);
     EXPECT_EQ(wgmma.exec, ExecKind::Warpgroup);
   }
-  EXPECT_EQ(parseOk("wgmma.wait_group.sync.aligned", 1).operands[0].valueRule,
-            ValueRule::GroupCount);
+  EXPECT_EQ(parseOk("wgmma.wait_group.sync.aligned", 1).operands[0].kind,
+            "groups");
   EXPECT_FALSE(static_cast<bool>(parseInstruction("wgmma.fence.aligned")));
   // prefetch.tensormap: a TMA box, sm_90 / PTX 8.0, generic addressing
   // only (docs/hopper.md).
@@ -1343,8 +1343,8 @@ TEST(PTXSync, FencesElectAndWarpgroups) {
   Instruction bulk = parseOk("cp.async.bulk.commit_group", 0);
   EXPECT_FALSE(bulk.archSpecific);
   EXPECT_EQ(bulk.minSM, 90u);
-  EXPECT_EQ(parseOk("cp.async.bulk.wait_group.read", 1).operands[0].valueRule,
-            ValueRule::GroupCount);
+  EXPECT_EQ(parseOk("cp.async.bulk.wait_group.read", 1).operands[0].kind,
+            "groups");
   EXPECT_FALSE(static_cast<bool>(parseInstruction("cp.async.wait_group.read")));
   // Only arch-specific forms say so.
   EXPECT_FALSE(parseOk("mbarrier.arrive.shared.b64", 2).archSpecific);

@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Each repeat of a `tile.apply` becomes exactly one instruction: the NVVM
-// op that yields it for the warp collectives that have one
-// (NVVMCollectives.h), otherwise inline PTX carrying the canonical spelling,
-// built by the one PTXBuilder. Register operands are read/written
+// op that yields it for the collectives whose family module has one
+// (Families/FamilyModule.h), otherwise inline PTX carrying the canonical
+// spelling, built by the one PTXBuilder. Register operands are read/written
 // through constant slots, memory operands are addressed through
 // tirx.element_ptr; repeats at constant distances from the first share its
 // address register and carry the distance as the address's immediate offset
@@ -19,9 +19,9 @@
 
 #include "BulkTensorDispatch.h"
 #include "DispatchUtils.h"
-#include "NVVMCollectives.h"
 #include "PTXBuilder.h"
 #include "TirX/Conversion/Passes.h"
+#include "TirX/Dialect/Tile/Families/FamilyModule.h"
 #include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/MatrixDescriptor.h"
@@ -345,7 +345,7 @@ struct ApplyOpDispatch : public OpRewritePattern<ApplyOp> {
         return failure();
       plan.rowCoordinates = std::move(*rows);
     }
-    bool viaNVVM = hasExactNVVMOp(instruction);
+    bool viaNVVM = ptx::hasExactNVVMOp(instruction);
     for (const Step &step :
          getSteps(op, instruction, plans, *domain, repeats)) {
       if (viaNVVM)
@@ -382,7 +382,7 @@ private:
                                       .drop_back(plan.info->atomShape.size()));
     };
     std::optional<MmaRepeats> mnk;
-    if (instruction.family == "mma" && plans.size() == 4 &&
+    if (plans.size() == 4 &&
         llvm::all_of(plans, [](const OperandPlan &p) { return p.tensor; }))
       mnk = getMmaRepeats(instruction, repeatShape(plans[0]),
                           repeatShape(plans[1]));
@@ -547,7 +547,8 @@ private:
     for (auto [plan, type, repeat] : destinations)
       resultTypes.push_back(type);
     SmallVector<Value> results =
-        buildExactNVVMOp(rewriter, loc, instruction, sources, resultTypes);
+        ptx::getFamilyModule(instruction)
+            .buildNVVMOp(rewriter, loc, instruction, sources, resultTypes);
     for (auto [index, destination] : llvm::enumerate(destinations)) {
       auto [plan, type, repeat] = destination;
       SlotStoreOp::create(rewriter, loc, results[index], plan->operand->value,
@@ -645,10 +646,11 @@ private:
              : plan.info->joinsPrevious ? "|"
                                         : ", ");
       const MixedOperand &operand = *plan.operand;
-      // wgmma's imm-scale and imm-trans are written as PTX spells them.
-      if (operand.immediate &&
-          (plan.info->valueRule == ptx::ValueRule::UnitSign ||
-           plan.info->valueRule == ptx::ValueRule::ZeroOne)) {
+      // Immediates PTX encodes in the instruction (wgmma's imm-scale and
+      // imm-trans) are written as PTX spells them.
+      const ptx::OperandKind *kind =
+          ptx::getOperandKind(instruction, plan.operand->position);
+      if (operand.immediate && kind && kind->isEncodedInInstruction) {
         os << cast<IntegerAttr>(operand.immediate).getValue().getSExtValue();
         continue;
       }

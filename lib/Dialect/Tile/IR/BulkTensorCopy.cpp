@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
+#include "TirX/Dialect/Tile/Families/FamilyModule.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 #include "TirX/Dialect/Tile/PTX/PTXRules.h"
@@ -41,7 +42,8 @@ bool mlir::tirx::tile::isBulkTensorCopy(const ptx::Instruction &instruction) {
 
 bool mlir::tirx::tile::isTensorMapPrefetch(
     const ptx::Instruction &instruction) {
-  return instruction.family == "prefetch" && isBulkTensorCopy(instruction);
+  return ptx::getFamilyModule(instruction).readsTensorMapItself &&
+         isBulkTensorCopy(instruction);
 }
 
 /// The operation of a tensor reduction (`cp.reduce.async.bulk.tensor`), or

@@ -157,33 +157,11 @@ bool mlir::tirx::tile::getMatrixTranspose(const ptx::Instruction &instruction,
   return false;
 }
 
-SmallVector<int64_t> MmaRepeats::getD() const {
-  SmallVector<int64_t> shape(batch);
-  shape.append({m, n});
-  return shape;
-}
-
-SmallVector<int64_t> MmaRepeats::getA() const {
-  SmallVector<int64_t> shape(batch);
-  shape.append({m, k});
-  return shape;
-}
-
-SmallVector<int64_t> MmaRepeats::getB() const {
-  SmallVector<int64_t> shape(batch);
-  shape.append({n, k});
-  return shape;
-}
-
 std::optional<MmaRepeats>
 mlir::tirx::tile::getMmaRepeats(const ptx::Instruction &inst,
                                 ArrayRef<int64_t> d, ArrayRef<int64_t> a) {
-  if (inst.family != "mma" || d.size() < 2 || a.size() != d.size())
+  const ptx::FamilyModule &module = ptx::getFamilyModule(inst);
+  if (!module.getMatrixRepeats)
     return std::nullopt;
-  MmaRepeats repeats;
-  repeats.batch.assign(d.begin(), d.end() - 2);
-  repeats.m = d[d.size() - 2];
-  repeats.n = d.back();
-  repeats.k = a.back();
-  return repeats;
+  return module.getMatrixRepeats(d, a);
 }

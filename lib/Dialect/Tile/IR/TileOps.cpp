@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Dialect/Tile/Families/FamilyModule.h"
 #include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
@@ -16,7 +17,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
-#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -254,15 +254,16 @@ bool ApplyOp::canMaskAccess(unsigned operandIndex) {
 }
 
 /// setmaxnreg's immediate: the warpgroup's registers per thread from then
-/// on (the table marks it `maxnreg`; the verifier checked its value).
+/// on (an operand of a register-limit kind: Families/Setmaxnreg.cpp; the
+/// verifier checked its value).
 std::optional<int64_t> ApplyOp::getRegisterLimitAfter() {
   const ptx::Instruction *instruction = findFormByCount(*this);
   if (!instruction)
     return std::nullopt;
   for (auto [position, kind] : llvm::enumerate(getOperandKinds()))
-    if (position < instruction->operands.size() &&
-        instruction->operands[position].valueRule ==
-            ptx::ValueRule::MaxRegisters)
+    if (const ptx::OperandKind *operandKind =
+            ptx::getOperandKind(*instruction, position);
+        operandKind && operandKind->isRegisterLimit)
       if (auto count = dyn_cast<IntegerAttr>(kind))
         return count.getInt();
   return std::nullopt;
@@ -313,13 +314,6 @@ static LogicalResult verifyTargetFloors(ApplyOp op,
            << targetPTX % 10 << " (raise it with --tirx-to-ptx=\"features=+ptx"
            << instruction.minPTX << "\")";
   return success();
-}
-
-/// "0x0000ffff".
-static std::string formatHex(uint64_t value) {
-  std::string text;
-  llvm::raw_string_ostream(text) << llvm::format_hex(value, 10);
-  return text;
 }
 
 /// What a collective needs beyond its operands' fragments: a scope of whole
@@ -391,173 +385,39 @@ static LogicalResult verifyCollective(ApplyOp op,
   return success();
 }
 
-/// The values the table's value rules ask of immediate operands: the full
-/// membermask, barrier ids and thread counts, cp.async's chunk sizes and
-/// wait_group's count.
+/// The values the operands' kinds ask of them (their family modules say
+/// what: the full membermask, barrier ids and thread counts, cp.async's chunk
+/// sizes, wait_group's count, ...).
 static LogicalResult verifyOperandValues(ApplyOp op,
                                          const ptx::Instruction &instruction,
                                          ArrayRef<MixedOperand> operands) {
+  auto getImmediate = [&](unsigned position) -> std::optional<int64_t> {
+    for (const MixedOperand &operand : operands)
+      if (operand.position == position)
+        if (auto value = dyn_cast_or_null<IntegerAttr>(operand.immediate))
+          return value.getValue().getSExtValue();
+    return std::nullopt;
+  };
   std::optional<int64_t> blockThreads = getEnclosingBlockThreads(op);
+  auto kernel = op->getParentOfType<KernelOp>();
+  std::optional<int64_t> clusterCTAs;
+  if (kernel && kernel.getLaunch().hasCluster())
+    clusterCTAs = kernel.getLaunch().getNumClusterCTAs();
   for (const MixedOperand &operand : operands) {
-    const ptx::OperandInfo &info = instruction.operands[operand.position];
-    auto immediate = dyn_cast_or_null<IntegerAttr>(operand.immediate);
-    auto describeOperand = [&]() {
+    const ptx::OperandKind *kind =
+        ptx::getOperandKind(instruction, operand.position);
+    if (!kind || !kind->checkValue)
+      continue;
+    ptx::OperandValue value{instruction, operand.position,
+                            getImmediate(operand.position), getImmediate};
+    value.blockThreads = blockThreads;
+    value.inKernel = static_cast<bool>(kernel);
+    value.clusterCTAs = clusterCTAs;
+    if (std::optional<std::string> reason = kind->checkValue(value))
       return op.emitOpError("operand #")
-             << operand.position << " (" << info.name << ") of '"
-             << instruction.spelling << "': ";
-    };
-    switch (info.valueRule) {
-    case ptx::ValueRule::None:
-      break;
-    case ptx::ValueRule::FullMask: {
-      if (!immediate)
-        return describeOperand()
-               << "must be the immediate -1 : i32 (0xffffffff): every lane "
-                  "of the warp executes a tile.apply";
-      uint64_t mask = immediate.getValue().getZExtValue() & 0xffffffffu;
-      if (mask != 0xffffffffu)
-        return describeOperand()
-               << "membermask " << formatHex(mask)
-               << " leaves lanes out, but every lane of the warp executes a "
-                  "tile.apply; use -1 : i32 (0xffffffff)";
-      break;
-    }
-    case ptx::ValueRule::BarrierId:
-      if (immediate && (immediate.getValue().getSExtValue() < 0 ||
-                        immediate.getValue().getSExtValue() > 15))
-        return describeOperand()
-               << "barrier " << immediate.getValue().getSExtValue()
-               << " does not exist (a CTA has barriers 0 to 15)";
-      break;
-    case ptx::ValueRule::ChunkBytes:
-    case ptx::ValueRule::Chunk16: {
-      bool only16 = info.valueRule == ptx::ValueRule::Chunk16;
-      if (!immediate)
-        return describeOperand() << "the copy size must be an immediate ("
-                                 << (only16 ? "16" : "4, 8 or 16") << " : i32)";
-      int64_t value = immediate.getValue().getSExtValue();
-      if (only16 && value != 16)
-        return describeOperand()
-               << "a .cg copy caches in L2 only and moves 16 bytes; got "
-               << value << " (use .ca for 4 or 8 bytes)";
-      if (value != 4 && value != 8 && value != 16)
-        return describeOperand()
-               << "cp.async copies 4, 8 or 16 bytes, got " << value;
-      break;
-    }
-    case ptx::ValueRule::SourceBytes: {
-      if (!immediate)
-        break;
-      // The chunk's size is the operand with the chunk rule (checked first:
-      // it comes before this one).
-      int64_t chunk = 0;
-      for (auto [index, other] : llvm::enumerate(instruction.operands))
-        if (other.valueRule == ptx::ValueRule::ChunkBytes ||
-            other.valueRule == ptx::ValueRule::Chunk16)
-          chunk = getChunkBytes(operands, index);
-      int64_t value = immediate.getValue().getSExtValue();
-      if (value < 0 || value > chunk)
-        return describeOperand()
-               << "the source size " << value << " must be 0 to the " << chunk
-               << "-byte chunk (the rest of the chunk is zero-filled)";
-      break;
-    }
-    case ptx::ValueRule::GroupCount: {
-      if (!immediate)
-        return describeOperand()
-               << "the number of pending groups must be an immediate";
-      int64_t value = immediate.getValue().getSExtValue();
-      if (value < 0 || value > kMaxPendingAsyncGroups)
-        return describeOperand()
-               << value << " pending groups is out of range: wait_group "
-               << "takes 0 to " << kMaxPendingAsyncGroups;
-      break;
-    }
-    case ptx::ValueRule::Arrivals:
-    case ptx::ValueRule::TxCount: {
-      if (!immediate)
-        break;
-      // PTX ISA 9.7.13.15.1: both counts are 20-bit; arrivals are positive.
-      bool arrivals = info.valueRule == ptx::ValueRule::Arrivals;
-      int64_t value = immediate.getValue().getSExtValue();
-      int64_t low = arrivals ? 1 : 0, high = (int64_t(1) << 20) - 1;
-      if (value < low || value > high)
-        return describeOperand()
-               << (arrivals ? "an mbarrier arrival count"
-                            : "a transaction "
-                              "count")
-               << " is " << low << " to " << high << " (2^20-1), got " << value;
-      break;
-    }
-    case ptx::ValueRule::Parity: {
-      if (!immediate)
-        break;
-      int64_t value = immediate.getValue().getSExtValue();
-      if (value != 0 && value != 1)
-        return describeOperand()
-               << "a phase parity is 0 (even phases) or 1 (odd), got " << value;
-      break;
-    }
-    case ptx::ValueRule::MaxRegisters: {
-      if (!immediate)
-        return describeOperand()
-               << "the register count must be an immediate (24 to 256, a "
-                  "multiple of 8)";
-      int64_t value = immediate.getValue().getSExtValue();
-      if (value < 24 || value > 256 || value % 8 != 0)
-        return describeOperand()
-               << "a register count is 24 to 256 and a multiple of 8, got "
-               << value;
-      break;
-    }
-    case ptx::ValueRule::ClusterRank: {
-      // Checked in the kernel (tile.apply is verified again in the gpu.func
-      // the kernel becomes, without its launch).
-      auto kernel = op->getParentOfType<KernelOp>();
-      if (!kernel)
-        break;
-      if (!kernel.getLaunch().hasCluster())
-        return describeOperand()
-               << "names a CTA of the cluster, but the kernel is not launched "
-                  "in clusters: add cluster = [...] to its launch "
-                  "(LaunchConfig(cluster=) in Python)";
-      int64_t ctas = kernel.getLaunch().getNumClusterCTAs();
-      if (immediate && (immediate.getValue().getSExtValue() < 0 ||
-                        immediate.getValue().getSExtValue() >= ctas))
-        return describeOperand()
-               << "CTA rank " << immediate.getValue().getSExtValue()
-               << " is not in the kernel's cluster of " << ctas << " CTAs";
-      break;
-    }
-    case ptx::ValueRule::UnitSign:
-    case ptx::ValueRule::ZeroOne: {
-      bool sign = info.valueRule == ptx::ValueRule::UnitSign;
-      if (!immediate)
-        return describeOperand()
-               << "must be an immediate (" << (sign ? "1 or -1" : "0 or 1")
-               << " : i32): PTX encodes it in the instruction";
-      int64_t value = immediate.getValue().getSExtValue();
-      if (sign ? value != 1 && value != -1 : value != 0 && value != 1)
-        return describeOperand()
-               << (sign ? "scales by 1 or -1" : "is 0 or 1 (transpose or not)")
-               << ", got " << value;
-      break;
-    }
-    case ptx::ValueRule::ThreadCount: {
-      if (!immediate)
-        break;
-      int64_t value = immediate.getValue().getSExtValue();
-      if (value <= 0 || value % 32 != 0)
-        return describeOperand()
-               << "a named barrier counts whole warps: " << value
-               << " threads is not a positive multiple of 32";
-      if (blockThreads && value > *blockThreads)
-        return describeOperand()
-               << value << " threads can never arrive: the block has "
-               << *blockThreads;
-      break;
-    }
-    }
+             << operand.position << " ("
+             << instruction.operands[operand.position].name << ") of '"
+             << instruction.spelling << "': " << *reason;
   }
   return success();
 }
@@ -812,10 +672,11 @@ LogicalResult ApplyOp::verify() {
           getMatrixTranspose(instruction, *operands, info.descriptor);
     }
   }
-  // mma's (M, N, K)-structured repeats: each operand's repeat shape follows
-  // from D's and A's (a wrong rank or group is the checker's to report).
+  // Structured repeats (mma's M x N x K, its family module): each operand's
+  // repeat shape follows from D's and A's (a wrong rank or group is the
+  // checker's to report).
   bool structured = false;
-  if (instruction.family == "mma" && tensors.size() == 4) {
+  if (tensors.size() == 4) {
     size_t groupRank = getScope() == Scope::warp ? 0 : 1;
     SmallVector<SmallVector<int64_t>> repeatShapes;
     for (const TileTensorOperand &tensor : tensors) {

@@ -27,6 +27,13 @@ bool Instruction::hasModifier(StringRef token) const {
   return llvm::is_contained(modifiers, token);
 }
 
+StringRef Instruction::getModifier(Slot slot) const {
+  for (auto [token, filled] : llvm::zip_equal(modifiers, modifierSlots))
+    if (filled == slot)
+      return token;
+  return "";
+}
+
 Expected<SmallVector<Instruction, 1>>
 parseInstructionForms(StringRef spelling, std::optional<unsigned> numOperands) {
   // The spelling is quoted with non-printable characters escaped, so that

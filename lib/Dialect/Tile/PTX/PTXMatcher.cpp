@@ -252,6 +252,7 @@ static Expected<Instruction> buildInstruction(const Form &form,
                                               const Attempt &attempt) {
   Instruction inst;
   inst.family = form.raw->family;
+  inst.module = form.raw->module;
   inst.spelling = inst.family;
   auto slotToken = [&](int slotIndex) -> StringRef {
     int tokenIndex = attempt.assignment[slotIndex];
@@ -264,6 +265,7 @@ static Expected<Instruction> buildInstruction(const Form &form,
     if (token.empty())
       continue;
     inst.modifiers.push_back(token.str());
+    inst.modifierSlots.push_back(form.slots[slotIndex].id);
     inst.spelling += "." + token.str();
   }
   // The table is checked when it loads (every operand type resolves), and
@@ -336,7 +338,7 @@ static Expected<Instruction> buildInstruction(const Form &form,
     op.joinsPrevious = spec.joinsPrevious;
     op.alwaysVector = spec.alwaysVector;
     op.bulkRole = spec.bulkRole;
-    op.valueRule = spec.valueRule;
+    op.kind = spec.kind;
     op.chunkOperand = spec.chunkOperand;
     op.remoteOperand = spec.remoteOperand;
     inst.operands.push_back(std::move(op));

@@ -17,6 +17,7 @@
 #include "TirX/Dialect/Tile/PTX/PTXTypes.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -28,8 +29,11 @@ namespace mlir::tirx::ptx {
 namespace {
 
 const RawForm rawForms[] = {
-#define PTX_FORM(FAMILY, NAME, EXEC, SLOTS, OPERANDS, MIN_SM, MIN_PTX, CHECK)  \
-  {FAMILY, NAME, EXEC, SLOTS, OPERANDS, MIN_SM, MIN_PTX, &rules::CHECK},
+#define PTX_FORM(FAMILY, NAME, EXEC, SLOTS, OPERANDS, MIN_SM, MIN_PTX, CHECK,  \
+                 MODULE)                                                       \
+  {FAMILY,  NAME,          EXEC,                                               \
+   SLOTS,   OPERANDS,      MIN_SM,                                             \
+   MIN_PTX, &rules::CHECK, FamilyModuleId::MODULE},
 #include "TirX/Dialect/Tile/PTX/PTXTable.def"
 };
 
@@ -132,26 +136,7 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
   if (lastSlot >= 0 && !form.slots[lastSlot].mandatory)
     tableError(raw, "operand '" + op.name + "' may have no type");
   for (StringRef attr : ArrayRef(fields).drop_front(3)) {
-    std::optional<ValueRule> rule =
-        StringSwitch<std::optional<ValueRule>>(attr)
-            .Case("mask", ValueRule::FullMask)
-            .Case("barrier", ValueRule::BarrierId)
-            .Case("threads", ValueRule::ThreadCount)
-            .Case("chunk", ValueRule::ChunkBytes)
-            .Case("chunk16", ValueRule::Chunk16)
-            .Case("srcsize", ValueRule::SourceBytes)
-            .Case("groups", ValueRule::GroupCount)
-            .Case("arrivals", ValueRule::Arrivals)
-            .Case("txcount", ValueRule::TxCount)
-            .Case("parity", ValueRule::Parity)
-            .Case("maxnreg", ValueRule::MaxRegisters)
-            .Case("rank", ValueRule::ClusterRank)
-            .Case("sign", ValueRule::UnitSign)
-            .Case("bit", ValueRule::ZeroOne)
-            .Default(std::nullopt);
-    if (rule) {
-      op.valueRule = *rule;
-    } else if (attr == "imm") {
+    if (attr == "imm") {
       op.allowsImmediate = true;
     } else if (attr == "join") {
       op.joinsPrevious = true;
@@ -214,6 +199,14 @@ static OperandSpec parseOperand(const RawForm &raw, const Form &form,
             token.text.drop_front().getAsInteger(10, lanes))
           tableError(raw, "atom slot token '" + token.text + "' is not .vN");
       }
+    } else if (!attr.empty() && llvm::all_of(attr, llvm::isAlnum) &&
+               llvm::isLower(attr.front())) {
+      // An operand kind: its family module says what it means (checked
+      // when the modules load: Families/FamilyModule.cpp).
+      if (!op.kind.empty())
+        tableError(raw, "operand '" + op.name + "' has two kinds, '" + op.kind +
+                            "' and '" + attr + "'");
+      op.kind = attr;
     } else {
       tableError(raw, "unknown operand attribute '" + attr + "'");
     }

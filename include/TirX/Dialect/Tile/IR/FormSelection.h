@@ -16,6 +16,7 @@
 #ifndef TIRX_DIALECT_TILE_IR_FORMSELECTION_H
 #define TIRX_DIALECT_TILE_IR_FORMSELECTION_H
 
+#include "TirX/Dialect/Tile/Families/FamilyModule.h"
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 #include "TirX/Dialect/Tile/PTX/PTXInstruction.h"
 
@@ -44,30 +45,13 @@ std::optional<ptx::ScalarKind> getScalarKind(Type type);
 bool acceptsOperandType(const ptx::ElementClass &element, Type type,
                         bool isTensor);
 
-/// mma's matrix-structured repeats (TIRx's contract, docs/matrix.md): when
-/// D has two or more repeat dimensions (after the group's), its last two are
-/// (M_repeat, N_repeat), A's (M_repeat, K_repeat) and B's (N_repeat,
-/// K_repeat); leading ones are a batch all four share. One instruction per
-/// (batch, m, n, k) computes D[m, n] = Σ_k A[m, k] · B[n, k] + C[m, n], k in
-/// order (k outermost, so consecutive instructions are independent).
-struct MmaRepeats {
-  SmallVector<int64_t> batch;
-  int64_t m = 1, n = 1, k = 1;
-  /// Each operand's repeat shape in this structure.
-  SmallVector<int64_t> getD() const;
-  SmallVector<int64_t> getA() const;
-  SmallVector<int64_t> getB() const;
-};
-/// The structure `inst` (an mma) has with D's repeat shape `d` and A's `a`;
-/// std::nullopt for other instructions and for D with fewer than two repeat
-/// dimensions (independent repeats, as every other family).
+using ptx::MmaRepeats;
+/// The structured repeats `inst`'s family module gives D's repeat shape `d`
+/// and A's `a` (mma's, Families/Mma.cpp); std::nullopt for instructions
+/// whose repeats are independent, as every family's but mma's.
 std::optional<MmaRepeats> getMmaRepeats(const ptx::Instruction &inst,
                                         ArrayRef<int64_t> d,
                                         ArrayRef<int64_t> a);
-
-/// The largest count `cp.async.wait_group` takes: the dependency counter a
-/// thread's copy groups are tracked by (docs/async-copies.md).
-inline constexpr int64_t kMaxPendingAsyncGroups = 63;
 
 /// The byte count a chunk operand (cp.async's cp-size) holds: the immediate
 /// at `position` (the verifier's value rule requires one), or 0.

@@ -38,6 +38,7 @@
 #ifndef TIRX_DIALECT_TILE_PTX_PTXINSTRUCTION_H
 #define TIRX_DIALECT_TILE_PTX_PTXINSTRUCTION_H
 
+#include "TirX/Dialect/Tile/PTX/PTXRules.h"
 #include "TirX/Dialect/Tile/PTX/PTXTypes.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -83,11 +84,13 @@ struct OperandInfo {
   bool joinsPrevious = false;
   /// Written as a `{...}` vector even when it is one register (mma).
   bool alwaysVector = false;
-  /// What the operand's value must be (membermask, barrier id, count).
   /// A TMA operand: the global box (through its tensor map) or its shared
   /// image; the atom is then the whole operand.
   BulkTensorRole bulkRole = BulkTensorRole::None;
-  ValueRule valueRule = ValueRule::None;
+  /// The operand kind the entry's table word names (`parity`, `mask`), which
+  /// a family module declares with what the operand's value must be
+  /// (Families/FamilyModule.h); empty when the operand has none.
+  llvm::StringRef kind;
   /// A register destination the instruction also reads (wgmma's
   /// accumulator: `+f` registers).
   bool isReadWrite = false;
@@ -104,8 +107,12 @@ struct Instruction {
   std::string spelling;
   /// The first token: "ld", "st", "mov", "add", "fma", "cvt", ...
   std::string family;
-  /// Modifier tokens after the family, in slot order, without dots.
+  /// The family module the table entry names (PTXTable.def's MODULE).
+  FamilyModuleId module = FamilyModuleId::scalar;
+  /// Modifier tokens after the family, in slot order, without dots, and
+  /// the slot each fills.
   llvm::SmallVector<std::string, 4> modifiers;
+  llvm::SmallVector<Slot, 4> modifierSlots;
   /// Operands in PTX order, destination first.
   llvm::SmallVector<OperandInfo, 4> operands;
   /// The state space of the first memory operand (ld/st, ldmatrix; each
@@ -133,6 +140,9 @@ struct Instruction {
   std::string formName;
 
   bool hasModifier(llvm::StringRef token) const;
+  /// The token spelled in slot `slot` (without its dot), or "" when the
+  /// slot is empty or the form has none.
+  llvm::StringRef getModifier(Slot slot) const;
 };
 
 /// Parses a spelling against the table. `numOperands`, when given, selects

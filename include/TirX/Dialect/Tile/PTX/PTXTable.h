@@ -89,6 +89,7 @@ struct RawForm {
   unsigned minSM;
   unsigned minPTX;
   CheckFn check;
+  FamilyModuleId module;
 };
 
 /// A token a slot lists, with the floor spelling it adds.
@@ -145,7 +146,7 @@ struct OperandSpec {
   bool joinsPrevious = false;
   bool alwaysVector = false;
   BulkTensorRole bulkRole = BulkTensorRole::None; // `tmap` / `box`
-  ValueRule valueRule = ValueRule::None;
+  llvm::StringRef kind; // a family module's operand kind (`parity`)
   llvm::SmallVector<int64_t, 2> atomShape; // a fragment's; empty otherwise
 };
 

@@ -81,26 +81,17 @@ enum class MemorySpace : uint8_t {
 };
 llvm::StringRef getMemorySpaceName(MemorySpace space);
 
-/// What an operand's value must be, beyond its type (checked by the
-/// verifier on immediates; the table's operand attributes name them).
-enum class ValueRule : uint8_t {
-  None,
-  FullMask,     // `mask`: membermask, the immediate -1 (all 32 lanes)
-  BarrierId,    // `barrier`: a named barrier, 0 to 15
-  ThreadCount,  // `threads`: a positive multiple of 32, at most the block
-  ChunkBytes,   // `chunk`: an immediate copy size of 4, 8 or 16 bytes
-  Chunk16,      // `chunk16`: the immediate 16 (cp.async.cg)
-  SourceBytes,  // `srcsize`: bytes read of a chunk, 0 to its size if immediate
-  GroupCount,   // `groups`: an immediate count of pending async groups
-  Arrivals,     // `arrivals`: an mbarrier arrival count, 1 to 2^20-1
-  TxCount,      // `txcount`: an mbarrier transaction count, 0 to 2^20-1
-  Parity,       // `parity`: a phase parity, 0 or 1
-  MaxRegisters, // `maxnreg`: an immediate register count, 24-256, multiple of 8
-  ClusterRank,  // `rank`: a CTA of the kernel's cluster, 0 to its CTAs - 1
-  // wgmma (docs/wgmma.md):
-  UnitSign, // `sign`: an immediate 1 or -1 (imm-scale-a/b)
-  ZeroOne   // `bit`: an immediate 0 or 1 (imm-trans-a/b)
+/// The family modules PTXTable.def lists (PTX_MODULE): each table entry
+/// names the one its knowledge beyond the table lives in
+/// (TirX/Dialect/Tile/Families/FamilyModule.h).
+enum class FamilyModuleId : uint8_t {
+#define PTX_MODULE(NAME) NAME,
+#include "TirX/Dialect/Tile/PTX/PTXTable.def"
 };
+inline constexpr unsigned kNumFamilyModules = 0
+#define PTX_MODULE(NAME) +1
+#include "TirX/Dialect/Tile/PTX/PTXTable.def"
+    ;
 
 /// A destination written in PTX but not a tile.apply operand (PTXTable.def:
 /// the `_` and `_loop` operand words).
