@@ -12,14 +12,13 @@
 import sys
 
 from tirx.script import tirx as T
-from tirx.layout import S, TileLayout
-from tirx.cuda.axis import laneid, warpid
+from tirx.rows import Strip
+from tirx.stream import steps
 
 COLUMNS = 1024
 GROUP = 4  # rows loaded before they are added
 rows = T.dynamic("rows")
-# Warp w, lane l, word k holds column 128 w + 4 l + k.
-row_layout = TileLayout(S[(8, 32, 4) : (1 @ warpid, 1 @ laneid, 1)])
+strip = Strip(1, warps=8)  # warp w, lane l, word k holds column 128 w + 4 l + k
 
 
 @T.function
@@ -28,29 +27,17 @@ def column_sums(
     B: T.Tensor((COLUMNS,), "float32", align=16),
 ):
     T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=256))
-    acc = T.alloc_local((8, 32, 4), "float32", layout=row_layout)
-    sums = acc.view(8, 32, 4, 1)
-    T.cuda.tile.apply(T.ptx["mov.b32"], sums, T.float32(0), scope="cta")
-    whole = rows // GROUP * GROUP  # the rows of whole groups
+    acc = strip.alloc(fill=T.float32(0))
+    sums = strip.values(acc)
 
     def add_group(first, masked):
-        loaded = []
-        for j in T.unroll(GROUP):
-            row = T.alloc_local((8, 32, 4), "float32", layout=row_layout)
-            if masked:
-                T.cuda.tile.apply(T.ptx["mov.b32"], row.view(8, 32, 4, 1),
-                                  T.float32(-0.0), scope="cta")
-            source = A.masked.sub[first + j, :] if masked else A.sub[first + j, :]
-            T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], row, source.view(8, 32, 4),
-                              scope="cta")
-            loaded.append(row)
+        loaded = [strip.load("ld.global.v4.b32", A, first + j, masked=masked,
+                             fill=T.float32(-0.0) if masked else None)
+                  for j in T.unroll(GROUP)]
         for row in loaded:
-            T.cuda.tile.apply(T.ptx["add.rn.f32"], sums, sums, row.view(8, 32, 4, 1),
-                              scope="cta")
-    for i in T.serial(0, whole, GROUP):
-        add_group(i, masked=False)
-    add_group(whole, masked=True)
-    T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B.view(8, 32, 4), acc, scope="cta")
+            strip.apply("add.rn.f32", sums, sums, strip.values(row))
+    steps(rows, GROUP, add_group)
+    strip.copy("st.global.v4.b32", B, acc, masked=False)
 
 
 def sequential_column_sums(a):

@@ -43,8 +43,7 @@
 import sys
 
 from tirx.script import tirx as T
-from tirx.layout import S, TileLayout
-from tirx.cuda.axis import laneid, warpid
+from tirx.rows import Strip
 
 EPS = 1e-6
 ACCURACY = 2.0 ** -20  # y before its bfloat16 rounding, relative (see Accuracy above)
@@ -55,56 +54,28 @@ CASES = ((1, 2048), (3, 4096), (7, 6144), (5, 8192),
 # The longest row a kernel holds in registers: 512 threads x 8 x 2 chunks
 # (4 chunks would need 123 registers per thread, over the budget of 112).
 MAX_COLUMNS = 8192
-# A thread's 8 elements of a chunk in accesses of `vector` bf16: the
-# instruction pair, and the shape of the accesses (its last dimension the
-# instruction's atom), in 32-bit words or, for 1, in bf16 halves.
-ACCESS = {8: ("ld.global.v4.b32", "st.global.v4.b32", (4,)),
-          4: ("ld.global.v2.b32", "st.global.v2.b32", (2, 2)),
-          2: ("ld.global.b32", "st.global.b32", (4, 1)),
-          1: ("ld.global.b16", "st.global.b16", (8, 1))}
+# The load and store of `vector` bf16 elements at a time.
+ACCESS = {8: ("ld.global.v4.b32", "st.global.v4.b32"),
+          4: ("ld.global.v2.b32", "st.global.v2.b32"),
+          2: ("ld.global.b32", "st.global.b32"),
+          1: ("ld.global.b16", "st.global.b16")}
 
 
 def make_kernel(threads=256, chunks=2, eps=EPS, vector=8):
     """An RMSNorm kernel for rows of up to threads * 8 * chunks columns, any
     multiple of `vector` (8, 4, 2 or 1: the bf16 elements of one access)."""
-    warps = threads // 32
-    chunk = threads * 8
+    strip = Strip(chunks, warps=threads // 32)  # 16 bytes per thread and chunk
     rows = T.dynamic("rows")
     # Longer rows do not fit the registers: the launcher refuses them.
-    cols = T.dynamic("cols", multiple_of=vector, at_most=chunk * chunks)
-    load, store, access = ACCESS[vector]
-    carrier = "uint16" if vector == 1 else "uint32"
+    cols = T.dynamic("cols", multiple_of=vector, at_most=strip.capacity("bfloat16"))
+    load, store = ACCESS[vector]
+    apply = strip.apply
 
-    def accesses(region):
-        """A chunk of a row (a bf16 region) as `access`-shaped words."""
-        return region.view(carrier).view(warps, 32, *access)
-
-    def registers(words, r):
-        """Chunk r of a (warps, 32, chunks, 4) word tile, as `accesses`."""
-        if vector == 1:
-            return words.view("uint16").sub[:, :, r, :].view(warps, 32, *access)
-        return words.sub[:, :, r, :].view(warps, 32, *access)
-    # 16 bytes per thread and chunk: warp w, lane l, chunk r, word k.
-    words = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
-    # The same elements as float32, one register each.
-    floats = TileLayout(S[(warps, 32, chunks * 8, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
-    lanes = TileLayout(S[(warps, 32, 1) : (1 @ warpid, 1 @ laneid, 1)])
-
-    def per_thread(k):
-        return TileLayout(S[(warps, 32, k, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
-
-    def apply(name, *operands, **kwargs):
-        T.cuda.tile.apply(T.ptx[name], *operands, scope="cta", **kwargs)
-
-    def load_floats(source):
-        """The row's chunks of `source` (a masked bf16 row) as float32
-        registers, 0 past its end."""
-        raw = T.alloc_local((warps, 32, chunks, 4), "uint32", layout=words)
-        apply("mov.b32", raw.view(warps, 32, chunks * 4, 1), T.uint32(0))
-        for r in T.unroll(chunks):
-            apply(load, registers(raw, r), accesses(source(r)))
-        values = T.alloc_local((warps, 32, chunks * 8, 1), "float32", layout=floats)
-        apply("cvt.f32.bf16", values, raw.view("bfloat16").view(warps, 32, chunks * 8, 1))
+    def load_floats(tensor, *index):
+        """The row tensor[index..., :] as float32 registers, 0 past its end."""
+        raw = strip.load(load, tensor, *index, fill=T.uint32(0))
+        values = strip.local((chunks * 8, 1), "float32")
+        apply("cvt.f32.bf16", values, strip.values(raw.view("bfloat16")))
         return values
 
     @T.function
@@ -113,37 +84,23 @@ def make_kernel(threads=256, chunks=2, eps=EPS, vector=8):
                  Y: T.Tensor((rows, cols), "bfloat16", align=16)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=rows, block=threads))
         row = T.cuda.block_idx("x")
-        x = load_floats(lambda r: X.masked.sub[row, r * chunk:(r + 1) * chunk])
-        w = load_floats(lambda r: W.masked[r * chunk:(r + 1) * chunk])
-        # Sum of squares, per thread then over the CTA: 8 partial sums (a
-        # slice of 8 values at a time), then a tree, so the chain of
-        # dependent steps is n / 8 + 3 long rather than n.
-        partial = T.alloc_local((warps, 32, 8, 1), "float32", layout=per_thread(8))
-        apply("mul.rn.f32", partial, x.sub[:, :, 0:8, :], x.sub[:, :, 0:8, :])
-        for start in range(8, chunks * 8, 8):
-            part = x.sub[:, :, start:start + 8, :]
-            apply("fma.rn.f32", partial, part, part, partial)
-        for width in (4, 2):
-            apply("add.rn.f32", partial.sub[:, :, 0:width, :], partial.sub[:, :, 0:width, :],
-                  partial.sub[:, :, width:2 * width, :])
-        total = T.alloc_local((warps, 32, 1), "float32", layout=lanes)
-        apply("add.rn.f32", total, partial.sub[:, :, 0, :], partial.sub[:, :, 1, :])
+        x = load_floats(X, row)
+        w = load_floats(W)
+        # Sum of squares, per thread (8 partial sums, then a tree) then
+        # over the CTA.
+        total = strip.dot(x, x)
         T.cuda.cta_reduce(total, "sum")
         apply("div.rn.f32", total, total, T.float32(cols.value()))
         apply("add.rn.f32", total, total, T.float32(eps))
         apply("rsqrt.approx.f32", total, total)
-        for i in range(chunks * 8):
-            element = x.sub[:, :, i, :]
-            apply("mul.rn.f32", element, element, total)
+        for e in strip.elements(x):
+            apply("mul.rn.f32", e, e, total)
         apply("mul.rn.f32", x, x, w)
         # Pack pairs: element 2i in the low half, 2i + 1 in the high half.
-        out = T.alloc_local((warps, 32, chunks * 4, 1), "uint32", layout=words)
-        pairs = x.view(warps, 32, chunks * 4, 2)
-        apply("cvt.rn.bf16x2.f32", out, pairs[:, :, :, 1:2], pairs[:, :, :, 0:1])
-        packed = out.view(warps, 32, chunks, 4)
-        for r in T.unroll(chunks):
-            apply(store, accesses(Y.masked.sub[row, r * chunk:(r + 1) * chunk]),
-                  registers(packed, r))
+        out = strip.alloc("uint32")
+        pairs = x.view(*strip.threads, chunks * 4, 2)
+        apply("cvt.rn.bf16x2.f32", strip.values(out), pairs[:, :, :, 1:2], pairs[:, :, :, 0:1])
+        strip.copy(store, Y, out, row)
 
     return rms_norm
 

@@ -51,8 +51,7 @@ import math
 import sys
 
 from tirx.script import tirx as T
-from tirx.layout import S, TileLayout
-from tirx.cuda.axis import laneid, warpid
+from tirx.rows import Strip
 
 LOG2E = math.log2(math.e)
 # The load and store of `vector` float32 elements at a time.
@@ -65,99 +64,54 @@ FLT_MAX = 3.4028234663852886e38
 RTOL = 5e-6  # see Accuracy above
 
 
-def combine(values, partial, result, apply, instruction):
-    """Each thread's n values of the (threads..., n, 1) tile `values`
-    combined by `instruction` into `result` ((threads..., 1, 1)): into the w
-    values of `partial` ((threads..., w, 1), w a power of two dividing n / 2)
-    a slice of w values at a time, then those as a tree, half with the
-    other half. That is n / w - 1 + log2 w dependent steps rather than
-    n - 1: latency that each CTA's reduction phase pays while its SM's
-    memory waits."""
-    threads, count, width = (tuple(values.shape[:-2]), values.shape[-2],
-                             partial.shape[-2])
-    every = (slice(None),) * len(threads)
-
-    def part(tile, start, stop):
-        return tile.sub[every + (slice(start, stop), slice(None))]
-    apply(instruction, partial, part(values, 0, width), part(values, width, 2 * width))
-    for start in range(2 * width, count, width):
-        apply(instruction, partial, partial, part(values, start, start + width))
-    while width > 1:
-        width //= 2
-        apply(instruction, result if width == 1 else part(partial, 0, width),
-              part(partial, 0, width), part(partial, width, 2 * width))
-    if partial.shape[-2] == 1:
-        apply("mov.b32", result, partial)
-
-
-def normalize(values, layout, apply, reduce):
-    """Softmax, in place, of the row whose elements `values` holds: a
-    (threads..., n, 1) tile, n >= 2 values per thread (a power of two), the
-    threads' leading extents those of `apply`'s scope. layout(k) lays out a
-    (threads..., k, 1) tile, k values per thread; `reduce(value, op)`
-    combines a (threads..., 1) tile over the row's threads."""
-    threads, count = tuple(values.shape[:-2]), values.shape[-2]
-    every = (slice(None),) * len(threads)
-
-    def element(i):
-        return values.sub[every + (i, slice(None))]
-
-    def one_value():
-        return T.alloc_local(threads + (1, 1), "float32", layout=layout(1))
+def normalize(strip, values, reduce):
+    """Softmax, in place, of the row whose elements `values` (a
+    strip.values() tile, n >= 2 values per thread, a power of two) holds;
+    `reduce(value, op)` combines a (threads..., 1) tile over the row's
+    threads."""
+    apply = strip.apply
     # Up to 8 partial values, shared by both statistics: a thread holding
     # 32 values stays within the register budget of a 1024-thread CTA.
-    width = min(8, count // 2)
-    partial = T.alloc_local(threads + (width, 1), "float32", layout=layout(width))
-    # The row's max.
-    top = one_value()
-    combine(values, partial, top, apply, "max.f32")
-    top = top.view(*threads, 1)
+    partial = strip.partial(values)
+    top = strip.reduce(values, "max.f32", partial)
     reduce(top, "max")
     # e = 2^(x log2e - max log2e), summed.
-    shift = one_value().view(*threads, 1)
+    shift = strip.local((1, 1)).view(*strip.threads, 1)
     apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
-    for i in range(count):
-        apply("fma.rn.f32", element(i), element(i), T.float32(LOG2E), shift)
-        apply("ex2.approx.ftz.f32", element(i), element(i))
-    total = one_value()
-    combine(values, partial, total, apply, "add.rn.f32")
-    total = total.view(*threads, 1)
+    for e in strip.elements(values):
+        apply("fma.rn.f32", e, e, T.float32(LOG2E), shift)
+        apply("ex2.approx.ftz.f32", e, e)
+    total = strip.reduce(values, "add.rn.f32", partial)
     reduce(total, "sum")
     apply("rcp.rn.f32", total, total)
-    for i in range(count):
-        apply("mul.rn.f32", element(i), element(i), total)
+    for e in strip.elements(values):
+        apply("mul.rn.f32", e, e, total)
 
 
-def normalize_online(values, layout, apply, group):
-    """normalize() with one barrier instead of two, for `warp`-scope tiles
-    ((32, n, 1): n values per lane) in groups of `group` warps per row.
-    Each warp exponentiates with its own max M_w and sums (S_w) before
-    meeting the others; the warps then exchange (s_w, S_w), s_w = -M_w
-    log2 e, and with s = min s_w (the row's -max log2 e) each warp scales by
-    2^(s - s_w) / sum_w S_w 2^(s - s_w). A warp meets the others only once,
-    and does its ex2 work while other warps' loads are still arriving."""
-    count = values.shape[-2]
-
-    def element(i):
-        return values.sub[:, i, :]
-    width = min(8, count // 2)
-    partial = T.alloc_local((32, width, 1), "float32", layout=layout(width))
-    top = T.alloc_local((32, 1, 1), "float32", layout=layout(1))
-    combine(values, partial, top, apply, "max.f32")
-    top = top.view(32, 1)
+def normalize_online(strip, values, group):
+    """normalize() with one barrier instead of two, for a one-warp strip
+    in groups of `group` warps per row. Each warp exponentiates with its own
+    max M_w and sums (S_w) before meeting the others; the warps then
+    exchange (s_w, S_w), s_w = -M_w log2 e, and with s = min s_w (the row's
+    -max log2 e) each warp scales by 2^(s - s_w) / sum_w S_w 2^(s - s_w). A
+    warp meets the others only once, and does its ex2 work while other
+    warps' loads are still arriving."""
+    apply = strip.apply
+    partial = strip.partial(values)
+    top = strip.reduce(values, "max.f32", partial)
     T.cuda.warp_reduce(top, "max")
     # (s_w, S_w), exchanged below. s_w is +inf for a warp whose values are
     # all -inf; capped at FLT_MAX (x log2 e + FLT_MAX is -inf there, and
     # 2^-inf = 0) it shifts the warp's own exponents.
-    pair = T.alloc_local((32, 2), "float32", layout=TileLayout(S[(32, 2) : (1 @ laneid, 1)]))
+    pair = strip.local((2,))
     shift, total = pair[:, 0:1], pair[:, 1:2]
     apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
     capped = top  # the max is not needed any more
     apply("min.f32", capped, shift, T.float32(FLT_MAX))
-    for i in range(count):
-        apply("fma.rn.f32", element(i), element(i), T.float32(LOG2E), capped)
-        apply("ex2.approx.ftz.f32", element(i), element(i))
-    combine(values, partial, total.view(32, 1, 1), apply, "add.rn.f32")
+    for e in strip.elements(values):
+        apply("fma.rn.f32", e, e, T.float32(LOG2E), capped)
+        apply("ex2.approx.ftz.f32", e, e)
+    strip.reduce(values, "add.rn.f32", partial, into=total.view(32, 1, 1))
     T.cuda.warp_reduce(total, "sum")
     # Lane l gets warp l mod group's pair; `partial` serves as scratch.
     T.cuda.group_exchange(pair, warps=group)
@@ -175,43 +129,27 @@ def normalize_online(values, layout, apply, group):
     apply("sub.rn.f32", row_shift, row_shift, capped)
     apply("ex2.approx.ftz.f32", row_shift, row_shift)
     apply("mul.rn.f32", weight, weight, row_shift)
-    for i in range(count):
-        apply("mul.rn.f32", element(i), element(i), weight)
+    for e in strip.elements(values):
+        apply("mul.rn.f32", e, e, weight)
 
 
 def make_kernel(threads=256, chunks=4, vector=4):
     """A softmax kernel for rows of up to threads * 4 * chunks columns, any
     multiple of `vector` (4, 2 or 1: the elements of one access)."""
-    warps = threads // 32
-    chunk = threads * 4
+    strip = Strip(chunks, warps=threads // 32)  # 4 words per thread and chunk
     rows = T.dynamic("rows")
     # Longer rows do not fit the registers: the launcher refuses them.
-    cols = T.dynamic("cols", multiple_of=vector, at_most=chunk * chunks)
+    cols = T.dynamic("cols", multiple_of=vector, at_most=strip.capacity())
     load, store = ACCESS[vector]
-    # x: warp w, lane l, chunk r, word k (slot 4 r + k).
-    row_layout = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
-    # k values per thread (slots 0..k-1), lanes as the collective's atom.
-    def per_thread(k):
-        return TileLayout(S[(warps, 32, k, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
-    def apply(name, *operands, **kwargs):
-        T.cuda.tile.apply(T.ptx[name], *operands, scope="cta", **kwargs)
 
     @T.function
     def softmax(X: T.Tensor((rows, cols), "float32", align=16),
                 Y: T.Tensor((rows, cols), "float32", align=16)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=rows, block=threads))
         row = T.cuda.block_idx("x")
-        x = T.alloc_local((warps, 32, chunks, 4), "float32", layout=row_layout)
-        values = x.view(warps, 32, chunks * 4, 1)
-        apply("mov.b32", values, T.float32(-math.inf))
-        accesses = (warps, 32, 4 // vector, vector)
-        for r in T.unroll(chunks):
-            apply(load, x.sub[:, :, r, :].view(*accesses),
-                  X.masked.sub[row, r * chunk:(r + 1) * chunk].view(*accesses))
-        normalize(values, per_thread, apply, T.cuda.cta_reduce)
-        for r in T.unroll(chunks):
-            apply(store, Y.masked.sub[row, r * chunk:(r + 1) * chunk].view(*accesses),
-                  x.sub[:, :, r, :].view(*accesses))
+        x = strip.load(load, X, row, fill=T.float32(-math.inf))
+        normalize(strip, strip.values(x), T.cuda.cta_reduce)
+        strip.copy(store, Y, x, row)
 
     return softmax
 
@@ -231,20 +169,11 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True, vec
     the H200, two rows of 4096 columns per CTA of 1024 threads move the
     bytes as fast as a device copy, where one row per CTA of 512 threads
     (the same registers per thread) reaches 99 % of it (bench/RESULTS.md)."""
-    warps = threads // 32
-    group = warps // rows_per_cta  # warps per row
-    chunk = group * 128  # columns per chunk of a row
+    group = threads // 32 // rows_per_cta  # warps per row
+    strip = Strip(chunks, stride=group * 128)  # one warp's part of each chunk
     rows = T.dynamic("rows")
-    cols = T.dynamic("cols", multiple_of=vector, at_most=chunk * chunks)
+    cols = T.dynamic("cols", multiple_of=vector, at_most=group * strip.capacity())
     load, store = ACCESS[vector]
-    # x: lane l, chunk r, word k (slot 4 r + k), in every warp.
-    lane_chunks = TileLayout(S[(32, chunks, 4) : (1 @ laneid, 4, 1)])
-
-    def per_thread(k):
-        return TileLayout(S[(32, k, 1) : (1 @ laneid, 1, 1)])
-
-    def apply(name, *operands, **kwargs):
-        T.cuda.tile.apply(T.ptx[name], *operands, scope="warp", **kwargs)
 
     @T.function
     def softmax(X: T.Tensor((rows, cols), "float32", align=16),
@@ -254,22 +183,13 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True, vec
         warp = T.cuda.thread_idx("x") // 32
         row = T.cuda.block_idx("x") * rows_per_cta + warp // group
         part = warp % group * 128  # the warp's first column in each chunk
-        x = T.alloc_local((32, chunks, 4), "float32", layout=lane_chunks)
-        values = x.view(32, chunks * 4, 1)
-        apply("mov.b32", values, T.float32(-math.inf))
-        accesses = (32, 4 // vector, vector)
-        for r in T.unroll(chunks):
-            apply(load, x.sub[:, r, :].view(*accesses),
-                  X.masked.sub[row, r * chunk + part:r * chunk + part + 128].view(*accesses))
+        x = strip.load(load, X, row, fill=T.float32(-math.inf), offset=part)
         if online:
-            normalize_online(values, per_thread, apply, group)
+            normalize_online(strip, strip.values(x), group)
         else:
-            normalize(values, per_thread, apply,
+            normalize(strip, strip.values(x),
                       lambda value, op: T.cuda.group_reduce(value, op, warps=group))
-        for r in T.unroll(chunks):
-            apply(store,
-                  Y.masked.sub[row, r * chunk + part:r * chunk + part + 128].view(*accesses),
-                  x.sub[:, r, :].view(*accesses))
+        strip.copy(store, Y, x, row, offset=part)
 
     return softmax
 
