@@ -43,6 +43,7 @@
 import sys
 
 from tirx.script import tirx as T
+from tirx.ops import Kernels, chunks_for, row_operands
 from tirx.rows import Strip
 
 EPS = 1e-6
@@ -93,8 +94,7 @@ def make_kernel(threads=256, chunks=2, eps=EPS, vector=8):
         apply("div.rn.f32", total, total, T.float32(cols.value()))
         apply("add.rn.f32", total, total, T.float32(eps))
         apply("rsqrt.approx.f32", total, total)
-        for e in strip.elements(x):
-            apply("mul.rn.f32", e, e, total)
+        strip.each(x, ("mul.rn.f32", total))
         apply("mul.rn.f32", x, x, w)
         # Pack pairs: element 2i in the low half, 2i + 1 in the high half.
         out = strip.alloc("uint32")
@@ -105,7 +105,7 @@ def make_kernel(threads=256, chunks=2, eps=EPS, vector=8):
     return rms_norm
 
 
-_compiled = {}
+kernels = Kernels(make_kernel)  # by make_kernel's arguments
 
 
 def config_for(cols, threads=None):
@@ -117,7 +117,7 @@ def config_for(cols, threads=None):
                          "kernels hold in registers" % (cols, MAX_COLUMNS))
     threads = threads or (512 if cols >= 8192 else 256)
     chunk = threads * 8
-    chunks = 1 << max(0, (-(-cols // chunk) - 1).bit_length())  # chunks >= cols / chunk
+    chunks = chunks_for(cols, chunk)
     if chunk * chunks > MAX_COLUMNS and chunks > 1:
         raise ValueError("rms_norm: %d threads hold at most %d columns, not %d"
                          % (threads, MAX_COLUMNS, cols))
@@ -132,36 +132,11 @@ def rms_norm(x, weight, out=None, threads=None, eps=EPS):
     first; `out`, if given, must be a contiguous bfloat16 CUDA tensor of x's
     shape (ValueError otherwise). An empty x gives an empty result without
     a launch."""
-    import tirx
-    import torch
-    for name, value in (("x", x), ("weight", weight)):
-        if value.dtype != torch.bfloat16:
-            raise TypeError("rms_norm: %s must be bfloat16, got %s" % (name, value.dtype))
-        if not value.is_cuda:
-            raise ValueError("rms_norm: %s must be a CUDA tensor, got one on %s"
-                             % (name, value.device))
-    cols = x.shape[-1] if x.dim() else 1
-    if tuple(weight.shape) != (cols,):
-        raise ValueError("rms_norm: weight must have shape (%d,), got %s"
-                         % (cols, tuple(weight.shape)))
-    if out is None:
-        out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
-    elif out.shape != x.shape or out.dtype != x.dtype or not out.is_contiguous() \
-            or out.device != x.device:
-        raise ValueError("rms_norm: out must be a contiguous bfloat16 tensor of shape %s on "
-                         "%s, got %s %s%s on %s" % (tuple(x.shape), x.device, out.dtype,
-                                                    tuple(out.shape),
-                                                    "" if out.is_contiguous() else
-                                                    " (not contiguous)", out.device))
-    if x.numel() == 0:
-        return out
-    threads, chunks, vector = config_for(cols, threads)
-    key = (threads, chunks, eps, vector)
-    if key not in _compiled:
-        _compiled[key] = tirx.compile(make_kernel(threads, chunks, eps, vector), target="cuda")
-    rows = x.numel() // cols
-    _compiled[key](x.contiguous().view(rows, cols), weight.contiguous(),
-                   out.view(rows, cols))
+    out, rows, cols = row_operands("rms_norm", "bfloat16", x, out, weight=weight)
+    if rows:
+        threads, chunks, vector = config_for(cols, threads)
+        kernels(threads, chunks, eps, vector)(x.contiguous().view(rows, cols),
+                                              weight.contiguous(), out.view(rows, cols))
     return out
 
 

@@ -51,6 +51,7 @@ import math
 import sys
 
 from tirx.script import tirx as T
+from tirx.ops import Kernels, chunks_for, row_operands
 from tirx.rows import Strip
 
 LOG2E = math.log2(math.e)
@@ -78,14 +79,11 @@ def normalize(strip, values, reduce):
     # e = 2^(x log2e - max log2e), summed.
     shift = strip.local((1, 1)).view(*strip.threads, 1)
     apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
-    for e in strip.elements(values):
-        apply("fma.rn.f32", e, e, T.float32(LOG2E), shift)
-        apply("ex2.approx.ftz.f32", e, e)
+    strip.each(values, ("fma.rn.f32", T.float32(LOG2E), shift), ("ex2.approx.ftz.f32",))
     total = strip.reduce(values, "add.rn.f32", partial)
     reduce(total, "sum")
     apply("rcp.rn.f32", total, total)
-    for e in strip.elements(values):
-        apply("mul.rn.f32", e, e, total)
+    strip.each(values, ("mul.rn.f32", total))
 
 
 def normalize_online(strip, values, group):
@@ -108,9 +106,7 @@ def normalize_online(strip, values, group):
     apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
     capped = top  # the max is not needed any more
     apply("min.f32", capped, shift, T.float32(FLT_MAX))
-    for e in strip.elements(values):
-        apply("fma.rn.f32", e, e, T.float32(LOG2E), capped)
-        apply("ex2.approx.ftz.f32", e, e)
+    strip.each(values, ("fma.rn.f32", T.float32(LOG2E), capped), ("ex2.approx.ftz.f32",))
     strip.reduce(values, "add.rn.f32", partial, into=total.view(32, 1, 1))
     T.cuda.warp_reduce(total, "sum")
     # Lane l gets warp l mod group's pair; `partial` serves as scratch.
@@ -129,8 +125,7 @@ def normalize_online(strip, values, group):
     apply("sub.rn.f32", row_shift, row_shift, capped)
     apply("ex2.approx.ftz.f32", row_shift, row_shift)
     apply("mul.rn.f32", weight, weight, row_shift)
-    for e in strip.elements(values):
-        apply("mul.rn.f32", e, e, weight)
+    strip.each(values, ("mul.rn.f32", weight))
 
 
 def make_kernel(threads=256, chunks=4, vector=4):
@@ -202,7 +197,7 @@ def kernel_for(threads, chunks, rows_per_cta=1, online=False, vector=4):
     return make_grouped_kernel(threads, chunks, rows_per_cta, online, vector)
 
 
-_compiled = {}
+kernels = Kernels(kernel_for)  # by kernel_for's arguments
 GROUP_COLUMNS = 8192  # a CTA's columns, summed over its rows
 
 
@@ -224,29 +219,10 @@ def softmax(x, out=None, threads=None):
     reproduce from run to run (2 rows of 4096), or they were slower (4 rows
     of 2048, one row of 16384), and the kernels take two barriers.
     bench/RESULTS.md has the measurements behind these choices."""
-    import tirx
-    import torch
-    if x.dtype != torch.float32:
-        raise TypeError("softmax: x must be float32, got %s" % x.dtype)
-    if not x.is_cuda:
-        raise ValueError("softmax: x must be a CUDA tensor, got one on %s" % x.device)
-    cols = x.shape[-1] if x.dim() else 1
-    if out is None:
-        out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
-    elif out.shape != x.shape or out.dtype != x.dtype or not out.is_contiguous() \
-            or out.device != x.device:
-        raise ValueError("softmax: out must be a contiguous float32 tensor of shape %s on %s, "
-                         "got %s %s%s on %s" % (tuple(x.shape), x.device, out.dtype,
-                                                tuple(out.shape),
-                                                "" if out.is_contiguous() else
-                                                " (not contiguous)", out.device))
-    if x.numel() == 0:
-        return out
-    rows = x.numel() // cols
-    key = config_for(rows, cols, threads=threads)
-    if key not in _compiled:
-        _compiled[key] = tirx.compile(kernel_for(*key), target="cuda")
-    _compiled[key](x.contiguous().view(rows, cols), out.view(rows, cols))
+    out, rows, cols = row_operands("softmax", "float32", x, out)
+    if rows:
+        kernels(*config_for(rows, cols, threads=threads))(x.contiguous().view(rows, cols),
+                                                          out.view(rows, cols))
     return out
 
 
@@ -272,9 +248,9 @@ def config_for(rows, cols, threads=None):
             per_cta = candidate
             break
     if per_cta > 1:
-        return 1024, _chunks(cols, 4096 // per_cta), per_cta, False, vector
+        return 1024, chunks_for(cols, 4096 // per_cta), per_cta, False, vector
     threads = threads or (1024 if cols >= GROUP_COLUMNS else 256)
-    chunks = _chunks(cols, threads * 4)
+    chunks = chunks_for(cols, threads * 4)
     return threads, chunks, 1, threads == 1024 and chunks <= 2, vector
 
 
@@ -288,15 +264,10 @@ def _measured_config(rows, cols, threads):
             per_cta = candidate
             break
     if per_cta > 1:
-        return 1024, _chunks(cols, 4096 // per_cta), per_cta, False
+        return 1024, chunks_for(cols, 4096 // per_cta), per_cta, False
     threads = threads or (1024 if cols >= GROUP_COLUMNS and cols % 4096 == 0 else 256)
-    chunks = _chunks(cols, threads * 4)
+    chunks = chunks_for(cols, threads * 4)
     return threads, chunks, per_cta, threads == 1024 and chunks <= 2
-
-
-def _chunks(cols, chunk):
-    """A power of two >= cols / chunk: one kernel serves a range of lengths."""
-    return 1 << max(0, (-(-cols // chunk) - 1).bit_length())
 
 
 # __main__'s cases (rows, cols, mask). One row per CTA: (1, 1024), (3, 4096)

@@ -115,6 +115,17 @@ class Strip:
         every = (slice(None),) * len(self.threads)
         return [values.sub[every + (i, slice(None))] for i in range(values.shape[-2])]
 
+    def each(self, values, *steps):
+        """For each value of a values() tile in turn, `steps` in order: a
+        step (instruction, *operands) is apply(instruction, e, e,
+        *operands) on the value's (threads..., 1) tile e, the operands
+        constants or per-thread (threads..., 1) tiles. A value's steps
+        follow each other, so a chain such as fma then ex2 runs value by
+        value."""
+        for e in self.elements(values):
+            for instruction, *operands in steps:
+                self.apply(instruction, e, e, *operands)
+
     def apply(self, instruction, *operands, **kwargs):
         """T.cuda.tile.apply of `instruction` at the strip's scope."""
         T = _script()
