@@ -19,7 +19,7 @@ which every complete launch leaves at zero), so faster SMs take more chunks
 (docs/sizes.md, "Dynamic scheduling"). Run this file on a GPU to check every
 variant bit for bit at each size of SIZES."""
 from tirx.script import tirx as T
-from tirx.stream import ElementwiseMap
+from tirx.stream import ElementwiseMap, counter_for  # noqa: F401 (this module's counter_for)
 
 THREADS, UNROLL, CTAS_PER_SM, LOADS_FIRST = 256, 4, 8, False
 CHUNK = THREADS * 4 * UNROLL  # floats per CTA per step
@@ -119,22 +119,6 @@ def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTA
         T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=threads))
         walk.dynamic(A, B, counter, grid, barriers)
     return affine_relu_dynamic
-
-
-_COUNTERS = {}
-
-
-def counter_for(device):
-    """The work counter of make_dynamic_kernel's kernels on `device`: one
-    int32 zero, allocated (and zeroed) once per device and reused by every
-    launch, which leaves it at zero (make_dynamic_kernel's invariant)."""
-    import torch
-    device = torch.device(device)
-    if device.index is None:
-        device = torch.device(device.type, torch.cuda.current_device())
-    if device not in _COUNTERS:
-        _COUNTERS[device] = torch.zeros(1, dtype=torch.int32, device=device)
-    return _COUNTERS[device]
 
 
 def make_one_pass_kernel(threads=THREADS, unroll=UNROLL):

@@ -239,35 +239,19 @@ def config_for(rows, cols, threads=None):
     if threads is not None and threads * 4 > MAX_COLUMNS:
         raise ValueError("softmax: %d threads take chunks of %d columns, more than %d"
                          % (threads, threads * 4, MAX_COLUMNS))
-    if cols % (1024 if threads is None else threads * 4) == 0:
-        return _measured_config(rows, cols, threads) + (4,)
+    measured = cols % (1024 if threads is None else threads * 4) == 0
     vector = 4 if cols % 4 == 0 else 2 if cols % 2 == 0 else 1
-    per_cta = 1
-    for candidate in (8, 4, 2) if threads is None else ():
-        if cols * candidate <= GROUP_COLUMNS and rows >= candidate:
-            per_cta = candidate
-            break
-    if per_cta > 1:
-        return 1024, chunks_for(cols, 4096 // per_cta), per_cta, False, vector
-    threads = threads or (1024 if cols >= GROUP_COLUMNS else 256)
+    for per_cta in (8, 4, 2) if threads is None else ():
+        # A group of 32 / per_cta warps takes chunks of 4096 / per_cta
+        # columns; measured lengths went several to a CTA only in whole
+        # chunks and CTAs.
+        whole = rows % per_cta == 0 and cols % (4096 // per_cta) == 0
+        if cols * per_cta <= GROUP_COLUMNS and (whole if measured else rows >= per_cta):
+            return 1024, chunks_for(cols, 4096 // per_cta), per_cta, False, vector
+    if threads is None:
+        threads = 1024 if cols >= GROUP_COLUMNS and (cols % 4096 == 0 or not measured) else 256
     chunks = chunks_for(cols, threads * 4)
     return threads, chunks, 1, threads == 1024 and chunks <= 2, vector
-
-
-def _measured_config(rows, cols, threads):
-    """config_for's choice (less the vector) for whole chunks of 1024."""
-    per_cta = 1
-    for candidate in (8, 4, 2) if threads is None else ():
-        # A group of 32 / candidate warps takes chunks of 4096 / candidate columns.
-        if cols * candidate <= GROUP_COLUMNS and rows % candidate == 0 \
-                and cols % (4096 // candidate) == 0:
-            per_cta = candidate
-            break
-    if per_cta > 1:
-        return 1024, chunks_for(cols, 4096 // per_cta), per_cta, False
-    threads = threads or (1024 if cols >= GROUP_COLUMNS and cols % 4096 == 0 else 256)
-    chunks = chunks_for(cols, threads * 4)
-    return threads, chunks, per_cta, threads == 1024 and chunks <= 2
 
 
 # __main__'s cases (rows, cols, mask). One row per CTA: (1, 1024), (3, 4096)

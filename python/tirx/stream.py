@@ -11,7 +11,7 @@ around its named instructions.
 """
 from ._dsl import _error, is_int
 
-__all__ = ["steps", "ElementwiseMap", "DynamicChunks"]
+__all__ = ["steps", "ElementwiseMap", "DynamicChunks", "counter_for"]
 
 
 def _script():
@@ -276,3 +276,20 @@ class DynamicChunks:
                     with T.Then():
                         self._step(body, 1)
             loop.repeat_if(T.index(self.cur[0]) < self.count)
+
+
+_COUNTERS = {}
+
+
+def counter_for(device):
+    """The work counter of DynamicChunks kernels on `device` (a torch device
+    or its name): one int32 zero, allocated (and zeroed) once per device and
+    reused by every launch, which leaves it at zero (DynamicChunks'
+    invariant). Launches that share it must not overlap (one stream)."""
+    import torch
+    device = torch.device(device)
+    if device.index is None:
+        device = torch.device(device.type, torch.cuda.current_device())
+    if device not in _COUNTERS:
+        _COUNTERS[device] = torch.zeros(1, dtype=torch.int32, device=device)
+    return _COUNTERS[device]
