@@ -3,7 +3,7 @@
 # One CTA of 256 threads; thread t owns columns 4t..4t+3 and adds the rows
 # into four registers, in row order 0, 1, ..., rows-1, so the result is
 # bit for bit the sequential float32 sum. The rows are read by a `T.serial`
-# loop (a real loop on the GPU) over groups of four, each group unrolled
+# loop (a real loop on the GPU, tirx.stream.steps) over groups of four, each group unrolled
 # while tracing (`T.unroll(4)`): four independent loads in flight, then the
 # four adds in row order. The last rows % 4 rows are one more group of
 # masked rows (X.masked, docs/sizes.md): a row past `rows` is not read and

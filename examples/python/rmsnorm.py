@@ -7,15 +7,16 @@
 # torch's RMSNorm over the last dimension takes, up to MAX_COLUMNS.
 #
 # One CTA per row; warp w, lane l holds, in chunk r, the eight columns
-# r*C + 256 w + 8 l + (0..7) (C = threads x 8): one 16-byte load per thread
-# and chunk, coalesced across the CTA, widened to float32 by one
+# r*C + 256 w + 8 l + (0..7) (C = threads x 8; a tirx.rows.Strip of 4
+# words per thread): one 16-byte load per thread and chunk, coalesced across
+# the CTA, widened to float32 by one
 # cvt.f32.bf16 per element. The row's tiles are masked regions
 # (X.masked.sub, docs/sizes.md): a thread's columns past `cols` are not
 # loaded and keep 0, adding nothing to the sum of squares, and are not
 # stored. A row whose length is not a multiple of 8 is not 16-byte aligned:
-# its kernel loads 8, 4 or 2 bytes at a time (`vector` elements). The sum is float32 fmas into 8 partial sums per thread,
-# added as a tree, then
-# T.cuda.cta_reduce (warp butterflies + one shared-memory exchange); the
+# its kernel loads 8, 4 or 2 bytes at a time (`vector` elements). The sum
+# is float32 fmas into 8 partial sums per thread, added as a tree
+# (Strip.dot), then T.cuda.cta_reduce (warp butterflies + one shared-memory exchange); the
 # scale is rsqrt.approx.f32 of sum / cols + eps; the result is packed two
 # elements at a time by cvt.rn.bf16x2.f32.
 #
@@ -45,6 +46,7 @@ import sys
 from tirx.script import tirx as T
 from tirx.ops import Kernels, chunks_for, row_operands
 from tirx.rows import Strip
+from tirx.testing import as_float64, bfloat16_mismatches, round_to_bfloat16
 
 EPS = 1e-6
 ACCURACY = 2.0 ** -20  # y before its bfloat16 rounding, relative (see Accuracy above)
@@ -140,35 +142,12 @@ def rms_norm(x, weight, out=None, threads=None, eps=EPS):
     return out
 
 
-def _float64(values):
-    """A numpy array or torch tensor as float64."""
-    if hasattr(values, "double"):
-        return values.double()
-    import numpy
-    return numpy.asarray(values, dtype=numpy.float64)
-
-
 def reference(x, weight, eps=EPS):
     """float64 RMSNorm of the bfloat16 inputs (rounding left to the caller):
     numpy arrays or torch tensors (bfloat16, or float holding bfloat16
     values)."""
-    xd, wd = _float64(x), _float64(weight)
+    xd, wd = as_float64(x), as_float64(weight)
     return xd * ((xd * xd).sum(-1)[..., None] / xd.shape[-1] + eps) ** -0.5 * wd
-
-
-def round_to_bfloat16(values):
-    """float64 `values` (numpy or torch) rounded to the nearest bfloat16,
-    ties to even, as float64: the low 45 of float64's 52 fraction bits
-    rounded away. bfloat16's normal range (and 0), where RMSNorm's results
-    lie; overflow rounds to inf as it should."""
-    if hasattr(values, "double"):
-        import torch
-        bits = values.view(torch.int64)
-    else:
-        import numpy
-        bits = values.view(numpy.int64)
-    bits = (bits + ((1 << 44) - 1) + ((bits >> 45) & 1)) & -(1 << 45)
-    return bits.view(values.dtype)
 
 
 def check(y, want):
@@ -177,10 +156,7 @@ def check(y, want):
     lies farther than ACCURACY |want| from a rounding boundary, or not one
     of the two neighbours, where it lies closer: 0 passes. numpy or torch;
     NaN (an unwritten element of a poisoned output) never passes."""
-    y = _float64(y)
-    low = round_to_bfloat16(want - abs(want) * ACCURACY)
-    high = round_to_bfloat16(want + abs(want) * ACCURACY)
-    return int(((y != low) & (y != high)).sum())
+    return bfloat16_mismatches(y, want, ACCURACY)
 
 
 def inputs(rows, cols, seed=0):

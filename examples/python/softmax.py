@@ -7,7 +7,8 @@
 #
 # One CTA per row; warp w, lane l holds, in chunk r, the four columns
 # r*C + 128 w + 4 l + (0..3) (C = threads x 4): every chunk is one 16-byte
-# load per thread, coalesced across the CTA. The row's tiles are masked
+# load per thread, coalesced across the CTA (a tirx.rows.Strip,
+# docs/library.md). The row's tiles are masked
 # regions (X.masked.sub, docs/sizes.md): a thread's columns past `cols` are
 # not loaded and keep -inf, so they add nothing to the max or the sum, and
 # are not stored. A row whose length is not a multiple of 4 is not 16-byte
@@ -23,7 +24,7 @@
 # for rows of 8192 columns, one per CTA.
 #
 # Reductions (T.cuda.cta_reduce, docs/collectives.md): each thread reduces
-# its registers (combine(): 8 partial values, then a tree, so the chain of
+# its registers (Strip.reduce: 8 partial values, then a tree, so the chain of
 # dependent steps is short: it lies between the row's loads and its stores),
 # the warp reduces by butterfly shuffles (shfl.sync.bfly, 5 steps), warps
 # meet through shared memory: lane 0 of each warp stores its warp's value
@@ -53,6 +54,7 @@ import sys
 from tirx.script import tirx as T
 from tirx.ops import Kernels, chunks_for, row_operands
 from tirx.rows import Strip
+from tirx.testing import max_relative_error  # the check: passes when <= RTOL
 
 LOG2E = math.log2(math.e)
 # The load and store of `vector` float32 elements at a time.
@@ -294,15 +296,6 @@ def reference(x):
     import numpy
     e = numpy.exp(x.astype(numpy.float64) - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-
-
-def max_relative_error(y, want):
-    """The check (numpy): max |y - want| / |want| over the elements (a zero
-    of want must be met exactly; NaN, an unwritten element of a poisoned
-    output, fails); passes when <= RTOL."""
-    import numpy
-    error = numpy.abs(y.astype(numpy.float64) - want) / numpy.maximum(numpy.abs(want), 1e-30)
-    return float(error.max())
 
 
 if __name__ == "__main__":
