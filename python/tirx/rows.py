@@ -112,6 +112,9 @@ class Strip:
         order: operands for an instruction per value with a per-thread
         scalar ((threads..., 1)) beside it."""
         self._check_tile(values, "elements")
+        if len(values.shape) != len(self.threads) + 2 or values.shape[-1] != 1:
+            raise _error("Strip.elements needs a values() tile (threads..., n, 1), got shape %s"
+                         % (tuple(values.shape),))
         every = (slice(None),) * len(self.threads)
         return [values.sub[every + (i, slice(None))] for i in range(values.shape[-2])]
 

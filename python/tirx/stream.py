@@ -25,14 +25,17 @@ def steps(stop, step, body):
     on the GPU), then body(whole, masked=True) once for the stop % step
     items that remain (whole = stop // step * step): a body that reads them
     through masked regions (X.masked, docs/sizes.md) reads none past
-    `stop`."""
+    `stop`. A `stop` known while tracing (an int) leaves out a loop of no
+    steps and an empty rest."""
     if not is_int(step) or step < 1:
         raise _error("steps: step must be a positive int, got %r" % (step,))
     T = _script()
     whole = stop // step * step  # the items of whole steps
-    for first in T.serial(0, whole, step):
-        body(first, masked=False)
-    body(whole, masked=True)
+    if not is_int(stop) or whole > 0:
+        for first in T.serial(0, whole, step):
+            body(first, masked=False)
+    if not is_int(stop) or stop % step:
+        body(whole, masked=True)
 
 
 class ElementwiseMap:

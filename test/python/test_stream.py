@@ -52,6 +52,20 @@ def test_steps_loop_then_masked_rest():
     assert len(re.findall(r"@%tirx_p ld\.global\.v4\.b32 ", ptx)) == 1  # the rest, masked
 
 
+def test_steps_over_a_traced_int():
+    """A stop known while tracing: no empty loop, no empty rest."""
+    for stop, want in ((10, [("ScalarValue", False), ("int", True)]),
+                       (8, [("ScalarValue", False)]), (3, [("int", True)])):
+        calls = []
+
+        @T.function
+        def kernel(A: T.Tensor((16,), "float32")):
+            T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+            steps(stop, 4, lambda first, masked: calls.append((type(first).__name__, masked)))
+        tirx.compile(kernel, target=TARGET)
+        assert calls == want, stop
+
+
 def relu(regs):
     scalars = regs.view(regs.shape[0], 1)
     T.cuda.tile.apply(T.ptx["max.f32"], scalars, scalars, T.float32(0), scope="thread")
