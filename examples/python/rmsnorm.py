@@ -77,9 +77,7 @@ def make_kernel(threads=256, chunks=2, eps=EPS, vector=8):
     def load_floats(tensor, *index):
         """The row tensor[index..., :] as float32 registers, 0 past its end."""
         raw = strip.load(load, tensor, *index, fill=T.uint32(0))
-        values = strip.local((chunks * 8, 1), "float32")
-        apply("cvt.f32.bf16", values, strip.values(raw.view("bfloat16")))
-        return values
+        return strip.convert("cvt.f32.bf16", raw.view("bfloat16"))
 
     @T.function
     def rms_norm(X: T.Tensor((rows, cols), "bfloat16", align=16),
@@ -99,10 +97,7 @@ def make_kernel(threads=256, chunks=2, eps=EPS, vector=8):
         strip.each(x, ("mul.rn.f32", total))
         apply("mul.rn.f32", x, x, w)
         # Pack pairs: element 2i in the low half, 2i + 1 in the high half.
-        out = strip.alloc("uint32")
-        pairs = x.view(*strip.threads, chunks * 4, 2)
-        apply("cvt.rn.bf16x2.f32", strip.values(out), pairs[:, :, :, 1:2], pairs[:, :, :, 0:1])
-        strip.copy(store, Y, out, row)
+        strip.copy(store, Y, strip.pack("cvt.rn.bf16x2.f32", x), row)
 
     return rms_norm
 

@@ -129,6 +129,32 @@ class Strip:
             for instruction, *operands in steps:
                 self.apply(instruction, e, e, *operands)
 
+    def convert(self, instruction, tile, dtype="float32"):
+        """A new values() tile of `dtype` holding each element of `tile` (a
+        tile of the strip, viewed as its elements: raw.view("bfloat16"))
+        converted by `instruction` ("cvt.f32.bf16"), one per register."""
+        values = self.values(tile)
+        result = self.local(tuple(values.shape[len(self.threads):]), dtype)
+        self.apply(instruction, result, values)
+        return result
+
+    def pack(self, instruction, values):
+        """A new strip tile (uint32, alloc()) of `values` (a values() tile of
+        2 x chunks x words values) converted two at a time by a packing
+        `instruction` ("cvt.rn.bf16x2.f32"): value 2i in the low half of a
+        word, 2i + 1 in the high half, as memory orders 16-bit elements
+        (PTX takes the high half's source first)."""
+        count = self._count(values, "pack")
+        if count != 2 * self.chunks * self.words:
+            raise _error("Strip.pack: %d values per thread do not fill the strip's %d words "
+                         "two to a word" % (count, self.chunks * self.words))
+        out = self.alloc("uint32")
+        pairs = values.view(*(self.threads + (count // 2, 2)))
+        every = (slice(None),) * (len(self.threads) + 1)
+        self.apply(instruction, self.values(out), pairs[every + (slice(1, 2),)],
+                   pairs[every + (slice(0, 1),)])
+        return out
+
     def apply(self, instruction, *operands, **kwargs):
         """T.cuda.tile.apply of `instruction` at the strip's scope."""
         T = _script()

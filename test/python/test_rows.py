@@ -150,6 +150,25 @@ def test_dot_and_each(chunks):
     assert order == ["mul.rn.f32", "ex2.approx.ftz.f32"] * values  # value by value
 
 
+def test_convert_and_pack():
+    """bf16 rows widened to float32 one element at a time, and packed back
+    two to a word (the high half's source first, as PTX takes it)."""
+    strip = Strip(2, warps=2)
+
+    @T.function
+    def widen(X: T.Tensor((strip.capacity("bfloat16"),), "bfloat16", align=16),
+              Y: T.Tensor((strip.capacity("bfloat16"),), "bfloat16", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=64))
+        raw = strip.load("ld.global.v4.b32", X, masked=False)
+        x = strip.convert("cvt.f32.bf16", raw.view("bfloat16"))
+        assert tuple(x.shape) == (2, 32, 16, 1) and x.dtype.name == "float32"
+        strip.copy("st.global.v4.b32", Y, strip.pack("cvt.rn.bf16x2.f32", x), masked=False)
+    ptx = tirx.compile(widen, target=TARGET).ptx
+    assert len(re.findall(r"\bcvt\.f32\.bf16 ", ptx)) == 16
+    packs = re.findall(r"cvt\.rn\.bf16x2\.f32 %r\d+, (%r\d+), (%r\d+);", ptx)
+    assert len(packs) == 8
+
+
 def test_layouts_and_sizes():
     strip = Strip(4, warps=8)
     assert strip.layout(4, 1) == TileLayout("S[(8, 32, 4, 1) : (1@warpid, 1@laneid, 1, 1)]")
@@ -179,6 +198,8 @@ def misuse_kernel(case):
             strip.values(T.alloc_local((4, 32, 4), "float32"))  # MARK-values
         elif case == "reduce":
             strip.reduce(strip.local((1, 1)), "max.f32")  # MARK-reduce
+        elif case == "pack":
+            strip.pack("cvt.rn.bf16x2.f32", strip.values(strip.alloc()))  # MARK-pack
         elif case == "dot":
             x = strip.values(strip.alloc())
             strip.dot(x, x, width=8)  # MARK-dot
@@ -195,6 +216,8 @@ def misuse_kernel(case):
                               "(8, 32))"),
     ("reduce", "MARK-reduce", "Strip.reduce needs a values() tile of at least 2 values per "
                               "thread, got shape (8, 32, 1, 1)"),
+    ("pack", "MARK-pack", "Strip.pack: 4 values per thread do not fill the strip's 4 words "
+                          "two to a word"),
     ("dot", "MARK-dot", "Strip.dot: 4 values per thread are no multiple of 8 partial sums"),
 ])
 def test_misuse_is_located(case, marker, message):
