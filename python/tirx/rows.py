@@ -28,8 +28,9 @@ default (`X.masked`, docs/sizes.md): elements past the row's end are not
 loaded, keep the fill, and are not stored.
 
 Misuse is a DSLError at the kernel's line: an access that does not divide a
-thread's words, an instruction that is no global access, a tile that is not
-the strip's, a reduction over fewer than two values.
+thread's words, an instruction that is no global access, a row that is not
+a global tensor, a tile that is not the strip's, a reduction over fewer
+than two values, a dot product or a packing whose values do not fit.
 """
 from ._dsl import TensorValue, _error, is_int
 from .cuda.axis import laneid, warpid
@@ -62,6 +63,9 @@ class Strip:
         if warps is not None and (not is_int(warps) or warps < 1):
             raise _error("Strip: warps must be a positive int or None (one warp), got %r"
                          % (warps,))
+        if stride is not None and (not is_int(stride) or stride < 1):
+            raise _error("Strip: stride must be a positive int (columns from a chunk to the "
+                         "next) or None, got %r" % (stride,))
         self.chunks, self.warps, self.words, self.stride = chunks, warps, words, stride
         self.threads = (warps, 32) if warps else (32,)
         self._axes = (1 @ warpid, 1 @ laneid) if warps else (1 @ laneid,)

@@ -2,12 +2,22 @@
 shapes that a kernel over `n` elements or rows known only at launch writes
 around its named instructions.
 
-    from tirx.stream import steps
+    from tirx.stream import steps, ElementwiseMap
 
     def add_rows(first, masked):    # rows first .. first + 3
         ...
     steps(rows, 4, add_rows)        # whole groups of 4 in a T.serial loop,
                                     # then the rows % 4 rest, masked
+
+    walk = ElementwiseMap(n, relu, threads=256, unroll=4)  # B = relu(A)
+    walk.persistent(A, B, grid)     # a grid-stride loop over its chunks
+
+`steps` is the loop over groups of rows, `ElementwiseMap` an elementwise
+pass over 1-D tensors (full chunks of coalesced vectors, a predicated tail)
+with its schedules — persistent, one chunk per CTA, software-pipelined, and
+dynamic: chunks handed out by an atomic counter (`DynamicChunks`, whose
+counter `counter_for(device)` keeps). Every instruction is the caller's;
+misuse is a DSLError at the kernel's line.
 """
 from ._dsl import _error, is_int
 

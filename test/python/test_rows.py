@@ -187,6 +187,8 @@ def misuse_kernel(case):
         strip = Strip(1, warps=8)
         if case == "chunks":
             Strip(0, warps=8)  # MARK-chunks
+        elif case == "stride":
+            Strip(1, stride=-128)  # MARK-stride
         elif case == "width":
             Strip(1, warps=8, words=2).load("ld.global.v4.b32", X, 0)  # MARK-width
         elif case == "not global":
@@ -208,6 +210,8 @@ def misuse_kernel(case):
 
 @pytest.mark.parametrize("case, marker, message", [
     ("chunks", "MARK-chunks", "Strip: chunks must be a positive int, got 0"),
+    ("stride", "MARK-stride", "Strip: stride must be a positive int (columns from a chunk to "
+                              "the next) or None, got -128"),
     ("width", "MARK-width", "Strip: ld.global.v4.b32 accesses 4 elements; a thread's 2 words "
                             "are 2 of them, no multiple"),
     ("not global", "MARK-not-global", "Strip: 'ld.shared.v4.b32' is no global load or store"),
