@@ -9,9 +9,11 @@ GRID chunks apart. A full chunk is UNROLL coalesced 16-byte vectors per
 thread, each loaded, computed and stored before the next is loaded (one load
 in flight per thread: on an H200 this streams 3-4 % faster than issuing the
 UNROLL loads first, bench/RESULTS.md); the last, partial chunk takes a vector
-where 4 floats remain and single floats after. The compiler proves every access inside A and B for all
-n >= 1, and the vectors 16-byte aligned (align=16 on the tensors, offsets
-that are multiples of 4 floats).
+where 4 floats remain and single floats after. The compiler proves every
+access inside A and B for all n >= 1, and the vectors 16-byte aligned
+(align=16 on the tensors, offsets that are multiples of 4 floats). The
+walks are tirx.stream.ElementwiseMap's schedules (docs/library.md,
+"Streams"), each kernel naming its body, instructions and grid.
 
 make_dynamic_kernel schedules the same chunks dynamically: each CTA takes
 its next chunk from an atomic counter (a third argument, counter_for(device),
