@@ -9,9 +9,11 @@ GRID chunks apart. A full chunk is UNROLL coalesced 16-byte vectors per
 thread, each loaded, computed and stored before the next is loaded (one load
 in flight per thread: on an H200 this streams 3-4 % faster than issuing the
 UNROLL loads first, bench/RESULTS.md); the last, partial chunk takes a vector
-where 4 floats remain and single floats after. The compiler proves every access inside A and B for all
-n >= 1, and the vectors 16-byte aligned (align=16 on the tensors, offsets
-that are multiples of 4 floats).
+where 4 floats remain and single floats after. The compiler proves every
+access inside A and B for all n >= 1, and the vectors 16-byte aligned
+(align=16 on the tensors, offsets that are multiples of 4 floats). The
+walks are tirx.stream.ElementwiseMap's schedules (docs/library.md,
+"Streams"), each kernel naming its body, instructions and grid.
 
 make_dynamic_kernel schedules the same chunks dynamically: each CTA takes
 its next chunk from an atomic counter (a third argument, counter_for(device),
@@ -19,6 +21,7 @@ which every complete launch leaves at zero), so faster SMs take more chunks
 (docs/sizes.md, "Dynamic scheduling"). Run this file on a GPU to check every
 variant bit for bit at each size of SIZES."""
 from tirx.script import tirx as T
+from tirx.stream import ElementwiseMap, counter_for  # noqa: F401 (this module's counter_for)
 
 THREADS, UNROLL, CTAS_PER_SM, LOADS_FIRST = 256, 4, 8, False
 CHUNK = THREADS * 4 * UNROLL  # floats per CTA per step
@@ -34,54 +37,6 @@ def affine_relu(regs):
     T.cuda.tile.apply(T.ptx["max.f32"], scalars, scalars, T.float32(0), scope="thread")
 
 
-def four_or_tail(A, B, off, load="ld.global.v4.b32", store="st.global.v4.b32"):
-    """B[off:off+4] = affine_relu(A[off:off+4]) as one vector where 4 floats
-    remain, else element by element up to n (a partial last chunk)."""
-    with T.If(off + 4 <= n):
-        with T.Then():
-            r = T.alloc_local((4,), "float32")
-            T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4], scope="thread")
-            affine_relu(r)
-            T.cuda.tile.apply(T.ptx[store], B[off:off + 4], r, scope="thread")
-        with T.Else():
-            for j in T.serial(off, n):
-                x = T.alloc_local((1,), "float32")
-                T.cuda.tile.apply(T.ptx["ld.global.b32"], x, A[j:j + 1], scope="thread")
-                affine_relu(x)
-                T.cuda.tile.apply(T.ptx["st.global.b32"], B[j:j + 1], x, scope="thread")
-
-
-def chunk_at(A, B, base, tx, threads, unroll, load, store, loads_first=False):
-    """B = affine_relu(A) over the chunk of threads * 4 * unroll floats at
-    `base`: a full chunk is `unroll` coalesced 16-byte vectors per thread
-    (loads_first: a thread issues its loads before its first store; else
-    load, compute and store one vector at a time); a partial last chunk
-    takes four_or_tail per vector."""
-    with T.If(base + threads * 4 * unroll <= n):
-        with T.Then():
-            if loads_first:
-                regs = []
-                for u in T.unroll(unroll):
-                    off = base + u * (threads * 4) + tx * 4
-                    r = T.alloc_local((4,), "float32")
-                    T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4], scope="thread")
-                    regs.append(r)
-                for u in T.unroll(unroll):
-                    off = base + u * (threads * 4) + tx * 4
-                    affine_relu(regs[u])
-                    T.cuda.tile.apply(T.ptx[store], B[off:off + 4], regs[u], scope="thread")
-            else:
-                for u in T.unroll(unroll):
-                    off = base + u * (threads * 4) + tx * 4
-                    r = T.alloc_local((4,), "float32")
-                    T.cuda.tile.apply(T.ptx[load], r, A[off:off + 4], scope="thread")
-                    affine_relu(r)
-                    T.cuda.tile.apply(T.ptx[store], B[off:off + 4], r, scope="thread")
-        with T.Else():
-            for u in T.unroll(unroll):
-                four_or_tail(A, B, base + u * (threads * 4) + tx * 4, load, store)
-
-
 def make_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM,
                 load="ld.global.v4.b32", store="st.global.v4.b32", loads_first=LOADS_FIRST):
     """The kernel for a device of `num_sms` SMs; the other arguments name a
@@ -90,16 +45,13 @@ def make_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM
     flight); False: load, compute and store one vector at a time (a store
     may not pass a load of A, which may alias B, so one load is in flight)."""
     grid = num_sms * ctas_per_sm
-    chunk = threads * 4 * unroll
+    walk = ElementwiseMap(n, affine_relu, threads, unroll, load, store, loads_first=loads_first)
 
     @T.function
     def affine_relu_persistent(A: T.Tensor((n,), "float32", align=16),
                                B: T.Tensor((n,), "float32", align=16)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=threads))
-        bx = T.cuda.block_idx("x")
-        tx = T.cuda.thread_idx("x")
-        for base in T.serial(bx * chunk, n, grid * chunk):
-            chunk_at(A, B, base, tx, threads, unroll, load, store, loads_first)
+        walk.persistent(A, B, grid)
     return affine_relu_persistent
 
 
@@ -111,52 +63,25 @@ def make_pipelined_kernel(num_sms, threads=256, unroll=4, ctas_per_sm=4,
     registers (59 registers at 256 x 4, so 4 CTAs of 256 threads per SM; 40
     at 256 x 2). For comparison in bench/gpu/sizes.py."""
     grid = num_sms * ctas_per_sm
-    chunk = threads * 4 * unroll
-    stride = grid * chunk
+    walk = ElementwiseMap(n, affine_relu, threads, unroll, load, store)
 
     @T.function
     def affine_relu_pipelined(A: T.Tensor((n,), "float32", align=16),
                               B: T.Tensor((n,), "float32", align=16)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=threads))
-        bx = T.cuda.block_idx("x")
-        tx = T.cuda.thread_idx("x")
-        cur = [T.alloc_local((4,), "float32") for _ in range(unroll)]
-        nxt = [T.alloc_local((4,), "float32") for _ in range(unroll)]
-        # cur holds the chunk at `base` whenever that chunk is full.
-        with T.If(bx * chunk + chunk <= n):
-            with T.Then():
-                for u in T.unroll(unroll):
-                    off = bx * chunk + u * (threads * 4) + tx * 4
-                    T.cuda.tile.apply(T.ptx[load], cur[u], A[off:off + 4], scope="thread")
-        for base in T.serial(bx * chunk, n, stride):
-            with T.If(base + chunk <= n):
-                with T.Then():
-                    with T.If(base + stride + chunk <= n):
-                        with T.Then():
-                            for u in T.unroll(unroll):
-                                off = base + stride + u * (threads * 4) + tx * 4
-                                T.cuda.tile.apply(T.ptx[load], nxt[u], A[off:off + 4],
-                                                  scope="thread")
-                    for u in T.unroll(unroll):
-                        off = base + u * (threads * 4) + tx * 4
-                        affine_relu(cur[u])
-                        T.cuda.tile.apply(T.ptx[store], B[off:off + 4], cur[u], scope="thread")
-                    for u in T.unroll(unroll):
-                        T.cuda.tile.apply(T.ptx["mov.b32"], cur[u].view(4, 1), nxt[u].view(4, 1),
-                                          scope="thread")
-                with T.Else():
-                    for u in T.unroll(unroll):
-                        four_or_tail(A, B, base + u * (threads * 4) + tx * 4, load, store)
+        walk.pipelined(A, B, grid)
     return affine_relu_pipelined
+
 
 def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTAS_PER_SM,
                         load="ld.global.v4.b32", store="st.global.v4.b32", barriers=2,
                         loads_first=False):
     """make_kernel's work, scheduled dynamically (docs/sizes.md, "Dynamic
-    scheduling"): CTA bx first takes chunk bx, then takes further chunks from
-    a global counter (`counter`, one uint32 the caller keeps at zero between
-    launches: `counter_for(device)`) until none is left, so an SM that streams
-    faster takes more chunks instead of idling at the end of an equal share.
+    scheduling"; tirx.stream.DynamicChunks): CTA bx first takes chunk bx,
+    then takes further chunks from a global counter (`counter`, one uint32
+    the caller keeps at zero between launches: `counter_for(device)`) until
+    none is left, so an SM that streams faster takes more chunks instead of
+    idling at the end of an equal share.
 
     Thread 0 takes the next chunk (`atom.global.inc.u32`) before the CTA
     works on the current one, so the atomic's latency hides behind that
@@ -187,89 +112,29 @@ def make_dynamic_kernel(num_sms, threads=THREADS, unroll=UNROLL, ctas_per_sm=CTA
     guard is refused at compile time, naming the loaded value)."""
     assert barriers in (1, 2), "barriers is 1 or 2, got %r" % (barriers,)
     grid = num_sms * ctas_per_sm
-    chunk = threads * 4 * unroll
+    walk = ElementwiseMap(n, affine_relu, threads, unroll, load, store, loads_first=loads_first)
 
     @T.function
     def affine_relu_dynamic(A: T.Tensor((n,), "float32", align=16),
                             B: T.Tensor((n,), "float32", align=16),
                             counter: T.Tensor((1,), "int32", align=4)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=threads))
-        bx = T.cuda.block_idx("x")
-        tx = T.cuda.thread_idx("x")
-        nchunks = T.index(T.ceildiv(n, chunk))
-        # atom.inc's limit: the counter wraps to 0 after G = max(nchunks, grid) grabs.
-        limit = T.int32(T.if_then_else(nchunks > grid, nchunks, grid) - 1)
-        work = counter.view("uint32")
-        cur = T.alloc_local((1,), "uint32")  # the chunk the CTA works on
-        old = T.alloc_local((1,), "uint32")  # thread 0's grab
-        handed = T.alloc_shared((2,), "uint32", align=4)
-        T.cuda.tile.apply(T.ptx["mov.u32"], cur, T.int32(bx), scope="thread")
-
-        def step(slot):
-            """Work on chunk `cur` while thread 0 takes the next; hand it
-            over through handed[slot]; cur = the next chunk."""
-            T.cuda.tile.apply(T.ptx["atom.global.inc.u32"], old, work[0:1], limit,
-                              scope="thread", pred=tx == 0)
-            c = T.index(cur[0])
-            with T.If(c < nchunks):
-                with T.Then():
-                    chunk_at(A, B, c * chunk, tx, threads, unroll, load, store, loads_first)
-            T.cuda.tile.apply(T.ptx["st.shared.u32"], handed[slot:slot + 1], old,
-                              scope="thread", pred=tx == 0)
-            T.cuda.cta_sync()
-            T.cuda.tile.apply(T.ptx["ld.shared.u32"], cur, handed[slot:slot + 1],
-                              scope="thread")
-            T.cuda.tile.apply(T.ptx["add.u32"], cur.view(1, 1), cur.view(1, 1),
-                              T.uint32(grid), scope="thread")
-            if barriers == 2:
-                T.cuda.cta_sync()  # handed[slot] is free for thread 0's next grab
-
-        # Every thread reads the same chunk: the CTA leaves the loop together.
-        with T.DoWhile() as loop:
-            if barriers == 2:
-                step(0)
-            else:
-                # Two steps, two slots: thread 0 writes a slot again two
-                # steps later, after the next step's barrier, which every
-                # thread reaches only after reading it.
-                step(0)
-                with T.If(T.index(cur[0]) < nchunks):
-                    with T.Then():
-                        step(1)
-            loop.repeat_if(T.index(cur[0]) < nchunks)
+        walk.dynamic(A, B, counter, grid, barriers)
     return affine_relu_dynamic
-
-
-_COUNTERS = {}
-
-
-def counter_for(device):
-    """The work counter of make_dynamic_kernel's kernels on `device`: one
-    int32 zero, allocated (and zeroed) once per device and reused by every
-    launch, which leaves it at zero (make_dynamic_kernel's invariant)."""
-    import torch
-    device = torch.device(device)
-    if device.index is None:
-        device = torch.device(device.type, torch.cuda.current_device())
-    if device not in _COUNTERS:
-        _COUNTERS[device] = torch.zeros(1, dtype=torch.int32, device=device)
-    return _COUNTERS[device]
 
 
 def make_one_pass_kernel(threads=THREADS, unroll=UNROLL):
     """The same work without the persistent loop: a grid of ceil(n / chunk)
     CTAs, one chunk each (the grid is a size expression, evaluated at
     launch). For comparison in bench/gpu/sizes.py."""
-    chunk = threads * 4 * unroll
+    walk = ElementwiseMap(n, affine_relu, threads, unroll)
 
     @T.function
     def affine_relu_one_pass(A: T.Tensor((n,), "float32", align=16),
                              B: T.Tensor((n,), "float32", align=16)):
-        T.device_entry(launch=T.cuda.LaunchConfig(grid=T.ceildiv(n, chunk), block=threads))
-        base = T.cuda.block_idx("x") * chunk
-        tx = T.cuda.thread_idx("x")
-        for u in T.unroll(unroll):
-            four_or_tail(A, B, base + u * (threads * 4) + tx * 4)
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=T.ceildiv(n, walk.chunk),
+                                                  block=threads))
+        walk.one_pass(A, B)
     return affine_relu_one_pass
 
 

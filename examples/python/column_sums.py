@@ -3,7 +3,7 @@
 # One CTA of 256 threads; thread t owns columns 4t..4t+3 and adds the rows
 # into four registers, in row order 0, 1, ..., rows-1, so the result is
 # bit for bit the sequential float32 sum. The rows are read by a `T.serial`
-# loop (a real loop on the GPU) over groups of four, each group unrolled
+# loop (a real loop on the GPU, tirx.stream.steps) over groups of four, each group unrolled
 # while tracing (`T.unroll(4)`): four independent loads in flight, then the
 # four adds in row order. The last rows % 4 rows are one more group of
 # masked rows (X.masked, docs/sizes.md): a row past `rows` is not read and
@@ -12,14 +12,13 @@
 import sys
 
 from tirx.script import tirx as T
-from tirx.layout import S, TileLayout
-from tirx.cuda.axis import laneid, warpid
+from tirx.rows import Strip
+from tirx.stream import steps
 
 COLUMNS = 1024
 GROUP = 4  # rows loaded before they are added
 rows = T.dynamic("rows")
-# Warp w, lane l, word k holds column 128 w + 4 l + k.
-row_layout = TileLayout(S[(8, 32, 4) : (1 @ warpid, 1 @ laneid, 1)])
+strip = Strip(1, warps=8)  # warp w, lane l, word k holds column 128 w + 4 l + k
 
 
 @T.function
@@ -28,29 +27,17 @@ def column_sums(
     B: T.Tensor((COLUMNS,), "float32", align=16),
 ):
     T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=256))
-    acc = T.alloc_local((8, 32, 4), "float32", layout=row_layout)
-    sums = acc.view(8, 32, 4, 1)
-    T.cuda.tile.apply(T.ptx["mov.b32"], sums, T.float32(0), scope="cta")
-    whole = rows // GROUP * GROUP  # the rows of whole groups
+    acc = strip.alloc(fill=T.float32(0))
+    sums = strip.values(acc)
 
     def add_group(first, masked):
-        loaded = []
-        for j in T.unroll(GROUP):
-            row = T.alloc_local((8, 32, 4), "float32", layout=row_layout)
-            if masked:
-                T.cuda.tile.apply(T.ptx["mov.b32"], row.view(8, 32, 4, 1),
-                                  T.float32(-0.0), scope="cta")
-            source = A.masked.sub[first + j, :] if masked else A.sub[first + j, :]
-            T.cuda.tile.apply(T.ptx["ld.global.v4.b32"], row, source.view(8, 32, 4),
-                              scope="cta")
-            loaded.append(row)
+        loaded = [strip.load("ld.global.v4.b32", A, first + j, masked=masked,
+                             fill=T.float32(-0.0) if masked else None)
+                  for j in T.unroll(GROUP)]
         for row in loaded:
-            T.cuda.tile.apply(T.ptx["add.rn.f32"], sums, sums, row.view(8, 32, 4, 1),
-                              scope="cta")
-    for i in T.serial(0, whole, GROUP):
-        add_group(i, masked=False)
-    add_group(whole, masked=True)
-    T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B.view(8, 32, 4), acc, scope="cta")
+            strip.apply("add.rn.f32", sums, sums, strip.values(row))
+    steps(rows, GROUP, add_group)
+    strip.copy("st.global.v4.b32", B, acc, masked=False)
 
 
 def sequential_column_sums(a):

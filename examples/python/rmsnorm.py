@@ -7,15 +7,16 @@
 # torch's RMSNorm over the last dimension takes, up to MAX_COLUMNS.
 #
 # One CTA per row; warp w, lane l holds, in chunk r, the eight columns
-# r*C + 256 w + 8 l + (0..7) (C = threads x 8): one 16-byte load per thread
-# and chunk, coalesced across the CTA, widened to float32 by one
+# r*C + 256 w + 8 l + (0..7) (C = threads x 8; a tirx.rows.Strip of 4
+# words per thread): one 16-byte load per thread and chunk, coalesced across
+# the CTA, widened to float32 by one
 # cvt.f32.bf16 per element. The row's tiles are masked regions
 # (X.masked.sub, docs/sizes.md): a thread's columns past `cols` are not
 # loaded and keep 0, adding nothing to the sum of squares, and are not
 # stored. A row whose length is not a multiple of 8 is not 16-byte aligned:
-# its kernel loads 8, 4 or 2 bytes at a time (`vector` elements). The sum is float32 fmas into 8 partial sums per thread,
-# added as a tree, then
-# T.cuda.cta_reduce (warp butterflies + one shared-memory exchange); the
+# its kernel loads 8, 4 or 2 bytes at a time (`vector` elements). The sum
+# is float32 fmas into 8 partial sums per thread, added as a tree
+# (Strip.dot), then T.cuda.cta_reduce (warp butterflies + one shared-memory exchange); the
 # scale is rsqrt.approx.f32 of sum / cols + eps; the result is packed two
 # elements at a time by cvt.rn.bf16x2.f32.
 #
@@ -43,8 +44,9 @@
 import sys
 
 from tirx.script import tirx as T
-from tirx.layout import S, TileLayout
-from tirx.cuda.axis import laneid, warpid
+from tirx.ops import Kernels, chunks_for, row_operands
+from tirx.rows import Strip
+from tirx.testing import as_float64, bfloat16_mismatches, round_to_bfloat16
 
 EPS = 1e-6
 ACCURACY = 2.0 ** -20  # y before its bfloat16 rounding, relative (see Accuracy above)
@@ -55,57 +57,27 @@ CASES = ((1, 2048), (3, 4096), (7, 6144), (5, 8192),
 # The longest row a kernel holds in registers: 512 threads x 8 x 2 chunks
 # (4 chunks would need 123 registers per thread, over the budget of 112).
 MAX_COLUMNS = 8192
-# A thread's 8 elements of a chunk in accesses of `vector` bf16: the
-# instruction pair, and the shape of the accesses (its last dimension the
-# instruction's atom), in 32-bit words or, for 1, in bf16 halves.
-ACCESS = {8: ("ld.global.v4.b32", "st.global.v4.b32", (4,)),
-          4: ("ld.global.v2.b32", "st.global.v2.b32", (2, 2)),
-          2: ("ld.global.b32", "st.global.b32", (4, 1)),
-          1: ("ld.global.b16", "st.global.b16", (8, 1))}
+# The load and store of `vector` bf16 elements at a time.
+ACCESS = {8: ("ld.global.v4.b32", "st.global.v4.b32"),
+          4: ("ld.global.v2.b32", "st.global.v2.b32"),
+          2: ("ld.global.b32", "st.global.b32"),
+          1: ("ld.global.b16", "st.global.b16")}
 
 
 def make_kernel(threads=256, chunks=2, eps=EPS, vector=8):
     """An RMSNorm kernel for rows of up to threads * 8 * chunks columns, any
     multiple of `vector` (8, 4, 2 or 1: the bf16 elements of one access)."""
-    warps = threads // 32
-    chunk = threads * 8
+    strip = Strip(chunks, warps=threads // 32)  # 16 bytes per thread and chunk
     rows = T.dynamic("rows")
     # Longer rows do not fit the registers: the launcher refuses them.
-    cols = T.dynamic("cols", multiple_of=vector, at_most=chunk * chunks)
-    load, store, access = ACCESS[vector]
-    carrier = "uint16" if vector == 1 else "uint32"
+    cols = T.dynamic("cols", multiple_of=vector, at_most=strip.capacity("bfloat16"))
+    load, store = ACCESS[vector]
+    apply = strip.apply
 
-    def accesses(region):
-        """A chunk of a row (a bf16 region) as `access`-shaped words."""
-        return region.view(carrier).view(warps, 32, *access)
-
-    def registers(words, r):
-        """Chunk r of a (warps, 32, chunks, 4) word tile, as `accesses`."""
-        if vector == 1:
-            return words.view("uint16").sub[:, :, r, :].view(warps, 32, *access)
-        return words.sub[:, :, r, :].view(warps, 32, *access)
-    # 16 bytes per thread and chunk: warp w, lane l, chunk r, word k.
-    words = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
-    # The same elements as float32, one register each.
-    floats = TileLayout(S[(warps, 32, chunks * 8, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
-    lanes = TileLayout(S[(warps, 32, 1) : (1 @ warpid, 1 @ laneid, 1)])
-
-    def per_thread(k):
-        return TileLayout(S[(warps, 32, k, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
-
-    def apply(name, *operands, **kwargs):
-        T.cuda.tile.apply(T.ptx[name], *operands, scope="cta", **kwargs)
-
-    def load_floats(source):
-        """The row's chunks of `source` (a masked bf16 row) as float32
-        registers, 0 past its end."""
-        raw = T.alloc_local((warps, 32, chunks, 4), "uint32", layout=words)
-        apply("mov.b32", raw.view(warps, 32, chunks * 4, 1), T.uint32(0))
-        for r in T.unroll(chunks):
-            apply(load, registers(raw, r), accesses(source(r)))
-        values = T.alloc_local((warps, 32, chunks * 8, 1), "float32", layout=floats)
-        apply("cvt.f32.bf16", values, raw.view("bfloat16").view(warps, 32, chunks * 8, 1))
-        return values
+    def load_floats(tensor, *index):
+        """The row tensor[index..., :] as float32 registers, 0 past its end."""
+        raw = strip.load(load, tensor, *index, fill=T.uint32(0))
+        return strip.convert("cvt.f32.bf16", raw.view("bfloat16"))
 
     @T.function
     def rms_norm(X: T.Tensor((rows, cols), "bfloat16", align=16),
@@ -113,42 +85,24 @@ def make_kernel(threads=256, chunks=2, eps=EPS, vector=8):
                  Y: T.Tensor((rows, cols), "bfloat16", align=16)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=rows, block=threads))
         row = T.cuda.block_idx("x")
-        x = load_floats(lambda r: X.masked.sub[row, r * chunk:(r + 1) * chunk])
-        w = load_floats(lambda r: W.masked[r * chunk:(r + 1) * chunk])
-        # Sum of squares, per thread then over the CTA: 8 partial sums (a
-        # slice of 8 values at a time), then a tree, so the chain of
-        # dependent steps is n / 8 + 3 long rather than n.
-        partial = T.alloc_local((warps, 32, 8, 1), "float32", layout=per_thread(8))
-        apply("mul.rn.f32", partial, x.sub[:, :, 0:8, :], x.sub[:, :, 0:8, :])
-        for start in range(8, chunks * 8, 8):
-            part = x.sub[:, :, start:start + 8, :]
-            apply("fma.rn.f32", partial, part, part, partial)
-        for width in (4, 2):
-            apply("add.rn.f32", partial.sub[:, :, 0:width, :], partial.sub[:, :, 0:width, :],
-                  partial.sub[:, :, width:2 * width, :])
-        total = T.alloc_local((warps, 32, 1), "float32", layout=lanes)
-        apply("add.rn.f32", total, partial.sub[:, :, 0, :], partial.sub[:, :, 1, :])
+        x = load_floats(X, row)
+        w = load_floats(W)
+        # Sum of squares, per thread (8 partial sums, then a tree) then
+        # over the CTA.
+        total = strip.dot(x, x)
         T.cuda.cta_reduce(total, "sum")
         apply("div.rn.f32", total, total, T.float32(cols.value()))
         apply("add.rn.f32", total, total, T.float32(eps))
         apply("rsqrt.approx.f32", total, total)
-        for i in range(chunks * 8):
-            element = x.sub[:, :, i, :]
-            apply("mul.rn.f32", element, element, total)
+        strip.each(x, ("mul.rn.f32", total))
         apply("mul.rn.f32", x, x, w)
         # Pack pairs: element 2i in the low half, 2i + 1 in the high half.
-        out = T.alloc_local((warps, 32, chunks * 4, 1), "uint32", layout=words)
-        pairs = x.view(warps, 32, chunks * 4, 2)
-        apply("cvt.rn.bf16x2.f32", out, pairs[:, :, :, 1:2], pairs[:, :, :, 0:1])
-        packed = out.view(warps, 32, chunks, 4)
-        for r in T.unroll(chunks):
-            apply(store, accesses(Y.masked.sub[row, r * chunk:(r + 1) * chunk]),
-                  registers(packed, r))
+        strip.copy(store, Y, strip.pack("cvt.rn.bf16x2.f32", x), row)
 
     return rms_norm
 
 
-_compiled = {}
+kernels = Kernels(make_kernel)  # by make_kernel's arguments
 
 
 def config_for(cols, threads=None):
@@ -160,7 +114,7 @@ def config_for(cols, threads=None):
                          "kernels hold in registers" % (cols, MAX_COLUMNS))
     threads = threads or (512 if cols >= 8192 else 256)
     chunk = threads * 8
-    chunks = 1 << max(0, (-(-cols // chunk) - 1).bit_length())  # chunks >= cols / chunk
+    chunks = chunks_for(cols, chunk)
     if chunk * chunks > MAX_COLUMNS and chunks > 1:
         raise ValueError("rms_norm: %d threads hold at most %d columns, not %d"
                          % (threads, MAX_COLUMNS, cols))
@@ -175,68 +129,20 @@ def rms_norm(x, weight, out=None, threads=None, eps=EPS):
     first; `out`, if given, must be a contiguous bfloat16 CUDA tensor of x's
     shape (ValueError otherwise). An empty x gives an empty result without
     a launch."""
-    import tirx
-    import torch
-    for name, value in (("x", x), ("weight", weight)):
-        if value.dtype != torch.bfloat16:
-            raise TypeError("rms_norm: %s must be bfloat16, got %s" % (name, value.dtype))
-        if not value.is_cuda:
-            raise ValueError("rms_norm: %s must be a CUDA tensor, got one on %s"
-                             % (name, value.device))
-    cols = x.shape[-1] if x.dim() else 1
-    if tuple(weight.shape) != (cols,):
-        raise ValueError("rms_norm: weight must have shape (%d,), got %s"
-                         % (cols, tuple(weight.shape)))
-    if out is None:
-        out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
-    elif out.shape != x.shape or out.dtype != x.dtype or not out.is_contiguous() \
-            or out.device != x.device:
-        raise ValueError("rms_norm: out must be a contiguous bfloat16 tensor of shape %s on "
-                         "%s, got %s %s%s on %s" % (tuple(x.shape), x.device, out.dtype,
-                                                    tuple(out.shape),
-                                                    "" if out.is_contiguous() else
-                                                    " (not contiguous)", out.device))
-    if x.numel() == 0:
-        return out
-    threads, chunks, vector = config_for(cols, threads)
-    key = (threads, chunks, eps, vector)
-    if key not in _compiled:
-        _compiled[key] = tirx.compile(make_kernel(threads, chunks, eps, vector), target="cuda")
-    rows = x.numel() // cols
-    _compiled[key](x.contiguous().view(rows, cols), weight.contiguous(),
-                   out.view(rows, cols))
+    out, rows, cols = row_operands("rms_norm", "bfloat16", x, out, weight=weight)
+    if rows:
+        threads, chunks, vector = config_for(cols, threads)
+        kernels(threads, chunks, eps, vector)(x.contiguous().view(rows, cols),
+                                              weight.contiguous(), out.view(rows, cols))
     return out
-
-
-def _float64(values):
-    """A numpy array or torch tensor as float64."""
-    if hasattr(values, "double"):
-        return values.double()
-    import numpy
-    return numpy.asarray(values, dtype=numpy.float64)
 
 
 def reference(x, weight, eps=EPS):
     """float64 RMSNorm of the bfloat16 inputs (rounding left to the caller):
     numpy arrays or torch tensors (bfloat16, or float holding bfloat16
     values)."""
-    xd, wd = _float64(x), _float64(weight)
+    xd, wd = as_float64(x), as_float64(weight)
     return xd * ((xd * xd).sum(-1)[..., None] / xd.shape[-1] + eps) ** -0.5 * wd
-
-
-def round_to_bfloat16(values):
-    """float64 `values` (numpy or torch) rounded to the nearest bfloat16,
-    ties to even, as float64: the low 45 of float64's 52 fraction bits
-    rounded away. bfloat16's normal range (and 0), where RMSNorm's results
-    lie; overflow rounds to inf as it should."""
-    if hasattr(values, "double"):
-        import torch
-        bits = values.view(torch.int64)
-    else:
-        import numpy
-        bits = values.view(numpy.int64)
-    bits = (bits + ((1 << 44) - 1) + ((bits >> 45) & 1)) & -(1 << 45)
-    return bits.view(values.dtype)
 
 
 def check(y, want):
@@ -245,10 +151,7 @@ def check(y, want):
     lies farther than ACCURACY |want| from a rounding boundary, or not one
     of the two neighbours, where it lies closer: 0 passes. numpy or torch;
     NaN (an unwritten element of a poisoned output) never passes."""
-    y = _float64(y)
-    low = round_to_bfloat16(want - abs(want) * ACCURACY)
-    high = round_to_bfloat16(want + abs(want) * ACCURACY)
-    return int(((y != low) & (y != high)).sum())
+    return bfloat16_mismatches(y, want, ACCURACY)
 
 
 def inputs(rows, cols, seed=0):

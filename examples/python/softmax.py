@@ -7,7 +7,8 @@
 #
 # One CTA per row; warp w, lane l holds, in chunk r, the four columns
 # r*C + 128 w + 4 l + (0..3) (C = threads x 4): every chunk is one 16-byte
-# load per thread, coalesced across the CTA. The row's tiles are masked
+# load per thread, coalesced across the CTA (a tirx.rows.Strip,
+# docs/library.md). The row's tiles are masked
 # regions (X.masked.sub, docs/sizes.md): a thread's columns past `cols` are
 # not loaded and keep -inf, so they add nothing to the max or the sum, and
 # are not stored. A row whose length is not a multiple of 4 is not 16-byte
@@ -23,7 +24,7 @@
 # for rows of 8192 columns, one per CTA.
 #
 # Reductions (T.cuda.cta_reduce, docs/collectives.md): each thread reduces
-# its registers (combine(): 8 partial values, then a tree, so the chain of
+# its registers (Strip.reduce: 8 partial values, then a tree, so the chain of
 # dependent steps is short: it lies between the row's loads and its stores),
 # the warp reduces by butterfly shuffles (shfl.sync.bfly, 5 steps), warps
 # meet through shared memory: lane 0 of each warp stores its warp's value
@@ -51,8 +52,9 @@ import math
 import sys
 
 from tirx.script import tirx as T
-from tirx.layout import S, TileLayout
-from tirx.cuda.axis import laneid, warpid
+from tirx.ops import Kernels, chunks_for, row_operands
+from tirx.rows import Strip
+from tirx.testing import max_relative_error  # the check: passes when <= RTOL
 
 LOG2E = math.log2(math.e)
 # The load and store of `vector` float32 elements at a time.
@@ -65,99 +67,49 @@ FLT_MAX = 3.4028234663852886e38
 RTOL = 5e-6  # see Accuracy above
 
 
-def combine(values, partial, result, apply, instruction):
-    """Each thread's n values of the (threads..., n, 1) tile `values`
-    combined by `instruction` into `result` ((threads..., 1, 1)): into the w
-    values of `partial` ((threads..., w, 1), w a power of two dividing n / 2)
-    a slice of w values at a time, then those as a tree, half with the
-    other half. That is n / w - 1 + log2 w dependent steps rather than
-    n - 1: latency that each CTA's reduction phase pays while its SM's
-    memory waits."""
-    threads, count, width = (tuple(values.shape[:-2]), values.shape[-2],
-                             partial.shape[-2])
-    every = (slice(None),) * len(threads)
-
-    def part(tile, start, stop):
-        return tile.sub[every + (slice(start, stop), slice(None))]
-    apply(instruction, partial, part(values, 0, width), part(values, width, 2 * width))
-    for start in range(2 * width, count, width):
-        apply(instruction, partial, partial, part(values, start, start + width))
-    while width > 1:
-        width //= 2
-        apply(instruction, result if width == 1 else part(partial, 0, width),
-              part(partial, 0, width), part(partial, width, 2 * width))
-    if partial.shape[-2] == 1:
-        apply("mov.b32", result, partial)
-
-
-def normalize(values, layout, apply, reduce):
-    """Softmax, in place, of the row whose elements `values` holds: a
-    (threads..., n, 1) tile, n >= 2 values per thread (a power of two), the
-    threads' leading extents those of `apply`'s scope. layout(k) lays out a
-    (threads..., k, 1) tile, k values per thread; `reduce(value, op)`
-    combines a (threads..., 1) tile over the row's threads."""
-    threads, count = tuple(values.shape[:-2]), values.shape[-2]
-    every = (slice(None),) * len(threads)
-
-    def element(i):
-        return values.sub[every + (i, slice(None))]
-
-    def one_value():
-        return T.alloc_local(threads + (1, 1), "float32", layout=layout(1))
+def normalize(strip, values, reduce):
+    """Softmax, in place, of the row whose elements `values` (a
+    strip.values() tile, n >= 2 values per thread, a power of two) holds;
+    `reduce(value, op)` combines a (threads..., 1) tile over the row's
+    threads."""
+    apply = strip.apply
     # Up to 8 partial values, shared by both statistics: a thread holding
     # 32 values stays within the register budget of a 1024-thread CTA.
-    width = min(8, count // 2)
-    partial = T.alloc_local(threads + (width, 1), "float32", layout=layout(width))
-    # The row's max.
-    top = one_value()
-    combine(values, partial, top, apply, "max.f32")
-    top = top.view(*threads, 1)
+    partial = strip.partial(values)
+    top = strip.reduce(values, "max.f32", partial)
     reduce(top, "max")
     # e = 2^(x log2e - max log2e), summed.
-    shift = one_value().view(*threads, 1)
+    shift = strip.local((1, 1)).view(*strip.threads, 1)
     apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
-    for i in range(count):
-        apply("fma.rn.f32", element(i), element(i), T.float32(LOG2E), shift)
-        apply("ex2.approx.ftz.f32", element(i), element(i))
-    total = one_value()
-    combine(values, partial, total, apply, "add.rn.f32")
-    total = total.view(*threads, 1)
+    strip.each(values, ("fma.rn.f32", T.float32(LOG2E), shift), ("ex2.approx.ftz.f32",))
+    total = strip.reduce(values, "add.rn.f32", partial)
     reduce(total, "sum")
     apply("rcp.rn.f32", total, total)
-    for i in range(count):
-        apply("mul.rn.f32", element(i), element(i), total)
+    strip.each(values, ("mul.rn.f32", total))
 
 
-def normalize_online(values, layout, apply, group):
-    """normalize() with one barrier instead of two, for `warp`-scope tiles
-    ((32, n, 1): n values per lane) in groups of `group` warps per row.
-    Each warp exponentiates with its own max M_w and sums (S_w) before
-    meeting the others; the warps then exchange (s_w, S_w), s_w = -M_w
-    log2 e, and with s = min s_w (the row's -max log2 e) each warp scales by
-    2^(s - s_w) / sum_w S_w 2^(s - s_w). A warp meets the others only once,
-    and does its ex2 work while other warps' loads are still arriving."""
-    count = values.shape[-2]
-
-    def element(i):
-        return values.sub[:, i, :]
-    width = min(8, count // 2)
-    partial = T.alloc_local((32, width, 1), "float32", layout=layout(width))
-    top = T.alloc_local((32, 1, 1), "float32", layout=layout(1))
-    combine(values, partial, top, apply, "max.f32")
-    top = top.view(32, 1)
+def normalize_online(strip, values, group):
+    """normalize() with one barrier instead of two, for a one-warp strip
+    in groups of `group` warps per row. Each warp exponentiates with its own
+    max M_w and sums (S_w) before meeting the others; the warps then
+    exchange (s_w, S_w), s_w = -M_w log2 e, and with s = min s_w (the row's
+    -max log2 e) each warp scales by 2^(s - s_w) / sum_w S_w 2^(s - s_w). A
+    warp meets the others only once, and does its ex2 work while other
+    warps' loads are still arriving."""
+    apply = strip.apply
+    partial = strip.partial(values)
+    top = strip.reduce(values, "max.f32", partial)
     T.cuda.warp_reduce(top, "max")
     # (s_w, S_w), exchanged below. s_w is +inf for a warp whose values are
     # all -inf; capped at FLT_MAX (x log2 e + FLT_MAX is -inf there, and
     # 2^-inf = 0) it shifts the warp's own exponents.
-    pair = T.alloc_local((32, 2), "float32", layout=TileLayout(S[(32, 2) : (1 @ laneid, 1)]))
+    pair = strip.local((2,))
     shift, total = pair[:, 0:1], pair[:, 1:2]
     apply("mul.rn.f32", shift, top, T.float32(-LOG2E))
     capped = top  # the max is not needed any more
     apply("min.f32", capped, shift, T.float32(FLT_MAX))
-    for i in range(count):
-        apply("fma.rn.f32", element(i), element(i), T.float32(LOG2E), capped)
-        apply("ex2.approx.ftz.f32", element(i), element(i))
-    combine(values, partial, total.view(32, 1, 1), apply, "add.rn.f32")
+    strip.each(values, ("fma.rn.f32", T.float32(LOG2E), capped), ("ex2.approx.ftz.f32",))
+    strip.reduce(values, "add.rn.f32", partial, into=total.view(32, 1, 1))
     T.cuda.warp_reduce(total, "sum")
     # Lane l gets warp l mod group's pair; `partial` serves as scratch.
     T.cuda.group_exchange(pair, warps=group)
@@ -175,43 +127,26 @@ def normalize_online(values, layout, apply, group):
     apply("sub.rn.f32", row_shift, row_shift, capped)
     apply("ex2.approx.ftz.f32", row_shift, row_shift)
     apply("mul.rn.f32", weight, weight, row_shift)
-    for i in range(count):
-        apply("mul.rn.f32", element(i), element(i), weight)
+    strip.each(values, ("mul.rn.f32", weight))
 
 
 def make_kernel(threads=256, chunks=4, vector=4):
     """A softmax kernel for rows of up to threads * 4 * chunks columns, any
     multiple of `vector` (4, 2 or 1: the elements of one access)."""
-    warps = threads // 32
-    chunk = threads * 4
+    strip = Strip(chunks, warps=threads // 32)  # 4 words per thread and chunk
     rows = T.dynamic("rows")
     # Longer rows do not fit the registers: the launcher refuses them.
-    cols = T.dynamic("cols", multiple_of=vector, at_most=chunk * chunks)
+    cols = T.dynamic("cols", multiple_of=vector, at_most=strip.capacity())
     load, store = ACCESS[vector]
-    # x: warp w, lane l, chunk r, word k (slot 4 r + k).
-    row_layout = TileLayout(S[(warps, 32, chunks, 4) : (1 @ warpid, 1 @ laneid, 4, 1)])
-    # k values per thread (slots 0..k-1), lanes as the collective's atom.
-    def per_thread(k):
-        return TileLayout(S[(warps, 32, k, 1) : (1 @ warpid, 1 @ laneid, 1, 1)])
-    def apply(name, *operands, **kwargs):
-        T.cuda.tile.apply(T.ptx[name], *operands, scope="cta", **kwargs)
 
     @T.function
     def softmax(X: T.Tensor((rows, cols), "float32", align=16),
                 Y: T.Tensor((rows, cols), "float32", align=16)):
         T.device_entry(launch=T.cuda.LaunchConfig(grid=rows, block=threads))
         row = T.cuda.block_idx("x")
-        x = T.alloc_local((warps, 32, chunks, 4), "float32", layout=row_layout)
-        values = x.view(warps, 32, chunks * 4, 1)
-        apply("mov.b32", values, T.float32(-math.inf))
-        accesses = (warps, 32, 4 // vector, vector)
-        for r in T.unroll(chunks):
-            apply(load, x.sub[:, :, r, :].view(*accesses),
-                  X.masked.sub[row, r * chunk:(r + 1) * chunk].view(*accesses))
-        normalize(values, per_thread, apply, T.cuda.cta_reduce)
-        for r in T.unroll(chunks):
-            apply(store, Y.masked.sub[row, r * chunk:(r + 1) * chunk].view(*accesses),
-                  x.sub[:, :, r, :].view(*accesses))
+        x = strip.load(load, X, row, fill=T.float32(-math.inf))
+        normalize(strip, strip.values(x), T.cuda.cta_reduce)
+        strip.copy(store, Y, x, row)
 
     return softmax
 
@@ -231,20 +166,11 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True, vec
     the H200, two rows of 4096 columns per CTA of 1024 threads move the
     bytes as fast as a device copy, where one row per CTA of 512 threads
     (the same registers per thread) reaches 99 % of it (bench/RESULTS.md)."""
-    warps = threads // 32
-    group = warps // rows_per_cta  # warps per row
-    chunk = group * 128  # columns per chunk of a row
+    group = threads // 32 // rows_per_cta  # warps per row
+    strip = Strip(chunks, stride=group * 128)  # one warp's part of each chunk
     rows = T.dynamic("rows")
-    cols = T.dynamic("cols", multiple_of=vector, at_most=chunk * chunks)
+    cols = T.dynamic("cols", multiple_of=vector, at_most=group * strip.capacity())
     load, store = ACCESS[vector]
-    # x: lane l, chunk r, word k (slot 4 r + k), in every warp.
-    lane_chunks = TileLayout(S[(32, chunks, 4) : (1 @ laneid, 4, 1)])
-
-    def per_thread(k):
-        return TileLayout(S[(32, k, 1) : (1 @ laneid, 1, 1)])
-
-    def apply(name, *operands, **kwargs):
-        T.cuda.tile.apply(T.ptx[name], *operands, scope="warp", **kwargs)
 
     @T.function
     def softmax(X: T.Tensor((rows, cols), "float32", align=16),
@@ -254,22 +180,13 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True, vec
         warp = T.cuda.thread_idx("x") // 32
         row = T.cuda.block_idx("x") * rows_per_cta + warp // group
         part = warp % group * 128  # the warp's first column in each chunk
-        x = T.alloc_local((32, chunks, 4), "float32", layout=lane_chunks)
-        values = x.view(32, chunks * 4, 1)
-        apply("mov.b32", values, T.float32(-math.inf))
-        accesses = (32, 4 // vector, vector)
-        for r in T.unroll(chunks):
-            apply(load, x.sub[:, r, :].view(*accesses),
-                  X.masked.sub[row, r * chunk + part:r * chunk + part + 128].view(*accesses))
+        x = strip.load(load, X, row, fill=T.float32(-math.inf), offset=part)
         if online:
-            normalize_online(values, per_thread, apply, group)
+            normalize_online(strip, strip.values(x), group)
         else:
-            normalize(values, per_thread, apply,
+            normalize(strip, strip.values(x),
                       lambda value, op: T.cuda.group_reduce(value, op, warps=group))
-        for r in T.unroll(chunks):
-            apply(store,
-                  Y.masked.sub[row, r * chunk + part:r * chunk + part + 128].view(*accesses),
-                  x.sub[:, r, :].view(*accesses))
+        strip.copy(store, Y, x, row, offset=part)
 
     return softmax
 
@@ -282,7 +199,7 @@ def kernel_for(threads, chunks, rows_per_cta=1, online=False, vector=4):
     return make_grouped_kernel(threads, chunks, rows_per_cta, online, vector)
 
 
-_compiled = {}
+kernels = Kernels(kernel_for)  # by kernel_for's arguments
 GROUP_COLUMNS = 8192  # a CTA's columns, summed over its rows
 
 
@@ -304,29 +221,10 @@ def softmax(x, out=None, threads=None):
     reproduce from run to run (2 rows of 4096), or they were slower (4 rows
     of 2048, one row of 16384), and the kernels take two barriers.
     bench/RESULTS.md has the measurements behind these choices."""
-    import tirx
-    import torch
-    if x.dtype != torch.float32:
-        raise TypeError("softmax: x must be float32, got %s" % x.dtype)
-    if not x.is_cuda:
-        raise ValueError("softmax: x must be a CUDA tensor, got one on %s" % x.device)
-    cols = x.shape[-1] if x.dim() else 1
-    if out is None:
-        out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
-    elif out.shape != x.shape or out.dtype != x.dtype or not out.is_contiguous() \
-            or out.device != x.device:
-        raise ValueError("softmax: out must be a contiguous float32 tensor of shape %s on %s, "
-                         "got %s %s%s on %s" % (tuple(x.shape), x.device, out.dtype,
-                                                tuple(out.shape),
-                                                "" if out.is_contiguous() else
-                                                " (not contiguous)", out.device))
-    if x.numel() == 0:
-        return out
-    rows = x.numel() // cols
-    key = config_for(rows, cols, threads=threads)
-    if key not in _compiled:
-        _compiled[key] = tirx.compile(kernel_for(*key), target="cuda")
-    _compiled[key](x.contiguous().view(rows, cols), out.view(rows, cols))
+    out, rows, cols = row_operands("softmax", "float32", x, out)
+    if rows:
+        kernels(*config_for(rows, cols, threads=threads))(x.contiguous().view(rows, cols),
+                                                          out.view(rows, cols))
     return out
 
 
@@ -343,40 +241,19 @@ def config_for(rows, cols, threads=None):
     if threads is not None and threads * 4 > MAX_COLUMNS:
         raise ValueError("softmax: %d threads take chunks of %d columns, more than %d"
                          % (threads, threads * 4, MAX_COLUMNS))
-    if cols % (1024 if threads is None else threads * 4) == 0:
-        return _measured_config(rows, cols, threads) + (4,)
+    measured = cols % (1024 if threads is None else threads * 4) == 0
     vector = 4 if cols % 4 == 0 else 2 if cols % 2 == 0 else 1
-    per_cta = 1
-    for candidate in (8, 4, 2) if threads is None else ():
-        if cols * candidate <= GROUP_COLUMNS and rows >= candidate:
-            per_cta = candidate
-            break
-    if per_cta > 1:
-        return 1024, _chunks(cols, 4096 // per_cta), per_cta, False, vector
-    threads = threads or (1024 if cols >= GROUP_COLUMNS else 256)
-    chunks = _chunks(cols, threads * 4)
+    for per_cta in (8, 4, 2) if threads is None else ():
+        # A group of 32 / per_cta warps takes chunks of 4096 / per_cta
+        # columns; measured lengths went several to a CTA only in whole
+        # chunks and CTAs.
+        whole = rows % per_cta == 0 and cols % (4096 // per_cta) == 0
+        if cols * per_cta <= GROUP_COLUMNS and (whole if measured else rows >= per_cta):
+            return 1024, chunks_for(cols, 4096 // per_cta), per_cta, False, vector
+    if threads is None:
+        threads = 1024 if cols >= GROUP_COLUMNS and (cols % 4096 == 0 or not measured) else 256
+    chunks = chunks_for(cols, threads * 4)
     return threads, chunks, 1, threads == 1024 and chunks <= 2, vector
-
-
-def _measured_config(rows, cols, threads):
-    """config_for's choice (less the vector) for whole chunks of 1024."""
-    per_cta = 1
-    for candidate in (8, 4, 2) if threads is None else ():
-        # A group of 32 / candidate warps takes chunks of 4096 / candidate columns.
-        if cols * candidate <= GROUP_COLUMNS and rows % candidate == 0 \
-                and cols % (4096 // candidate) == 0:
-            per_cta = candidate
-            break
-    if per_cta > 1:
-        return 1024, _chunks(cols, 4096 // per_cta), per_cta, False
-    threads = threads or (1024 if cols >= GROUP_COLUMNS and cols % 4096 == 0 else 256)
-    chunks = _chunks(cols, threads * 4)
-    return threads, chunks, per_cta, threads == 1024 and chunks <= 2
-
-
-def _chunks(cols, chunk):
-    """A power of two >= cols / chunk: one kernel serves a range of lengths."""
-    return 1 << max(0, (-(-cols // chunk) - 1).bit_length())
 
 
 # __main__'s cases (rows, cols, mask). One row per CTA: (1, 1024), (3, 4096)
@@ -419,15 +296,6 @@ def reference(x):
     import numpy
     e = numpy.exp(x.astype(numpy.float64) - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-
-
-def max_relative_error(y, want):
-    """The check (numpy): max |y - want| / |want| over the elements (a zero
-    of want must be met exactly; NaN, an unwritten element of a poisoned
-    output, fails); passes when <= RTOL."""
-    import numpy
-    error = numpy.abs(y.astype(numpy.float64) - want) / numpy.maximum(numpy.abs(want), 1e-30)
-    return float(error.max())
 
 
 if __name__ == "__main__":

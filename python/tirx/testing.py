@@ -1,16 +1,20 @@
-"""`tirx.testing`: timing GPU work the way `triton.testing.do_bench` does.
+"""`tirx.testing`: timing GPU work the way `triton.testing.do_bench` does,
+and checking results against float64 references.
 
     from tirx.testing import do_bench
     ms = do_bench(lambda: kernel(x, y))                      # mean, in ms
     p50, p20, p80 = do_bench(fn, quantiles=[0.5, 0.2, 0.8])
 
-It needs PyTorch with CUDA (imported when called, not with `tirx`): the
-calls are timed with CUDA events on the current stream (docs/python.md
-"Benchmarking")."""
+do_bench needs PyTorch with CUDA (imported when called, not with `tirx`):
+the calls are timed with CUDA events on the current stream (docs/python.md
+"Benchmarking"). The checks (as_float64, round_to_bfloat16,
+bfloat16_mismatches, max_relative_error) take numpy arrays or torch
+tensors alike (docs/python.md, "Checking results")."""
 import math
 import statistics
 
-__all__ = ["do_bench"]
+__all__ = ["do_bench", "as_float64", "round_to_bfloat16", "bfloat16_mismatches",
+           "max_relative_error"]
 
 # What Triton writes between calls to flush the L2 cache: 256 MB, more than
 # any GPU's L2 (50 MB on H100, 60 MB on H200).
@@ -149,3 +153,50 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None,
     cuda.synchronize()
     times = [start.elapsed_time(end) for start, end in zip(starts, ends)]
     return _summarize(times, quantiles, return_mode)
+
+
+def as_float64(values):
+    """A numpy array or torch tensor (or anything numpy converts) as
+    float64, of the same kind."""
+    if hasattr(values, "double"):
+        return values.double()
+    import numpy
+    return numpy.asarray(values, dtype=numpy.float64)
+
+
+def round_to_bfloat16(values):
+    """float64 `values` (numpy or torch) rounded to the nearest bfloat16,
+    ties to even, as float64: the low 45 of float64's 52 fraction bits
+    rounded away. bfloat16's normal range (and 0); overflow rounds to inf
+    as it should."""
+    if hasattr(values, "double"):
+        import torch
+        bits = values.view(torch.int64)
+    else:
+        import numpy
+        bits = values.view(numpy.int64)
+    bits = (bits + ((1 << 44) - 1) + ((bits >> 45) & 1)) & -(1 << 45)
+    return bits.view(values.dtype)
+
+
+def bfloat16_mismatches(y, want, accuracy):
+    """The number of elements of `y` (a kernel's bfloat16 output) that are
+    not the bfloat16 rounding of `want` (a float64 reference) where want
+    lies farther than accuracy |want| from a rounding boundary, or not one
+    of the two neighbours where it lies closer: 0 passes for a kernel whose
+    result before its last rounding is within `accuracy` (relative) of
+    want. numpy or torch; NaN (an unwritten element of a poisoned output)
+    never passes."""
+    y = as_float64(y)
+    low = round_to_bfloat16(want - abs(want) * accuracy)
+    high = round_to_bfloat16(want + abs(want) * accuracy)
+    return int(((y != low) & (y != high)).sum())
+
+
+def max_relative_error(y, want):
+    """max |y - want| / |want| over the elements, in float64 (numpy): a
+    zero of want must be met exactly; NaN (an unwritten element of a
+    poisoned output) gives NaN, which fails every `<= bound`."""
+    import numpy
+    error = numpy.abs(y.astype(numpy.float64) - want) / numpy.maximum(numpy.abs(want), 1e-30)
+    return float(error.max())

@@ -259,7 +259,7 @@ def _op(run, line, values):
         elif op in ("tirx.view", "tirx.reinterpret"):
             values[result] = values[rest.split(" ", 1)[0]]
         elif op == "tirx.region":
-            region = re.match(r"(%\w+)\[([^\]]*)\] \[[^\]]*\] : (.*)$", rest)
+            region = re.match(r"(%\w+)\[([^\]]*)\] \[[^\]]*\](?: align \d+)? : (.*)$", rest)
             source = values[region.group(1)]
             offsets = _split_top(region.group(2))
             if source.space == "local":

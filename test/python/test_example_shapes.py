@@ -92,3 +92,48 @@ def test_rmsnorm_kernels_compile_masked(config):
     assert ".local" not in ptx
     # x and w: 8 / vector accesses each per thread and chunk.
     assert load_count(ptx, vector * 2) == 2 * chunks * (8 // vector)
+
+
+def test_public_functions_launch_the_chosen_kernel(monkeypatch):
+    """softmax(x) and rms_norm(x, w) (tirx.ops.row_operands and Kernels):
+    the kernel of config_for's choice, launched on (rows, cols) views; an
+    empty x launches nothing. PyTorch and the kernels are fakes."""
+    import math
+    import types
+
+    class Tensor:
+        def __init__(self, shape, dtype):
+            self.shape, self.dtype, self.device, self.is_cuda = tuple(shape), dtype, "cuda:0", True
+
+        def dim(self):
+            return len(self.shape)
+
+        def numel(self):
+            return math.prod(self.shape)
+
+        def is_contiguous(self):
+            return True
+
+        def contiguous(self):
+            return self
+
+        def view(self, *shape):
+            return Tensor(shape, self.dtype)
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(
+        float32="float32", bfloat16="bfloat16",
+        empty=lambda shape, dtype, device: Tensor(shape, dtype)))
+    launched = []
+
+    def kernels(*config):
+        return lambda *args: launched.append((config, [a.shape for a in args]))
+    monkeypatch.setattr(softmax, "kernels", kernels)
+    monkeypatch.setattr(rmsnorm, "kernels", kernels)
+    out = softmax.softmax(Tensor((3, 5, 3000), "float32"))
+    assert out.shape == (3, 5, 3000)
+    assert launched == [(softmax.config_for(15, 3000), [(15, 3000), (15, 3000)])]
+    launched.clear()
+    rmsnorm.rms_norm(Tensor((7, 5004), "bfloat16"), Tensor((5004,), "bfloat16"))
+    assert launched == [((256, 4, rmsnorm.EPS, 4), [(7, 5004), (5004,), (7, 5004)])]
+    launched.clear()
+    assert softmax.softmax(Tensor((0, 40000), "float32")).shape == (0, 40000)  # no config
+    assert launched == []

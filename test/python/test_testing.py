@@ -234,3 +234,23 @@ def test_import_does_not_import_torch():
     env_path = [p for p in sys.path if p]
     subprocess.run([sys.executable, "-c", "import sys; sys.path[:0] = %r; %s"
                     % (env_path, code)], check=True)
+
+
+def test_checks_against_float64_references():
+    """tirx.testing's checks (docs/python.md, "Checking results")."""
+    import numpy as np
+    from tirx.testing import (as_float64, bfloat16_mismatches, max_relative_error,
+                              round_to_bfloat16)
+    assert as_float64([1, 2]).dtype == np.float64
+    ulp = 2.0 ** -7  # bfloat16's spacing in [1, 2)
+    values = np.array([1.0, 1 + ulp / 2, 1 + 1.5 * ulp, 1 + ulp / 4, -3.0000001, 0.0])
+    # Ties to even: 1 + ulp/2 rounds to 1, 1 + 1.5 ulp to 1 + 2 ulp.
+    assert list(round_to_bfloat16(values)) == [1.0, 1.0, 1 + 2 * ulp, 1.0, -3.0, 0.0]
+    want = np.array([1.0, 1 + ulp / 2 + 1e-9, 1.25])
+    # Near the boundary (1 + ulp / 2) either neighbour passes; elsewhere only
+    # the rounding; NaN never.
+    assert bfloat16_mismatches(np.array([1.0, 1 + ulp, 1.25]), want, 2.0 ** -20) == 0
+    assert bfloat16_mismatches(np.array([1.0, 1.0, 1.25]), want, 2.0 ** -20) == 0
+    assert bfloat16_mismatches(np.array([1 + ulp, 1.0, np.nan]), want, 2.0 ** -20) == 2
+    assert max_relative_error(np.float32([1, 2, 0]), np.array([1.0, 2.5, 0.0])) == 0.2
+    assert not max_relative_error(np.float32([np.nan]), np.array([1.0])) <= 1
