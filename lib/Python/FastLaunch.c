@@ -1,6 +1,6 @@
 /*===- FastLaunch.c - The launcher's fast path, in C ----------------------===*
  *
- * tirx._fastlaunch: the per-call work of python/tirx/runtime.py's Launcher
+ * tirx._fastlaunch: the per-call work of python/tirx/runtime's Launcher
  * for PyTorch tensors, without the interpreter's per-bytecode cost. A
  * Launcher object is made once per compiled kernel from a description of
  * its parameters; each call checks every argument exactly as the Python
@@ -90,7 +90,7 @@ static void *getAddress(PyObject *tuple, Py_ssize_t index) {
   return item ? PyLong_AsVoidPtr(item) : NULL;
 }
 
-/* A parameter's description, a tuple made by runtime.py:
+/* A parameter's description, a tuple made by tirx/runtime:
  *   ("tensor", slot, dims, alignment)   dims: ints, a size variable as -(k+1)
  *   ("float", slot, bytes, limit)
  *   ("int", slot, bytes, low, high)
@@ -627,7 +627,7 @@ static PyMethodDef Launcher_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static char LauncherDoc[] =
-    "The launch fast path of one compiled kernel (tirx/runtime.py).";
+    "The launch fast path of one compiled kernel (tirx/runtime).";
 
 static PyType_Slot LauncherSlots[] = {{Py_tp_doc, LauncherDoc},
                                       {Py_tp_new, PyType_GenericNew},
@@ -646,7 +646,7 @@ static PyType_Spec LauncherSpec = {
 static struct PyModuleDef FastLaunchModule = {
     PyModuleDef_HEAD_INIT,
     "_fastlaunch",
-    "The launcher's fast path in C (python/tirx/runtime.py).",
+    "The launcher's fast path in C (python/tirx/runtime).",
     -1,
     NULL,
     NULL,

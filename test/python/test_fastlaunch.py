@@ -92,7 +92,7 @@ def test_what_it_cannot_take_goes_to_the_general_path():
 
 
 def test_a_launcher_that_requires_it_says_when_it_is_missing(monkeypatch):
-    monkeypatch.setattr(runtime, "_fast_launch", None)
+    monkeypatch.setattr(runtime._library, "_fast_launch", None)
     with raises(RuntimeError, "the launcher's C fast path (_fastlaunch.abi3.so) was not found"):
         runtime.Launcher("k", "// ptx", [], (1,), (1,), native=True)
     # Without it, an optional request takes the Python fast path.
@@ -100,10 +100,10 @@ def test_a_launcher_that_requires_it_says_when_it_is_missing(monkeypatch):
 
 
 def test_tirx_fast_launch_0_turns_it_off(monkeypatch):
-    monkeypatch.setattr(runtime, "_fast_launch", False)  # not looked for yet
+    monkeypatch.setattr(runtime._library, "_fast_launch", False)  # not looked for yet
     monkeypatch.setenv("TIRX_FAST_LAUNCH", "0")
     assert runtime._fast_launch_module() is None
-    monkeypatch.setattr(runtime, "_fast_launch", False)
+    monkeypatch.setattr(runtime._library, "_fast_launch", False)
     monkeypatch.delenv("TIRX_FAST_LAUNCH")
     assert runtime._fast_launch_module() is fast
 
@@ -111,7 +111,7 @@ def test_tirx_fast_launch_0_turns_it_off(monkeypatch):
 def test_a_module_that_does_not_load_is_a_warning(monkeypatch, tmp_path):
     broken = tmp_path / "_fastlaunch.abi3.so"
     broken.write_bytes(b"not an ELF file")
-    monkeypatch.setattr(runtime, "_fast_launch", False)
+    monkeypatch.setattr(runtime._library, "_fast_launch", False)
     monkeypatch.setattr(runtime._capi, "library_candidates", lambda name: [str(broken)])
     with pytest.warns(RuntimeWarning, match="does not load"):
         assert runtime._fast_launch_module() is None

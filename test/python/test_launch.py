@@ -1,4 +1,4 @@
-"""The launch path without a GPU: python/tirx/runtime.py against a fake
+"""The launch path without a GPU: python/tirx/runtime/ against a fake
 runtime library (it records each launch: device, stream, grid, block and
 the argument values read back through the argument pointers), fake PyTorch
 tensors, DLPack capsules made here with ctypes, and stand-ins for the DSL's
@@ -183,7 +183,7 @@ def launch_path(request, monkeypatch):
     if request.param == "c":
         assert runtime._fast_launch_module() is not None, "_fastlaunch.abi3.so was not built"
     else:
-        monkeypatch.setattr(runtime, "_fast_launch", None)
+        monkeypatch.setattr(runtime._library, "_fast_launch", None)
     return request.param
 
 
@@ -198,7 +198,7 @@ def launcher(monkeypatch, params, grid=(1,), block=(64,), size_vars=()):
     """A Launcher of `params` on a FakeLibrary; returns both."""
     made = runtime.Launcher("k", "// ptx", params, grid, block, size_vars)
     library = FakeLibrary(made._slot_types)
-    monkeypatch.setattr(runtime, "_lib", library)
+    monkeypatch.setattr(runtime._library, "_lib", library)
     return made, library
 
 
@@ -507,7 +507,7 @@ def test_grid_must_be_whole_clusters(monkeypatch, torch):
     made = runtime.Launcher("k", "// ptx", params, (CeilDiv("n", 4),), (128,), [N, M],
                             cluster=(2,))
     library = FakeLibrary(made._slot_types)
-    monkeypatch.setattr(runtime, "_lib", library)
+    monkeypatch.setattr(runtime._library, "_lib", library)
     made((torch.Tensor((8, 1)), torch.Tensor((8,)), 1.0))
     assert library.launches[-1]["grid"] == (2, 1, 1)
     with raises(ValueError, "the grid's x extent is 3 for n = 12, m = 1; the kernel runs in "
