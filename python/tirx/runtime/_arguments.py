@@ -1,155 +1,43 @@
-"""The checks of one argument against its parameter: scalars, PyTorch
-tensors, `__cuda_array_interface__` objects and DLPack tensors (shapes and
-size variables, element types, strides, pointers)."""
+"""Reading a tensor argument through its protocol (PyTorch,
+`__cuda_array_interface__`, DLPack) into what the checks need: its shape,
+element type, strides, mask and data pointer. The checks themselves run in
+C (lib/Python/FastLaunch.c), from the kernel's descriptor (_plan.py):
+`checker.check_tensor(...)` raises the error that names the parameter."""
 import ctypes
-import math
-import numbers
 import sys
 
 from .._dsl import DTYPES, DType
+from ._plan import READ_DLPACK, READ_INTERFACE, READ_TORCH, Plan, size_vars_of
 
-#===------------------------------------------------------------------------===#
-# Scalars
-#===------------------------------------------------------------------------===#
-
-_CTYPES = {"f32": ctypes.c_float, "f64": ctypes.c_double, "i32": ctypes.c_int32,
-           "ui32": ctypes.c_uint32, "i64": ctypes.c_int64, "ui64": ctypes.c_uint64,
-           "i16": ctypes.c_int16, "ui16": ctypes.c_uint16, "i8": ctypes.c_int8,
-           "ui8": ctypes.c_uint8, "i1": ctypes.c_bool}
-_F32_MAX = 3.4028234663852886e38
-_F64_MAX = 1.7976931348623157e308
+# Predicate ("bool") tensors live in registers only: no tensor argument.
+_TORCH_TYPESTR = {"torch." + d.name: d.typestr for d in DTYPES.values() if d.kind != "b"}
 
 
-def _fast_scalar_range(kind):
-    """The values a scalar parameter's fast paths (C and Python) accept:
-    (low, high), or None when a scalar of its type always takes the general
-    path. Floats: finite within the type's range (ints too); integers: the
-    type's range."""
-    if kind.mlir in ("f32", "f64"):
-        limit = _F32_MAX if kind.mlir == "f32" else _F64_MAX
-        return -limit, limit
-    if kind.mlir in _CTYPES and kind.mlir != "i1":
-        low = 0 if kind.kind in "ub" else -(1 << (kind.bits - 1))
-        return low, low + (1 << kind.bits) - 1
-    return None
-
-
-def _check_scalar(name, kind, arg):
-    # Python's numeric tower: an int is a valid float, a float is not an int.
-    expected = numbers.Real if kind.is_float else numbers.Integral
-    if not isinstance(arg, expected):
-        raise TypeError("parameter '%s' is a %s scalar, got %s" % (name, kind.name,
-                                                                   type(arg).__name__))
-    if kind.mlir not in _CTYPES:
-        raise TypeError("parameter '%s': %s scalars cannot be passed yet" % (name, kind.name))
-    if kind.is_float:
-        value = float(arg)
-        limit = _F32_MAX if kind.bits == 32 else float("inf")
-        fits = not math.isfinite(value) or abs(value) <= limit
-    else:
-        value = int(arg)
-        low = 0 if kind.kind in "ub" else -(1 << (kind.bits - 1))
-        fits = low <= value < low + (1 << kind.bits)
-    if not fits:
-        raise ValueError("parameter '%s' = %r is out of range for %s" % (name, arg, kind.name))
-    return _CTYPES[kind.mlir](value)
-
-
-#===------------------------------------------------------------------------===#
-# Tensors: shapes and size variables, element types, strides, pointers
-#===------------------------------------------------------------------------===#
-
-def _is_static(extent):
-    return isinstance(extent, int) and not isinstance(extent, bool)
-
-
-def _shape_text(shape):
-    """A declared shape, size variables by name: (n, 4), (n,)."""
-    items = [str(d) if _is_static(d) else d.name for d in shape]
-    return "(%s%s)" % (", ".join(items), "," if len(items) == 1 else "")
-
-
-def _check_shape(name, kind, shape, sizes, bound):
-    """Checks `shape` (a tuple of ints) against the declared one; binds the
-    size variables it is the first to use (into `sizes`, with where they
-    were bound in `bound`) and checks those bound before."""
-    declared = kind.shape
-    if len(shape) != len(declared):
-        raise ValueError("parameter '%s' has rank %d, expected %d (shape %s)" % (
-            name, len(shape), len(declared), _shape_text(declared)))
-    for dim, (extent, want) in enumerate(zip(shape, declared)):
-        if _is_static(want):
-            if extent != want:
-                raise ValueError("parameter '%s' has shape %s, expected %s" % (
-                    name, _shape_text(shape), _shape_text(declared)))
-            continue
-        var = want.name
-        if var in sizes:
-            if extent != sizes[var]:
-                first, first_dim = bound[var]
-                raise ValueError(
-                    "parameter '%s' has shape %s, but %s = %d from parameter '%s' (its "
-                    "dimension %d; dimension %d of '%s' is %s too)" % (
-                        name, _shape_text(shape), var, sizes[var], first, first_dim, dim,
-                        name, var))
-            continue
-        if extent < 1:
-            raise ValueError("parameter '%s' has shape %s: dimension %d is the size variable "
-                             "%s, and a size must be at least 1" % (
-                                 name, _shape_text(shape), dim, var))
-        if extent % want.multiple_of:
-            raise ValueError("parameter '%s': %s = %d is not a multiple of %d, as the size "
-                             "variable %s declares" % (name, var, extent, want.multiple_of,
-                                                       var))
-        if want.at_most is not None and extent > want.at_most:
-            raise ValueError("parameter '%s': %s = %d is more than %d, the most the size "
-                             "variable %s declares" % (name, var, extent, want.at_most, var))
-        sizes[var] = extent
-        bound[var] = (name, dim)
-
-
-def _check_strides(name, shape, strides, itemsize):
-    """`strides` in bytes (None: compact) must be row-major compact; a
-    dimension of extent 1 may have any stride."""
-    if strides is None:
-        return
-    strides = tuple(strides)
-    step, compact = itemsize, []
-    for extent in reversed(shape):
-        compact.insert(0, step)
-        step *= extent
-    if len(strides) != len(shape) or \
-            any(s != c for s, c, e in zip(strides, compact, shape) if e > 1):
-        raise ValueError("parameter '%s' is not contiguous (strides %s bytes, "
-                         "expected %s)" % (name, strides, tuple(compact)))
-
-
-def _check_pointer(name, kind, pointer):
-    if not isinstance(pointer, int) or pointer <= 0:
-        raise ValueError("parameter '%s' has no device memory (data pointer %r)"
-                         % (name, pointer))
-    align = kind.alignment_or_default
-    if pointer % align:
-        raise ValueError("parameter '%s' is at address 0x%x, not aligned to the declared "
-                         "%d bytes" % (name, pointer, align))
-    return pointer
-
-
-def _dtype_error(name, got, kind):
-    return TypeError("parameter '%s' has element type %s, expected %s (%s)" % (
-        name, got, kind.dtype.typestr, kind.dtype.name))
-
-
-def _needs_cuda(name, arg, where=None):
+def _not_cuda(checker, index, arg, where=None):
     if where is None and hasattr(arg, "device"):
         where = arg.device
-    return TypeError("parameter '%s' needs a CUDA tensor (an object with "
-                     "__cuda_array_interface__ or __dlpack__), got %s%s" % (
-                         name, type(arg).__name__, "" if where is None else " on %s" % where))
+    checker.not_cuda(index, arg, where)
 
 
-def _check_interface(name, kind, arg, sizes, bound):
-    """A `__cuda_array_interface__` object: its data pointer, checked."""
+def _torch_typestr(dtype):
+    """A PyTorch dtype as the checks name element types (its typestr)."""
+    return _TORCH_TYPESTR.get(str(dtype), str(dtype))
+
+
+def _read_torch(checker, index, arg, sizes):
+    """A PyTorch tensor, read through its attributes: (pointer, shape)."""
+    if not arg.is_cuda:
+        _not_cuda(checker, index, arg)
+    shape = tuple(arg.shape)
+    itemsize = arg.element_size()
+    pointer = checker.check_tensor(index, sizes, shape, _torch_typestr(arg.dtype),
+                                   tuple(s * itemsize for s in arg.stride()), arg.data_ptr(),
+                                   False, READ_TORCH)
+    return pointer, shape
+
+
+def _read_interface(checker, index, name, arg, sizes):
+    """A `__cuda_array_interface__` object: (pointer, shape)."""
     interface = arg.__cuda_array_interface__
     data = interface.get("data") if isinstance(interface, dict) else None
     shape = interface.get("shape") if isinstance(interface, dict) else None
@@ -158,37 +46,11 @@ def _check_interface(name, kind, arg, sizes, bound):
         raise TypeError("parameter '%s' has a malformed __cuda_array_interface__ (it needs "
                         "shape, typestr and data)" % name)
     shape = tuple(shape)
-    _check_shape(name, kind, shape, sizes, bound)
-    typestr = interface["typestr"]
-    if typestr != kind.dtype.typestr and \
-            not (kind.dtype.name == "bfloat16" and typestr in ("<V2", "<f2")):
-        raise _dtype_error(name, typestr, kind)
-    if interface.get("mask") is not None:
-        raise ValueError("parameter '%s' is a masked array; pass the data without a mask" % name)
-    _check_strides(name, shape, interface.get("strides"), kind.dtype.bits // 8)
-    return _check_pointer(name, kind, data[0])
+    pointer = checker.check_tensor(index, sizes, shape, interface["typestr"],
+                                   interface.get("strides"), data[0],
+                                   interface.get("mask") is not None, READ_INTERFACE)
+    return pointer, shape
 
-
-# Predicate ("bool") tensors live in registers only: no tensor argument.
-_TORCH_TYPESTR = {"torch." + d.name: d.typestr for d in DTYPES.values() if d.kind != "b"}
-
-
-def _check_torch(name, kind, arg, sizes, bound):
-    """A PyTorch tensor: its data pointer, checked through its attributes."""
-    if not arg.is_cuda:
-        raise _needs_cuda(name, arg)
-    shape = tuple(arg.shape)
-    _check_shape(name, kind, shape, sizes, bound)
-    expected = getattr(sys.modules["torch"], kind.dtype.name, None)
-    if arg.dtype != expected:
-        raise _dtype_error(name, _TORCH_TYPESTR.get(str(arg.dtype), str(arg.dtype)), kind)
-    itemsize = arg.element_size()
-    _check_strides(name, shape, [s * itemsize for s in arg.stride()], itemsize)
-    return _check_pointer(name, kind, arg.data_ptr())
-
-
-#===------------------------------------------------------------------------===#
-# DLPack (the array API standard's __dlpack__ / __dlpack_device__)
 #===------------------------------------------------------------------------===#
 
 _KDLCUDA = 2
@@ -298,25 +160,44 @@ def _consume_dlpack(name, arg, stream, releases):
     return managed.dl_tensor
 
 
-def _check_dlpack(name, kind, arg, tensor, sizes, bound):
-    """A consumed DLTensor: its data pointer, checked."""
+def _read_dlpack(checker, index, name, arg, tensor, sizes):
+    """A consumed DLTensor: (pointer, shape)."""
     if tensor.device_type != _KDLCUDA:
-        raise _needs_cuda(name, arg, _dlpack_where(tensor.device_type))
+        _not_cuda(checker, index, arg, _dlpack_where(tensor.device_type))
     if tensor.ndim < 0 or (tensor.ndim and not tensor.shape):
         raise TypeError("parameter '%s' has a malformed DLPack tensor (ndim %d, shape %s)" % (
             name, tensor.ndim, "NULL" if not tensor.shape else "set"))
     shape = tuple(tensor.shape[i] for i in range(tensor.ndim))
-    _check_shape(name, kind, shape, sizes, bound)
     dtype = (tensor.code, tensor.bits, tensor.lanes)
-    if dtype != _dlpack_dtype(kind.dtype):
-        raise _dtype_error(name, _DLPACK_NAMES.get(
-            dtype, "DLPack (code %d, bits %d, lanes %d)" % dtype), kind)
-    itemsize = kind.dtype.bits // 8
+    got = _DLPACK_NAMES.get(dtype, "DLPack (code %d, bits %d, lanes %d)" % dtype)
+    itemsize = tensor.bits // 8
     strides = None
     if tensor.strides:
-        strides = [tensor.strides[i] * itemsize for i in range(tensor.ndim)]
-    _check_strides(name, shape, strides, itemsize)
-    return _check_pointer(name, kind, (tensor.data or 0) + tensor.byte_offset)
+        strides = tuple(tensor.strides[i] * itemsize for i in range(tensor.ndim))
+    pointer = checker.check_tensor(index, sizes, shape, got, strides,
+                                   (tensor.data or 0) + tensor.byte_offset, False, READ_DLPACK)
+    return pointer, shape
+
+
+def read_tensor(checker, index, name, arg, sizes, stream, releases):
+    """Reads and checks tensor argument `index` (named `name`): (data
+    pointer, shape). `sizes` are the size variables the call bound so far
+    (the checker's list), `stream` what a DLPack producer exports for, and
+    `releases` gets the deleters of consumed DLPack tensors."""
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(arg, torch.Tensor):
+        return _read_torch(checker, index, arg, sizes)
+    if getattr(arg, "requires_grad", False) and hasattr(arg, "detach"):
+        arg = arg.detach()  # a tensor-like that refuses the interface otherwise
+    if getattr(arg, "__cuda_array_interface__", None) is not None:
+        return _read_interface(checker, index, name, arg, sizes)
+    if hasattr(arg, "__dlpack__"):
+        device = _dlpack_device(arg)
+        if device is not None and device[0] != _KDLCUDA:
+            _not_cuda(checker, index, arg, _dlpack_where(device[0]))
+        return _read_dlpack(checker, index, name, arg,
+                            _consume_dlpack(name, arg, stream, releases), sizes)
+    _not_cuda(checker, index, arg)
 
 
 #===------------------------------------------------------------------------===#
@@ -324,30 +205,16 @@ def _check_dlpack(name, kind, arg, tensor, sizes, bound):
 #===------------------------------------------------------------------------===#
 
 def check_argument(name, kind, arg):
-    """The ctypes value to pass for parameter `name` (of a static shape),
-    after checking it."""
+    """The ctypes value to pass for parameter `name` of type `kind`, after
+    checking it (the checks of a launch, through the same checker)."""
+    params = [(name, kind)]
+    plan = Plan("check_argument", params, size_vars_of(params), fast=False)
     if isinstance(kind, DType):
-        return _check_scalar(name, kind, arg)
-    sizes, bound, releases = {}, {}, []
+        return plan.slot_types[0](plan.checker.check_scalar(0, arg))
+    releases = []
     try:
-        return ctypes.c_void_p(_check_tensor(name, kind, arg, sizes, bound, 0, releases))
+        sizes = [None] * len(plan.size_vars)
+        return ctypes.c_void_p(read_tensor(plan.checker, 0, name, arg, sizes, 0, releases)[0])
     finally:
         for release in releases:
             release()
-
-
-def _check_tensor(name, kind, arg, sizes, bound, stream, releases):
-    torch = sys.modules.get("torch")
-    if torch is not None and isinstance(arg, torch.Tensor):
-        return _check_torch(name, kind, arg, sizes, bound)
-    if getattr(arg, "requires_grad", False) and hasattr(arg, "detach"):
-        arg = arg.detach()  # a tensor-like that refuses the interface otherwise
-    if getattr(arg, "__cuda_array_interface__", None) is not None:
-        return _check_interface(name, kind, arg, sizes, bound)
-    if hasattr(arg, "__dlpack__"):
-        device = _dlpack_device(arg)
-        if device is not None and device[0] != _KDLCUDA:
-            raise _needs_cuda(name, arg, _dlpack_where(device[0]))
-        return _check_dlpack(name, kind, arg, _consume_dlpack(name, arg, stream, releases),
-                             sizes, bound)
-    raise _needs_cuda(name, arg)

@@ -59,17 +59,18 @@ _fast_launch = False  # tirx._fastlaunch, once looked for
 
 
 def _fast_launch_module():
-    """tirx._fastlaunch (lib/Python/FastLaunch.c: the launcher's fast path
-    in C, beside libTirXRuntime.so), or None when it was not built, Python
-    is older than its 3.11 limited API or free-threaded, TIRX_FAST_LAUNCH=0,
-    or the file does not load (a RuntimeWarning)."""
+    """tirx._fastlaunch (lib/Python/FastLaunch.c: the launch-argument
+    checker and fast path in C, beside libTirXRuntime.so), or None when it
+    was not built, Python is older than its 3.11 limited API or
+    free-threaded, or the file does not load (a RuntimeWarning). Launching
+    needs it (runtime/_plan.py says so)."""
     global _fast_launch
     if _fast_launch is False:
         _fast_launch = None
         import sysconfig  # (only here: tirx's import stays light)
         # The limited API's ABI (abi3) is not the free-threaded build's.
         usable = sys.version_info >= (3, 11) and not sysconfig.get_config_var("Py_GIL_DISABLED")
-        if os.environ.get("TIRX_FAST_LAUNCH", "1") != "0" and usable:
+        if usable:
             for path in _capi.library_candidates("_fastlaunch.abi3.so"):
                 if not os.path.exists(path):
                     continue
@@ -78,8 +79,8 @@ def _fast_launch_module():
                     module = importlib.util.module_from_spec(spec)
                     spec.loader.exec_module(module)
                 except ImportError as error:
-                    warnings.warn("tirx: the launcher's C fast path %s does not load (%s); "
-                                  "launches take the Python fast path" % (path, error),
+                    warnings.warn("tirx: the launcher's C part %s does not load (%s); "
+                                  "kernels cannot be launched" % (path, error),
                                   RuntimeWarning, stacklevel=2)
                 else:
                     _fast_launch = module
