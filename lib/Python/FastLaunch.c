@@ -19,9 +19,9 @@
  *   checks (check_tensor, check_scalar, check_device, check_count), which
  *   raise the error that names the parameter.
  * TMA tensor maps are encoded here too (tirxTensorMapEncodeTyped, reached
- * through its address), after the checks of what the verifier could not
- * check of a runtime extent; the general path encodes a call's maps into
- * its own buffers, and a kernel with maps takes it on every call.
+ * through its address): the fast path keeps one map per box in the
+ * Launcher's buffers and re-encodes it only when the tensor's pointer,
+ * shape or strides changed; the general path encodes into its own buffers.
  * The fast path sets the grid and PyTorch's current stream in the device's
  * TirxPreparedLaunch and calls tirxLaunchPrepared through its address.
  * Nothing reaches the GPU before every check passed.
@@ -29,7 +29,7 @@
  * Built against Python's limited API (3.11), so one binary serves every
  * CPython from 3.11 on (the bundle's and the wheel's `_fastlaunch.abi3.so`).
  * docs/python.md describes the launch path; test/python/test_launch.py runs
- * every check, test_fastlaunch.py the descriptor and the maps.
+ * every check, test_fastlaunch.py the descriptor and the map cache.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -89,8 +89,8 @@ typedef struct {
   long long atMost; /* 0: no largest value */
 } SizeVar;
 
-/* One TMA tensor map of the kernel (`buffer`: the Python Launcher's own,
- * 64-byte aligned, what its prepared launch passes). */
+/* One TMA tensor map: the fast path's copy lives in `buffer` (the Python
+ * Launcher's, 64-byte aligned) and is re-encoded only when its key changes. */
 typedef struct {
   int param;
   int rank;
@@ -98,6 +98,12 @@ typedef struct {
   unsigned swizzle;
   char element[8]; /* "" (bits) or a reduction's type ("f32") */
   void *buffer;
+  /* The key of the map in `buffer`. */
+  int valid;
+  unsigned long long pointer;
+  unsigned long long extents[MaxDims];
+  unsigned long long strides[MaxDims];
+  long long encodes; /* how many times `buffer` was encoded (test hook) */
 } TensorMap;
 
 typedef struct {
@@ -522,6 +528,8 @@ static PyObject *Launcher_set_encoder(Launcher *self, PyObject *args) {
   }
   self->encode = (EncodeFunction)encodeFunction;
   self->lastError = (ErrorFunction)errorFunction;
+  for (int k = 0; k < self->numMaps; ++k)
+    self->maps[k].valid = 0; /* another encoder: encode again */
   Py_RETURN_NONE;
 }
 
@@ -922,9 +930,10 @@ static int checkDevice(Launcher *self, int index, long long device,
 
 /* Checks what the verifier could not (a runtime extent: 32-bit box
  * coordinates, 16-byte strides) and encodes map `k` of the tensor at
- * `pointer` of `shape` into `buffer`. Raises on failure. */
+ * `pointer` of `shape` into `buffer`. With `cache` (the fast path's own
+ * buffer), an unchanged key encodes nothing. Raises on failure. */
 static int encodeMap(Launcher *self, int k, uint64_t pointer,
-                     const long long *shape, void *buffer) {
+                     const long long *shape, void *buffer, int cache) {
   TensorMap *map = &self->maps[k];
   const Param *param = &self->params[map->param];
   unsigned long long extents[MaxDims], strides[MaxDims];
@@ -936,6 +945,13 @@ static int encodeMap(Launcher *self, int k, uint64_t pointer,
       strides[dim] = step;
     step *= (unsigned long long)shape[dim];
   }
+  if (cache && map->valid && map->pointer == pointer &&
+      memcmp(map->extents, extents, sizeof(extents[0]) * rank) == 0 &&
+      (rank < 2 ||
+       memcmp(map->strides, strides, sizeof(strides[0]) * (rank - 1)) == 0))
+    return 1;
+  if (cache)
+    map->valid = 0;
   PyObject *box = NULL;
   {
     PyObject *items = PyList_New(0);
@@ -1017,6 +1033,13 @@ static int encodeMap(Launcher *self, int k, uint64_t pointer,
     return 0;
   }
   Py_DECREF(box);
+  if (cache) {
+    map->valid = 1;
+    map->pointer = pointer;
+    memcpy(map->extents, extents, sizeof(extents[0]) * rank);
+    memcpy(map->strides, strides, sizeof(strides[0]) * (rank ? rank - 1 : 0));
+    ++map->encodes;
+  }
   return 1;
 }
 
@@ -1260,9 +1283,37 @@ static PyObject *Launcher_encode_map(Launcher *self, PyObject *args) {
                     "encode_map: a shape of another rank or a bad buffer");
     return NULL;
   }
-  if (!encodeMap(self, k, pointer, shape, buffer))
+  if (!encodeMap(self, k, pointer, shape, buffer, 0))
     return NULL;
   Py_RETURN_NONE;
+}
+
+/* map_cache() -> per map (pointer, extents, strides, encodes), pointer None
+ * when its buffer holds no valid map: what the fast path's cache holds. */
+static PyObject *Launcher_map_cache(Launcher *self, PyObject *unused) {
+  (void)unused;
+  PyObject *result = PyTuple_New(self->numMaps);
+  for (int k = 0; result && k < self->numMaps; ++k) {
+    const TensorMap *map = &self->maps[k];
+    long long extents[MaxDims], strides[MaxDims];
+    for (int dim = 0; dim < map->rank; ++dim) {
+      extents[dim] = (long long)map->extents[dim];
+      strides[dim] = (long long)map->strides[dim];
+    }
+    PyObject *entry =
+        map->valid
+            ? Py_BuildValue("(KNNL)", map->pointer,
+                            intTuple(extents, map->rank),
+                            intTuple(strides, map->rank ? map->rank - 1 : 0),
+                            map->encodes)
+            : Py_BuildValue("(OOOL)", Py_None, Py_None, Py_None, map->encodes);
+    if (!entry) {
+      Py_CLEAR(result);
+      break;
+    }
+    PyTuple_SetItem(result, k, entry);
+  }
+  return result;
 }
 
 /*===-- The fast path -----------------------------------------------------===*/
@@ -1292,7 +1343,7 @@ static int readIndex(PyObject *value, long long *out) {
 
 /* A PyTorch tensor argument, read through its attributes and checked (the
  * checks above, not raising); 1 when the fast path takes it. `shape` gets
- * its extents. */
+ * its extents (for the tensor maps). */
 static int takeTensor(Launcher *self, int index, PyObject *arg,
                       long long *device, int *first, Sizes *sizes,
                       uint64_t *pointer, long long *shape) {
@@ -1385,13 +1436,18 @@ static PyObject *Launcher_call(Launcher *self, PyObject *callArgs,
   }
   PyObject *args = PyTuple_GetItem(callArgs, 0);
   /* What the fast path needs: a tuple of the right length, PyTorch bound,
-   * the calling thread owning the slots, and no tensor map (the general
-   * path encodes those). */
-  if (!self->fast || self->numMaps || !PyTuple_Check(args) ||
+   * and the calling thread owning the slots. */
+  if (!self->fast || !PyTuple_Check(args) ||
       PyTuple_Size(args) != self->numParams || !self->tensorType ||
       !self->hasOwner || PyThread_get_thread_ident() != self->owner)
     return takeGeneralPath(self, args);
   uint64_t values[MaxParams];
+  long long shapes[MaxMaps ? MaxMaps : 1][MaxDims];
+  int mapOf[MaxParams];
+  for (int i = 0; i < self->numParams; ++i)
+    mapOf[i] = -1;
+  for (int k = 0; k < self->numMaps; ++k)
+    mapOf[self->maps[k].param] = k; /* the shape of any of its maps */
   Sizes sizes;
   memset(sizes.bound, 0, (size_t)self->numSizes);
   long long device = -1, shape[MaxDims];
@@ -1404,6 +1460,8 @@ static PyObject *Launcher_call(Launcher *self, PyObject *callArgs,
                  : checkScalar(self, i, arg, &values[i], NULL, 0);
     if (!ok)
       return takeGeneralPath(self, args);
+    if (mapOf[i] >= 0)
+      memcpy(shapes[mapOf[i]], shape, sizeof(shape));
   }
   if (device < 0 || !self->prepared[device] || !self->stream)
     return takeGeneralPath(self, args);
@@ -1413,6 +1471,13 @@ static PyObject *Launcher_call(Launcher *self, PyObject *callArgs,
   TirxPreparedLaunch *launch = self->prepared[device];
   if (self->grids && setGrid(self, &sizes, launch) < 0)
     return NULL;
+  /* Each map of a parameter: encoded unless its tensor is the last one's. */
+  for (int k = 0; k < self->numMaps; ++k) {
+    const TensorMap *map = &self->maps[k];
+    const long long *extents = shapes[mapOf[map->param]];
+    if (!encodeMap(self, k, values[map->param], extents, map->buffer, 1))
+      return NULL;
+  }
   PyObject *deviceIndex = PyLong_FromLongLong(device);
   if (!deviceIndex)
     return NULL;
@@ -1473,6 +1538,8 @@ static PyMethodDef Launcher_methods[] = {
      "not_cuda(index, arg, where): raises that a CUDA tensor is needed"},
     {"encode_map", (PyCFunction)Launcher_encode_map, METH_VARARGS,
      "encode_map(k, pointer, shape, address): a general-path call's map"},
+    {"map_cache", (PyCFunction)Launcher_map_cache, METH_NOARGS,
+     "map_cache(): per map (pointer, extents, strides, encodes) (tests)"},
     {NULL, NULL, 0, NULL}};
 
 static char LauncherDoc[] =

@@ -2,8 +2,9 @@
 argument checker. A malformed descriptor is an exception, never a crash; the
 descriptor runtime/_plan.py builds from a kernel says what to check; a call
 the fast path cannot take goes to the general path; TMA tensor maps are
-checked and encoded in C. test_launch.py runs every check's message through
-runtime.Launcher."""
+encoded in C and re-encoded only when a pointer, shape or stride changes
+(the map cache, through its test hook map_cache()). test_launch.py runs
+every check's message through runtime.Launcher."""
 import ctypes
 import re
 import threading
@@ -266,7 +267,7 @@ def test_fast_false_sends_every_call_to_the_general_path():
 
 
 #===------------------------------------------------------------------------===#
-# TMA tensor maps: checked and encoded in C
+# TMA tensor maps: encoded in C, cached, re-encoded on a change
 #===------------------------------------------------------------------------===#
 
 ENCODE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint,
@@ -304,6 +305,84 @@ class Encoder:
                 ctypes.cast(self.last_error, ctypes.c_void_p).value)
 
 
+def tma_launcher(general=None):
+    """A launcher of A: (n, 64) bfloat16 with one 64x64 map of it (128-byte
+    swizzle) and one 16x64 map typed f32: the fast path ready on device 0."""
+    launched = []
+    function = LAUNCH(lambda p: launched.append(p) or 0)
+    prepared = runtime._PreparedLaunch()
+    tensor_slot, size_slot = ctypes.c_void_p(), ctypes.c_int64()
+    space = (ctypes.c_ubyte * 512)()
+    base = ctypes.addressof(space) + (-ctypes.addressof(space)) % 64
+    launcher = module.Launcher(
+        general or (lambda args: "general"), lambda: None, "k",
+        (("tensor", ctypes.addressof(tensor_slot), "A", (-1, 64), 16, "<V2", "bfloat16", 2),),
+        ((ctypes.addressof(size_slot), "n", 1, 0),),
+        ((0, (64, 64), 128, "", base), (0, (16, 64), 0, "f32", base + 128)), None,
+        lambda key: None)
+    encoder = Encoder()
+
+    class Tensor(FakeTensor):
+        dtype = "bf16"
+    ready(launcher, function, prepared, ("bf16",))
+    launcher.bind(Tensor, lambda device: 0x5000, ("bf16",))
+    launcher.set_encoder(*encoder.addresses())
+    keep = (function, prepared, tensor_slot, size_slot, space)
+    return launcher, encoder, Tensor, launched, (base, base + 128), keep
+
+
+def test_maps_are_encoded_in_c_on_the_fast_path():
+    launcher, encoder, Tensor, launched, buffers, keep = tma_launcher()
+    assert launcher.map_cache() == ((None, None, None, 0), (None, None, None, 0))
+    assert launcher((Tensor((128, 64), 0x10000),)) is None and len(launched) == 1
+    assert encoder.calls == [
+        dict(map=buffers[0], address=0x10000, element_bytes=2, element=b"",
+             extents=(128, 64), strides=(128,), box=(64, 64), swizzle=128),
+        dict(map=buffers[1], address=0x10000, element_bytes=2, element=b"f32",
+             extents=(128, 64), strides=(128,), box=(16, 64), swizzle=0)]
+    assert ctypes.c_uint64.from_address(buffers[0]).value == 0x10000
+    assert launcher.map_cache() == ((0x10000, (128, 64), (128,), 1),
+                                    (0x10000, (128, 64), (128,), 1))
+
+
+def test_maps_are_re_encoded_only_when_the_tensor_changes():
+    launcher, encoder, Tensor, launched, buffers, keep = tma_launcher()
+    a = Tensor((128, 64), 0x10000)
+    for _ in range(5):
+        launcher((a,))
+    assert len(launched) == 5 and len(encoder.calls) == 2  # the first call's
+    launcher((Tensor((128, 64), 0x10000),))  # another object, the same key
+    assert len(encoder.calls) == 2
+    launcher((Tensor((128, 64), 0x20000),))  # a new pointer
+    assert len(encoder.calls) == 4
+    assert launcher.map_cache()[0] == (0x20000, (128, 64), (128,), 2)
+    launcher((Tensor((256, 64), 0x20000),))  # a new shape
+    assert len(encoder.calls) == 6
+    assert launcher.map_cache()[1] == (0x20000, (256, 64), (128,), 3)
+    launcher((Tensor((256, 64), 0x20000),))
+    assert len(encoder.calls) == 6 and len(launched) == 9
+    # Another encoder (set_encoder) invalidates every map.
+    launcher.set_encoder(*encoder.addresses())
+    assert launcher.map_cache()[0][0] is None
+    launcher((Tensor((256, 64), 0x20000),))
+    assert len(encoder.calls) == 8
+
+
+def test_a_map_that_cannot_be_encoded_is_an_error_and_is_not_cached():
+    launcher, encoder, Tensor, launched, buffers, keep = tma_launcher()
+    launcher((Tensor((128, 64), 0x10000),))
+    encoder.fail = True
+    with raises(ValueError, "parameter 'A': its TMA tensor map (box 64x64) cannot be encoded: "
+                            "tirxTensorMapEncodeTyped: extent 5000000000 of dimension 0 is "
+                            "not 1 to 2^32"):
+        launcher((Tensor((256, 64), 0x10000),))
+    assert len(launched) == 1  # nothing launched
+    assert launcher.map_cache()[0] == (None, None, None, 1)
+    encoder.fail = False
+    launcher((Tensor((128, 64), 0x10000),))  # the old key: encoded again
+    assert launcher.map_cache()[0] == (0x10000, (128, 64), (128,), 2) and len(launched) == 2
+
+
 def test_map_checks_before_the_encoder():
     """What the verifier could not check of a runtime extent, refused before
     the encoder: 32-bit box coordinates, 16-byte strides."""
@@ -329,6 +408,8 @@ def test_map_checks_before_the_encoder():
     launcher3.encode_map(0, 0x10000, (5, 6, 12), base)
     assert encoder.calls[-1]["strides"] == (288, 48) and encoder.calls[-1]["extents"] == \
         (5, 6, 12)
+    # The general path's maps are its own: encode_map caches nothing.
+    assert launcher3.map_cache() == ((None, None, None, 0),)
     with raises(ValueError, "encode_map: a shape of another rank or a bad buffer"):
         launcher3.encode_map(0, 0x10000, (5, 6), base)
 

@@ -728,7 +728,7 @@ def test_every_scalar_type(monkeypatch, torch):
 
 
 #===------------------------------------------------------------------------===#
-# TMA kernels: tensor maps encoded in C
+# TMA kernels: the C fast path, tensor maps encoded in C
 #===------------------------------------------------------------------------===#
 
 _ENCODE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint,
@@ -771,9 +771,11 @@ class TmaLibrary(FakeLibrary):
         return result
 
 
-def test_tma_kernels_encode_their_maps_in_c(monkeypatch, torch):
-    """A kernel with tensor maps takes the general path on every call; the
-    C checker encodes its maps (each call's own) after every check passed."""
+def test_tma_kernels_take_the_c_fast_path(monkeypatch, torch):
+    """A kernel with tensor maps launches through the C checker after its
+    first call; its maps are encoded in C and re-encoded only when a
+    tensor's pointer or shape changes; the general path (another thread)
+    encodes maps of its own."""
     params = [("A", Kind((N, 64), "bfloat16", align=16)), ("B", Kind((N, 64), "bfloat16",
                                                                       align=16))]
     made = runtime.Launcher("k", "// ptx", params, (CeilDiv("n", 64),), (128,), [N],
@@ -783,15 +785,25 @@ def test_tma_kernels_encode_their_maps_in_c(monkeypatch, torch):
     general = counting_general(made)
     a, b = torch.Tensor((128, 64), "bfloat16", pointer=0x20000), \
         torch.Tensor((128, 64), "bfloat16", pointer=0x30000)
+    made((a, b))  # the general path: this call's own maps
+    assert len(general) == 1 and library.encoded == [(0x20000, (128, 64)), (0x30000, (128, 64))]
     for _ in range(3):
         made((a, b))
-    assert len(general) == 3
-    assert library.encoded == [(0x20000, (128, 64)), (0x30000, (128, 64))] * 3
+    assert len(general) == 1, "a TMA kernel left the C fast path"
+    assert len(library.encoded) == 4  # the fast path's maps, once
     assert library.launches[-1]["maps"] == [(0x20000, 128), (0x30000, 128)]
+    assert made._native.map_cache() == ((0x20000, (128, 64), (128,), 1),
+                                        (0x30000, (128, 64), (128,), 1))
     c = torch.Tensor((256, 64), "bfloat16", pointer=0x40000)
-    made((c, torch.Tensor((256, 64), "bfloat16", pointer=0x30000)))
-    assert library.launches[-1]["maps"] == [(0x40000, 256), (0x30000, 256)]
-    assert library.launches[-1]["grid"] == (4, 1, 1)
+    made((c, torch.Tensor((256, 64), "bfloat16", pointer=0x30000)))  # both shapes change
+    assert len(library.encoded) == 6 and library.launches[-1]["maps"] == [(0x40000, 256),
+                                                                           (0x30000, 256)]
+    assert library.launches[-1]["grid"] == (4, 1, 1) and len(general) == 1
+    thread = threading.Thread(target=lambda: made((a, b)))
+    thread.start()
+    thread.join()
+    assert len(general) == 2 and library.launches[-1]["maps"] == [(0x20000, 128), (0x30000, 128)]
+    assert made._native.map_cache()[0][0] == 0x40000  # the owner's maps are untouched
     # A wrong argument is refused before any map is encoded.
     count = len(library.encoded)
     with raises(ValueError, "parameter 'B' has shape (64, 64), but n = 128 from parameter 'A'"):

@@ -9,13 +9,13 @@ compiled kernel) has two paths through it:
   (exact `torch.Tensor`s on one CUDA device, with the declared dtype, shape,
   contiguity and alignment) and plain Python scalars in range are checked
   through their attributes, their values stored into preallocated argument
-  slots, and the kernel launched (`tirxLaunchPrepared`) on the tensors'
-  device and its current PyTorch stream;
-- the general path, taken by anything the fast path does not take (TMA
-  kernels too): it reads every argument through its protocol (PyTorch
-  tensors, `__cuda_array_interface__`, DLPack) and runs the same checks,
-  which raise the error that names the parameter, or launches with fresh
-  values and tensor maps (encoded by the checker).
+  slots, TMA tensor maps re-encoded when a tensor's pointer, shape or
+  strides changed, and the kernel launched (`tirxLaunchPrepared`) on the
+  tensors' device and its current PyTorch stream;
+- the general path, taken by anything the fast path does not take: it reads
+  every argument through its protocol (PyTorch tensors,
+  `__cuda_array_interface__`, DLPack) and runs the same checks, which raise
+  the error that names the parameter, or launches with fresh values.
 
 Nothing reaches the GPU before every argument is checked. The fast path's
 slots belong to the first thread that launches the kernel; other threads

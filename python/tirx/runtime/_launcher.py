@@ -4,17 +4,17 @@ in C (lib/Python/FastLaunch.c, described by _plan.Plan):
 
 - the fast path, the C Launcher itself: PyTorch tensors on one CUDA device
   and plain Python scalars, checked through their attributes, written into
-  the argument slots, and the kernel launched (`tirxLaunchPrepared`) on the
-  tensors' device and its current PyTorch stream;
+  the argument slots, TMA maps re-encoded when a tensor changed, and the
+  kernel launched (`tirxLaunchPrepared`) on the tensors' device and its
+  current PyTorch stream;
 - the general path (`Launcher._general`), taken by anything the fast path
-  does not take (a kernel with TMA maps, every call): it reads each
-  argument through its protocol (PyTorch, `__cuda_array_interface__`,
-  DLPack) and runs the same checks, which raise the error that names the
-  parameter, then launches with fresh values and maps the checker encoded.
+  does not take: it reads each argument through its protocol (PyTorch,
+  `__cuda_array_interface__`, DLPack) and runs the same checks, which raise
+  the error that names the parameter, then launches with fresh values.
 
 Nothing reaches the GPU before every argument is checked. The fast path's
-slots belong to the first thread that launches the kernel; other threads
-take the general path, so concurrent calls never share a buffer.
+slots and maps belong to the first thread that launches the kernel; other
+threads take the general path, so concurrent calls never share a buffer.
 """
 import ctypes
 import numbers
