@@ -49,18 +49,11 @@ c_checks = runtime.Launcher(compiled.name, compiled.ptx, compiled.params, compil
 c_checks((a, b))
 c_checks._native.set_prepared(device, ctypes.addressof(c_checks._prepared[device]),
                               ctypes.cast(noop, ctypes.c_void_p).value)
-python_checks = runtime.Launcher(compiled.name, compiled.ptx, compiled.params,
-                                 compiled.launch.grid, compiled.launch.block, native=False)
-python_checks((a, b))
-noop_prepared = ctypes.CDLL(os.environ["NOOP_LIB"]).noop  # another CDLL: its own argtypes
-noop_prepared.argtypes = [ctypes.POINTER(runtime._PreparedLaunch)]
-python_checks._globals["_launch"] = noop_prepared
 native_launch = compiled._launcher.launch
 
 rows = [
     ("ctypes no-op strlen(b'')", lambda: strlen(empty)),
     ("C path's checks alone (no-op launch), `launcher((a, b))`", lambda: c_checks((a, b))),
-    ("Python path's checks alone (no-op launch)", lambda: python_checks((a, b))),
     ("C path, `compiled._launch((a, b))` (no Compiled.__call__)", lambda: native_launch((a, b))),
     ("tirxLaunchPrepared alone", lambda: launch_prepared(prepared)),
     ("TirX compiled(a, b)", lambda: compiled(a, b)),

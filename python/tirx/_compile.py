@@ -280,7 +280,7 @@ class Compiled:
         return self._stages
 
     def __call__(self, *args):
-        """Checks the arguments and launches (tirx/runtime.py)."""
+        """Checks the arguments and launches (tirx/runtime/)."""
         launch = self._launch
         if launch is None:
             launch = self._make_launcher()

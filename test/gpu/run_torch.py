@@ -59,7 +59,7 @@ def _():
         b = torch.full_like(a, float("nan"))
         compiled(a, b)
         torch.testing.assert_close(b, reference(a), rtol=0, atol=0)
-    assert compiled._launcher._globals["_owner"] is not None
+    assert compiled._launcher._owner is not None
 
 
 @check("compiled(a, b) on a side stream (torch.cuda.stream)")

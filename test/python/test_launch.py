@@ -1,4 +1,4 @@
-"""The launch path without a GPU: python/tirx/runtime.py against a fake
+"""The launch path without a GPU: python/tirx/runtime/ against a fake
 runtime library (it records each launch: device, stream, grid, block and
 the argument values read back through the argument pointers), fake PyTorch
 tensors, DLPack capsules made here with ctypes, and stand-ins for the DSL's
@@ -176,15 +176,11 @@ class FakeLibrary:
 LAUNCH_FUNCTION = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(runtime._PreparedLaunch))
 
 
-@pytest.fixture(autouse=True, params=["c", "python"])
-def launch_path(request, monkeypatch):
-    """Every test runs on both fast paths: the C one (lib/Python, which
-    `make check` builds) and the Python one."""
-    if request.param == "c":
-        assert runtime._fast_launch_module() is not None, "_fastlaunch.abi3.so was not built"
-    else:
-        monkeypatch.setattr(runtime, "_fast_launch", None)
-    return request.param
+@pytest.fixture(autouse=True)
+def checker_is_built():
+    """Every launch goes through the C checker (lib/Python, which `make
+    check` builds): its fast path and the general path that calls it."""
+    assert runtime._fast_launch_module() is not None, "_fastlaunch.abi3.so was not built"
 
 
 @pytest.fixture
@@ -198,7 +194,7 @@ def launcher(monkeypatch, params, grid=(1,), block=(64,), size_vars=()):
     """A Launcher of `params` on a FakeLibrary; returns both."""
     made = runtime.Launcher("k", "// ptx", params, grid, block, size_vars)
     library = FakeLibrary(made._slot_types)
-    monkeypatch.setattr(runtime, "_lib", library)
+    monkeypatch.setattr(runtime._library, "_lib", library)
     return made, library
 
 
@@ -239,15 +235,27 @@ def test_fast_path_after_the_first_call(monkeypatch, torch):
     assert library.launches[-1]["args"][2] == 2.0 and len(general) == 1
 
 
-def test_the_fast_path_is_c_when_built(monkeypatch, torch, launch_path):
+def test_the_fast_path_is_the_c_checker(monkeypatch, torch):
     made, library = launcher(monkeypatch, AB)
-    assert (made._native is not None) == (launch_path == "c")
-    assert made.launch is (made._native or made._globals["launch"])
+    assert made.launch is made._native
     a, b = torch.Tensor((2, 32, 4), pointer=0x20000), torch.Tensor((2, 32, 4), pointer=0x30000)
     general = counting_general(made)
     for _ in range(3):
         made((a, b))
     assert len(general) == 1 and len(library.launches) == 3
+
+
+def test_tirx_fast_launch_0_sends_every_call_to_the_general_path(monkeypatch, torch):
+    monkeypatch.setenv("TIRX_FAST_LAUNCH", "0")
+    made, library = launcher(monkeypatch, AB)
+    a, b = torch.Tensor((2, 32, 4), pointer=0x20000), torch.Tensor((2, 32, 4), pointer=0x30000)
+    general = counting_general(made)
+    for _ in range(3):
+        made((a, b))
+    assert len(general) == 3 and len(library.launches) == 3
+    # The same checks, the same messages.
+    with raises(ValueError, "parameter 'A' has shape (2, 32, 8), expected (2, 32, 4)"):
+        made((torch.Tensor((2, 32, 8)), b))
 
 
 def test_launchers_are_collected(monkeypatch, torch):
@@ -507,7 +515,7 @@ def test_grid_must_be_whole_clusters(monkeypatch, torch):
     made = runtime.Launcher("k", "// ptx", params, (CeilDiv("n", 4),), (128,), [N, M],
                             cluster=(2,))
     library = FakeLibrary(made._slot_types)
-    monkeypatch.setattr(runtime, "_lib", library)
+    monkeypatch.setattr(runtime._library, "_lib", library)
     made((torch.Tensor((8, 1)), torch.Tensor((8,)), 1.0))
     assert library.launches[-1]["grid"] == (2, 1, 1)
     with raises(ValueError, "the grid's x extent is 3 for n = 12, m = 1; the kernel runs in "
@@ -717,3 +725,87 @@ def test_every_scalar_type(monkeypatch, torch):
         with raises(ValueError, "parameter '%s' = %d is out of range for %s" % (
                 name, values[index], name)):
             made((a, *values))
+
+
+#===------------------------------------------------------------------------===#
+# TMA kernels: the C fast path, tensor maps encoded in C
+#===------------------------------------------------------------------------===#
+
+_ENCODE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint,
+                           ctypes.c_char_p, ctypes.c_uint, ctypes.POINTER(ctypes.c_ulonglong),
+                           ctypes.POINTER(ctypes.c_ulonglong), ctypes.POINTER(ctypes.c_uint),
+                           ctypes.c_uint)
+
+
+class TmaLibrary(FakeLibrary):
+    """FakeLibrary with a tensor map encoder (C functions, as the checker
+    calls them through their addresses): each map records the tensor's
+    address and its extents; each launch, the maps it passes."""
+
+    def __init__(self, slot_types, maps):
+        super().__init__(slot_types)
+        self.maps, self.encoded = maps, []
+        self.tirxTensorMapEncodeTyped = _ENCODE(self._encode)
+        self.tirxGetLastErrorMessage = ctypes.CFUNCTYPE(ctypes.c_void_p)(lambda: None)
+
+    def _encode(self, where, address, element_bytes, element, rank, extents, strides, box,
+                swizzle):
+        shape = tuple(extents[i] for i in range(rank))
+        self.encoded.append((address, shape))
+        ctypes.c_uint64.from_address(where).value = address
+        ctypes.c_uint64.from_address(where + 8).value = shape[0]
+        return 0
+
+    def tirxKernelPrepareLaunch(self, kernel, device, count, launch):
+        assert count == len(self.slot_types) + self.maps
+        launch = self._target(launch)
+        launch.function, launch.context, launch.numArgs = kernel.value, 0x700 + device, count
+        return 0
+
+    def _launch_prepared(self, launch):
+        result = super()._launch_prepared(launch)
+        args, n = launch.contents.args, len(self.slot_types)
+        self.launches[-1]["maps"] = [
+            (ctypes.c_uint64.from_address(args[n + k]).value,
+             ctypes.c_uint64.from_address(args[n + k] + 8).value) for k in range(self.maps)]
+        return result
+
+
+def test_tma_kernels_take_the_c_fast_path(monkeypatch, torch):
+    """A kernel with tensor maps launches through the C checker after its
+    first call; its maps are encoded in C and re-encoded only when a
+    tensor's pointer or shape changes; the general path (another thread)
+    encodes maps of its own."""
+    params = [("A", Kind((N, 64), "bfloat16", align=16)), ("B", Kind((N, 64), "bfloat16",
+                                                                      align=16))]
+    made = runtime.Launcher("k", "// ptx", params, (CeilDiv("n", 64),), (128,), [N],
+                            tensor_maps=[(0, (64, 64), 128), (1, (64, 64), 128, "f32")])
+    library = TmaLibrary(made._slot_types, 2)
+    monkeypatch.setattr(runtime._library, "_lib", library)
+    general = counting_general(made)
+    a, b = torch.Tensor((128, 64), "bfloat16", pointer=0x20000), \
+        torch.Tensor((128, 64), "bfloat16", pointer=0x30000)
+    made((a, b))  # the general path: this call's own maps
+    assert len(general) == 1 and library.encoded == [(0x20000, (128, 64)), (0x30000, (128, 64))]
+    for _ in range(3):
+        made((a, b))
+    assert len(general) == 1, "a TMA kernel left the C fast path"
+    assert len(library.encoded) == 4  # the fast path's maps, once
+    assert library.launches[-1]["maps"] == [(0x20000, 128), (0x30000, 128)]
+    assert made._native.map_cache() == ((0x20000, (128, 64), (128,), 1),
+                                        (0x30000, (128, 64), (128,), 1))
+    c = torch.Tensor((256, 64), "bfloat16", pointer=0x40000)
+    made((c, torch.Tensor((256, 64), "bfloat16", pointer=0x30000)))  # both shapes change
+    assert len(library.encoded) == 6 and library.launches[-1]["maps"] == [(0x40000, 256),
+                                                                           (0x30000, 256)]
+    assert library.launches[-1]["grid"] == (4, 1, 1) and len(general) == 1
+    thread = threading.Thread(target=lambda: made((a, b)))
+    thread.start()
+    thread.join()
+    assert len(general) == 2 and library.launches[-1]["maps"] == [(0x20000, 128), (0x30000, 128)]
+    assert made._native.map_cache()[0][0] == 0x40000  # the owner's maps are untouched
+    # A wrong argument is refused before any map is encoded.
+    count = len(library.encoded)
+    with raises(ValueError, "parameter 'B' has shape (64, 64), but n = 128 from parameter 'A'"):
+        made((a, torch.Tensor((64, 64), "bfloat16")))
+    assert len(library.encoded) == count

@@ -101,11 +101,37 @@ def test_runtime_rows_outside_a_box_need_aligned_rows():
             in text)
 
 
+def tma_sizes_launcher():
+    """The launcher of the runtime-sized kernel, its checker made from the
+    compile result's descriptor (maps included), with the runtime's encoder."""
+    M, K = T.dynamic("M"), T.dynamic("K")
+    compiled = tirx.compile(tma_sizes_kernel(M, K), target=TARGET)
+    launcher = runtime.Launcher(
+        compiled.name, compiled.ptx, compiled.params, compiled.launch.grid,
+        compiled.launch.block, compiled.size_vars, compiled.shared_bytes,
+        [m + (t,) for m, t in zip(compiled.tensor_maps, compiled.tensor_map_types)])
+    try:
+        launcher._bind_encoder()
+    except tirx.LibraryNotFoundError:
+        pytest.skip("libTirXRuntime.so was not built (no CUDA toolkit)")
+    return launcher
+
+
+def test_the_kernels_maps_are_described_to_the_checker():
+    launcher = tma_sizes_launcher()
+    specs, sizes, maps = launcher._plan.descriptor
+    assert [spec[2:] for spec in specs] == [("A", (-1, -2), 16, "<V2", "bfloat16", 2),
+                                            ("B", (-1, -2), 16, "<V2", "bfloat16", 2)]
+    assert [m[:4] for m in maps] == [(0, (128, 64), 0, ""), (1, (128, 64), 0, "")]
+    assert [size[1:] for size in sizes] == [("M", 1, 0), ("K", 1, 0)]
+
+
 def test_map_of_a_bad_row_stride_is_refused_before_the_driver():
     # K = 65 bf16: rows of 130 bytes, which no tensor map can describe.
-    m = runtime._TensorMap("A", 0, 2, (128, 64), 0)
+    launcher = tma_sizes_launcher()
+    buffer = runtime._plan.MapBuffer()
     with pytest.raises(ValueError) as error:
-        m.update(0x10000, (300, 65))
+        launcher._native.encode_map(0, 0x10000, (300, 65), buffer.address)
     assert str(error.value) == (
         "parameter 'A': its TMA tensor map (box 128x64) needs the stride of dimension 0 to be a "
         "multiple of 16 bytes, got 2 bytes * 65 = 130 bytes (the extents inside it must "
@@ -113,15 +139,10 @@ def test_map_of_a_bad_row_stride_is_refused_before_the_driver():
 
 
 def test_map_of_a_huge_extent_is_refused():
-    m = runtime._TensorMap("A", 0, 1, (1, 16), 0)
+    launcher = tma_sizes_launcher()
+    buffer = runtime._plan.MapBuffer()
     with pytest.raises(ValueError) as error:
-        m.update(0x10000, (2 ** 31 + 1, 16))
+        launcher._native.encode_map(1, 0x10000, (2 ** 31 + 1, 64), buffer.address)
     assert str(error.value) == (
-        "parameter 'A': its TMA tensor map (box 1x16) addresses boxes by 32-bit coordinates, "
+        "parameter 'B': its TMA tensor map (box 128x64) addresses boxes by 32-bit coordinates, "
         "but dimension 0 has 2147483649 elements (more than 2^31)")
-
-
-def test_map_strides_from_the_shape():
-    # Rank 3: strides (in bytes, outermost first) from the real extents.
-    assert runtime._TensorMap("A", 0, 4, (2, 8, 4), 0).strides((5, 6, 12)) == [288, 48]
-    assert runtime._TensorMap("A", 0, 2, (64,), 0).strides((1000,)) == []

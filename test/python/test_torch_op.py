@@ -3,6 +3,7 @@ operator it registers (against a fake torch.library that records it), and
 the fake implementation's metadata checks (runtime.check_metadata). The GPU
 check test/gpu/run_torch.py runs the real one under torch.compile and CUDA
 graphs."""
+import ctypes
 import inspect
 import re
 import sys
@@ -83,8 +84,8 @@ def test_registered_op(monkeypatch, torch, compiled):
                             "another kernel or other mutates_args; pass another name="):
         other.as_torch_op(name="tirx::affine_relu")
     # Calling the op launches through compiled(...), keywords too.
-    library = FakeLibrary([runtime.ctypes.c_void_p] * 2)
-    monkeypatch.setattr(runtime, "_lib", library)
+    library = FakeLibrary([ctypes.c_void_p] * 2)
+    monkeypatch.setattr(runtime._library, "_lib", library)
     a, b = torch.Tensor((2, 32, 4), pointer=0x20000), torch.Tensor((2, 32, 4), pointer=0x30000)
     op(a, b)
     op.fn(a, B=b)
