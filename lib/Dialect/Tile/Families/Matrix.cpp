@@ -1,5 +1,4 @@
-//===- Matrix.cpp - The matrix family module
-//---------------------------------===//
+//===- Matrix.cpp - The matrix family module ------------------------------===//
 //
 // Part of the TirX project.
 //

@@ -1,5 +1,4 @@
-//===- Memory.cpp - The memory family module
-//---------------------------------===//
+//===- Memory.cpp - The memory family module ------------------------------===//
 //
 // Part of the TirX project.
 //

@@ -1,5 +1,4 @@
-//===- Scalar.cpp - The scalar family module
-//---------------------------------===//
+//===- Scalar.cpp - The scalar family module ------------------------------===//
 //
 // Part of the TirX project.
 //

@@ -1,10 +1,10 @@
-//===- Tma.cpp - The tma family module ---------------------------------===//
+//===- Tma.cpp - The tma family module ------------------------------------===//
 //
 // Part of the TirX project.
 //
 //===----------------------------------------------------------------------===//
 //
-// the bulk tensor copies, reductions and prefetches (cp.async.bulk.tensor,
+// The bulk tensor copies, reductions and prefetches (cp.async.bulk.tensor,
 // cp.reduce.async.bulk.tensor, cp.async.bulk.prefetch.tensor) and their bulk
 // groups. Their boxes, tensor maps and reduction types are verified in
 // Tile/IR/BulkTensorCopy.cpp and lowered in
