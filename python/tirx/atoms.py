@@ -319,10 +319,10 @@ class TmaAtom(Atom):
         form = self.instruction.form
         if form not in self.FORMS:
             other = _TMA_CLASSES.get(form)
-            raise _library_error("%s takes %s, got '%s' (%s%s)" % (
+            raise _library_error("%s takes %s, got '%s' (%s)" % (
                 type(self).__name__, self.WHAT, self.spelling,
-                "a %s" % form if other is None else "a %s: use %s" % (form, other.__name__),
-                "" if other is not None else ": not a TMA form"))
+                "the table's form '%s': not a TMA instruction" % form if other is None
+                else "a %s: use %s" % (form, other.__name__)))
         match = _TMA_RANK.search(self.spelling + ".")
         self.rank = int(match.group(1)) if match else None
         self.cache_hint = self.spelling.endswith(".L2::cache_hint")
@@ -558,6 +558,15 @@ class TmaAtom(Atom):
 _UNSAID = object()
 
 
+def _launch_cluster():
+    """The cluster extents of the kernel being traced (() if none or
+    outside a kernel)."""
+    from ._dsl import current_builder
+    b = current_builder()
+    launch = getattr(b, "launch", None) if b is not None else None
+    return launch.cluster if launch is not None else ()
+
+
 def _spelling(rank, *parts):
     if not _is_int(rank) or not 1 <= rank <= 5:
         raise _library_error("a tensor map has rank 1 to 5, got %r" % (rank,))
@@ -670,7 +679,7 @@ class TmaLoadMulticast(TmaLoad):
         self._check_operand_box(image, "shared", "the destination")
         T = _script()
         if ctas is not None:
-            arrangement = _cta_arrangement(self._name(), ctas)
+            _cta_arrangement(self._name(), ctas)
             rows = self._slices(tuple(box.shape), ctas)
             if rank is None:
                 raise _library_error("%s: a load tiled over %d CTAs needs this CTA's rank= "
@@ -689,7 +698,15 @@ class TmaLoadMulticast(TmaLoad):
             rest = tuple(image.shape[1:])
             image = image.view(ctas, rows, *rest)[rank:rank + 1].view(rows, *rest)
             if mask is None:
-                mask = (1 << arrangement.size()) - 1
+                # The CTAs of the tiling are the whole cluster: ctaMask bit
+                # r is the CTA of rank r (%cluster_ctarank).
+                mask = (1 << ctas) - 1
+                if tuple(_launch_cluster()) not in ((), (ctas,), (ctas, 1), (ctas, 1, 1)):
+                    raise _library_error(
+                        "%s: the ctaMask of a load tiled over %d CTAs is derived for "
+                        "clusters of exactly those CTAs (cluster=%d), but the kernel's are %s: "
+                        "give mask= (the ctaMask of this CTA's group)"
+                        % (self._name(), ctas, ctas, tuple(_launch_cluster())))
         elif rank is not None:
             raise _library_error("%s: rank= names a CTA of a tiling: give ctas= too"
                                  % self._name())

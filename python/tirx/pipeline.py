@@ -25,7 +25,8 @@ same steps. The producer's first use of a stage waits on the parity before
 its first phase: a fresh mbarrier counts it complete (PTX ISA 9.7.13.15.16).
 
 Every instruction stays named (the mbarrier family, the TMA load spelled in
-TMA_LOAD); the pipeline derives the counts: the full barrier expects one
+TMA_LOAD, or the tirx.atoms.TmaLoad atoms given as `loads=` or to
+stage.load(..., atom=)); the pipeline derives the counts: the full barrier expects one
 arrival (the producer's arrive.expect_tx) and the stage's bytes — the sum of
 one stage of each buffer — the empty barrier one arrival per consumer warp
 (release="warp": lane 0 of each warp of `consumers` warpgroups) or per
