@@ -268,9 +268,10 @@ def _cta_arrangement(what, ctas):
         extent = launch.cluster[index] if index < len(launch.cluster) else 1
         if reach > extent:
             raise _library_error(
-                "%s is tiled over %d CTAs along %s, but the kernel's clusters are %d CTAs "
+                "%s is tiled over %d CTAs along %s, but the kernel's clusters are %d CTA%s "
                 "along %s: a tiling over CTAs stays inside one cluster"
-                % (what, reach, "xyz"[index], extent, "xyz"[index]))
+                % (what, reach, "xyz"[index], extent, "" if extent == 1 else "s",
+                   "xyz"[index]))
     return arrangement
 
 

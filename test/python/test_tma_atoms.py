@@ -352,7 +352,7 @@ def test_tiling_over_the_wrong_scope_is_located():
             (None, 2, "is tiled over 2 CTAs along x, but the kernel is not launched in clusters"),
             (2, 4, "is tiled over 4 CTAs along x, but the kernel's clusters are 2 CTAs along x"),
             ((2, 1), S[2 : 1 @ by], "is tiled over 2 CTAs along y, but the kernel's clusters "
-                                    "are 1 CTAs along y")):
+                                    "are 1 CTA along y")):
         grid = 8 if not isinstance(cluster, tuple) else (8, 2)
         with pytest.raises(CompileError) as error:
             @T.function
