@@ -25,7 +25,8 @@ same steps. The producer's first use of a stage waits on the parity before
 its first phase: a fresh mbarrier counts it complete (PTX ISA 9.7.13.15.16).
 
 Every instruction stays named (the mbarrier family, the TMA load spelled in
-TMA_LOAD); the pipeline derives the counts: the full barrier expects one
+TMA_LOAD, or the tirx.atoms.TmaLoad atoms given as `loads=` or to
+stage.load(..., atom=)); the pipeline derives the counts: the full barrier expects one
 arrival (the producer's arrive.expect_tx) and the stage's bytes — the sum of
 one stage of each buffer — the empty barrier one arrival per consumer warp
 (release="warp": lane 0 of each warp of `consumers` warpgroups) or per
@@ -103,18 +104,27 @@ class _ProducerStage:
         """The stage's full mbarrier (a TMA load's completion operand)."""
         return self.pipeline.full.ptr_to([self.index])
 
-    def load(self, dst, src):
+    def load(self, dst, src, atom=None, policy=None):
         """The TMA load of box `src` (a region of a global tensor) into `dst`,
-        one stage of a buffer, completing on the stage's full barrier."""
+        one stage of a buffer, completing on the stage's full barrier: the
+        load `atom` (a tirx.atoms.TmaLoad; by default the TMA_LOAD of the
+        box's rank), `policy` its L2 cache policy if its spelling takes one."""
         if not isinstance(dst, TensorValue) or dst.type.space != "shared":
             raise _error("TmaPipeline.load: the destination must be a stage of one of the "
                          "pipeline's shared buffers, got %r" % (dst,))
         if not isinstance(src, TensorValue) or src.type.space != "global":
             raise _error("TmaPipeline.load: the source must be a box of a global tensor, "
                          "got %r" % (src,))
-        T = _script()
-        T.cuda.tile.apply(T.ptx[TMA_LOAD % len(src.shape)], dst, src, self.barrier(),
-                          scope="thread")
+        if atom is None:
+            T = _script()
+            T.cuda.tile.apply(T.ptx[TMA_LOAD % len(src.shape)], dst, src, self.barrier(),
+                              scope="thread")
+        else:
+            from .atoms import TmaLoad, TmaLoadMulticast
+            if not isinstance(atom, TmaLoad) or isinstance(atom, TmaLoadMulticast):
+                raise _error("TmaPipeline.load: atom must be a tirx.atoms.TmaLoad, got %r"
+                             % (atom,))
+            atom(dst, src, self.barrier(), policy=policy, thread=None)
         self.loaded.append((dst, _bytes(dst)))
 
     def __enter__(self):
@@ -133,6 +143,22 @@ class _ProducerStage:
         return False
 
 
+def _load_atoms(loads):
+    """The bound TmaLoad atoms of `loads` (None: none)."""
+    if loads is None:
+        return ()
+    from .atoms import TmaLoad, TmaLoadMulticast
+    loads = tuple(loads) if isinstance(loads, (tuple, list)) else (loads,)
+    for atom in loads:
+        if not isinstance(atom, TmaLoad) or isinstance(atom, TmaLoadMulticast):
+            raise _error("TmaPipeline: loads must be tirx.atoms.TmaLoad atoms, got %r"
+                         % (atom,))
+        if atom.box is None:
+            raise _error("TmaPipeline: %r is bound to no box: its bytes are unknown (make it "
+                         "with box= and dtype=)" % (atom,))
+    return loads
+
+
 class TmaPipeline:
     """A ring of `stages` shared-memory stages that one producer thread fills
     with TMA loads and `consumers` warpgroups read (CUTLASS's
@@ -140,11 +166,14 @@ class TmaPipeline:
 
     buffers: the shared tensors one stage of which each step fills (first
     dimension: the stage); their bytes per stage are the full barrier's
-    transaction count. release: "warp" (lane 0 of each consumer warp
-    releases a stage: one arrival per warp) or "thread" (every consumer
-    thread arrives)."""
+    transaction count. loads: TMA load atoms bound to their boxes
+    (tirx.atoms.TmaLoad(..., box=, dtype=, swizzle=)), one per box a step
+    loads: their boxes' bytes must be a stage's, and without `buffers` the
+    pipeline allocates each one's staged image (`pipe.buffers`, in order).
+    release: "warp" (lane 0 of each consumer warp releases a stage: one
+    arrival per warp) or "thread" (every consumer thread arrives)."""
 
-    def __init__(self, stages, buffers, consumers, release="warp"):
+    def __init__(self, stages, buffers=None, consumers=None, release="warp", loads=None):
         if not is_int(stages) or stages < 1:
             raise _error("TmaPipeline: stages must be a positive int, got %r" % (stages,))
         if not is_int(consumers) or consumers < 1:
@@ -153,13 +182,29 @@ class TmaPipeline:
         if release not in ("warp", "thread"):
             raise _error("TmaPipeline: release must be \"warp\" or \"thread\", got %r"
                          % (release,))
-        buffers = tuple(buffers) if isinstance(buffers, (tuple, list)) else (buffers,)
+        self.loads = _load_atoms(loads)
+        if buffers is None and self.loads:
+            # Each load's staged image (its layout and alignment).
+            buffers = tuple(atom.alloc_image(stages=stages) for atom in self.loads)
+        buffers = () if buffers is None else \
+            tuple(buffers) if isinstance(buffers, (tuple, list)) else (buffers,)
         if not buffers:
             raise _error("TmaPipeline: buffers must name the shared tensors a stage fills")
         self.stages, self.consumers, self.release = stages, consumers, release
         self.buffers = buffers
         self.buffer_bytes = [_stage_bytes(b, stages, "TmaPipeline buffers") for b in buffers]
         self.stage_bytes = sum(self.buffer_bytes)
+        if self.loads:
+            # The loads' boxes are what a stage's barrier receives: they
+            # must bring the buffers' stage, no more and no less.
+            load_bytes = [atom.expect_tx() for atom in self.loads]
+            if sum(load_bytes) != self.stage_bytes:
+                raise _error("TmaPipeline: the loads' boxes bring %d bytes a step (%s), but a "
+                             "stage of the buffers holds %d (%s)" % (
+                                 sum(load_bytes), " + ".join(
+                                     "%s %d" % (atom.box, n)
+                                     for atom, n in zip(self.loads, load_bytes)),
+                                 self.stage_bytes, self._bytes_text()))
         if self.stage_bytes >= 1 << 20:
             raise _error("TmaPipeline: a stage of %d bytes exceeds an mbarrier's transaction "
                          "count (2^20 - 1)" % self.stage_bytes)
