@@ -27,6 +27,7 @@ import sys
 from tirx.atoms import Atom
 from tirx.pipeline import CpAsyncPipeline
 from tirx.script import tirx as T
+from tirx.testing import as_float64
 from tirx.layout import S, ComposeLayout, SwizzleLayout, TileLayout
 from tirx.cuda.axis import laneid, warpid
 
@@ -309,18 +310,10 @@ def compiled(M, N, K, max_registers=0, **config):
     return _compiled[key]
 
 
-def _float64(values):
-    """A torch tensor or numpy array as float64."""
-    if hasattr(values, "double"):
-        return values.double()
-    import numpy
-    return numpy.asarray(values, dtype=numpy.float64)
-
-
 def reference(a, b):
     """(A@B, |A|@|B|) in float64: what `check` compares against (torch
     tensors or numpy arrays)."""
-    a, b = _float64(a), _float64(b)
+    a, b = as_float64(a), as_float64(b)
     return a @ b, abs(a) @ abs(b)
 
 
@@ -329,7 +322,7 @@ def check(a, b, c, expected=None):
     (<= 1 passes; NaN, an unwritten element of a poisoned output, fails);
     `expected` is `reference(a, b)` when already computed."""
     want, abs_sum = expected or reference(a, b)
-    error = abs(_float64(c) - want) / (RTOL * abs(want) + ATOL_PER_ABSSUM * abs_sum)
+    error = abs(as_float64(c) - want) / (RTOL * abs(want) + ATOL_PER_ABSSUM * abs_sum)
     return error.max().item()
 
 
