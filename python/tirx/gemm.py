@@ -27,8 +27,11 @@ next.
   into C: pairs of accumulators converted to bf16x2 words, stored straight
   from the registers (st.global.b32) or through a swizzled shared buffer and
   one thread's TMA stores of 64 x 64 boxes;
-- `row_swizzle`, `chunk_layouts`: the mma.sync GEMM's XOR-swizzled shared
-  rows and its views for 16-byte copies (cp.async, ld/st.shared.v4).
+- `WarpTiledMMA`: mma.sync tiled over a grid of warps, its operands through
+  ldmatrix from XOR-swizzled shared stages (`row_swizzle`) that 16-byte
+  copies fill (`ChunkTile`), its K loop over a CpAsyncPipeline with the
+  fragments one k16 step ahead, and its bf16 epilogue (stmatrix through
+  shared memory, or st.global).
 
 Every instruction stays named: the wgmma spelling is the caller's, the
 others are the module's constants below. Misuse is a DSLError at the
@@ -39,10 +42,11 @@ import math
 from ._dsl import TensorValue, _error, is_int
 from .atoms import Atom
 from .layout import S, ComposeLayout, SwizzleLayout, TileLayout
-from .cuda.axis import laneid, wid_in_wg
+from .cuda.axis import laneid, warpid, wid_in_wg
 
 __all__ = ["TileScheduler", "swizzled_128b", "alloc_swizzled", "k_slice", "WarpgroupMMA",
-           "produce_k_loop", "AccumulatorStore", "row_swizzle", "chunk_layouts",
+           "produce_k_loop", "AccumulatorStore", "row_swizzle", "strided", "ChunkTile",
+           "WarpTiledMMA",
            "TMA_STORE", "SWIZZLE_128B"]
 
 # The 128-byte swizzle of TMA and wgmma on 16-bit elements: 16-byte chunk c
@@ -456,26 +460,250 @@ def strided(shape, stride, offset=0, swizzle=None):
     return ComposeLayout(swizzle, tile) if swizzle else tile
 
 
-def chunk_layouts(rows, row_words, warps):
-    """A tile of `rows` rows of `row_words` words moved in 16-byte chunks by
-    `warps` warps (cp.async, ld/st.shared.v4, ld/st.global.v4): chunk
-    c = r * threads + t of thread t in repeat r is row c / (row_words / 4),
-    chunk c % (row_words / 4). Returns (repeats, view): the tile shape is
-    (warps, 32, repeats, 4 words), view(stride, swizzle=None) the layout of
-    rows `stride` words apart (a global matrix's row, or a shared one's,
-    swizzled)."""
-    threads = warps * 32
-    per_row = row_words // 4
-    if not (is_int(rows) and is_int(row_words) and row_words % 4 == 0 and per_row <= 32
-            and 32 % per_row == 0 and rows * per_row % threads == 0):
-        raise _error("chunk_layouts: %r rows of %r words are no whole number of 16-byte "
-                     "chunks per thread of %r warps (a row must be 1 .. 32 chunks, a "
-                     "divisor of 32)" % (rows, row_words, warps))
-    lane_rows = 32 // per_row
-    repeats = rows * per_row // threads
+class ChunkTile:
+    """A tile of `rows` rows of `row_words` 32-bit words moved in 16-byte
+    chunks by `warps` warps (cp.async, ld/st.shared.v4, ld/st.global.v4):
+    chunk c = r * threads + t of thread t in repeat r is row
+    c / (row_words / 4), chunk c % (row_words / 4), so a warp moves whole
+    rows. `shape` = (warps, 32, repeats, 4 words): the tile a tile.apply of
+    a 16-byte instruction takes; `of(tensor, stride, swizzle)` views a
+    region of rows `stride` words apart (a global matrix's row, or a shared
+    tile's, with its row_swizzle) as that tile."""
 
-    def view(stride, swizzle=None):
-        return strided((warps, lane_rows, per_row, repeats, 4),
-                       (lane_rows * stride, stride, 4, threads // per_row * stride, 1),
+    def __init__(self, rows, row_words, warps):
+        threads = warps * 32
+        per_row = row_words // 4 if is_int(row_words) else 0
+        if not (is_int(rows) and is_int(warps) and per_row and row_words % 4 == 0
+                and per_row <= 32 and 32 % per_row == 0 and rows * per_row % threads == 0):
+            raise _error("ChunkTile: %r rows of %r words are no whole number of 16-byte "
+                         "chunks per thread of %r warps (a row must be 1 .. 32 chunks, a "
+                         "divisor of 32)" % (rows, row_words, warps))
+        self.warps, self.per_row, self.threads = warps, per_row, threads
+        self.repeats = rows * per_row // threads
+        self.shape = (warps, 32, self.repeats, 4)
+
+    def layout(self, stride, swizzle=None):
+        """The tile's layout over rows `stride` words apart, then `swizzle`."""
+        lane_rows = 32 // self.per_row
+        return strided((self.warps, lane_rows, self.per_row, self.repeats, 4),
+                       (lane_rows * stride, stride, 4, self.threads // self.per_row * stride, 1),
                        swizzle=swizzle)
-    return repeats, view
+
+    def of(self, tensor, stride, swizzle=None):
+        """`tensor` (a region of words) viewed as the tile."""
+        return tensor.view(self.shape, layout=self.layout(stride, swizzle))
+
+
+class WarpTiledMMA:
+    """An mma.sync m16n8k16 atom (`mma`) tiled over warps_m x warps_n warps
+    for a CTA tile of block_m x block_n, K blocks of block_k: warp (wm, wn)
+    owns a (block_m / warps_m) x (block_n / warps_n) tile, MI x NI atoms.
+    Its operands come through ldmatrix (`ldmatrix`, x4) from shared stages of
+    A (block_m, block_k) row-major and, transposed (`ldmatrix_trans`, x4
+    .trans), of B (block_k, block_n) row-major, their 16-byte chunks
+    XOR-swizzled by row (row_swizzle). Every instruction's fragment is the
+    PTX table's (Atom.tile); the stages are flat 32-bit words (two bf16 a
+    word).
+
+    The kernel's part, in order: `alloc_stages`, `accumulator`,
+    `mainloop` (the stage copies are the kernel's: `copy_stage`), `store`."""
+
+    def __init__(self, mma, ldmatrix, ldmatrix_trans, warps_m, warps_n, block_m, block_n,
+                 block_k):
+        for name, value in (("warps_m", warps_m), ("warps_n", warps_n), ("block_m", block_m),
+                            ("block_n", block_n), ("block_k", block_k)):
+            if not is_int(value) or value < 1:
+                raise _error("WarpTiledMMA: %s must be a positive int, got %r" % (name, value))
+        wm, wn = block_m // warps_m, block_n // warps_n
+        if block_m % (16 * warps_m) or block_n % (16 * warps_n) or block_k % 32:
+            raise _error("WarpTiledMMA: a %d x %d tile over %d x %d warps, K blocks of %d: "
+                         "each warp needs a multiple of 16 rows and 16 columns, a K block an "
+                         "even number of k16 steps" % (block_m, block_n, warps_m, warps_n,
+                                                        block_k))
+        self.mma, self.ldmatrix, self.ldmatrix_trans = mma, ldmatrix, ldmatrix_trans
+        self.warps_m, self.warps_n, self.wm, self.wn = warps_m, warps_n, wm, wn
+        self.block_m, self.block_n, self.block_k = block_m, block_n, block_k
+        self.warps = warps = warps_m * warps_n
+        self.mi, self.ni, self.ks = wm // 16, wn // 8, block_k // 16
+        self.arow, self.brow = block_k // 2, block_n // 2     # shared rows, in words
+        self.a_stage, self.b_stage = block_m * self.arow, block_k * self.brow
+        self.a_swizzle, self.b_swizzle = row_swizzle(self.arow), row_swizzle(self.brow)
+        self.ldm_a, _ = ldmatrix.tile("d", self.mi, units=warps)
+        self.ldm_b, _ = ldmatrix_trans.tile("d", self.ni // 2, units=warps)
+        self.frag_a, _ = mma.tile("a", self.mi, units=warps)
+        self.frag_b, _ = mma.tile("b", self.ni, units=warps)
+        self.acc_layout, _ = mma.tile("d", (self.mi, self.ni), units=warps)
+        self.acc_regs = self.mi * self.ni * 4
+        self.per_thread = TileLayout(S[(warps, 32, self.acc_regs, 1) :
+                                       (1 @ warpid, 1 @ laneid, 1, 1)])
+        self.a_chunks = ChunkTile(block_m, self.arow, warps)
+        self.b_chunks = ChunkTile(block_k, self.brow, warps)
+
+    def alloc_stages(self, stages):
+        """The shared stages of A and B: (stages * words,) uint32 each."""
+        T = _script()
+        return (T.alloc_shared((stages * self.a_stage,), "uint32", align=128),
+                T.alloc_shared((stages * self.b_stage,), "uint32", align=128))
+
+    def copy_stage(self, spelling, stages, stage, A, B, bm, bn, kb, **parameters):
+        """Copies K block kb of the CTA tile (bm, bn) into `stage` of
+        `stages` (the pair alloc_stages gave): A's rows bm block_m ..,
+        words kb block_k / 2 .. and B's rows kb block_k .., words
+        bn block_n / 2 .. (A, B: the global matrices as 32-bit words), each
+        thread 16-byte chunks (ChunkTile) with the copy `spelling` (e.g.
+        "cp.async.cg.shared.global"; `parameters`: its chunk_bytes, pred)."""
+        T = _script()
+        sa, sb = stages
+        bk, bm_, bn_ = self.block_k, self.block_m, self.block_n
+
+        def copy(shared, tile, chunks, row, swizzle, stride):
+            T.cuda.tile.apply(T.ptx[spelling], chunks.of(shared, row, swizzle),
+                              chunks.of(tile, stride), scope="cta", **parameters)
+
+        copy(sa[stage * self.a_stage:stage * self.a_stage + self.a_stage],
+             A[bm * bm_:bm * bm_ + bm_, kb * (bk // 2):kb * (bk // 2) + bk // 2],
+             self.a_chunks, self.arow, self.a_swizzle, A.shape[1])
+        copy(sb[stage * self.b_stage:stage * self.b_stage + self.b_stage],
+             B[kb * bk:kb * bk + bk, bn * (bn_ // 2):bn * (bn_ // 2) + bn_ // 2],
+             self.b_chunks, self.brow, self.b_swizzle, B.shape[1])
+
+    def accumulator(self):
+        """The CTA's f32 accumulators (warps, MI, NI, 16, 8), zeroed
+        (mov.b32), and the fragments of two k16 steps (mainloop's)."""
+        T = _script()
+        acc = T.alloc_local((self.warps, self.mi, self.ni, 16, 8), "float32",
+                            layout=self.acc_layout)
+        T.cuda.tile.apply(T.ptx["mov.b32"], acc.view((self.warps, 32, self.acc_regs, 1),
+                                                     layout=self.per_thread),
+                          T.float32(0.0), scope="cta")
+        self._a = [T.alloc_local((self.warps, self.mi, 16, 8), "uint32", layout=self.frag_a)
+                   for _ in range(2)]
+        self._b = [T.alloc_local((self.warps, self.ni, 8, 8), "uint32", layout=self.frag_b)
+                   for _ in range(2)]
+        return acc
+
+    def _rows(self, ks, operand):
+        """ldmatrix's row addresses of k16 step ks. A: warp (wm, wn), repeat
+        mi, matrix m, row r, word w reads row wm WM + 16 mi + 8 (m % 2) + r,
+        word 8 ks + 4 (m / 2) + w (matrix m is mma's A register m). B
+        (.trans): repeat nj, matrix m reads k row 16 ks + 8 (m % 2) + r,
+        words wn WN/2 + 4 (2 nj + m / 2) + w. The k16 step is an offset
+        before the swizzle (a stage starts at a swizzle period)."""
+        if operand == "a":
+            return strided((self.warps_m, self.warps_n, self.mi, 2, 2, 8, 4),
+                           (self.wm * self.arow, 0, 16 * self.arow, 4, 8 * self.arow,
+                            self.arow, 1), 8 * ks, self.a_swizzle)
+        return strided((self.warps_m, self.warps_n, self.ni // 2, 2, 2, 8, 4),
+                       (0, self.wn // 2, 8, 4, 8 * self.brow, self.brow, 1),
+                       16 * ks * self.brow, self.b_swizzle)
+
+    def load_fragments(self, stages, stage, ks):
+        """ldmatrix of k16 step ks of `stage` into fragment buffer ks % 2."""
+        sa, sb = stages
+        shape_a = (self.warps, self.mi, 4, 8, 4)
+        shape_b = (self.warps, self.ni // 2, 4, 8, 4)
+        self.ldmatrix(self._a[ks % 2].view(shape_a, layout=self.ldm_a),
+                      sa[stage * self.a_stage:stage * self.a_stage + self.a_stage].view(
+                          shape_a, layout=self._rows(ks, "a")), scope="cta")
+        self.ldmatrix_trans(self._b[ks % 2].view(shape_b, layout=self.ldm_b),
+                            sb[stage * self.b_stage:stage * self.b_stage + self.b_stage].view(
+                                shape_b, layout=self._rows(ks, "b")), scope="cta")
+
+    def multiply(self, acc, ks):
+        """acc += the fragments of k16 step ks: one tile.apply, one mma per
+        (mi, ni) (docs/matrix.md)."""
+        self.mma(acc, self._a[ks % 2].view(self.warps, self.mi, 1, 16, 8),
+                 self._b[ks % 2].view(self.warps, self.ni, 1, 8, 8), acc, scope="cta")
+
+    def mainloop(self, pipe, stages, acc, k_steps, load):
+        """acc += A B over `k_steps` K blocks (an int, at least
+        pipe.stages - 1) through `pipe` (a CpAsyncPipeline): load(stage, kb,
+        pred) issues K block kb's copies into `stage` (pred: a condition, or
+        None for always) and commits them. stages - 1 blocks load ahead;
+        fragments run one k16 step ahead of the mma, into the next stage at
+        a block's last step: its copies are complete by then (wait_group,
+        then the barrier, after the mma of the second-to-last k16 step), so
+        the barrier's wait overlaps mma work. The loop keeps each block's
+        stage a runtime value: each ldmatrix keeps one set of swizzled row
+        addresses for every stage."""
+        T = _script()
+        count = pipe.stages
+        if not is_int(k_steps) or k_steps < count - 1:
+            raise _error("WarpTiledMMA.mainloop: %r K blocks; the %d-stage pipeline loads %d "
+                         "ahead" % (k_steps, count, count - 1))
+        for kb in range(count - 1):
+            load(kb, kb, None)
+        pipe.consumer_wait()
+        self.load_fragments(stages, 0, 0)
+        for kb in T.serial(0, k_steps):
+            s = kb % count
+            for ks in range(self.ks):
+                if ks + 1 < self.ks:
+                    self.load_fragments(stages, s, ks + 1)
+                else:
+                    self.load_fragments(stages, (s + 1) % count, 0)
+                if ks == 0:
+                    # The stage loaded now was last read before the previous
+                    # block's barrier, which every thread has passed.
+                    load((s + count - 1) % count, kb + (count - 1), kb + (count - 1) < k_steps)
+                self.multiply(acc, ks)
+                if ks == self.ks - 2:
+                    pipe.consumer_wait()
+        pipe.drain()
+
+    def store(self, acc, C, bm, bn, shared=None):
+        """C's tile (bm, bn) = bf16(acc): C a global (M, N / 2) tensor of
+        32-bit words; pairs of accumulators (columns 2j, 2j + 1) as one
+        bf16x2 word (cvt.rn.bf16x2.f32), one row of atoms (mi) at a time.
+        shared=None: st.global.b32 from the registers; else `shared`, a
+        (block_m * block_n / 2,) uint32 shared tile: stmatrix (x4) into it,
+        swizzled, then, after a CTA barrier, ld.shared.v4.b32 +
+        st.global.v4.b32 of whole 16-byte chunks (a warp whole rows of C)."""
+        T = _script()
+        warps, ni, crow = self.warps, self.ni, self.block_n // 2
+        c_swizzle = row_swizzle(crow)
+        nw = C.shape[1]
+        words = T.alloc_local((warps, 32, 2 * ni, 1), "uint32", layout=TileLayout(
+            S[(warps, 32, 2 * ni, 1) : (1 @ warpid, 1 @ laneid, 1, 1)]))
+        halves = acc.view((warps, 32, self.acc_regs, 1), layout=self.per_thread).view(
+            warps, 32, self.acc_regs // 2, 2)
+        if shared is not None:
+            c_tile = C[bm * self.block_m:bm * self.block_m + self.block_m,
+                       bn * crow:bn * crow + crow]
+        for mi in range(self.mi):
+            T.cuda.tile.apply(T.ptx["cvt.rn.bf16x2.f32"], words,
+                              halves[:, :, 2 * ni * mi:2 * ni * (mi + 1), 1:2],
+                              halves[:, :, 2 * ni * mi:2 * ni * (mi + 1), 0:1], scope="cta")
+            if shared is not None:
+                # Pair p = 4 j + m as matrix m of repeat j: row wm WM + 16 mi
+                # + 8 (m % 2) + r, word wn WN/2 + 8 j + 4 (m / 2) + w.
+                rows = strided((self.warps_m, self.warps_n, ni // 2, 2, 2, 8, 4),
+                               (self.wm * crow, self.wn // 2, 8, 4, 8 * crow, crow, 1),
+                               16 * mi * crow, c_swizzle)
+                T.cuda.tile.apply(T.ptx["stmatrix.sync.aligned.m8n8.x4.shared.b16"],
+                                  shared.view((warps, ni // 2, 4, 8, 4), layout=rows),
+                                  words.view((warps, ni // 2, 4, 8, 4), layout=self.ldm_b),
+                                  scope="cta")
+            else:
+                # Pair p = 2 ni + h of lane l: row wm WM + 16 mi + 8 h + l / 4,
+                # word wn WN/2 + 4 ni + l % 4.
+                row = bm * self.block_m + 16 * mi
+                rows = TileLayout(S[(self.warps_m, self.warps_n, 8, 4, ni, 2, 1) :
+                                    (self.wm * nw, self.wn // 2, nw, 1, 4, 8 * nw, 1)])
+                T.cuda.tile.apply(T.ptx["st.global.b32"],
+                                  C[row:row + self.block_m - 16 * mi, bn * crow:bn * crow + crow]
+                                  .view((warps, 32, 2 * ni, 1), layout=rows), words, scope="cta")
+        if shared is None:
+            return
+        T.cuda.cta_sync()
+        # 16 registers at a time: the accumulators' are still counted.
+        chunks = ChunkTile(self.block_m, crow, warps)
+        group = min(chunks.repeats, 4)
+        out = T.alloc_local((warps, 32, group, 4), "uint32", layout=TileLayout(
+            S[(warps, 32, group, 4) : (1 @ warpid, 1 @ laneid, 4, 1)]))
+        source, target = chunks.of(shared, crow, c_swizzle), chunks.of(c_tile, nw)
+        for g in range(0, chunks.repeats, group):
+            T.cuda.tile.apply(T.ptx["ld.shared.v4.b32"], out, source[:, :, g:g + group, :],
+                              scope="cta")
+            T.cuda.tile.apply(T.ptx["st.global.v4.b32"], target[:, :, g:g + group, :], out,
+                              scope="cta")
