@@ -29,7 +29,7 @@
 import sys
 
 from tirx.gemm import (AccumulatorStore, TileScheduler, WarpgroupMMA, alloc_swizzled,
-                       produce_k_loop)
+                       WarpSpecialized, produce_k_loop)
 from tirx.pipeline import NamedBarriers, TmaPipeline
 from tirx.script import tirx as T
 from tirx.testing import as_float64
@@ -92,12 +92,8 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
         # and W boxes, the consumer warps (or threads) release it.
         pipe = TmaPipeline(STAGES, buffers=(sa, sw), consumers=CONSUMERS,
                            release="warp" if WARP_RELEASE else "thread")
-        tid = T.cuda.thread_idx("x")
-        wg = tid // 128
-        with T.If(tid == 0):
-            with T.Then():
-                pipe.init()
-        T.cuda.cta_sync()
+        roles = WarpSpecialized(CONSUMER_REGISTERS, PRODUCER_REGISTERS)
+        roles.init(pipe)
         # The CTA's K steps are numbered on across its tiles (step = round
         # * KT + kb). A runtime K pads each tile's steps to KTP, a multiple
         # of 2 STAGES, with empty steps: step i's stage and parity are then
@@ -105,69 +101,40 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
         KTP = T.ceildiv(KT, 2 * STAGES) * (2 * STAGES) if dynamic else None
 
         def step_of(tile):
-            return lambda kb: kb if dynamic else (tile - bx) // grid * KT + kb
+            return (lambda kb: kb) if dynamic else tiles.k_step(tile, KT)
 
-        with T.If(wg >= 1):
-            with T.Then():
-                # The consumers: warpgroup c multiplies rows 64 c .. 64 c + 63
-                # of each tile.
-                T.cuda.tile.apply(T.ptx["setmaxnreg.inc.sync.aligned.u32"],
-                                  T.int32(CONSUMER_REGISTERS), scope="warpgroup")
-                c = wg - 1
-                d = mma.accumulator()
+        def consumer(wg):
+            # Warpgroup c = wg - 1 multiplies rows 64 c .. 64 c + 63 of each
+            # tile.
+            c = wg - 1
+            d = mma.accumulator()
 
-                def origin(tile):
-                    bm, bn = tiles.coordinates(tile)
-                    return bm * BM + c * 64, bn
-                # C's words in two parts: the first `now` right after the
-                # tile's last wgmma group, the last DEFERRED a chunk at a time
-                # while the next tile's first PEEL groups run.
-                now = BN // 4 - DEFERRED
-                out = AccumulatorStore(mma, d, C, origin, STORE, cbuf,
-                                       NamedBarriers(CONSUMERS, threads=128, first=1), wg, c)
-                deferred = out.registers(max(DEFERRED, 1))
+            def origin(tile):
+                bm, bn = tiles.coordinates(tile)
+                return bm * BM + c * 64, bn
+            # C's words in two parts: all but DEFERRED right after the
+            # tile's last wgmma group, the last DEFERRED (a chunk at a time)
+            # while the next tile's first PEEL groups run.
+            out = AccumulatorStore(mma, d, C, origin, STORE, cbuf,
+                                   NamedBarriers(CONSUMERS, threads=128, first=1), wg, c,
+                                   deferred=DEFERRED)
+            for tile in tiles.loop():
+                mma.mainloop(pipe, d, lambda s: (sa[s, c], sw[s]), KT, step_of(tile), PEEL,
+                             out.overlap(tiles, tile, PEEL), KTP)
+                out.tile_done(tile)
+            out.finish(tiles)
 
-                def store_chunk(tile, chunk, chunks):
-                    size = DEFERRED // chunks if STORE == "global" else (chunk == 0) * DEFERRED
-                    if size:
-                        out.store(tile, deferred[:, :, chunk * size:(chunk + 1) * size, :],
-                                  now + chunk * size, size)
+        def producer():
+            # One thread issues the TMA loads.
+            for tile in tiles.loop():
+                bm, bn = tiles.coordinates(tile)
 
-                for tile in tiles.loop():
-                    def overlap(kb):
-                        # While the first PEEL groups run, the previous
-                        # tile's deferred words go out (none before the first).
-                        if DEFERRED:
-                            with T.If(tiles.has_previous(tile)):
-                                with T.Then():
-                                    store_chunk(tile - grid, kb, PEEL)
-                    mma.mainloop(pipe, d, lambda s: (sa[s, c], sw[s]), KT, step_of(tile),
-                                 PEEL, overlap, KTP)
-                    if now:
-                        words = out.registers(now)
-                        out.convert(words, 0, now)
-                        out.store(tile, words, 0, now)
-                    if DEFERRED:
-                        out.convert(deferred, now, DEFERRED)
-                if DEFERRED:
-                    # The CTA's last tile's deferred words.
-                    tiles.on_last(lambda last: store_chunk(last, 0, 1))
-                out.finish()
-            with T.Else():
-                # The producer: one thread issues the TMA loads.
-                T.cuda.tile.apply(T.ptx["setmaxnreg.dec.sync.aligned.u32"],
-                                  T.int32(PRODUCER_REGISTERS), scope="warpgroup")
-                with T.If(tid == 0):
-                    with T.Then():
-                        for tile in tiles.loop():
-                            bm, bn = tiles.coordinates(tile)
-
-                            def load(stage, kb):
-                                k = kb * BK
-                                stage.load(sa[stage.index].view(BM, BK),
-                                           A[bm * BM:bm * BM + BM, k:k + BK])
-                                stage.load(sw[stage.index], W[bn * BN:bn * BN + BN, k:k + BK])
-                            produce_k_loop(pipe, KT, load, step_of(tile), KTP)
+                def load(stage, kb):
+                    k = kb * BK
+                    stage.load(sa[stage.index].view(BM, BK), A[bm * BM:bm * BM + BM, k:k + BK])
+                    stage.load(sw[stage.index], W[bn * BN:bn * BN + BN, k:k + BK])
+                produce_k_loop(pipe, KT, load, step_of(tile), KTP)
+        roles.run(consumer, producer)
 
     return gemm
 

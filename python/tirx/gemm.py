@@ -22,7 +22,8 @@ next.
   block (fence, a wgmma per k16 slice, commit), the K loop of an output
   tile over a `TmaPipeline` (one group in flight, each stage released once
   the group that read it is complete), and `produce_k_loop`, the producer's
-  side of the same steps;
+  side of the same steps, and `WarpSpecialized`, the CTA split into a
+  producer warpgroup and consumer warpgroups;
 - `AccumulatorStore`: the epilogue of a wgmma m64nN f32 accumulator as bf16
   into C: pairs of accumulators converted to bf16x2 words, stored straight
   from the registers (st.global.b32) or through a swizzled shared buffer and
@@ -45,7 +46,8 @@ from .layout import S, ComposeLayout, SwizzleLayout, TileLayout
 from .cuda.axis import laneid, warpid, wid_in_wg
 
 __all__ = ["TileScheduler", "swizzled_128b", "alloc_swizzled", "k_slice", "WarpgroupMMA",
-           "produce_k_loop", "AccumulatorStore", "row_swizzle", "strided", "ChunkTile",
+           "produce_k_loop", "WarpSpecialized",
+           "AccumulatorStore", "row_swizzle", "strided", "ChunkTile",
            "WarpTiledMMA",
            "TMA_STORE", "SWIZZLE_128B"]
 
@@ -108,6 +110,13 @@ class TileScheduler:
         """The CTA's tiles: T.serial(first, tiles, stride)."""
         self._persistent("loop")
         return _script().serial(self.first, self.tiles, self.stride)
+
+    def k_step(self, tile, k_steps):
+        """The pipeline step of K block kb of `tile` when the CTA numbers its
+        K blocks on across its tiles (producer and consumers alike):
+        kb -> (tile - first) / stride * k_steps + kb."""
+        self._persistent("k_step")
+        return lambda kb: (tile - self.first) // self.stride * k_steps + kb
 
     def has_previous(self, tile):
         """Whether the CTA walked a tile before `tile` (a traced condition)."""
@@ -298,6 +307,50 @@ def produce_k_loop(pipe, k_steps, load, step=lambda kb: kb, padded_to=None):
             pipe.produce_empty(step(kb))
 
 
+class WarpSpecialized:
+    """A warp-specialized CTA: warpgroup 0 produces, warpgroups 1 ..
+    consume. Made in the kernel (its thread and warpgroup indices: `tid`,
+    `wg`); `init(*pipelines)`: thread 0 initializes the TmaPipelines, then a
+    CTA barrier; `run(consumer, producer)`: the producer warpgroup gives
+    registers back (setmaxnreg.dec to producer_registers) and its thread 0
+    runs producer(); each consumer warpgroup takes them (setmaxnreg.inc to
+    consumer_registers) and runs consumer(wg), wg its warpgroup index
+    (1 ..)."""
+
+    def __init__(self, consumer_registers, producer_registers):
+        for value, name in ((consumer_registers, "consumer_registers"),
+                            (producer_registers, "producer_registers")):
+            if not is_int(value) or not 24 <= value <= 256 or value % 8:
+                raise _error("WarpSpecialized: %s = %r; setmaxnreg takes a multiple of 8 in "
+                             "24 .. 256" % (name, value))
+        self.consumer_registers, self.producer_registers = consumer_registers, producer_registers
+        T = _script()
+        self.tid = T.cuda.thread_idx("x")
+        self.wg = self.tid // 128
+
+    def init(self, *pipelines):
+        T = _script()
+        with T.If(self.tid == 0):
+            with T.Then():
+                for pipeline in pipelines:
+                    pipeline.init()
+        T.cuda.cta_sync()
+
+    def run(self, consumer, producer):
+        T = _script()
+        with T.If(self.wg >= 1):
+            with T.Then():
+                T.cuda.tile.apply(T.ptx["setmaxnreg.inc.sync.aligned.u32"],
+                                  T.int32(self.consumer_registers), scope="warpgroup")
+                consumer(self.wg)
+            with T.Else():
+                T.cuda.tile.apply(T.ptx["setmaxnreg.dec.sync.aligned.u32"],
+                                  T.int32(self.producer_registers), scope="warpgroup")
+                with T.If(self.tid == 0):
+                    with T.Then():
+                        producer()
+
+
 # --- the epilogue of a wgmma accumulator -------------------------------------
 
 def _per_thread(count):
@@ -321,10 +374,15 @@ class AccumulatorStore:
     the buffer's previous TMA stores have read it, every thread writes its
     words (st.shared.b32), fences them for the async proxy, and one thread
     issues a TMA store of each 64 x 64 box; `barrier` (NamedBarriers) and
-    `barrier_id` synchronize the warpgroup around the writes."""
+    `barrier_id` synchronize the warpgroup around the writes.
+
+    deferred: the last `deferred` words of each tile leave later, while the
+    next tile's first K blocks run (`tile_done`, `overlap`, `finish`), so
+    the epilogue overlaps the tensor cores; their registers (`kept`) are
+    allocated here."""
 
     def __init__(self, mma, d, C, origin, store="global", buffer=None, barrier=None,
-                 barrier_id=None, slot=None):
+                 barrier_id=None, slot=None, deferred=0):
         if store not in ("global", "tma"):
             raise _error("AccumulatorStore: store must be \"global\" or \"tma\", got %r"
                          % (store,))
@@ -332,6 +390,12 @@ class AccumulatorStore:
             raise _error("AccumulatorStore: C must be a 2-D global tensor, got %r" % (C,))
         self.mma, self.C, self.origin, self.store_kind = mma, C, origin, store
         self.words = mma.n // 4
+        if not is_int(deferred) or not 0 <= deferred <= self.words or (
+                store == "tma" and deferred % 16):
+            raise _error("AccumulatorStore: deferred = %r words is not one of 0 .. %d%s"
+                         % (deferred, self.words, " in whole boxes (multiples of 16)"
+                            if store == "tma" else ""))
+        self.deferred, self.now = deferred, self.words - deferred
         regs = mma.n // 2
         self.halves = d.view((4, 32, regs, 1), layout=_per_thread(regs)).view(
             4, 32, self.words, 2)
@@ -363,6 +427,7 @@ class AccumulatorStore:
             self.buffer_words = TileLayout(
                 "S[(4, 8, 4, %d, 8, 2, 1) : (512, 32, 1, 2048, 4, 256, 1)] + Swizzle[2, 3, 3]"
                 % self.boxes)
+        self.kept = self.registers(max(deferred, 1))
 
     def registers(self, count):
         """A tile of `count` words per thread (uint32)."""
@@ -414,15 +479,56 @@ class AccumulatorStore:
                                       self._box(b), scope="thread")
                 T.cuda.tile.apply(T.ptx["cp.async.bulk.commit_group"], scope="thread")
 
+    def tile_done(self, tile):
+        """After tile's K loop (d complete): its first words (all but the
+        deferred ones) converted and stored now, the deferred ones
+        converted and kept in registers for store_deferred."""
+        if self.now:
+            words = self.registers(self.now)
+            self.convert(words, 0, self.now)
+            self.store(tile, words, 0, self.now)
+        if self.deferred:
+            self.convert(self.kept, self.now, self.deferred)
+
+    def store_deferred(self, tile, chunk=0, chunks=1):
+        """Chunk `chunk` of `chunks` of tile's deferred words (store="tma":
+        chunk 0 stores them all, in whole boxes; the others nothing)."""
+        if self.store_kind == "global":
+            size, first = self.deferred // chunks, chunk * (self.deferred // chunks)
+        else:
+            size, first = (self.deferred, 0) if chunk == 0 else (0, 0)
+        if size:
+            self.store(tile, self.kept[:, :, first:first + size, :], self.now + first, size)
+
+    def overlap(self, tiles, tile, chunks):
+        """The `overlap` of a K loop (WarpgroupMMA.mainloop) of `tile` whose
+        first `chunks` blocks are peeled: block kb's stores chunk kb of the
+        previous tile's deferred words (`tiles`, the TileScheduler; none
+        before the CTA's first tile), while the tensor cores run."""
+        T = _script()
+
+        def previous(kb):
+            if self.deferred:
+                with T.If(tiles.has_previous(tile)):
+                    with T.Then():
+                        self.store_deferred(tile - tiles.stride, kb, chunks)
+        return previous
+
     def _box(self, b=None):
         """The warpgroup's buffer (b None) or its box b, indexed where used."""
         index = () if self.slot is None else (self.slot,)
         index += () if b is None else (b,)
         return self.buffer[index] if index else self.buffer
 
-    def finish(self):
-        """Before the CTA (and its shared memory) goes: the buffer's last TMA
-        stores complete (nothing for store="global")."""
+    def finish(self, tiles=None):
+        """After the CTA's last tile: its deferred words (`tiles`, the
+        TileScheduler, gives the last tile), then, before the CTA (and its
+        shared memory) goes, the buffer's last TMA stores complete."""
+        if self.deferred:
+            if tiles is None:
+                raise _error("AccumulatorStore.finish: deferred words need the TileScheduler "
+                             "(finish(tiles)) to find the CTA's last tile")
+            tiles.on_last(lambda last: self.store_deferred(last))
         if self.store_kind == "tma":
             T = _script()
             with T.If(T.cuda.thread_idx("x") % 128 == 0):
