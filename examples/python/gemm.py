@@ -18,9 +18,10 @@
 # WM x WN tile (WM / 16 x WN / 8 mma accumulators). Shared rows are stored
 # unpadded with their 16-byte chunks XOR-swizzled by the row index, so that
 # both the 8 row addresses of each ldmatrix and each warp's cp.async writes
-# fall in distinct banks. Everything is in the layouts below: which thread
-# copies which 16-byte chunk, which shared row each lane addresses, which
-# register holds which fragment word.
+# fall in distinct banks. Everything is in layouts: which thread copies
+# which 16-byte chunk, which shared row each lane addresses, which register
+# holds which fragment word — tirx.gemm.WarpTiledMMA builds them from the
+# atoms below and the tile sizes (docs/gemm.md walks through them).
 import sys
 
 from tirx.atoms import Atom

@@ -21,13 +21,14 @@ next.
 - `WarpgroupMMA`: a wgmma atom of one warpgroup: its accumulator, one K
   block (fence, a wgmma per k16 slice, commit), the K loop of an output
   tile over a `TmaPipeline` (one group in flight, each stage released once
-  the group that read it is complete), and `produce_k_loop`, the producer's
-  side of the same steps, and `WarpSpecialized`, the CTA split into a
+  the group that read it is complete); `produce_k_loop`, the producer's
+  side of the same steps; `WarpSpecialized`, the CTA split into a
   producer warpgroup and consumer warpgroups;
 - `AccumulatorStore`: the epilogue of a wgmma m64nN f32 accumulator as bf16
   into C: pairs of accumulators converted to bf16x2 words, stored straight
   from the registers (st.global.b32) or through a swizzled shared buffer and
-  one thread's TMA stores of 64 x 64 boxes;
+  one thread's TMA stores of 64 x 64 boxes, a tile's last words optionally
+  deferred into the next tile's first K blocks;
 - `WarpTiledMMA`: mma.sync tiled over a grid of warps, its operands through
   ldmatrix from XOR-swizzled shared stages (`row_swizzle`) that 16-byte
   copies fill (`ChunkTile`), its K loop over a CpAsyncPipeline with the
@@ -46,10 +47,8 @@ from .layout import S, ComposeLayout, SwizzleLayout, TileLayout
 from .cuda.axis import laneid, warpid, wid_in_wg
 
 __all__ = ["TileScheduler", "swizzled_128b", "alloc_swizzled", "k_slice", "WarpgroupMMA",
-           "produce_k_loop", "WarpSpecialized",
-           "AccumulatorStore", "row_swizzle", "strided", "ChunkTile",
-           "WarpTiledMMA",
-           "TMA_STORE", "SWIZZLE_128B"]
+           "produce_k_loop", "WarpSpecialized", "AccumulatorStore", "row_swizzle", "strided",
+           "ChunkTile", "WarpTiledMMA", "TMA_STORE", "SWIZZLE_128B"]
 
 # The 128-byte swizzle of TMA and wgmma on 16-bit elements: 16-byte chunk c
 # of row r goes to chunk c ^ (r % 8); a period is 8 rows, 1024 bytes.

@@ -91,7 +91,7 @@ def wgmma_gemm(case=None, store="global", deferred=0):
                 operands = ((lambda s: (sw[s], sa[s])) if case == "operands" else
                             (lambda s: (sa[s], sw[s])))
                 mma.mainloop(pipe, d, operands, k_steps,  # MARK-operands
-                             tiles.k_step(tile, k_steps), peel=2,
+                             tiles.k_step(tile, k_steps), peel=9 if case == "peel" else 2,
                              overlap=out.overlap(tiles, tile, 2))
                 out.tile_done(tile)
                 if case == "words":
@@ -151,6 +151,7 @@ def test_deferred_epilogue_through_tma():
                             "thread of the m64n128 accumulator"),
     ("finish", "MARK-finish", "AccumulatorStore.finish: deferred words need the TileScheduler"),
     ("bytes", "MARK-bytes", "TmaPipeline: this step's loads bring 8192 bytes"),
+    ("peel", "MARK-operands", "WarpgroupMMA.mainloop: 8 K steps are fewer than the 9 peeled ones"),
 ])
 def test_misuse_is_located(case, marker, message):
     with pytest.raises(tirx.CompileError) as error:
