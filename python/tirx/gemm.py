@@ -492,7 +492,12 @@ class AccumulatorStore:
     def store_deferred(self, tile, chunk=0, chunks=1):
         """Chunk `chunk` of `chunks` of tile's deferred words (store="tma":
         chunk 0 stores them all, in whole boxes; the others nothing)."""
+        if not (is_int(chunks) and chunks >= 1 and is_int(chunk) and 0 <= chunk < chunks):
+            raise _error("AccumulatorStore: chunk %r of %r chunks" % (chunk, chunks))
         if self.store_kind == "global":
+            if self.deferred % chunks:
+                raise _error("AccumulatorStore: %d deferred words do not split into %d chunks"
+                             % (self.deferred, chunks))
             size, first = self.deferred // chunks, chunk * (self.deferred // chunks)
         else:
             size, first = (self.deferred, 0) if chunk == 0 else (0, 0)
