@@ -28,16 +28,14 @@
 # for every shape (size variables; tails through TMA).
 import sys
 
-from tirx.atoms import Atom
+from tirx.gemm import (AccumulatorStore, TileScheduler, WarpgroupMMA, alloc_swizzled,
+                       WarpSpecialized, produce_k_loop)
 from tirx.pipeline import NamedBarriers, TmaPipeline
 from tirx.script import tirx as T
-from tirx.layout import S, TileLayout
-from tirx.cuda.axis import laneid, wid_in_wg
+from tirx.testing import as_float64
 
 RTOL = 2.0 ** -7
 ATOL_PER_ABSSUM = 2.0 ** -17
-
-TMA_STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
 
 
 def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
@@ -61,275 +59,82 @@ def make_kernel(M, N, K, BM=128, BN=256, BK=64, STAGES=4, CONSUMERS=2,
     assert BM == 64 * CONSUMERS and BN % 8 == 0 and 8 <= BN <= 256
     assert dynamic or (M % BM == 0 and N % BN == 0 and K % BK == 0)
     assert not dynamic or (num_sms and STORE == "tma")
-    threads = 128 * (CONSUMERS + 1)
     # K steps whose wgmma groups overlap the previous tile's stores of C
     # (a runtime K may be one step).
     PEEL = 1 if dynamic else max(p for p in (1, 2, 4, 8)
                                  if p <= K // BK and DEFERRED % p == 0)
-    assert 0 <= DEFERRED <= BN // 4
-    assert STORE in ("global", "tma")
+    assert 0 <= DEFERRED <= BN // 4 and STORE in ("global", "tma")
     # STORE "tma": a consumer's C words go out in boxes of 64 columns (16
     # words per thread), through a buffer of the larger part's boxes.
-    buffer_boxes = max(BN // 4 - DEFERRED, DEFERRED) // 16
+    boxes = max(BN // 4 - DEFERRED, DEFERRED) // 16
     assert STORE == "global" or (DEFERRED % 16 == 0 and BN % 64 == 0)
-    if not dynamic:
-        group_m = min(GROUP_M, M // BM)
-        assert (M // BM) % group_m == 0
-    # The swizzled stages: row r of a box is 128 bytes (64 bf16), its
-    # 16-byte chunks XOR-permuted by r % 8 (TMA's and wgmma's 128-byte
-    # swizzle); a stage is a whole number of 1024-byte periods.
-    sw = "Swizzle[3, 3, 3]"
-    # A's stages are (STAGES, CONSUMERS, 64, 64): consumer c's rows are a
-    # whole number of periods from the stage's start.
-    a_stages = TileLayout("S[(%d, %d, 64, 64) : (%d, 4096, 64, 1)] + %s"
-                          % (STAGES, CONSUMERS, BM * 64, sw))
-    w_stages = TileLayout("S[(%d, %d, 64) : (%d, 64, 1)] + %s" % (STAGES, BN, BN * 64, sw))
-    # wgmma's view of a stage: its 64 (A) or BN (W) rows, k16 slice kk.
-    def k_slice(rows, kk):
-        return TileLayout("S[(%d, 16) : (64, 1)] + %d + %s" % (rows, 16 * kk, sw))
-    # The accumulator: wgmma m64nNk16's fragment, as the PTX table gives it
-    # (docs/wgmma.md): S[(4, 2, 8, N / 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid,
-    # 4, 1@laneid, 1)].
-    wgmma = Atom("wgmma.mma_async.sync.aligned.m64n%dk16.f32.bf16.bf16" % BN)
-    acc, acc_shape = wgmma.tile("d")
-    regs = BN // 2
-    def per_thread(count):
-        """count registers per thread of a warpgroup, in order."""
-        return TileLayout(S[(4, 32, count, 1) : (1 @ wid_in_wg, 1 @ laneid, 1, 1)])
-    # C as words: word q = 2 j + h of lane l in warp w is row 16 w + 8 h +
-    # l / 4, word 4 j + l % 4 (registers 4 j + 2 h, +1 hold its columns).
-    c_words = None if dynamic else TileLayout(
-        S[(4, 8, 4, BN // 8, 2, 1) : (8 * N, N // 2, 1, 4, 4 * N, 1)])
-    # The same words in a consumer's shared buffer of 64 x 64 boxes (32
-    # words a row, 128-byte swizzled): word q = 16 b + 2 j + h is box b's
-    # row 16 w + 8 h + l / 4, word 4 j + l % 4.
-    buffer_words = TileLayout("S[(4, 8, 4, %d, 8, 2, 1) : (512, 32, 1, 2048, 4, 256, 1)]"
-                              " + Swizzle[2, 3, 3]" % buffer_boxes)
-    buffer_layout = TileLayout("S[(%d, %d, 64, 64) : (%d, 4096, 64, 1)] + %s" % (
-        CONSUMERS, buffer_boxes, buffer_boxes * 4096, sw))
-
-    if dynamic:
-        grid = num_sms
-    else:
-        tiles = (M // BM) * (N // BN)
-        grid = min(tiles, num_sms) if num_sms else tiles
-
-    def tile_coordinates(tile, tiles_m, tiles_n):
-        """Grouped order: GROUP_M row tiles share their W columns in L2 (a
-        runtime shape's last group may have fewer rows)."""
-        if not dynamic:
-            group = tile // (group_m * tiles_n)
-            bm = group * group_m + tile % group_m
-            bn = (tile % (group_m * tiles_n)) // group_m
-            return bm, bn
-        first = tile // (GROUP_M * tiles_n) * GROUP_M
-        rows = T.if_then_else(tiles_m - first < GROUP_M, tiles_m - first, GROUP_M)
-        in_group = tile % (GROUP_M * tiles_n)
-        return first + in_group % rows, in_group // rows
+    assert dynamic or (M // BM) % min(GROUP_M, M // BM) == 0
+    mma = WarpgroupMMA("wgmma.mma_async.sync.aligned.m64n%dk16.f32.bf16.bf16" % BN)
+    grid = num_sms if dynamic else min((M // BM) * (N // BN), num_sms or M * N // (BM * BN))
 
     @T.function
     def gemm(A: T.Tensor((M, K), "bfloat16", align=16),
              W: T.Tensor((N, K), "bfloat16", align=16),
              C: T.Tensor((M, N), "bfloat16", align=16)):
-        T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=threads))
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=grid, block=128 * (CONSUMERS + 1)))
         bx = T.cuda.block_idx("x")
         # The shape's K steps and tiles: ints, or index values of the sizes.
         extents = [e.value() if dynamic else e for e in (M, N, K)]
         KT = T.ceildiv(extents[2], BK)
-        tiles_m, tiles_n = T.ceildiv(extents[0], BM), T.ceildiv(extents[1], BN)
-        tiles = tiles_m * tiles_n
-        sa = T.alloc_shared((STAGES, CONSUMERS, 64, BK), "bfloat16", align=1024, layout=a_stages)
-        sw_ = T.alloc_shared((STAGES, BN, BK), "bfloat16", align=1024, layout=w_stages)
-        if STORE == "tma":
-            cbuf = T.alloc_shared((CONSUMERS, buffer_boxes, 64, 64), "bfloat16", align=1024,
-                                  layout=buffer_layout)
+        tiles = TileScheduler(T.ceildiv(extents[0], BM), T.ceildiv(extents[1], BN), GROUP_M,
+                              first=bx, stride=grid)
+        # A's stages are (STAGES, CONSUMERS, 64, 64): consumer c's rows
+        # are a whole number of swizzle periods from the stage's start.
+        sa = alloc_swizzled((STAGES, CONSUMERS, 64, BK))
+        sw = alloc_swizzled((STAGES, BN, BK))
+        cbuf = alloc_swizzled((CONSUMERS, boxes, 64, 64)) if STORE == "tma" else None
         # The stages' full/empty mbarriers: TMA fills a stage with its A
         # and W boxes, the consumer warps (or threads) release it.
-        pipe = TmaPipeline(STAGES, buffers=(sa, sw_), consumers=CONSUMERS,
+        pipe = TmaPipeline(STAGES, buffers=(sa, sw), consumers=CONSUMERS,
                            release="warp" if WARP_RELEASE else "thread")
-        # Each consumer warpgroup's own barrier (ids 1 .. CONSUMERS, its wg).
-        consumer_barriers = NamedBarriers(CONSUMERS, threads=128, first=1)
-        tid = T.cuda.thread_idx("x")
-        wg = tid // 128
-        with T.If(tid == 0):
-            with T.Then():
-                pipe.init()
-        T.cuda.cta_sync()
+        roles = WarpSpecialized(CONSUMER_REGISTERS, PRODUCER_REGISTERS)
+        roles.init(pipe)
+        # The CTA's K steps are numbered on across its tiles (step = round
+        # * KT + kb). A runtime K pads each tile's steps to KTP, a multiple
+        # of 2 STAGES, with empty steps: step i's stage and parity are then
+        # kb's (no product of two runtime values).
+        KTP = T.ceildiv(KT, 2 * STAGES) * (2 * STAGES) if dynamic else None
 
-        # The CTA's tiles: bx, bx + grid, ... Its K steps are numbered on
-        # across its tiles (step = round * KT + kb): producer and consumers
-        # walk the same steps (the pipeline derives stage and parity). A
-        # runtime K pads each tile's steps to KTP, a multiple of 2 STAGES,
-        # with empty steps (an arrival on each barrier, no data): step i's
-        # stage and parity are then kb's (no product of two runtime values).
-        if dynamic:
-            KTP = T.ceildiv(KT, 2 * STAGES) * (2 * STAGES)
+        def step_of(tile):
+            return (lambda kb: kb) if dynamic else tiles.k_step(tile, KT)
 
-        def step_of(tile, kb):
-            return kb if dynamic else (tile - bx) // grid * KT + kb
+        def consumer(wg):
+            # Warpgroup c = wg - 1 multiplies rows 64 c .. 64 c + 63 of each
+            # tile.
+            c = wg - 1
+            d = mma.accumulator()
 
-        with T.If(wg >= 1):
-            with T.Then():
-                # The consumers: warpgroup c multiplies rows 64 c .. 64 c + 63
-                # of each tile.
-                T.cuda.tile.apply(T.ptx["setmaxnreg.inc.sync.aligned.u32"],
-                                  T.int32(CONSUMER_REGISTERS), scope="warpgroup")
-                c = wg - 1
-                d = T.alloc_local(acc_shape, "float32", layout=acc)
-                # C as bf16x2 words (pairs of accumulators), in two parts:
-                # the first words - DEFERRED right after the tile's last
-                # wgmma group, the last DEFERRED a chunk at a time while the
-                # next tile's first PEEL groups run (none: the whole tile at
-                # once).
-                nwords = regs // 2
-                now = nwords - DEFERRED
-                deferred = T.alloc_local((4, 32, max(DEFERRED, 1), 1), "uint32",
-                                         layout=per_thread(max(DEFERRED, 1)))
-                Cw = None if dynamic else C.view("uint32")
-                halves = d.view((4, 32, regs, 1), layout=per_thread(regs)).view(
-                    4, 32, nwords, 2)
+            def origin(tile):
+                bm, bn = tiles.coordinates(tile)
+                return bm * BM + c * 64, bn
+            # C's words in two parts: all but DEFERRED right after the
+            # tile's last wgmma group, the last DEFERRED (a chunk at a time)
+            # while the next tile's first PEEL groups run.
+            out = AccumulatorStore(mma, d, C, origin, STORE, cbuf,
+                                   NamedBarriers(CONSUMERS, threads=128, first=1), wg, c,
+                                   deferred=DEFERRED)
+            for tile in tiles.loop():
+                mma.mainloop(pipe, d, lambda s: (sa[s, c], sw[s]), KT, step_of(tile), PEEL,
+                             out.overlap(tiles, tile, PEEL), KTP)
+                out.tile_done(tile)
+            out.finish(tiles)
 
-                def c_view(tile):
-                    bm, bn = tile_coordinates(tile, tiles_m, tiles_n)
-                    row = bm * BM + c * 64
-                    return Cw[row:row + 64, bn * (BN // 2):bn * (BN // 2) + BN // 2].view(
-                        (4, 32, nwords, 1), layout=c_words)
+        def producer():
+            # One thread issues the TMA loads.
+            for tile in tiles.loop():
+                bm, bn = tiles.coordinates(tile)
 
-                def convert(out, first, count):
-                    T.cuda.tile.apply(T.ptx["cvt.rn.bf16x2.f32"], out,
-                                      halves[:, :, first:first + count, 1:2],
-                                      halves[:, :, first:first + count, 0:1], scope="warpgroup")
-
-                def store_through_shared(tile, words, first, count):
-                    """Words first .. first + count of tile's C (registers
-                    `words`) through the consumer's shared buffer: once the
-                    buffer's previous TMA store has read it, every thread
-                    writes its words, fences them for the async proxy, and
-                    one thread stores each 64-column box."""
-                    boss = tid % 128 == 0
-                    with T.If(boss):
-                        with T.Then():
-                            T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group.read"],
-                                              T.int32(0), scope="thread")
-                    consumer_barriers.sync(wg)
-                    buffer = cbuf[c].view("uint32").view((4, 32, buffer_boxes * 16, 1),
-                                                         layout=buffer_words)
-                    T.cuda.tile.apply(T.ptx["st.shared.b32"], buffer[:, :, 0:count, :], words,
-                                      scope="warpgroup")
-                    T.ptx.fence.proxy.async_.shared__cta()
-                    consumer_barriers.sync(wg)
-                    with T.If(boss):
-                        with T.Then():
-                            bm, bn = tile_coordinates(tile, tiles_m, tiles_n)
-                            row = bm * BM + c * 64
-                            for b in range(count // 16):
-                                col = bn * BN + (first // 16 + b) * 64
-                                T.cuda.tile.apply(T.ptx[TMA_STORE], C[row:row + 64, col:col + 64],
-                                                  cbuf[c, b], scope="thread")
-                            T.cuda.tile.apply(T.ptx["cp.async.bulk.commit_group"], scope="thread")
-
-                def store_chunk(tile, chunk, chunks):
-                    """Chunk `chunk` of `chunks` of tile's deferred words."""
-                    if STORE == "tma":
-                        if chunk == 0:
-                            store_through_shared(tile, deferred[:, :, 0:DEFERRED, :], now,
-                                                 DEFERRED)
-                        return
-                    size = DEFERRED // chunks
-                    T.cuda.tile.apply(T.ptx["st.global.b32"],
-                                      c_view(tile)[:, :, now + chunk * size:
-                                                   now + (chunk + 1) * size, :],
-                                      deferred[:, :, chunk * size:(chunk + 1) * size, :],
-                                      scope="warpgroup")
-
-                def k_step(tile, kb, first):
-                    s = pipe.consumer_wait(step_of(tile, kb))
-                    a_rows = sa[s, c]
-                    w_rows = sw_[s]
-                    T.cuda.tile.apply(T.ptx["wgmma.fence.sync.aligned"], scope="warpgroup")
-                    for kk in range(BK // 16):
-                        # The tile's first product overwrites D (scale-d 0).
-                        wgmma(d, a_rows.view((64, 16), layout=k_slice(64, kk)),
-                              w_rows.view((BN, 16), layout=k_slice(BN, kk)),
-                              scale_d=0 if (first and kk == 0) else 1)
-                    T.cuda.tile.apply(T.ptx["wgmma.commit_group.sync.aligned"],
-                                      scope="warpgroup")
-
-                def release_previous(tile, kb):
-                    # One group in flight: once the previous step's group is
-                    # complete, its stage goes back to the producer.
-                    T.cuda.tile.apply(T.ptx["wgmma.wait_group.sync.aligned"], T.int32(1),
-                                      scope="warpgroup")
-                    pipe.consumer_release(step_of(tile, kb) - 1)
-
-                for tile in T.serial(bx, tiles, grid):
-                    # The first PEEL steps, unrolled: while their groups run,
-                    # the previous tile's C goes out (none before the first).
-                    for kb in range(PEEL):
-                        k_step(tile, kb, kb == 0)
-                        if DEFERRED:
-                            with T.If(tile >= bx + grid):
-                                with T.Then():
-                                    store_chunk(tile - grid, kb, PEEL)
-                        if kb >= 1:
-                            release_previous(tile, kb)
-                    for kb in T.serial(PEEL, KT):
-                        k_step(tile, kb, False)
-                        release_previous(tile, kb)
-                    T.cuda.tile.apply(T.ptx["wgmma.wait_group.sync.aligned"], T.int32(0),
-                                      scope="warpgroup")
-                    pipe.consumer_release(step_of(tile, KT - 1))
-                    if dynamic:
-                        # The padding steps: their stages go straight back.
-                        for kb in T.serial(KT, KTP):
-                            pipe.consumer_wait(kb)
-                            pipe.consumer_release(kb)
-                    if now:
-                        words = T.alloc_local((4, 32, now, 1), "uint32", layout=per_thread(now))
-                        convert(words, 0, now)
-                        if STORE == "tma":
-                            store_through_shared(tile, words, 0, now)
-                        else:
-                            T.cuda.tile.apply(T.ptx["st.global.b32"], c_view(tile)[:, :, 0:now, :],
-                                              words, scope="warpgroup")
-                    if DEFERRED:
-                        convert(deferred, now, DEFERRED)
-                if DEFERRED:
-                    # The CTA's last tile's deferred words (a runtime shape
-                    # may leave a CTA without tiles).
-                    last_tile = bx + (tiles - 1 - bx) // grid * grid
-                    if dynamic:
-                        with T.If(bx < tiles):
-                            with T.Then():
-                                store_chunk(last_tile, 0, 1)
-                    else:
-                        store_chunk(last_tile, 0, 1)
-                if STORE == "tma":
-                    # The buffer's last TMA stores complete before the CTA
-                    # (and its shared memory) goes.
-                    with T.If(tid % 128 == 0):
-                        with T.Then():
-                            T.cuda.tile.apply(T.ptx["cp.async.bulk.wait_group"], T.int32(0),
-                                              scope="thread")
-            with T.Else():
-                # The producer: one thread issues the TMA loads.
-                T.cuda.tile.apply(T.ptx["setmaxnreg.dec.sync.aligned.u32"],
-                                  T.int32(PRODUCER_REGISTERS), scope="warpgroup")
-                with T.If(tid == 0):
-                    with T.Then():
-                        for tile in T.serial(bx, tiles, grid):
-                            bm, bn = tile_coordinates(tile, tiles_m, tiles_n)
-                            for kb in T.serial(0, KT):
-                                with pipe.produce(step_of(tile, kb)) as stage:
-                                    k = kb * BK
-                                    stage.load(sa[stage.index].view(BM, BK),
-                                               A[bm * BM:bm * BM + BM, k:k + BK])
-                                    stage.load(sw_[stage.index], W[bn * BN:bn * BN + BN, k:k + BK])
-                            if dynamic:
-                                # The padding steps: one arrival completes
-                                # each (no bytes expected).
-                                for kb in T.serial(KT, KTP):
-                                    pipe.produce_empty(kb)
+                def load(stage, kb):
+                    k = kb * BK
+                    stage.load(sa[stage.index].view(BM, BK), A[bm * BM:bm * BM + BM, k:k + BK])
+                    stage.load(sw[stage.index], W[bn * BN:bn * BN + BN, k:k + BK])
+                produce_k_loop(pipe, KT, load, step_of(tile), KTP)
+        roles.run(consumer, producer)
 
     return gemm
 
@@ -366,18 +171,10 @@ def gemm(a, w, out=None, persistent=True, dynamic=False, **config):
     return out
 
 
-def _float64(values):
-    """A torch tensor or numpy array as float64."""
-    if hasattr(values, "double"):
-        return values.double()
-    import numpy
-    return numpy.asarray(values, dtype=numpy.float64)
-
-
 def reference(a, w):
     """(A W^T, |A| |W|^T) in float64: what `check` compares against (torch
     tensors or numpy arrays)."""
-    a, w = _float64(a), _float64(w)
+    a, w = as_float64(a), as_float64(w)
     return a @ w.T, abs(a) @ abs(w).T
 
 
@@ -386,7 +183,7 @@ def check(a, w, c, expected=None):
     float64 (<= 1 passes; NaN, an unwritten element, fails;
     examples/python/gemm.py explains the bound)."""
     want, abs_sum = expected or reference(a, w)
-    error = abs(_float64(c) - want) / (RTOL * abs(want) + ATOL_PER_ABSSUM * abs_sum)
+    error = abs(as_float64(c) - want) / (RTOL * abs(want) + ATOL_PER_ABSSUM * abs_sum)
     return error.max().item()
 
 
