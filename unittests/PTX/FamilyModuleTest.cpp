@@ -130,6 +130,29 @@ TEST(FamilyModule, OperandKindChecks) {
   EXPECT_TRUE(getOperandKind(setmaxnreg, 0)->isRegisterLimit);
 }
 
+// lop3 is the family added with the modules: its truth table is an operand
+// kind of the scalar module, encoded in the instruction.
+TEST(FamilyModule, Lop3TruthTable) {
+  Instruction lop3 = parseOk("lop3.b32", 5);
+  EXPECT_EQ(lop3.spelling, "lop3.b32");
+  EXPECT_EQ(lop3.minSM, 50u);
+  EXPECT_EQ(lop3.minPTX, 43u);
+  EXPECT_EQ(getFamilyModule(lop3).name, "scalar");
+  const OperandKind *lut = getOperandKind(lop3, 4);
+  ASSERT_NE(lut, nullptr);
+  EXPECT_TRUE(lut->isEncodedInInstruction);
+  EXPECT_EQ(getOperandKind(lop3, 3), nullptr);
+  EXPECT_EQ(check(lop3, 4, 0xe8), std::nullopt);
+  EXPECT_EQ(check(lop3, 4, 256),
+            "a truth table of three inputs is 0 to 255 (one bit per "
+            "combination of their bits), got 256");
+  EXPECT_EQ(check(lop3, 4, std::nullopt),
+            "must be an immediate (0 to 255 : i32): PTX encodes the truth "
+            "table in the instruction");
+  EXPECT_EQ(parseOk("prmt.b32.f4e", 4).spelling, "prmt.b32.f4e");
+  EXPECT_EQ(parseOk("prmt.b32", 4).getModifier(Slot::mode), "");
+}
+
 TEST(FamilyModule, MmaRepeatsAreStructured) {
   const FamilyModule &mma = getFamilyModule(FamilyModuleId::mma);
   ASSERT_NE(mma.getMatrixRepeats, nullptr);
