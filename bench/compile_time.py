@@ -251,9 +251,11 @@ def in_process_benchmark(args, tmp):
     ptxas = _capi.cuda_tool("ptxas")
     if not ptxas:
         sys.exit("--in-process needs ptxas (a CUDA toolkit)")
+    threads, chunks, vector, whole = rmsnorm.config_for(8192)
     kernels = [("seed affine-ReLU", affine_relu.affine_relu),
                ("softmax 8192 x 16384", softmax.kernel_for(*softmax.config_for(8192, 16384))),
-               ("RMSNorm, 8192 columns", rmsnorm.make_kernel(*rmsnorm.config_for(8192))),
+               ("RMSNorm, 8192 columns",
+                rmsnorm.make_kernel(threads, chunks, rmsnorm.EPS, vector, whole)),
                ("Hopper GEMM 4096^3", gemm_hopper.make_kernel(4096, 4096, 4096, num_sms=132))]
 
     def without_ptxas(kernel):

@@ -10,8 +10,9 @@ rounds). Two kinds of shapes:
   and 8192 x 16384, rms_norm 32768 x 4096 and 16384 x 8192), where a
   BASELINE folder holding the functions as they were (old_softmax.py,
   old_rmsnorm.py: `git show 3461584^:examples/python/softmax.py`, ...) adds
-  their rows, measured in the same rounds: the A/B that shows the masked
-  kernels cost nothing where no tail exists;
+  their rows, measured in the same rounds: the A/B. On these shapes the
+  functions launch their whole-chunk kernels (whole=True), whose PTX is the
+  old kernels' byte for byte (test/python/test_example_shapes.py);
 - shapes only the new functions take: rows that are no multiple of the
   chunk, row counts that are no multiple of a CTA's rows.
 

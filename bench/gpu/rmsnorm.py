@@ -34,6 +34,8 @@ sys.path.insert(0, sys.argv[1])
 import rmsnorm as tirx_rmsnorm  # noqa: E402
 
 SHAPES = [(32768, 4096), (16384, 8192)]
+# (threads, chunks) per row length; every row is whole chunks (whole=True:
+# the kernel rms_norm(x, w) runs for these rows).
 VARIANTS = {4096: [(256, 2), (512, 1), (128, 4)],
             8192: [(512, 2), (1024, 1), (256, 4)]}
 EPS = tirx_rmsnorm.EPS
@@ -91,7 +93,8 @@ def main(results=None):
                    ("F.rms_norm (eager)", lambda: rms(x, (cols,), w, EPS)),
                    ("eager torch, float32 formula", lambda: eager_float32(x, w))]
         for threads, chunks in VARIANTS[cols]:
-            kernel = tirx.compile(tirx_rmsnorm.make_kernel(threads, chunks), target="cuda")
+            kernel = tirx.compile(tirx_rmsnorm.make_kernel(threads, chunks, whole=True),
+                                  target="cuda")
             entries.append(("TirX %d thr x %d chunks" % (threads, chunks),
                             into(y, lambda kernel=kernel: kernel(x, w, y)),
                             lambda out: tirx_rmsnorm.check(out, reference)))

@@ -61,7 +61,7 @@ if os.environ.get("PROBE_ALL"):
     PROBES = ALL_PROBES
 # (threads, chunks, rows per CTA)
 # TirX's examples/python/softmax.py (kernel_for: make_kernel for one row per
-# CTA, make_grouped_kernel for several).
+# CTA, make_grouped_kernel for several), on whole chunks and CTAs.
 TIRX = {2048: [(256, 2, 1), (512, 1, 1), (1024, 1, 2), (1024, 2, 4), (512, 2, 2)],
         4096: [(512, 2, 1), (1024, 2, 2), (1024, 4, 4), (512, 4, 2)],
         8192: [(1024, 2, 1), (512, 4, 1), (1024, 4, 2), (1024, 8, 4)],
@@ -136,7 +136,7 @@ def main():
         x, y, reference, gbytes = bench_softmax.inputs(rows, cols)
         entries = [("device copy", lambda: y.copy_(x), "")]
         for threads, chunks, nrows in TIRX[cols]:
-            kernel = tirx.compile(tirx_softmax.kernel_for(threads, chunks, nrows),
+            kernel = tirx.compile(tirx_softmax.kernel_for(threads, chunks, nrows, whole=True),
                                   target="cuda")
             entries.append(("TirX %d thr x %d chunks x %d rows" % (threads, chunks, nrows),
                             lambda kernel=kernel: (kernel(x, y), y)[1],

@@ -14,7 +14,11 @@
 # (X.masked.sub, docs/sizes.md): a thread's columns past `cols` are not
 # loaded and keep 0, adding nothing to the sum of squares, and are not
 # stored. A row whose length is not a multiple of 8 is not 16-byte aligned:
-# its kernel loads 8, 4 or 2 bytes at a time (`vector` elements). The sum
+# its kernel loads 8, 4 or 2 bytes at a time (`vector` elements). A row of
+# whole chunks (whole=True: `cols` declared a multiple of the chunk) has
+# each chunk predicated as a whole, one predicate all threads share
+# (Strip.whole_chunks): the PTX of the kernels measured before any length
+# was taken. The sum
 # is float32 fmas into 8 partial sums per thread, added as a tree
 # (Strip.dot), then T.cuda.cta_reduce (warp butterflies + one shared-memory exchange); the
 # scale is rsqrt.approx.f32 of sum / cols + eps; the result is packed two
@@ -64,13 +68,16 @@ ACCESS = {8: ("ld.global.v4.b32", "st.global.v4.b32"),
           1: ("ld.global.b16", "st.global.b16")}
 
 
-def make_kernel(threads=256, chunks=2, eps=EPS, vector=8):
+def make_kernel(threads=256, chunks=2, eps=EPS, vector=8, whole=False):
     """An RMSNorm kernel for rows of up to threads * 8 * chunks columns, any
-    multiple of `vector` (8, 4, 2 or 1: the bf16 elements of one access)."""
+    multiple of `vector` (8, 4, 2 or 1: the bf16 elements of one access), or
+    with `whole` any multiple of a chunk (threads x 8), each chunk predicated
+    as a whole (Strip.whole_chunks)."""
     strip = Strip(chunks, warps=threads // 32)  # 16 bytes per thread and chunk
     rows = T.dynamic("rows")
     # Longer rows do not fit the registers: the launcher refuses them.
-    cols = T.dynamic("cols", multiple_of=vector, at_most=strip.capacity("bfloat16"))
+    cols = T.dynamic("cols", multiple_of=strip.columns("bfloat16") if whole else vector,
+                     at_most=strip.capacity("bfloat16"))
     load, store = ACCESS[vector]
     apply = strip.apply
 
@@ -106,9 +113,11 @@ kernels = Kernels(make_kernel)  # by make_kernel's arguments
 
 
 def config_for(cols, threads=None):
-    """(threads, chunks, vector) of the kernel rms_norm runs for rows of
-    `cols`: 256 threads (512 from 8192 columns), chunks of threads x 8, and
-    accesses of 8 bf16 (16 bytes), or 4, 2, 1 as the length allows."""
+    """(threads, chunks, vector, whole) of the kernel rms_norm runs for rows
+    of `cols`: 256 threads (512 from 8192 columns), chunks of threads x 8,
+    accesses of 8 bf16 (16 bytes), or 4, 2, 1 as the length allows, and
+    whether the row is whole chunks (each predicated as a whole, as the
+    kernels measured in bench/RESULTS.md were)."""
     if cols > MAX_COLUMNS:
         raise ValueError("rms_norm: rows of %d columns are longer than the %d this example's "
                          "kernels hold in registers" % (cols, MAX_COLUMNS))
@@ -119,7 +128,7 @@ def config_for(cols, threads=None):
         raise ValueError("rms_norm: %d threads hold at most %d columns, not %d"
                          % (threads, MAX_COLUMNS, cols))
     vector = next(v for v in (8, 4, 2, 1) if cols % v == 0)
-    return threads, chunks, vector
+    return threads, chunks, vector, cols % chunk == 0
 
 
 def rms_norm(x, weight, out=None, threads=None, eps=EPS):
@@ -131,9 +140,9 @@ def rms_norm(x, weight, out=None, threads=None, eps=EPS):
     a launch."""
     out, rows, cols = row_operands("rms_norm", "bfloat16", x, out, weight=weight)
     if rows:
-        threads, chunks, vector = config_for(cols, threads)
-        kernels(threads, chunks, eps, vector)(x.contiguous().view(rows, cols),
-                                              weight.contiguous(), out.view(rows, cols))
+        threads, chunks, vector, whole = config_for(cols, threads)
+        kernels(threads, chunks, eps, vector, whole)(x.contiguous().view(rows, cols),
+                                                     weight.contiguous(), out.view(rows, cols))
     return out
 
 

@@ -12,7 +12,11 @@
 # regions (X.masked.sub, docs/sizes.md): a thread's columns past `cols` are
 # not loaded and keep -inf, so they add nothing to the max or the sum, and
 # are not stored. A row whose length is not a multiple of 4 is not 16-byte
-# aligned: its kernel (vector=2 or 1) loads 8 or 4 bytes at a time.
+# aligned: its kernel (vector=2 or 1) loads 8 or 4 bytes at a time. A row
+# of whole chunks (whole=True: `cols` declared a multiple of the chunk, and
+# the grouped kernel's `rows` of its CTA's rows) has each chunk predicated
+# as a whole, one predicate all threads share (Strip.whole_chunks): the
+# PTX of the kernels measured before any length was taken.
 #
 # make_grouped_kernel (below) holds several adjacent rows per CTA, a group
 # of warps each, written with `warp`-scope applies; softmax(x) takes it for
@@ -130,13 +134,16 @@ def normalize_online(strip, values, group):
     strip.each(values, ("mul.rn.f32", weight))
 
 
-def make_kernel(threads=256, chunks=4, vector=4):
+def make_kernel(threads=256, chunks=4, vector=4, whole=False):
     """A softmax kernel for rows of up to threads * 4 * chunks columns, any
-    multiple of `vector` (4, 2 or 1: the elements of one access)."""
+    multiple of `vector` (4, 2 or 1: the elements of one access), or with
+    `whole` any multiple of a chunk (threads x 4), each chunk predicated as
+    a whole (Strip.whole_chunks)."""
     strip = Strip(chunks, warps=threads // 32)  # 4 words per thread and chunk
     rows = T.dynamic("rows")
     # Longer rows do not fit the registers: the launcher refuses them.
-    cols = T.dynamic("cols", multiple_of=vector, at_most=strip.capacity())
+    cols = T.dynamic("cols", multiple_of=strip.columns() if whole else vector,
+                     at_most=strip.capacity())
     load, store = ACCESS[vector]
 
     @T.function
@@ -151,9 +158,11 @@ def make_kernel(threads=256, chunks=4, vector=4):
     return softmax
 
 
-def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True, vector=4):
+def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True, vector=4,
+                        whole=False):
     """A softmax kernel whose CTA holds `rows_per_cta` adjacent rows (the
-    last CTA's rows past `rows` are masked), each in a group of
+    last CTA's rows past `rows` are masked; with `whole`, whole CTAs and
+    chunks), each in a group of
     warps / rows_per_cta consecutive warps, for rows of up to
     threads / rows_per_cta * 4 * chunks columns.
 
@@ -168,8 +177,9 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True, vec
     (the same registers per thread) reaches 99 % of it (bench/RESULTS.md)."""
     group = threads // 32 // rows_per_cta  # warps per row
     strip = Strip(chunks, stride=group * 128)  # one warp's part of each chunk
-    rows = T.dynamic("rows")
-    cols = T.dynamic("cols", multiple_of=vector, at_most=group * strip.capacity())
+    rows = T.dynamic("rows", multiple_of=rows_per_cta if whole else 1)
+    cols = T.dynamic("cols", multiple_of=group * 128 if whole else vector,
+                     at_most=group * strip.capacity())
     load, store = ACCESS[vector]
 
     @T.function
@@ -191,12 +201,12 @@ def make_grouped_kernel(threads=1024, chunks=2, rows_per_cta=2, online=True, vec
     return softmax
 
 
-def kernel_for(threads, chunks, rows_per_cta=1, online=False, vector=4):
+def kernel_for(threads, chunks, rows_per_cta=1, online=False, vector=4, whole=False):
     """make_kernel for one row per CTA with two barriers, else
     make_grouped_kernel."""
     if rows_per_cta == 1 and not online:
-        return make_kernel(threads, chunks, vector)
-    return make_grouped_kernel(threads, chunks, rows_per_cta, online, vector)
+        return make_kernel(threads, chunks, vector, whole)
+    return make_grouped_kernel(threads, chunks, rows_per_cta, online, vector, whole)
 
 
 kernels = Kernels(kernel_for)  # by kernel_for's arguments
@@ -229,12 +239,13 @@ def softmax(x, out=None, threads=None):
 
 
 def config_for(rows, cols, threads=None):
-    """(threads, chunks, rows per CTA, online, vector) of the kernel
+    """(threads, chunks, rows per CTA, online, vector, whole) of the kernel
     softmax(x) runs for a (rows, cols) x: kernel_for's arguments. Rows whose
     length is a multiple of 1024 (of threads x 4 with `threads`) take the
     kernels measured in bench/RESULTS.md; other lengths the same shapes of
     kernel, sized by the row, with 16-, 8- or 4-byte accesses as the length
-    allows."""
+    allows. `whole`: whole chunks (and whole CTAs of rows), predicated a
+    chunk at a time, as the measured kernels were."""
     if cols > MAX_COLUMNS:
         raise ValueError("softmax: rows of %d columns are longer than the %d this example's "
                          "kernels hold in registers" % (cols, MAX_COLUMNS))
@@ -249,11 +260,11 @@ def config_for(rows, cols, threads=None):
         # chunks and CTAs.
         whole = rows % per_cta == 0 and cols % (4096 // per_cta) == 0
         if cols * per_cta <= GROUP_COLUMNS and (whole if measured else rows >= per_cta):
-            return 1024, chunks_for(cols, 4096 // per_cta), per_cta, False, vector
+            return 1024, chunks_for(cols, 4096 // per_cta), per_cta, False, vector, whole
     if threads is None:
         threads = 1024 if cols >= GROUP_COLUMNS and (cols % 4096 == 0 or not measured) else 256
     chunks = chunks_for(cols, threads * 4)
-    return threads, chunks, 1, threads == 1024 and chunks <= 2, vector
+    return threads, chunks, 1, threads == 1024 and chunks <= 2, vector, cols % (threads * 4) == 0
 
 
 # __main__'s cases (rows, cols, mask). One row per CTA: (1, 1024), (3, 4096)

@@ -25,14 +25,17 @@ from them: an access's width (from the PTX table, tirx.atoms), the views of
 registers and regions it takes (a 16-bit element's carrier words), the
 chunk's columns, the per-thread layouts. A chunk's region is masked by
 default (`X.masked`, docs/sizes.md): elements past the row's end are not
-loaded, keep the fill, and are not stored.
+loaded, keep the fill, and are not stored. A row whose length is declared a
+multiple of the chunks' stride (T.dynamic("cols", multiple_of=...)) is
+whole chunks: each chunk is then accessed or not as a whole, on one
+predicate all threads share (Strip.whole_chunks).
 
 Misuse is a DSLError at the kernel's line: an access that does not divide a
 thread's words, an instruction that is no global access, a row that is not
 a global tensor, a tile that is not the strip's, a reduction over fewer
 than two values, a dot product or a packing whose values do not fit.
 """
-from ._dsl import TensorValue, _error, is_int
+from ._dsl import SizeVar, TensorValue, _error, is_int
 from .cuda.axis import laneid, warpid
 from .layout import S, TileLayout
 
@@ -170,7 +173,10 @@ class Strip:
         """A new strip tile (alloc(), filled with `fill`) holding the row
         tensor[index..., :] chunk by chunk, each chunk's columns loaded by
         `instruction` (a global load: "ld.global.v4.b32", ...). Its dtype is
-        the tensor's for 32-bit elements, else uint32 (their carrier)."""
+        the tensor's for 32-bit elements, else uint32 (their carrier).
+        `masked`: columns past the row's end are not accessed (each access
+        predicated, or each chunk where whole_chunks() holds); False: the
+        bounds proof must show every chunk inside the row."""
         dtype = tensor.dtype.name if _bits(tensor.dtype.name) == 32 else "uint32"
         tile = self.alloc(dtype, fill)
         self.copy(instruction, tile, tensor, *index, masked=masked, offset=offset)
@@ -189,17 +195,39 @@ class Strip:
         carrier, shape = self._access(instruction, tile)
         columns = self.columns(tensor.dtype.name)
         stride = columns if self.stride is None else self.stride
+        whole = masked and self.whole_chunks(tensor, offset)
         for r in T.unroll(self.chunks):
             start = r * stride + offset
             key = tuple(index) + (slice(start, start + columns),)
-            region = tensor.masked.sub[key] if masked else tensor.sub[key]
+            region = tensor.masked.sub[key] if masked and not whole else tensor.sub[key]
             if region.dtype.name != carrier:
                 region = region.view(carrier)
             words = tile.view(carrier) if tile.dtype.name != carrier else tile
             every = (slice(None),) * len(self.threads)
             registers = words.sub[every + (r, slice(None))].view(*(self.threads + shape))
             region = region.view(*(self.threads + shape))
-            self.apply(instruction, *((region, registers) if store else (registers, region)))
+            # Whole chunks: one predicate per chunk, every thread's (a chunk
+            # that starts inside the row ends inside it).
+            pred = {"pred": r * stride < tensor.shape[-1]} if whole else {}
+            self.apply(instruction, *((region, registers) if store else (registers, region)),
+                       **pred)
+
+    def whole_chunks(self, tensor, offset=0):
+        """Whether copy() and load() predicate the row tensor[..., :] a
+        chunk at a time: its length is a size variable declared a multiple
+        of the chunks' stride (T.dynamic("cols", multiple_of=...)), so a
+        chunk that starts inside the row ends inside it (`offset` plus a
+        chunk's columns within the stride; a traced offset is left to the
+        bounds proof). Chunk r is then accessed where r * stride < cols,
+        one predicate all threads share, through an unmasked region: the
+        other indices must be provably inside the tensor. Otherwise each
+        access is masked on its own (X.masked)."""
+        extent = tensor.shape[-1]
+        columns = self.columns(tensor.dtype.name)
+        stride = columns if self.stride is None else self.stride
+        if not isinstance(extent, SizeVar) or extent.multiple_of % stride:
+            return False
+        return not is_int(offset) or 0 <= offset and offset + columns <= stride
 
     def _access(self, instruction, tile):
         """(carrier dtype, access shape) of `instruction` on a thread's

@@ -49,16 +49,25 @@ CASES = {
     "gemm_hopper_4096": lambda: gemm_hopper.make_kernel(4096, 4096, 4096, num_sms=SMS),
     "gemm_hopper_runtime_sized": lambda: gemm_hopper.runtime_sized(SMS),
 }
+# Each configuration's masked kernel (whole=False), and where the shape is
+# whole chunks the whole-chunk kernel config_for picks for it (`_whole`: the
+# PTX of the kernels before the examples took every shape,
+# test_example_shapes.py). The rmsnorm cases without `_whole` pass the
+# vector (8) where make_kernel takes eps, as they were pinned.
 for rows, cols in SOFTMAX_SHAPES:
     config = softmax.config_for(rows, cols)
-    CASES.setdefault("softmax_%d_%d_%d_%s_%d" % (config[0], config[1], config[2],
-                                                 "online" if config[3] else "two",
-                                                 config[4]),
-                     lambda config=config: softmax.kernel_for(*config))
+    name = "softmax_%d_%d_%d_%s_%d" % (config[0], config[1], config[2],
+                                       "online" if config[3] else "two", config[4])
+    CASES.setdefault(name, lambda config=config: softmax.kernel_for(*config[:5]))
+    if config[5]:
+        CASES.setdefault(name + "_whole", lambda config=config: softmax.kernel_for(*config))
 for cols in RMSNORM_COLUMNS:
     config = rmsnorm.config_for(cols)
-    CASES.setdefault("rmsnorm_%d_%d_%d" % config,
-                     lambda config=config: rmsnorm.make_kernel(*config))
+    name = "rmsnorm_%d_%d_%d" % config[:3]
+    CASES.setdefault(name, lambda config=config: rmsnorm.make_kernel(*config[:3]))
+    if config[3]:
+        CASES.setdefault(name + "_whole", lambda config=config: rmsnorm.make_kernel(
+            config[0], config[1], rmsnorm.EPS, config[2], True))
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

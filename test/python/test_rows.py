@@ -243,3 +243,108 @@ def test_docs_library_blocks_run(section):
     blocks = re.findall(r"```python\n(.*?)```", text[start:end], re.S)
     assert len(blocks) == 1
     exec(compile(blocks[0], "docs/library.md", "exec"), {})
+
+
+def whole_kernel(dtype, hand, chunks=2):
+    """A copy of rows of whole chunks (cols declared a multiple of the
+    chunk): through the strip, or (hand) written as the examples were before
+    they took every shape, each chunk's access predicated `r * chunk < cols`."""
+    strip = Strip(chunks, warps=4)
+    chunk = strip.columns(dtype)
+    rows = T.dynamic("rows")
+    cols = T.dynamic("cols", multiple_of=chunk, at_most=strip.capacity(dtype))
+    fill = T.float32(0) if dtype == "float32" else T.uint32(0)
+
+    @T.function
+    def copy(X: T.Tensor((rows, cols), dtype, align=16),
+             Y: T.Tensor((rows, cols), dtype, align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=rows, block=128))
+        row = T.cuda.block_idx("x")
+        if not hand:
+            x = strip.load("ld.global.v4.b32", X, row, fill=fill)
+            strip.copy("st.global.v4.b32", Y, x, row)
+            return
+        x = strip.alloc(fill.dtype.name, fill)
+
+        def words(tensor, r):
+            region = tensor.sub[row, r * chunk:(r + 1) * chunk]
+            return (region.view("uint32") if dtype != "float32" else region).view(4, 32, 4)
+        for r in T.unroll(chunks):
+            strip.apply("ld.global.v4.b32", x.sub[:, :, r, :], words(X, r), pred=r * chunk < cols)
+        for r in T.unroll(chunks):
+            strip.apply("st.global.v4.b32", words(Y, r), x.sub[:, :, r, :], pred=r * chunk < cols)
+    return copy
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+@pytest.mark.parametrize("chunks", [1, 2, 4])
+def test_whole_chunks_are_predicated_a_chunk_at_a_time(dtype, chunks):
+    """A row declared whole chunks: each chunk's load and store on one
+    predicate, `r * chunk < cols`, byte for byte the hand-written kernel's
+    PTX (no per-thread column bound, no row bound)."""
+    ptx = tirx.compile(whole_kernel(dtype, False, chunks), target=TARGET).ptx
+    assert ptx == tirx.compile(whole_kernel(dtype, True, chunks), target=TARGET).ptx
+    assert "and.pred" not in ptx
+    assert len(re.findall(r"@%tirx_p ld\.global\.v4\.b32 ", ptx)) == chunks
+    assert len(re.findall(r"@%tirx_p st\.global\.v4\.b32 ", ptx)) == chunks
+
+
+def test_which_rows_are_whole_chunks():
+    """Strip.whole_chunks: a size variable whose multiple_of is one of the
+    chunks' stride, and a chunk (from `offset`) that stays within the
+    stride; a traced offset is left to the bounds proof."""
+    found = {}
+
+    def kernel(name, strip, multiple, dtype="float32", static=None, offset=0):
+        rows = T.dynamic("rows")
+        cols = static or T.dynamic("cols", multiple_of=multiple)
+
+        @T.function
+        def probe(X: T.Tensor((rows, cols), dtype, align=16)):
+            T.device_entry(launch=T.cuda.LaunchConfig(grid=rows, block=128))
+            at = T.cuda.thread_idx("x") // 32 * 128 if offset == "traced" else offset
+            found[name] = strip.whole_chunks(X, at)
+        probe.trace_kernel(Module(name))
+
+    cta, warp = Strip(2, warps=4), Strip(2, stride=256)
+    kernel("chunk", cta, 512)
+    kernel("two chunks", cta, 1024)
+    kernel("half a chunk", cta, 256)
+    kernel("static", cta, 1, static=1024)
+    kernel("bf16 chunk", cta, 1024, "bfloat16")
+    kernel("bf16 half", cta, 512, "bfloat16")
+    kernel("past the stride", cta, 512, offset=128)
+    kernel("warp part", warp, 256, offset=128)
+    kernel("warp past", warp, 256, offset=256)
+    kernel("warp traced", warp, 256, offset="traced")
+    kernel("warp's own chunk", warp, 128)
+    assert found == {"chunk": True, "two chunks": True, "half a chunk": False,
+                     "static": False, "bf16 chunk": True, "bf16 half": False,
+                     "past the stride": False, "warp part": True, "warp past": False,
+                     "warp traced": True, "warp's own chunk": False}
+
+
+def test_whole_chunks_need_rows_inside_the_tensor():
+    """Whole chunks are accessed through unmasked regions: a row index the
+    bounds proof cannot keep inside the tensor (two rows to a CTA of a row
+    count not declared even) is refused, where masked chunks took it."""
+    strip = Strip(2, stride=256)
+
+    def kernel(rows_multiple):
+        rows = T.dynamic("rows", multiple_of=rows_multiple)
+        cols = T.dynamic("cols", multiple_of=256, at_most=512)
+
+        @T.function
+        def copy(X: T.Tensor((rows, cols), "float32", align=16),
+                 Y: T.Tensor((rows, cols), "float32", align=16)):
+            T.device_entry(launch=T.cuda.LaunchConfig(grid=T.ceildiv(rows, 2), block=128))
+            warp = T.cuda.thread_idx("x") // 32
+            row = T.cuda.block_idx("x") * 2 + warp // 2
+            x = strip.load("ld.global.v4.b32", X, row, fill=T.float32(0),
+                           offset=warp % 2 * 128)
+            strip.copy("st.global.v4.b32", Y, x, row, offset=warp % 2 * 128)
+        return copy
+    ptx = tirx.compile(kernel(2), target=TARGET).ptx
+    assert "and.pred" not in ptx
+    with pytest.raises(tirx.CompileError, match="may read index"):
+        tirx.compile(kernel(1), target=TARGET)

@@ -39,7 +39,7 @@ def rmsnorm_kernel(x, weight, bug=None, rsqrt_error=0.0):
     loads chunk 0's columns), "no offset 1" (the butterflies skip offset 1).
     An unwritten output element is NaN (the poisoned output)."""
     rows, cols = x.shape
-    threads, chunks, _ = rmsnorm.config_for(cols)
+    threads, chunks = rmsnorm.config_for(cols)[:2]
     warps, chunk = threads // 32, threads * 8
     padded = np.zeros((rows, chunks * chunk), np.float32)
     padded[:, :cols] = x
