@@ -15,7 +15,6 @@
 
 #include "Modules.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
@@ -60,10 +59,8 @@ static SmallVector<Value> buildNVVMOp(OpBuilder &builder, Location loc,
                                       ArrayRef<Value> sources,
                                       ArrayRef<Type> resultTypes) {
   Type i32 = builder.getI32Type();
-  auto asI32 = [&](Value value) -> Value {
-    if (value.getType() == i32)
-      return value;
-    return LLVM::BitcastOp::create(builder, loc, i32, value);
+  auto asI32 = [&](Value value) {
+    return families::castBits(builder, loc, value, i32);
   };
   if (instruction.family == "barrier") {
     // barrier.cluster.{arrive[.relaxed],wait}[.aligned]

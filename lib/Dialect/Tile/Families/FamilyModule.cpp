@@ -9,6 +9,8 @@
 
 #include "Modules.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -81,6 +83,13 @@ const OperandKind *getOperandKind(const Instruction &instruction,
   if (word.empty())
     return nullptr;
   return getRegistry().kinds.lookup(word);
+}
+
+Value families::castBits(OpBuilder &builder, Location loc, Value value,
+                         Type type) {
+  if (value.getType() == type)
+    return value;
+  return LLVM::BitcastOp::create(builder, loc, type, value);
 }
 
 bool hasExactNVVMOp(const Instruction &instruction) {

@@ -21,6 +21,12 @@ namespace mlir::tirx::ptx::families {
 #define PTX_MODULE(NAME) const FamilyModule &NAME##Module();
 #include "TirX/Dialect/Tile/PTX/PTXTable.def"
 
+/// `value` as `type` (same width: a bit cast). The table's .b32 operands
+/// accept f32 tiles and immediates, but NVVM's masks, offsets and integer
+/// reductions take i32, and its results have the op's type, not the
+/// destination tile's.
+Value castBits(OpBuilder &builder, Location loc, Value value, Type type);
+
 /// A check's message, built with a stream.
 template <typename... Parts> std::string formatMessage(const Parts &...parts) {
   std::string text;

@@ -44,24 +44,15 @@ static bool hasExactNVVMOp(const Instruction &instruction) {
   return family == "shfl" || family == "vote" || family == "redux";
 }
 
-/// `value` as `type` (same width: a bit cast). The table's .b32 operands
-/// accept f32 tiles and immediates, but NVVM's masks, offsets and integer
-/// reductions take i32, and its results have the op's type, not the
-/// destination tile's.
-static Value castBits(OpBuilder &builder, Location loc, Value value,
-                      Type type) {
-  if (value.getType() == type)
-    return value;
-  return LLVM::BitcastOp::create(builder, loc, type, value);
-}
-
 static SmallVector<Value> buildNVVMOp(OpBuilder &builder, Location loc,
                                       const Instruction &instruction,
                                       ArrayRef<Value> sources,
                                       ArrayRef<Type> resultTypes) {
   MLIRContext *context = builder.getContext();
   Type i32 = builder.getI32Type();
-  auto asI32 = [&](Value value) { return castBits(builder, loc, value, i32); };
+  auto asI32 = [&](Value value) {
+    return families::castBits(builder, loc, value, i32);
+  };
   if (instruction.family == "shfl") {
     // shfl.sync.<mode>.b32 d[|p], a, b, c, membermask
     auto kind =
@@ -82,9 +73,9 @@ static SmallVector<Value> buildNVVMOp(OpBuilder &builder, Location loc,
                              asI32(sources[1]), asI32(sources[2]), kind,
                              withValid ? builder.getUnitAttr() : UnitAttr());
     if (!withValid)
-      return {castBits(builder, loc, shuffled, resultTypes[0])};
+      return {families::castBits(builder, loc, shuffled, resultTypes[0])};
     Value result = LLVM::ExtractValueOp::create(builder, loc, shuffled, 0);
-    return {castBits(builder, loc, result, resultTypes[0]),
+    return {families::castBits(builder, loc, result, resultTypes[0]),
             LLVM::ExtractValueOp::create(builder, loc, shuffled, 1)};
   }
   if (instruction.family == "vote") {
@@ -100,7 +91,7 @@ static SmallVector<Value> buildNVVMOp(OpBuilder &builder, Location loc,
     Value vote = NVVM::VoteSyncOp::create(
         builder, loc, resultType, asI32(sources[1]), sources[0],
         NVVM::VoteSyncKindAttr::get(context, kind));
-    return {castBits(builder, loc, vote, resultTypes.front())};
+    return {families::castBits(builder, loc, vote, resultTypes.front())};
   }
   // redux.sync.<op>.<type> d, a, membermask; min/max of u32 are umin/umax.
   bool isUnsigned = instruction.getModifier(Slot::type) == "u32";
@@ -116,7 +107,7 @@ static SmallVector<Value> buildNVVMOp(OpBuilder &builder, Location loc,
           .Default(NVVM::ReduxKind::XOR);
   Value reduced = NVVM::ReduxOp::create(builder, loc, i32, asI32(sources[0]),
                                         kind, asI32(sources[1]));
-  return {castBits(builder, loc, reduced, resultTypes.front())};
+  return {families::castBits(builder, loc, reduced, resultTypes.front())};
 }
 
 const FamilyModule &families::warpModule() {

@@ -128,13 +128,19 @@ bool mlir::tirx::tile::acceptsOperandType(const ptx::ElementClass &element,
   return other && element.accepts(*other);
 }
 
-int64_t mlir::tirx::tile::getChunkBytes(ArrayRef<MixedOperand> operands,
-                                        int position) {
+std::optional<int64_t>
+mlir::tirx::tile::getIntegerImmediate(ArrayRef<MixedOperand> operands,
+                                      unsigned position) {
   for (const MixedOperand &operand : operands)
-    if (operand.position == static_cast<unsigned>(position))
+    if (operand.position == position)
       if (auto value = dyn_cast_or_null<IntegerAttr>(operand.immediate))
         return value.getValue().getSExtValue();
-  return 0;
+  return std::nullopt;
+}
+
+int64_t mlir::tirx::tile::getChunkBytes(ArrayRef<MixedOperand> operands,
+                                        int position) {
+  return position < 0 ? 0 : getIntegerImmediate(operands, position).value_or(0);
 }
 
 unsigned mlir::tirx::tile::getOperandAtom(const ptx::OperandInfo &info,

@@ -391,12 +391,8 @@ static LogicalResult verifyCollective(ApplyOp op,
 static LogicalResult verifyOperandValues(ApplyOp op,
                                          const ptx::Instruction &instruction,
                                          ArrayRef<MixedOperand> operands) {
-  auto getImmediate = [&](unsigned position) -> std::optional<int64_t> {
-    for (const MixedOperand &operand : operands)
-      if (operand.position == position)
-        if (auto value = dyn_cast_or_null<IntegerAttr>(operand.immediate))
-          return value.getValue().getSExtValue();
-    return std::nullopt;
+  auto getImmediate = [&](unsigned position) {
+    return getIntegerImmediate(operands, position);
   };
   std::optional<int64_t> blockThreads = getEnclosingBlockThreads(op);
   auto kernel = op->getParentOfType<KernelOp>();

@@ -53,8 +53,12 @@ std::optional<MmaRepeats> getMmaRepeats(const ptx::Instruction &inst,
                                         ArrayRef<int64_t> d,
                                         ArrayRef<int64_t> a);
 
+/// The integer immediate of the operand at `position`, if it is one.
+std::optional<int64_t> getIntegerImmediate(ArrayRef<MixedOperand> operands,
+                                           unsigned position);
+
 /// The byte count a chunk operand (cp.async's cp-size) holds: the immediate
-/// at `position` (the verifier's value rule requires one), or 0.
+/// at `position` (its operand kind requires one), or 0.
 int64_t getChunkBytes(ArrayRef<MixedOperand> operands, int position);
 
 /// The atom of a tensor operand of element type `elementBytes`: the table's,
