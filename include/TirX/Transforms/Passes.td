@@ -43,4 +43,33 @@ def TirXVerifyKernels : Pass<"tirx-verify-kernels"> {
   }];
 }
 
+def TirXInterpret : Pass<"tirx-interpret", "::mlir::ModuleOp"> {
+  let summary = "Run kernels on the CPU interpreter with generated inputs";
+  let description = [{
+    Runs every `tirx.kernel` of the module (or the one named by `kernel`)
+    on the interpreter (docs/interpreter.md) over its whole grid, with
+    deterministic inputs: element `k` of tensor argument `i` holds
+    `((7k + 3i) mod 19 - 9) / 4` (a float) or `(7k + 3i) mod 19 - 9` (an
+    integer), exact in every element type. Size variables take their value
+    from `sizes` (`sizes=n=100,m=8`); other scalar arguments are 0. With
+    `print`, every tensor argument is printed after the run, one line each.
+
+    A check that fails (a data race, an uninitialized read, a barrier not
+    every thread reaches, a deadlock, an access outside a tensor) is a
+    located error and the pass fails. The IR is unchanged.
+  }];
+  let options = [
+    Option<"kernelName", "kernel", "std::string", /*default=*/"\"\"",
+           "The kernel to run (all when empty)">,
+    ListOption<"sizes", "sizes", "std::string",
+               "Size variable values, name=value">,
+    Option<"print", "print", "bool", /*default=*/"false",
+           "Print every tensor argument after the run">,
+    Option<"checkRaces", "races", "bool", /*default=*/"true",
+           "Report shared-memory data races">,
+    Option<"checkUninitialized", "uninitialized", "bool", /*default=*/"true",
+           "Report reads of memory never written">,
+  ];
+}
+
 #endif // TIRX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,44 @@
+//===- CollectiveSemantics.h - Instructions that touch more than registers ===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The families whose semantics need the executor, not only bits: memory
+// instructions (atomics are read-modify-writes the executor must not
+// reorder), warp collectives (every lane's operands at once) and barriers
+// (the CTA's scheduler).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_LIB_INTERPRETER_COLLECTIVESEMANTICS_H
+#define TIRX_LIB_INTERPRETER_COLLECTIVESEMANTICS_H
+
+#include "KernelRun.h"
+
+#include "TirX/Interpreter/InstructionSemantics.h"
+
+namespace mlir::tirx::interp {
+
+/// One lane's ld, st, atom, red or fence: `operands` hold its gathered
+/// atoms (a memory destination of atom/red holds the memory's old value);
+/// the executor scatters the destinations afterwards.
+LogicalResult executeMemoryInstruction(WarpExecutor &executor, Operation *op,
+                                       const ptx::Instruction &instruction,
+                                       MutableArrayRef<OperandAtom> operands);
+
+/// One per-thread form of the warp module (activemask) for one lane of the
+/// lanes `active`.
+LogicalResult executeWarpThreadInstruction(
+    WarpExecutor &executor, Operation *op, const ptx::Instruction &instruction,
+    MutableArrayRef<OperandAtom> operands, LaneMask active);
+
+/// A warp collective (shfl, vote, redux, elect) or barrier (bar) of the
+/// lanes `active` (the whole warp); `laneAtoms[lane]` are each lane's atoms.
+LogicalResult executeCollectiveInstruction(
+    WarpExecutor &executor, Operation *op, const ptx::Instruction &instruction,
+    MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms, LaneMask active);
+
+} // namespace mlir::tirx::interp
+
+#endif // TIRX_LIB_INTERPRETER_COLLECTIVESEMANTICS_H

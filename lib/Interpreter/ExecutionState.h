@@ -1,0 +1,134 @@
+//===- ExecutionState.h - The interpreter's machine state -------*- C++ -*-===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the interpreter keeps while a kernel runs: the storage tensors live in
+// (with the shadow state the checks read), the SSA values of each warp (one
+// value per lane), and the warps' synchronization state. Warps are the unit
+// of execution: their lanes run in lockstep, so accesses of one warp are
+// ordered by program order, and happens-before between warps is a vector
+// clock per warp that barriers join.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIRX_LIB_INTERPRETER_EXECUTIONSTATE_H
+#define TIRX_LIB_INTERPRETER_EXECUTIONSTATE_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::tirx::interp {
+
+constexpr unsigned kWarpSize = 32;
+/// Lanes of a warp, bit i for lane i.
+using LaneMask = uint32_t;
+constexpr LaneMask kFullMask = ~LaneMask(0);
+
+/// Per warp of a CTA, the number of its synchronization epochs another warp
+/// has observed (FastTrack-style vector clock).
+using VectorClock = llvm::SmallVector<uint32_t, 8>;
+
+/// One access a shadow byte remembers: which warp and lane, at which of the
+/// warp's clock values, by which operation.
+struct AccessEpoch {
+  uint32_t clock = 0;
+  uint16_t warp = 0;
+  uint8_t lane = 0;
+  bool valid = false;
+  /// An atomic read-modify-write: atomics never race with each other.
+  bool atomic = false;
+  /// The instruction (per warp, monotonic) that made the access: two lanes
+  /// of one instruction writing one byte race even though they are in
+  /// lockstep.
+  uint64_t instruction = 0;
+  Operation *op = nullptr;
+};
+
+/// The shadow state of one byte of shared memory: the last write and the
+/// reads since, one per warp.
+struct ByteShadow {
+  AccessEpoch write;
+  llvm::SmallVector<AccessEpoch, 1> reads;
+};
+
+/// Where a tensor's bytes live: a kernel argument (global), an
+/// `alloc_shared` of the CTA, or an `alloc_local` of a warp (one segment of
+/// `laneBytes` per lane).
+struct Storage {
+  enum class Kind { Global, Shared, Local };
+  Kind kind = Kind::Global;
+  /// How messages name it: "argument #0", "the shared tensor allocated at
+  /// ...".
+  std::string name;
+  uint8_t *data = nullptr;
+  int64_t bytes = 0;
+  int64_t laneBytes = 0;
+  /// The allocating op (null for arguments).
+  Operation *origin = nullptr;
+  /// Shared and local storage: which bytes were written (per lane segment
+  /// for local storage).
+  std::vector<uint8_t> initialized;
+  /// Shared storage: the race checker's shadow, one entry per byte.
+  std::vector<ByteShadow> shadow;
+  /// Owned bytes (shared and local storage).
+  std::vector<uint8_t> owned;
+
+  void allocate(int64_t size, bool shadowed);
+};
+
+/// One SSA value in a warp: a scalar's bits per lane (low-aligned), or a
+/// tensor: its storage and, per lane, the byte offset of its base.
+struct LaneValue {
+  Storage *storage = nullptr;
+  std::array<uint64_t, kWarpSize> lanes{};
+
+  bool isTensor() const { return storage != nullptr; }
+  int64_t offset(unsigned lane) const {
+    return static_cast<int64_t>(lanes[lane]);
+  }
+};
+
+/// Several values (a block's results).
+using LaneValues = llvm::SmallVector<LaneValue, 2>;
+
+/// A warp's state while it runs.
+struct WarpState {
+  unsigned index = 0;
+  /// Lanes that exist (a block need not be a multiple of 32 threads).
+  LaneMask live = 0;
+  llvm::DenseMap<Value, LaneValue> values;
+  /// Register tiles, one storage per `alloc_local`.
+  llvm::DenseMap<Operation *, std::unique_ptr<Storage>> locals;
+  VectorClock clock;
+  /// Instructions executed so far (AccessEpoch::instruction).
+  uint64_t instructions = 0;
+  enum class Status { Runnable, Blocked, Done } status = Status::Runnable;
+  /// The operation a blocked warp waits at (deadlock reports).
+  Operation *blockedAt = nullptr;
+};
+
+/// A hardware barrier of the CTA (bar.sync's 16 named barriers; `cta_sync`
+/// is barrier 0 with every thread).
+struct NamedBarrier {
+  int64_t expectedThreads = 0;
+  int64_t arrivedThreads = 0;
+  /// The first arrival: messages about a count mismatch point at it.
+  Operation *firstArrival = nullptr;
+  llvm::SmallVector<unsigned, 8> arrivedWarps;
+  llvm::SmallVector<unsigned, 8> waitingWarps;
+};
+
+} // namespace mlir::tirx::interp
+
+#endif // TIRX_LIB_INTERPRETER_EXECUTIONSTATE_H

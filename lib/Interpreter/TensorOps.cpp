@@ -1,0 +1,174 @@
+//===- TensorOps.cpp - tirx ops: indices, storage, views, barriers --------===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A tensor value is its storage and, per lane, the byte offset of its base:
+// views and reinterpretations keep both, a region moves the base by its
+// dynamic offsets exactly as `tirx-lower-tensors` does (static offsets of a
+// statically shaped source live in the result's layout).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ArithSemantics.h"
+#include "KernelRun.h"
+
+#include "TirX/Dialect/TirX/IR/TirXDialect.h"
+
+#include "llvm/ADT/bit.h"
+
+using namespace mlir;
+using namespace mlir::tirx;
+using namespace mlir::tirx::interp;
+
+template <typename Fn> static void forEachLane(LaneMask mask, Fn fn) {
+  while (mask) {
+    unsigned lane = llvm::countr_zero(mask);
+    fn(lane);
+    mask &= mask - 1;
+  }
+}
+
+/// The value of size variable `name` in this launch.
+static int64_t getSizeValue(KernelRun &launch, StringAttr name) {
+  KernelOp kernel = launch.kernel;
+  for (unsigned index = 0; index < kernel.getNumArguments(); ++index)
+    if (kernel.getArgAttrOfType<StringAttr>(index,
+                                            TirXDialect::kSizeAttrName) == name)
+      return static_cast<int64_t>(launch.arguments[index].scalarBits);
+  return 0;
+}
+
+/// How messages name the storage of an allocation.
+static std::string describeAllocation(Operation *op, StringRef kind) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "the " << kind << " tensor allocated at " << op->getLoc();
+  return text;
+}
+
+LogicalResult WarpExecutor::executeTensorOp(Operation *op, LaneMask mask) {
+  KernelRun &launch = cta.launch;
+  if (auto index = dyn_cast<ThreadIdxOp>(op)) {
+    LaneValue result;
+    unsigned dim = static_cast<unsigned>(index.getDim());
+    forEachLane(mask, [&](unsigned lane) {
+      int64_t tid = getThreadId(lane);
+      int64_t coordinates[3] = {tid % launch.block[0],
+                                tid / launch.block[0] % launch.block[1],
+                                tid / (launch.block[0] * launch.block[1])};
+      result.lanes[lane] = coordinates[dim];
+    });
+    set(index.getResult(), result);
+    return success();
+  }
+  if (auto index = dyn_cast<BlockIdxOp>(op)) {
+    LaneValue result;
+    result.lanes.fill(cta.blockIndex[static_cast<unsigned>(index.getDim())]);
+    set(index.getResult(), result);
+    return success();
+  }
+  if (auto alloc = dyn_cast<AllocLocalOp>(op)) {
+    tirx::TensorType type = alloc.getResult().getType();
+    std::unique_ptr<Storage> &storage = warp.locals[op];
+    if (!storage) {
+      storage = std::make_unique<Storage>();
+      storage->kind = Storage::Kind::Local;
+      storage->name = describeAllocation(op, "register");
+      storage->origin = op;
+      storage->laneBytes =
+          type.getLayoutOrDefault().span(Axis::m) * type.getElementBytes();
+      storage->allocate(storage->laneBytes * kWarpSize, /*shadowed=*/false);
+    }
+    // Contents are undefined after every execution of the allocation.
+    std::fill(storage->initialized.begin(), storage->initialized.end(), 0);
+    LaneValue result;
+    result.storage = storage.get();
+    set(alloc.getResult(), result);
+    return success();
+  }
+  if (auto alloc = dyn_cast<AllocSharedOp>(op)) {
+    tirx::TensorType type = alloc.getResult().getType();
+    std::unique_ptr<Storage> &storage = cta.shared[op];
+    if (!storage) {
+      storage = std::make_unique<Storage>();
+      storage->kind = Storage::Kind::Shared;
+      storage->name = describeAllocation(op, "shared");
+      storage->origin = op;
+      storage->allocate(type.getLayoutOrDefault().span(Axis::m) *
+                            type.getElementBytes(),
+                        /*shadowed=*/true);
+    }
+    LaneValue result;
+    result.storage = storage.get();
+    set(alloc.getResult(), result);
+    return success();
+  }
+  if (isa<ViewOp, ReinterpretOp>(op)) {
+    set(op->getResult(0), get(op->getOperand(0)));
+    return success();
+  }
+  if (auto region = dyn_cast<RegionOp>(op)) {
+    tirx::TensorType sourceType = region.getSource().getType();
+    LaneValue result = get(region.getSource());
+    int64_t elementBytes = sourceType.getElementBytes();
+    if (sourceType.hasStaticShape()) {
+      for (auto [offset, dynamicStride] :
+           llvm::zip(region.getOffsets(), region.getDynamicOffsetStrides())) {
+        const LaneValue &value = get(offset);
+        int64_t stride = dynamicStride;
+        forEachLane(mask, [&](unsigned lane) {
+          result.lanes[lane] +=
+              static_cast<int64_t>(value.lanes[lane]) * stride * elementBytes;
+        });
+      }
+    } else {
+      // Row-major strides from the size variables; every offset moves the
+      // base.
+      ArrayRef<int64_t> shape = sourceType.getShape();
+      ArrayRef<int64_t> staticOffsets = region.getStaticOffsets();
+      unsigned nextDynamic = 0;
+      SmallVector<int64_t> strides(shape.size());
+      int64_t stride = 1;
+      for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
+        strides[dim] = stride;
+        StringAttr name = sourceType.getSizeName(dim);
+        stride *= name ? getSizeValue(launch, name) : shape[dim];
+      }
+      for (auto [dimIndex, offset] : llvm::enumerate(staticOffsets)) {
+        size_t dim = dimIndex;
+        if (!ShapedType::isDynamic(offset)) {
+          int64_t bytes = offset * strides[dim] * elementBytes;
+          forEachLane(mask,
+                      [&](unsigned lane) { result.lanes[lane] += bytes; });
+          continue;
+        }
+        const LaneValue &value = get(region.getOffsets()[nextDynamic++]);
+        forEachLane(mask, [&](unsigned lane) {
+          result.lanes[lane] += static_cast<int64_t>(value.lanes[lane]) *
+                                strides[dim] * elementBytes;
+        });
+      }
+    }
+    set(region.getResult(), result);
+    return success();
+  }
+  if (isa<CtaSyncOp>(op)) {
+    if (mask != warp.live) {
+      unsigned skipping = llvm::countr_zero(warp.live & ~mask);
+      emitRunError(op, cta)
+          << "cta_sync is reached by only part of warp " << warp.index << ": "
+          << cta.describeThread(warp.index, skipping)
+          << " skips it (a barrier under a thread-dependent "
+             "condition)";
+      return failure();
+    }
+    beginInstruction();
+    return cta.arriveAtBarrier(warp, op, 0, launch.numThreads,
+                               /*arriveOnly=*/false);
+  }
+  emitRunError(op, cta) << "the interpreter does not model '" << op->getName()
+                        << "'";
+  return failure();
+}

@@ -1,0 +1,518 @@
+//===- TileExecution.cpp - tile.apply and tile.ewise, one lane at a time --===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each tensor operand is group × repeat × atom (TileOperands.h). A lane's
+// group coordinate comes from its thread index as `tile-dispatch` computes
+// it; element `i` of that group lives at the layout's memory coordinate of
+// flat index `group · perGroup + i`: a register slot of the lane for a local
+// tensor (the verifier proved it is the same slot in every group), an
+// element offset from the lane's base for a memory tensor. One instruction
+// runs per repeat, in row-major order; a per-thread form runs lane by lane
+// (gather its atoms, compute, scatter), a collective gathers every lane's
+// atoms first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ArithSemantics.h"
+#include "CollectiveSemantics.h"
+#include "KernelRun.h"
+
+#include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
+#include "TirX/Dialect/Tile/IR/FormSelection.h"
+#include "TirX/Dialect/Tile/IR/TileOperands.h"
+#include "TirX/Dialect/TirX/IR/RegionAccess.h"
+#include "TirX/Interpreter/InstructionSemantics.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/bit.h"
+
+using namespace mlir;
+using namespace mlir::tirx;
+using namespace mlir::tirx::interp;
+using tile::ExecutionDomain;
+using tile::MixedOperand;
+
+template <typename Fn> static void forEachLane(LaneMask mask, Fn fn) {
+  while (mask) {
+    unsigned lane = llvm::countr_zero(mask);
+    fn(lane);
+    mask &= mask - 1;
+  }
+}
+
+/// The bits of a typed immediate.
+static uint64_t getImmediateBits(TypedAttr immediate) {
+  if (auto value = dyn_cast<IntegerAttr>(immediate))
+    return truncateBits(value.getValue().getZExtValue(),
+                        getScalarBitWidth(value.getType()));
+  if (auto value = dyn_cast<FloatAttr>(immediate))
+    return value.getValue().bitcastToAPInt().getZExtValue();
+  return 0;
+}
+
+/// The flat group coordinate of `thread` (its index in the CTA) under
+/// `domain`, as tile-dispatch's buildGroupCoordinates computes it.
+static int64_t getGroupIndex(const ExecutionDomain &domain, int64_t thread) {
+  if (domain.scope == tile::Scope::thread)
+    return 0;
+  if (domain.warpgroupInAtom)
+    return domain.scope == tile::Scope::cta ? thread / 128 : 0;
+  int64_t lane = thread % 32, warp = thread / 32;
+  if (domain.lanesInAtom) {
+    switch (domain.scope) {
+    case tile::Scope::warpgroup:
+      return warp % 4;
+    case tile::Scope::cta:
+      return warp;
+    default:
+      return 0;
+    }
+  }
+  switch (domain.scope) {
+  case tile::Scope::warp:
+    return lane;
+  case tile::Scope::warpgroup:
+    return (warp % 4) * 32 + lane;
+  default:
+    return thread;
+  }
+}
+
+namespace {
+/// A tensor operand of a tile op, prepared once.
+struct TensorOperand {
+  tirx::TensorType type;
+  TileLayout layout;
+  int64_t perGroup = 0;
+  int64_t elementBytes = 0;
+  /// The masked region the operand is, directly or through reshapes.
+  RegionOp masked;
+  /// A tile of a runtime-sized tensor spanning several of its rows: the
+  /// region's sizes, the byte stride of each of its dimensions in the
+  /// tensor, and how many region elements one operand element covers.
+  SmallVector<int64_t> stridedSizes, stridedBytes;
+  int64_t stridedWidening = 1;
+
+  TensorOperand(tirx::TensorType type, const ExecutionDomain &domain)
+      : type(type), layout(type.getLayoutOrDefault()),
+        perGroup(type.getNumElements() / domain.getNumGroups()),
+        elementBytes(type.getElementBytes()) {}
+
+  /// The byte offset, from the lane's base, of element `index` of group
+  /// `group`.
+  int64_t getByteOffset(int64_t group, int64_t index) const {
+    if (!stridedSizes.empty()) {
+      int64_t flat = (group * perGroup + index) * stridedWidening;
+      int64_t offset = 0;
+      for (int64_t dim = stridedSizes.size() - 1; dim >= 0; --dim) {
+        offset += flat % stridedSizes[dim] * stridedBytes[dim];
+        flat /= stridedSizes[dim];
+      }
+      return offset;
+    }
+    return at(layout.apply(group * perGroup + index), Axis::m) * elementBytes;
+  }
+};
+} // namespace
+
+/// Row-major coordinate of `flat` in `shape`.
+static SmallVector<int64_t> delinearize(int64_t flat, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> coordinate(shape.size());
+  for (int64_t dim = static_cast<int64_t>(shape.size()) - 1; dim >= 0; --dim) {
+    coordinate[dim] = flat % shape[dim];
+    flat /= shape[dim];
+  }
+  return coordinate;
+}
+
+/// The value of size variable `name` in this launch.
+static int64_t getSizeValue(KernelRun &launch, StringAttr name) {
+  for (unsigned arg = 0; arg < launch.kernel.getNumArguments(); ++arg)
+    if (launch.kernel.getArgAttrOfType<StringAttr>(
+            arg, TirXDialect::kSizeAttrName) == name)
+      return static_cast<int64_t>(launch.arguments[arg].scalarBits);
+  return 0;
+}
+
+/// Fills `tensor`'s runtime-strided addressing when `value` is a tile of a
+/// runtime-sized tensor spanning several rows (tirx-lower-tensors'
+/// element_ptr of such a tile); fails for a view that splits its elements.
+static LogicalResult setRuntimeStrides(TensorOperand &tensor, Value value,
+                                       KernelRun &launch) {
+  RegionOp region = getRuntimeStridedRegion(value);
+  if (!region)
+    return success();
+  for (Value tile = value; auto view = tile.getDefiningOp<ViewOp>();
+       tile = view.getSource()) {
+    int64_t from = view.getSource().getType().getElementBytes();
+    int64_t to = view.getResult().getType().getElementBytes();
+    if (to < from)
+      return failure();
+    tensor.stridedWidening *= to / from;
+  }
+  tirx::TensorType source = region.getSource().getType();
+  ArrayRef<int64_t> shape = source.getShape();
+  tensor.stridedSizes.assign(region.getStaticSizes().begin(),
+                             region.getStaticSizes().end());
+  tensor.stridedBytes.assign(shape.size(), 0);
+  int64_t stride = source.getElementBytes();
+  for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
+    tensor.stridedBytes[dim] = stride;
+    StringAttr name = source.getSizeName(dim);
+    stride *= name ? getSizeValue(launch, name) : shape[dim];
+  }
+  return success();
+}
+
+/// Whether element `index` of group `group` of a masked operand lies inside
+/// the region's source tensor in `lane`.
+static bool isInsideMaskedRegion(WarpExecutor &executor,
+                                 const TensorOperand &operand, unsigned lane,
+                                 int64_t group, int64_t index) {
+  RegionOp region = operand.masked;
+  ArrayRef<int64_t> sizes = region.getStaticSizes();
+  SmallVector<int64_t> coordinate =
+      delinearize(group * operand.perGroup + index, sizes);
+  tirx::TensorType source = region.getSource().getType();
+  KernelRun &launch = executor.cta.launch;
+  unsigned nextDynamic = 0;
+  for (auto [dim, offset] : llvm::enumerate(region.getStaticOffsets())) {
+    int64_t start = offset;
+    if (ShapedType::isDynamic(offset))
+      start = static_cast<int64_t>(
+          executor.get(region.getOffsets()[nextDynamic++]).lanes[lane]);
+    int64_t extent = source.getShape()[dim];
+    if (StringAttr name = source.getSizeName(dim))
+      extent = getSizeValue(launch, name);
+    if (start + coordinate[dim] >= extent)
+      return false;
+  }
+  return true;
+}
+
+LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
+  auto op = cast<tile::ApplyOp>(opPtr);
+  FailureOr<SmallVector<MixedOperand>> operands =
+      tile::getMixedOperands(op, op.getArgs(), op.getOperandKinds());
+  if (failed(operands))
+    return failure();
+  FailureOr<const ptx::Instruction *> selected =
+      tile::selectInstructionForm(op, op.getInstruction(), *operands);
+  if (failed(selected))
+    return failure();
+  const ptx::Instruction &instruction = **selected;
+  auto unsupported = [&]() {
+    emitRunError(op, cta) << "the interpreter does not model '"
+                          << instruction.spelling << "' (form "
+                          << instruction.formName << ") yet";
+    return failure();
+  };
+  using Module = ptx::FamilyModuleId;
+  bool collective = instruction.exec != ptx::ExecKind::Thread;
+  if (tile::isBulkTensorCopy(instruction) ||
+      !llvm::is_contained(
+          {Module::scalar, Module::memory, Module::warp, Module::barrier},
+          instruction.module) ||
+      instruction.exec == ptx::ExecKind::Warpgroup)
+    return unsupported();
+  FailureOr<ExecutionDomain> domain =
+      tile::getExecutionDomain(op, op.getScope(), collective);
+  if (failed(domain))
+    return failure();
+
+  LaneMask active = mask;
+  if (Value pred = op.getPred()) {
+    const LaneValue &value = get(pred);
+    LaneMask predicated = 0;
+    forEachLane(mask, [&](unsigned lane) {
+      if (value.lanes[lane] & 1)
+        predicated |= LaneMask(1) << lane;
+    });
+    if (collective && predicated && predicated != mask) {
+      emitRunError(op, cta) << "'" << instruction.spelling
+                            << "' is a warp collective, but its predicate "
+                               "differs between the lanes of warp "
+                            << warp.index;
+      return failure();
+    }
+    active = predicated;
+  }
+  if (collective && active && active != warp.live) {
+    unsigned skipping = llvm::countr_zero(warp.live & ~active);
+    emitRunError(op, cta) << "'" << instruction.spelling
+                          << "' is a warp collective, but "
+                          << cta.describeThread(warp.index, skipping)
+                          << " does not execute it (it is under a "
+                             "thread-dependent condition)";
+    return failure();
+  }
+  if (!active)
+    return success();
+
+  // atom and red read the memory they write.
+  bool isReadModifyWrite =
+      instruction.family == "atom" || instruction.family == "red";
+  atomicAccess = isReadModifyWrite;
+  llvm::scope_exit clearAtomic([&] { atomicAccess = false; });
+
+  // Per operand: its tensor view (null for scalars and immediates), atom
+  // and repeats.
+  std::vector<std::optional<TensorOperand>> tensors;
+  SmallVector<int64_t> atoms;
+  int64_t repeats = 1;
+  for (const MixedOperand &operand : *operands) {
+    const ptx::OperandInfo &info = instruction.operands[operand.position];
+    auto type = dyn_cast<tirx::TensorType>(operand.getType());
+    if (!type) {
+      tensors.emplace_back();
+      atoms.push_back(info.atom ? info.atom : 1);
+      continue;
+    }
+    TensorOperand tensor(type, *domain);
+    if (failed(setRuntimeStrides(tensor, operand.value, cta.launch)))
+      return unsupported();
+    if (tensor.elementBytes > 8)
+      return unsupported();
+    tensor.masked = getMaskedRegion(operand.value);
+    int64_t atom = tile::getOperandAtom(info, *operands, tensor.elementBytes);
+    if (!info.fragment.empty() && !info.isMemory)
+      atom = info.atom;
+    atoms.push_back(atom);
+    repeats = tensor.perGroup / std::max<int64_t>(atom, 1);
+    tensors.push_back(std::move(tensor));
+  }
+  if (instruction.operands.size() == 4 && repeats > 1 &&
+      tile::getMmaRepeats(instruction, {}, {}))
+    return unsupported();
+
+  // Where element `element` of `operand`'s atom for `repeat` lives in
+  // `lane`: the register slot's or memory element's byte offset from the
+  // lane's base. A collective's register operand holds the fragment's
+  // registers of the lane: consecutive slots after the atom's first.
+  auto locate = [&](unsigned position, unsigned lane, int64_t repeat,
+                    int64_t element) {
+    const TensorOperand &tensor = *tensors[position];
+    int64_t group = getGroupIndex(*domain, getThreadId(lane));
+    const ptx::OperandInfo &info = instruction.operands[position];
+    if (!info.fragment.empty() && !info.isMemory) {
+      const tile::Fragment &fragment = tile::getFragment(info.fragment);
+      int64_t first = tensor.getByteOffset(group, repeat * atoms[position]);
+      return first +
+             (element - fragment.registerIndex[0]) * tensor.elementBytes;
+    }
+    return tensor.getByteOffset(group, repeat * atoms[position] + element) +
+           static_cast<int64_t>(get((*operands)[position].value).offset(lane));
+  };
+  // The number of elements a lane holds of `operand`'s atom.
+  auto laneElements = [&](unsigned position) -> int64_t {
+    const ptx::OperandInfo &info = instruction.operands[position];
+    if (!info.fragment.empty() && !info.isMemory)
+      return tile::getFragment(info.fragment).registersPerLane;
+    return atoms[position];
+  };
+
+  for (int64_t repeat = 0; repeat < repeats; ++repeat) {
+    beginInstruction();
+    // Gathers a lane's source atoms; false when a masked repeat is skipped.
+    SmallVector<SmallVector<OperandAtom, 4>, 1> laneAtoms(kWarpSize);
+    LaneMask executing = 0;
+    auto gather = [&](unsigned lane) -> FailureOr<bool> {
+      SmallVector<OperandAtom, 4> &atomsOfLane = laneAtoms[lane];
+      atomsOfLane.assign(operands->size(), OperandAtom());
+      for (auto [position, operand] : llvm::enumerate(*operands)) {
+        const ptx::OperandInfo &info = instruction.operands[position];
+        OperandAtom &atom = atomsOfLane[position];
+        atom.bitWidth = info.element.bitWidth;
+        if (!tensors[position]) {
+          uint64_t bits = operand.value ? get(operand.value).lanes[lane]
+                                        : getImmediateBits(operand.immediate);
+          atom.elements.assign(atoms[position], bits);
+          continue;
+        }
+        const TensorOperand &tensor = *tensors[position];
+        if (tensor.masked)
+          for (int64_t element = 0; element < atoms[position]; ++element)
+            if (!isInsideMaskedRegion(*this, tensor, lane,
+                                      getGroupIndex(*domain, getThreadId(lane)),
+                                      repeat * atoms[position] + element))
+              return false;
+        int64_t count = laneElements(position);
+        atom.elements.assign(count, 0);
+        if (!atom.bitWidth)
+          atom.bitWidth = tensor.elementBytes * 8;
+        if (info.isDestination && !info.isReadWrite && !isReadModifyWrite)
+          continue;
+        Storage &storage = *get(operand.value).storage;
+        for (int64_t element = 0; element < count; ++element) {
+          uint64_t bits = 0;
+          if (failed(read(op, storage, lane,
+                          locate(position, lane, repeat, element),
+                          tensor.elementBytes, &bits)))
+            return failure();
+          atom.elements[element] = bits;
+        }
+      }
+      return true;
+    };
+    auto scatter = [&](unsigned lane) -> LogicalResult {
+      for (auto [position, operand] : llvm::enumerate(*operands)) {
+        const ptx::OperandInfo &info = instruction.operands[position];
+        if (!info.isDestination || !tensors[position])
+          continue;
+        const TensorOperand &tensor = *tensors[position];
+        Storage &storage = *get(operand.value).storage;
+        OperandAtom &atom = laneAtoms[lane][position];
+        for (auto [element, bits] : llvm::enumerate(atom.elements))
+          if (failed(write(op, storage, lane,
+                           locate(position, lane, repeat, element),
+                           tensor.elementBytes, &bits)))
+            return failure();
+      }
+      return success();
+    };
+    auto compute = [&](unsigned lane) -> LogicalResult {
+      MutableArrayRef<OperandAtom> atomsOfLane = laneAtoms[lane];
+      if (instruction.module == Module::scalar) {
+        if (llvm::Error error =
+                executeScalarInstruction(instruction, atomsOfLane)) {
+          emitRunError(op, cta) << llvm::toString(std::move(error));
+          return failure();
+        }
+        return success();
+      }
+      if (instruction.module == Module::memory)
+        return executeMemoryInstruction(*this, op, instruction, atomsOfLane);
+      return executeWarpThreadInstruction(*this, op, instruction, atomsOfLane,
+                                          active);
+    };
+
+    if (!collective) {
+      bool ok = true;
+      forEachLane(active, [&](unsigned lane) {
+        if (!ok)
+          return;
+        FailureOr<bool> gathered = gather(lane);
+        ok = succeeded(gathered) && (!*gathered || (succeeded(compute(lane)) &&
+                                                    succeeded(scatter(lane))));
+      });
+      if (!ok)
+        return failure();
+      continue;
+    }
+    bool ok = true;
+    forEachLane(active, [&](unsigned lane) {
+      if (!ok)
+        return;
+      FailureOr<bool> gathered = gather(lane);
+      ok = succeeded(gathered);
+      if (ok && *gathered)
+        executing |= LaneMask(1) << lane;
+    });
+    if (!ok)
+      return failure();
+    if (executing != active) {
+      emitRunError(op, cta) << "'" << instruction.spelling
+                            << "' is a warp collective over a masked region "
+                               "that is partly outside its tensor";
+      return failure();
+    }
+    if (failed(executeCollectiveInstruction(*this, op, instruction, laneAtoms,
+                                            active)))
+      return failure();
+    forEachLane(active, [&](unsigned lane) {
+      if (ok)
+        ok = succeeded(scatter(lane));
+    });
+    if (!ok)
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tile.ewise
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpExecutor::executeEwise(Operation *opPtr, LaneMask mask) {
+  auto op = cast<tile::EwiseOp>(opPtr);
+  FailureOr<SmallVector<MixedOperand>> operands =
+      tile::getMixedOperands(op, op.getArgs(), op.getOperandKinds());
+  if (failed(operands))
+    return failure();
+  FailureOr<ExecutionDomain> domain =
+      tile::getExecutionDomain(op, op.getScope());
+  if (failed(domain))
+    return failure();
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      op, op.getCalleeAttr());
+  if (!callee || callee.isExternal()) {
+    emitRunError(op, cta) << "the interpreter needs the body of '"
+                          << op.getCallee() << "'";
+    return failure();
+  }
+  std::vector<std::optional<TensorOperand>> tensors;
+  for (const MixedOperand &operand : *operands) {
+    auto type = dyn_cast<tirx::TensorType>(operand.getType());
+    if (type)
+      tensors.emplace_back(TensorOperand(type, *domain));
+    else
+      tensors.emplace_back();
+  }
+  const TensorOperand &destination = *tensors[0];
+  Block &body = callee.getBody().front();
+  for (int64_t index = 0; index < destination.perGroup; ++index) {
+    beginInstruction();
+    auto locate = [&](unsigned position, unsigned lane) {
+      int64_t group = getGroupIndex(*domain, getThreadId(lane));
+      return tensors[position]->getByteOffset(group, index) +
+             static_cast<int64_t>(
+                 get((*operands)[position].value).offset(lane));
+    };
+    for (auto [index, mixed] :
+         llvm::enumerate(ArrayRef(*operands).drop_front())) {
+      unsigned position = index;
+      const MixedOperand &operand = mixed;
+      unsigned from = position + 1;
+      LaneValue value;
+      bool ok = true;
+      forEachLane(mask, [&](unsigned lane) {
+        if (!ok)
+          return;
+        if (!tensors[from]) {
+          value.lanes[lane] = operand.value
+                                  ? get(operand.value).lanes[lane]
+                                  : getImmediateBits(operand.immediate);
+          return;
+        }
+        uint64_t bits = 0;
+        ok = succeeded(read(op, *get(operand.value).storage, lane,
+                            locate(from, lane), tensors[from]->elementBytes,
+                            &bits));
+        value.lanes[lane] = bits;
+      });
+      if (!ok)
+        return failure();
+      set(body.getArgument(position), value);
+    }
+    FailureOr<LaneValues> results = executeBlock(body, mask);
+    if (failed(results))
+      return failure();
+    bool ok = true;
+    Storage &storage = *get((*operands)[0].value).storage;
+    forEachLane(mask, [&](unsigned lane) {
+      if (ok)
+        ok = succeeded(write(op, storage, lane, locate(0, lane),
+                             destination.elementBytes,
+                             &(*results)[0].lanes[lane]));
+    });
+    if (!ok)
+      return failure();
+  }
+  return success();
+}
