@@ -140,6 +140,35 @@ int tirxCompileResultEvaluateGrid(TirxCompileResult result, size_t index,
                                   int64_t *grid, char **error);
 void tirxCompileResultDestroy(TirxCompileResult result);
 
+/*===----------------------------------------------------------------------===*\
+ * The interpreter (docs/interpreter.md)
+\*===----------------------------------------------------------------------===*/
+
+/// One argument of an interpreted launch.
+typedef struct TirxInterpretArgument {
+  /// A tensor parameter's host storage (row-major, as its type says), read
+  /// and written in place, and its size in bytes; NULL for a scalar.
+  void *data;
+  size_t bytes;
+  /// A scalar parameter's bits, low-aligned (size variables: the extent).
+  uint64_t scalar;
+} TirxInterpretArgument;
+
+/// Parses and verifies `ir` as tirxCompile does, runs the whole-kernel checks
+/// (tirx-verify-kernels: bounds proof, register budget), then runs kernel
+/// `kernel` (NULL: the module's only kernel) on the CPU interpreter over its
+/// whole grid with `args`, one per parameter, size variables included.
+/// `options`: space-separated `races=0`, `uninitialized=0` (turn a check
+/// off), `block=N` (run only the CTA of flat index N), `trace=1` (print each
+/// executed operation to stderr). The result has diagnostics and no output;
+/// tirxCompileResultSucceeded is 1 when the run completed with every check
+/// passing; the result has one stage, "interpret" (its time: the run's),
+/// once the kernel verified and the run started. Never returns NULL.
+TirxCompileResult tirxInterpret(const char *ir, size_t irSize, const char *name,
+                                const char *kernel,
+                                const TirxInterpretArgument *args,
+                                size_t numArgs, const char *options);
+
 /// The result type of `tirx.region` on a tensor of type `sourceType`
 /// (offsets: INT64_MIN marks a dynamic offset), as type text, or NULL with
 /// `*error` set. Free the string with tirxStringDestroy.

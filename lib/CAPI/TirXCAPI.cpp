@@ -12,11 +12,13 @@
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 #include "TirX/InitAll.h"
+#include "TirX/Interpreter/Interpreter.h"
 #include "TirX/Layout/LayoutAlgebra.h"
 #include "TirX/Layout/LayoutPicture.h"
 #include "TirX/Layout/LayoutViews.h"
 #include "TirX/Layout/TileLayout.h"
 #include "TirX/Pipelines/Pipelines.h"
+#include "TirX/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/CAPI/Registration.h"
@@ -323,6 +325,31 @@ TIRX_CAPI void tirxRegisterAllPasses(void) { registerAllTirXPasses(); }
 // Compilation
 //===----------------------------------------------------------------------===//
 
+/// Parses and verifies `ir` (diagnostics go to `context`'s handler) and
+/// records its kernels' launch information in `result`.
+static OwningOpRef<ModuleOp> parseInput(TirxCompileResultImpl *result,
+                                        MLIRContext &context, const char *ir,
+                                        size_t irSize, const char *name) {
+  if (!ir && irSize) {
+    emitError(UnknownLoc::get(&context))
+        << "no IR: the text is NULL but its size is " << irSize;
+    return nullptr;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(ir ? ir : "", irSize), name ? name : "<tirx>"),
+      llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module)
+    return nullptr;
+  module->walk([&](KernelOp kernel) {
+    result->kernelInfos.push_back(describeKernel(kernel));
+  });
+  return module;
+}
+
 TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
                                         const char *name, const char *options,
                                         int keepStages) {
@@ -337,23 +364,9 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
     return success();
   });
 
-  if (!ir && irSize) {
-    emitError(UnknownLoc::get(&context))
-        << "no IR: the text is NULL but its size is " << irSize;
-    return result;
-  }
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(ir ? ir : "", irSize), name ? name : "<tirx>"),
-      llvm::SMLoc());
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  OwningOpRef<ModuleOp> module = parseInput(result, context, ir, irSize, name);
   if (!module)
     return result;
-  module->walk([&](KernelOp kernel) {
-    result->kernelInfos.push_back(describeKernel(kernel));
-  });
 
   // LLVM's option parser prints its complaints; check the names first so
   // that every problem comes back as a diagnostic.
@@ -432,6 +445,72 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
   result->succeeded = !result->output.empty();
   if (!result->succeeded)
     emitError(module->getLoc()) << "the module has no tirx.kernel to compile";
+  return result;
+}
+
+TIRX_CAPI TirxCompileResult tirxInterpret(const char *ir, size_t irSize,
+                                          const char *name, const char *kernel,
+                                          const TirxInterpretArgument *args,
+                                          size_t numArgs,
+                                          const char *options) {
+  auto *result = new TirxCompileResultImpl;
+  DialectRegistry registry;
+  registerAllTirXDialects(registry);
+  MLIRContext context(registry);
+  context.disableMultithreading();
+  context.printOpOnDiagnostic(false);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    record(result, diagnostic);
+    return success();
+  });
+  interp::InterpreterOptions interpreterOptions;
+  llvm::SmallVector<llvm::StringRef> words;
+  llvm::StringRef(options ? options : "").split(words, ' ', -1, false);
+  for (llvm::StringRef word : words) {
+    auto [key, value] = word.split('=');
+    int64_t number = 0;
+    if (value.getAsInteger(10, number) ||
+        !llvm::is_contained({"races", "uninitialized", "block", "trace"},
+                            key)) {
+      emitError(UnknownLoc::get(&context))
+          << "invalid interpreter options '" << options << "': '" << word
+          << "' is not one of races=0|1, uninitialized=0|1, block=N, "
+             "trace=0|1";
+      return result;
+    }
+    if (key == "races")
+      interpreterOptions.checkRaces = number != 0;
+    else if (key == "uninitialized")
+      interpreterOptions.checkUninitialized = number != 0;
+    else if (key == "block")
+      interpreterOptions.onlyBlock = number;
+    else if (number)
+      interpreterOptions.trace = &llvm::errs();
+  }
+  OwningOpRef<ModuleOp> module = parseInput(result, context, ir, irSize, name);
+  if (!module)
+    return result;
+  PassManager pm(&context);
+  pm.addPass(tirx::createTirXVerifyKernels());
+  if (failed(pm.run(*module)))
+    return result;
+  llvm::SmallVector<interp::KernelArgument> arguments(numArgs);
+  for (size_t index = 0; index < numArgs; ++index) {
+    arguments[index].data = args[index].data;
+    arguments[index].bytes = args[index].bytes;
+    arguments[index].scalarBits = args[index].scalar;
+  }
+  // The run is the result's one stage: callers tell a kernel that did not
+  // verify from a run whose check failed by its presence.
+  auto start = std::chrono::steady_clock::now();
+  result->succeeded = succeeded(interp::runKernel(
+      *module, kernel ? kernel : "", arguments, interpreterOptions));
+  StageRecord run;
+  run.name = "interpret";
+  run.seconds = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+  result->stages.push_back(std::move(run));
   return result;
 }
 

@@ -14,10 +14,11 @@
 // for fma/mad; integer forms in two's complement through llvm::APInt.
 // Results and modifiers:
 //   NaN      every float result that is NaN is the canonical NaN of its type
-//            (f32 0x7fffffff, f16/bf16 0x7fff, f64 0x7fffffffffffffff,
-//            e4m3/e5m2 0x7f): the hardware does not propagate payloads.
-//            abs/neg are arithmetic too (the ISA leaves their NaN result
-//            unspecified). mov, selp, prmt and lop3 copy bits.
+//            (f32 0x7fffffff, f16/bf16 0x7fff, e4m3/e5m2 0x7f, and by the
+//            same rule f64 0x7fffffffffffffff, which the ISA does not name):
+//            the hardware does not propagate payloads. abs/neg are
+//            arithmetic too (the ISA leaves their NaN result unspecified).
+//            mov, selp, prmt and lop3 copy bits.
 //   .ftz     flushes subnormal inputs and results of the spelled type to
 //            sign-preserving zero (f32, f16, f16x2, and bf16 for ex2); cvt
 //            flushes only the f32 side, as the ISA says.
@@ -281,7 +282,11 @@ private:
     return createStringError(inconvertibleErrorCode(),
                              "'" + instruction.spelling + "': " + why.str());
   }
-  Error unsupported() const { return fail("not modelled by the interpreter"); }
+  Error unsupported() const {
+    // check-diagnostics: internal, every scalar form is modelled
+    // (ScalarSemantics.EveryAcceptedSpellingExecutes)
+    return fail("not modelled by the interpreter");
+  }
 
   StringRef mod(Slot slot) const { return instruction.getModifier(slot); }
   bool has(StringRef token) const { return instruction.hasModifier(token); }
@@ -329,7 +334,7 @@ private:
   Error executePrmt();
 
   /// Applies `fn` to lane i of every source (operands 1..n), packing the
-  /// lane results of `type` into the destination.
+  /// lane results of `packedType` into one value.
   uint64_t mapLanes(StringRef packedType, unsigned numSources,
                     function_ref<uint64_t(ArrayRef<uint64_t>)> fn) const;
 
@@ -340,6 +345,7 @@ private:
 
 Error ScalarExecutor::checkOperands() const {
   if (instruction.module != ptx::FamilyModuleId::scalar)
+    // check-diagnostics: internal, the executor dispatches by module
     return fail("not a scalar-module instruction");
   if (operands.size() != instruction.operands.size())
     return fail("expects " + Twine(instruction.operands.size()) +
@@ -349,6 +355,7 @@ Error ScalarExecutor::checkOperands() const {
       continue;
     size_t needed = size_t(info.atom) * getWords(i);
     if (operands[i].elements.size() < needed)
+      // check-diagnostics: internal, the executor gathers whole atoms
       return fail("operand '" + info.name + "' has " +
                   Twine(operands[i].elements.size()) + " words, needs " +
                   Twine(needed));

@@ -132,6 +132,10 @@ static SmallVector<int64_t> delinearize(int64_t flat, ArrayRef<int64_t> shape) {
 }
 
 /// The value of size variable `name` in this launch.
+static int64_t getElementTypeBitWidth(tirx::TensorType type) {
+  return type.getElementType().getIntOrFloatBitWidth();
+}
+
 static int64_t getSizeValue(KernelRun &launch, StringAttr name) {
   for (unsigned arg = 0; arg < launch.kernel.getNumArguments(); ++arg)
     if (launch.kernel.getArgAttrOfType<StringAttr>(
@@ -170,15 +174,27 @@ static LogicalResult setRuntimeStrides(TensorOperand &tensor, Value value,
   return success();
 }
 
-/// Whether element `index` of group `group` of a masked operand lies inside
-/// the region's source tensor in `lane`.
+/// Whether the `count` elements from `index` of group `group` of a masked
+/// operand (`value`) lie inside the region's source tensor in `lane`:
+/// tile-dispatch's condition (buildMaskCondition), which tests the last
+/// one, followed through the views down to the region.
 static bool isInsideMaskedRegion(WarpExecutor &executor,
-                                 const TensorOperand &operand, unsigned lane,
-                                 int64_t group, int64_t index) {
+                                 const TensorOperand &operand, Value value,
+                                 unsigned lane, int64_t group, int64_t index,
+                                 int64_t count) {
   RegionOp region = operand.masked;
-  ArrayRef<int64_t> sizes = region.getStaticSizes();
+  int64_t flat = group * operand.perGroup + index + count - 1;
+  for (Value tile = value; auto view = tile.getDefiningOp<ViewOp>();
+       tile = view.getSource()) {
+    int64_t from = getElementTypeBitWidth(view.getSource().getType());
+    int64_t to = getElementTypeBitWidth(view.getResult().getType());
+    if (to > from)
+      flat = (flat + 1) * (to / from) - 1;
+    else if (to < from)
+      flat /= from / to;
+  }
   SmallVector<int64_t> coordinate =
-      delinearize(group * operand.perGroup + index, sizes);
+      delinearize(flat, region.getStaticSizes());
   tirx::TensorType source = region.getSource().getType();
   KernelRun &launch = executor.cta.launch;
   unsigned nextDynamic = 0;
@@ -336,12 +352,11 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
           continue;
         }
         const TensorOperand &tensor = *tensors[position];
-        if (tensor.masked)
-          for (int64_t element = 0; element < atoms[position]; ++element)
-            if (!isInsideMaskedRegion(*this, tensor, lane,
-                                      getGroupIndex(*domain, getThreadId(lane)),
-                                      repeat * atoms[position] + element))
-              return false;
+        if (tensor.masked &&
+            !isInsideMaskedRegion(*this, tensor, operand.value, lane,
+                                  getGroupIndex(*domain, getThreadId(lane)),
+                                  repeat * atoms[position], atoms[position]))
+          return false;
         int64_t count = laneElements(position);
         atom.elements.assign(count, 0);
         if (!atom.bitWidth)

@@ -137,6 +137,16 @@ lib.tirxCompileResultGetKernelTensorMap.argtypes = [
     _c.c_void_p, _c.c_size_t, _c.c_size_t, _c.POINTER(_c.c_size_t),
     _c.POINTER(_c.c_size_t), _c.POINTER(_c.c_int64), _c.POINTER(_c.c_int64)]
 lib.tirxCompileResultDestroy.argtypes = [_c.c_void_p]
+
+
+class InterpretArgument(_c.Structure):
+    """TirxInterpretArgument: a tensor's host storage, or a scalar's bits."""
+    _fields_ = [("data", _c.c_void_p), ("bytes", _c.c_size_t), ("scalar", _c.c_uint64)]
+
+
+lib.tirxInterpret.restype = _c.c_void_p
+lib.tirxInterpret.argtypes = [_c.c_char_p, _c.c_size_t, _c.c_char_p, _c.c_char_p,
+                              _c.POINTER(InterpretArgument), _c.c_size_t, _c.c_char_p]
 lib.tirxInferRegionType.restype = _c.c_void_p
 lib.tirxInferRegionType.argtypes = [_c.c_char_p, _c.POINTER(_c.c_int64),
                                     _c.POINTER(_c.c_int64), _c.c_size_t,

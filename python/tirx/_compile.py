@@ -5,7 +5,7 @@ import os
 import re
 import warnings
 
-from . import _cache, _capi
+from . import _cache, _capi, _interpret
 from ._dsl import CompileError, DSLError
 from ._function import Function, Module
 
@@ -24,7 +24,8 @@ def _target_options(target):
             raise ValueError("unknown target key(s) %s (known: %s)" % (
                 ", ".join(map(repr, unknown)), ", ".join(_TARGET_KEYS)))
         if target.get("kind", "cuda") != "cuda":
-            raise ValueError("only the 'cuda' target is supported, got %r" % target.get("kind"))
+            raise ValueError("the target kind must be 'cuda' or 'interpret', got %r"
+                             % target.get("kind"))
         arch = target.get("arch")
         fast = bool(target.get("fast_math", False))
         config = target.get("backend_config", {})
@@ -46,8 +47,8 @@ def _target_options(target):
     elif target in (None, "cuda"):
         arch, fast, max_registers = None, False, 0
     else:
-        raise ValueError("target must be 'cuda' or {'kind': 'cuda', 'arch': 'sm_90'}, got %r"
-                         % (target,))
+        raise ValueError("target must be 'cuda', 'interpret' or {'kind': 'cuda', 'arch': "
+                         "'sm_90'}, got %r" % (target,))
     if arch is None:
         from . import runtime
         arch = "sm_%d" % runtime.compute_capability()
@@ -101,6 +102,8 @@ def compile(f, target=None, pipeline="default"):
             "a private scalar function" if isinstance(f, Function) else repr(f)))
     if pipeline != "default":
         raise ValueError("pipeline must be 'default', got %r" % (pipeline,))
+    if _interpret.requested(target):
+        return _interpret.compile_interpreted(f, target)
     arch, fast, max_registers = _target_options(target)
     caching = _cache.enabled()
     memory_key = (arch, fast, max_registers, _cache.environment())

@@ -12,7 +12,7 @@
 // CHECK-LABEL: .entry bit_ops(
 // CHECK: ld.global.b32 [[A:%r[0-9]+]], {{\[}}%rd{{[0-9]+}}{{\]}};
 // CHECK: ld.global.b32 [[B:%r[0-9]+]], {{\[}}%rd{{[0-9]+}}{{\]}};
-// (a & b) | (~a & c): the truth table 0xE4 of (a, b, c) = (0xF0, 0xCC, 0xAA).
+// c ? a : b, bitwise: the truth table 0xE4 of (a, b, c) = (0xF0, 0xCC, 0xAA).
 // CHECK: lop3.b32 [[L:%r[0-9]+]], [[A]], [[B]], 0x0000FF00, 228;
 // CHECK: prmt.b32 [[P:%r[0-9]+]], [[L]], [[B]], 0x00003210;
 // CHECK: prmt.b32.rc8 [[Q:%r[0-9]+]], [[P]], 0x00000000, 0x00000001;

@@ -215,9 +215,11 @@ def test_compile_needs_a_kernel():
 
 
 @pytest.mark.parametrize("target, message", [
-    ({"kind": "rocm"}, "only the 'cuda' target is supported, got 'rocm'"),
-    ("rocm", "target must be 'cuda' or {'kind': 'cuda', 'arch': 'sm_90'}, got 'rocm'"),
-    (["cuda"], "target must be 'cuda' or {'kind': 'cuda', 'arch': 'sm_90'}, got ['cuda']"),
+    ({"kind": "rocm"}, "the target kind must be 'cuda' or 'interpret', got 'rocm'"),
+    ("rocm", "target must be 'cuda', 'interpret' or {'kind': 'cuda', 'arch': 'sm_90'}, got "
+             "'rocm'"),
+    (["cuda"], "target must be 'cuda', 'interpret' or {'kind': 'cuda', 'arch': 'sm_90'}, got "
+               "['cuda']"),
     ({"kind": "cuda", "arch": "sm_90", "arc": "sm_90"},
      "unknown target key(s) 'arc' (known: kind, arch, backend_config, fast_math, "
      "max_registers)"),

@@ -1,0 +1,203 @@
+"""Kernels on the CPU interpreter (docs/interpreter.md):
+`tirx.compile(f, target="interpret")`, and `TIRX_INTERPRET=1`, which makes
+`target="cuda"` scripts run unchanged on CPU tensors."""
+import ctypes
+import os
+
+from . import _capi
+from ._dsl import CompileError, DType
+from ._function import Module
+
+_DEFAULT_ARCH = "sm_90a"
+
+
+class InterpreterError(RuntimeError):
+    """A check of the interpreter failed while the kernel ran (a data race, an
+    uninitialized read, a barrier not every thread reaches, a deadlock, an
+    access outside a tensor): the message shows the user's file:line."""
+
+    def __init__(self, message, diagnostics=()):
+        super().__init__(message)
+        self.diagnostics = list(diagnostics)
+
+
+def requested(target):
+    """Whether `target` (or TIRX_INTERPRET=1) asks for the interpreter."""
+    if os.environ.get("TIRX_INTERPRET", "0") not in ("", "0"):
+        return True
+    if isinstance(target, dict):
+        return target.get("kind") == "interpret"
+    return target == "interpret"
+
+
+def compile_interpreted(f, target):
+    """The kernel `f`, traced and ready to run on the interpreter."""
+    arch = target.get("arch") if isinstance(target, dict) else None
+    arch = arch or _DEFAULT_ARCH
+    key = ("interpret", arch)
+    hit = f.compiled.get(key)
+    if hit is not None:
+        return hit
+    module = Module(f.name)
+    trace = f.trace_kernel(module)
+    body = [t for t in module.scalar_functions.values() if t] + [trace.text]
+    ir = 'module attributes {tirx.chip = "%s"} {\n%s\n}\n' % (arch, "\n".join(body))
+    return f.compiled.setdefault(key, Interpreted(f, trace, ir))
+
+
+# Element types as NumPy's __array_interface__ names them, per DType; a
+# bfloat16 parameter takes its bits (NumPy has no bfloat16).
+def _typestrs(dtype):
+    if dtype.name == "bfloat16":
+        return ("<V2", "<u2", "<i2")
+    return (dtype.typestr,)
+
+
+_TORCH_TYPESTR = {"torch.float16": "<f2", "torch.bfloat16": "<V2", "torch.float32": "<f4",
+                  "torch.float64": "<f8", "torch.int8": "|i1", "torch.uint8": "|u1",
+                  "torch.int16": "<i2", "torch.uint16": "<u2", "torch.int32": "<i4",
+                  "torch.uint32": "<u4", "torch.int64": "<i8", "torch.uint64": "<u8"}
+
+
+def _read_array(name, arg):
+    """(address, shape, typestr, bytes) of a CPU array argument."""
+    if hasattr(arg, "__cuda_array_interface__") or getattr(arg, "is_cuda", False):
+        raise TypeError("parameter '%s' is in GPU memory, but the interpreter runs on host "
+                        "memory: pass a CPU tensor (.cpu()) or a NumPy array" % name)
+    if hasattr(arg, "data_ptr") and hasattr(arg, "is_contiguous"):  # a PyTorch tensor
+        if not arg.is_contiguous():
+            raise ValueError("parameter '%s' must be contiguous (row-major)" % name)
+        return (arg.data_ptr(), tuple(arg.shape), _TORCH_TYPESTR.get(str(arg.dtype), str(arg.dtype)),
+                arg.numel() * arg.element_size())
+    interface = getattr(arg, "__array_interface__", None)
+    if not isinstance(interface, dict):
+        raise TypeError("parameter '%s' expects a NumPy array or a CPU tensor, got %s"
+                        % (name, type(arg).__name__))
+    shape = tuple(interface["shape"])
+    typestr = interface["typestr"]
+    itemsize = int(typestr[2:])
+    expected, stride = [], itemsize
+    for extent in reversed(shape):
+        expected.insert(0, stride)
+        stride *= extent
+    strides = interface.get("strides")
+    if strides is not None and tuple(strides) != tuple(expected):
+        raise ValueError("parameter '%s' must be contiguous (row-major)" % name)
+    address, readonly = interface["data"]
+    if readonly:
+        raise ValueError("parameter '%s' is read-only; the kernel may write it" % name)
+    count = 1
+    for extent in shape:
+        count *= extent
+    return address, shape, typestr, count * itemsize
+
+
+def _scalar_bits(name, dtype, value):
+    """The bits of a scalar argument of `dtype`."""
+    if dtype.is_float:
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise TypeError("parameter '%s' expects a float, got %r" % (name, value))
+        import struct
+        if dtype.bits == 64:
+            return struct.unpack("<Q", struct.pack("<d", float(value)))[0]
+        if dtype.bits == 32:
+            return struct.unpack("<I", struct.pack("<f", float(value)))[0]
+        if dtype.name == "float16":
+            return struct.unpack("<H", struct.pack("<e", float(value)))[0]
+        # bfloat16: the upper half of the f32, rounded to nearest even.
+        bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
+        return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError("parameter '%s' expects an int, got %r" % (name, value))
+    low = -(1 << (dtype.bits - 1)) if dtype.kind == "i" else 0
+    high = (1 << (dtype.bits - (1 if dtype.kind == "i" else 0))) - 1
+    if not low <= value <= high:
+        raise ValueError("parameter '%s' (%s) cannot hold %d" % (name, dtype.name, value))
+    return value & ((1 << dtype.bits) - 1)
+
+
+class Interpreted:
+    """A kernel that runs on the CPU interpreter: callable on NumPy arrays and
+    CPU tensors (written in place), with .mlir["input"] its IR."""
+
+    def __init__(self, function, trace, ir):
+        self.function = function
+        self.name = function.name
+        self.source_ir = ir
+        self.params = trace.params
+        self.size_vars = list(getattr(trace, "size_vars", ()))
+        self.launch = trace.launch
+        self._trace = trace
+        self.ptx = None
+        self.mlir = {"input": ir}
+
+    def __call__(self, *args, races=True, uninitialized=True):
+        if len(args) != len(self.params):
+            raise TypeError("kernel '%s' takes %d arguments, got %d"
+                            % (self.name, len(self.params), len(args)))
+        arguments = (_capi.InterpretArgument * max(len(self.params) + len(self.size_vars), 1))()
+        sizes = {}
+        for index, ((name, kind), arg) in enumerate(zip(self.params, args)):
+            if isinstance(kind, DType):
+                arguments[index].scalar = _scalar_bits(name, kind, arg)
+                continue
+            address, shape, typestr, size = _read_array(name, arg)
+            if typestr not in _typestrs(kind.dtype):
+                raise TypeError("parameter '%s' expects %s elements, got %s"
+                                % (name, kind.dtype.name, typestr))
+            if len(shape) != len(kind.shape):
+                raise ValueError("parameter '%s' expects a tensor of rank %d, got shape %s"
+                                 % (name, len(kind.shape), shape))
+            for extent, declared in zip(shape, kind.shape):
+                if isinstance(declared, int):
+                    if extent != declared:
+                        raise ValueError("parameter '%s' expects shape %s, got %s" % (
+                            name, tuple(d if isinstance(d, int) else d.name
+                                        for d in kind.shape), shape))
+                    continue
+                seen = sizes.setdefault(declared.name, extent)
+                if seen != extent:
+                    raise ValueError("parameter '%s': size variable '%s' is %d here but %d "
+                                     "in an earlier parameter" % (name, declared.name, extent,
+                                                                  seen))
+            arguments[index].data = address
+            arguments[index].bytes = size
+        for k, var in enumerate(self.size_vars):
+            value = sizes[var.name]
+            if value < 1 or value % var.multiple_of or (var.at_most and value > var.at_most):
+                raise ValueError("size variable '%s' is %d, which its declaration does not "
+                                 "allow" % (var.name, value))
+            arguments[len(self.params) + k].scalar = value
+        options = ("races=%d uninitialized=%d" % (races, uninitialized)).encode()
+        data = self.source_ir.encode()
+        from ._compile import _IR_BUFFER, _user_location
+        result = _capi.lib.tirxInterpret(data, len(data), _IR_BUFFER.encode(),
+                                         self.name.encode(), arguments,
+                                         len(self.params) + len(self.size_vars), options)
+        try:
+            if _capi.lib.tirxCompileResultSucceeded(result):
+                return
+            header_line = self.source_ir.splitlines().index(
+                self._trace.text.splitlines()[0]) + 1
+            diagnostics = []
+            for i in range(_capi.lib.tirxCompileResultGetNumDiagnostics(result)):
+                severity, line, column = ctypes.c_int(), ctypes.c_uint(), ctypes.c_uint()
+                file, message = ctypes.c_char_p(), ctypes.c_char_p()
+                _capi.lib.tirxCompileResultGetDiagnostic(
+                    result, i, ctypes.byref(severity), ctypes.byref(file), ctypes.byref(line),
+                    ctypes.byref(column), ctypes.byref(message))
+                diagnostics.append(_user_location(
+                    self.source_ir, (severity.value, file.value.decode(), line.value,
+                                     column.value, message.value.decode()),
+                    header_line, self._trace.spans))
+            ran = _capi.lib.tirxCompileResultGetNumStages(result) > 0
+        finally:
+            _capi.lib.tirxCompileResultDestroy(result)
+        kinds = {0: "error", 1: "warning", 2: "note", 3: "remark"}
+        text = "\n".join("%s:%d: %s: %s" % (file or "<unknown>", line, kinds[sev], message)
+                         for sev, file, line, column, message in diagnostics)
+        # check-diagnostics: internal, every failure of tirxInterpret has a diagnostic
+        text = text or "the interpreter failed"
+        if ran:
+            raise InterpreterError(text, diagnostics)
+        raise CompileError(text, diagnostics)
