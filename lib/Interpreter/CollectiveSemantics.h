@@ -39,6 +39,26 @@ LogicalResult executeCollectiveInstruction(
     WarpExecutor &executor, Operation *op, const ptx::Instruction &instruction,
     MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms, LaneMask active);
 
+/// mma.sync, ldmatrix or stmatrix of the lanes `active` (the whole warp):
+/// each lane's fragment registers (and a memory operand's rows it
+/// addresses) in `laneAtoms` (MatrixSemantics.cpp).
+LogicalResult executeMatrixInstruction(
+    WarpExecutor &executor, Operation *op, const ptx::Instruction &instruction,
+    MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms, LaneMask active);
+
+/// One lane's cp.async (queued in its current group, written to `storage`
+/// at byte `destination` when the group completes), commit_group,
+/// wait_group or wait_all (AsyncCopies.cpp).
+LogicalResult executeAsyncCopyInstruction(WarpExecutor &executor, Operation *op,
+                                          const ptx::Instruction &instruction,
+                                          MutableArrayRef<OperandAtom> operands,
+                                          unsigned lane, Storage *storage,
+                                          int64_t destination);
+
+/// Completes every copy the executor's warp still has in flight (when it
+/// finishes the kernel: the copies land, unwaited).
+LogicalResult drainAsyncCopies(WarpExecutor &executor);
+
 } // namespace mlir::tirx::interp
 
 #endif // TIRX_LIB_INTERPRETER_COLLECTIVESEMANTICS_H

@@ -102,6 +102,21 @@ struct LaneValue {
 /// Several values (a block's results).
 using LaneValues = llvm::SmallVector<LaneValue, 2>;
 
+/// A cp.async in flight: the bytes it read at issue and where they land.
+struct AsyncCopy {
+  Storage *storage = nullptr;
+  int64_t offset = 0;
+  std::vector<uint8_t> bytes;
+  Operation *op = nullptr;
+};
+
+/// One lane's cp.async groups: committed ones, oldest first, and the
+/// group being filled.
+struct AsyncCopyGroups {
+  std::vector<std::vector<AsyncCopy>> committed;
+  std::vector<AsyncCopy> open;
+};
+
 /// A warp's state while it runs.
 struct WarpState {
   unsigned index = 0;
@@ -111,6 +126,8 @@ struct WarpState {
   /// Register tiles, one storage per `alloc_local`.
   llvm::DenseMap<Operation *, std::unique_ptr<Storage>> locals;
   VectorClock clock;
+  /// Per lane, its cp.async groups.
+  std::array<AsyncCopyGroups, kWarpSize> asyncCopies;
   /// Instructions executed so far (AccessEpoch::instruction).
   uint64_t instructions = 0;
   enum class Status { Runnable, Blocked, Done } status = Status::Runnable;

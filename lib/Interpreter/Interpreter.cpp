@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CollectiveSemantics.h"
 #include "KernelRun.h"
 
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
@@ -191,7 +192,9 @@ void CtaRun::runWarp(WarpState &warp) {
         value.lanes.fill(launch.arguments[arg.getArgNumber()].scalarBits);
       executor.set(arg, value);
     }
-    (void)executor.executeBlock(launch.kernel.getBody().front(), warp.live);
+    if (succeeded(
+            executor.executeBlock(launch.kernel.getBody().front(), warp.live)))
+      (void)drainAsyncCopies(executor);
   }
   std::unique_lock<std::mutex> lock(mutex);
   warp.status = WarpState::Status::Done;

@@ -31,6 +31,7 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -193,8 +194,7 @@ static bool isInsideMaskedRegion(WarpExecutor &executor,
     else if (to < from)
       flat /= from / to;
   }
-  SmallVector<int64_t> coordinate =
-      delinearize(flat, region.getStaticSizes());
+  SmallVector<int64_t> coordinate = delinearize(flat, region.getStaticSizes());
   tirx::TensorType source = region.getSource().getType();
   KernelRun &launch = executor.cta.launch;
   unsigned nextDynamic = 0;
@@ -210,6 +210,52 @@ static bool isInsideMaskedRegion(WarpExecutor &executor,
       return false;
   }
   return true;
+}
+
+namespace {
+/// One instruction of a tile.apply: the repeat of each operand it reads or
+/// writes; `accumulator`: C is read from D (mma after the first k step).
+struct Step {
+  SmallVector<int64_t, 4> repeat;
+  bool accumulator = false;
+};
+} // namespace
+
+/// The instructions in order, as tile-dispatch issues them: one per repeat,
+/// every operand at the same repeat; mma's (M, N, K)-structured repeats as
+/// (batch, k, m, n), k outermost, with D accumulating.
+static SmallVector<Step>
+getSteps(const ptx::Instruction &instruction, ArrayRef<MixedOperand> operands,
+         ArrayRef<std::optional<TensorOperand>> tensors,
+         ArrayRef<int64_t> atoms, ArrayRef<SmallVector<int64_t>> repeatShapes) {
+  SmallVector<Step> steps;
+  std::optional<tile::MmaRepeats> mnk;
+  if (operands.size() == 4 &&
+      llvm::all_of(tensors, [](const auto &t) { return t.has_value(); }))
+    mnk = tile::getMmaRepeats(instruction, repeatShapes[0], repeatShapes[1]);
+  if (!mnk) {
+    // An instruction without tensor operands (bar.sync) is issued once.
+    int64_t repeats = 1;
+    for (auto [tensor, atom] : llvm::zip(tensors, atoms))
+      if (tensor)
+        repeats = tensor->perGroup / atom;
+    for (int64_t repeat = 0; repeat < repeats; ++repeat)
+      steps.push_back({SmallVector<int64_t, 4>(operands.size(), repeat)});
+    return steps;
+  }
+  int64_t batches = 1;
+  for (int64_t extent : mnk->batch)
+    batches *= extent;
+  int64_t m = mnk->m, n = mnk->n, k = mnk->k;
+  for (int64_t b = 0; b < batches; ++b)
+    for (int64_t kk = 0; kk < k; ++kk)
+      for (int64_t mm = 0; mm < m; ++mm)
+        for (int64_t nn = 0; nn < n; ++nn) {
+          int64_t dc = (b * m + mm) * n + nn;
+          steps.push_back(
+              {{dc, (b * m + mm) * k + kk, (b * n + nn) * k + kk, dc}, kk > 0});
+        }
+  return steps;
 }
 
 LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
@@ -232,9 +278,10 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
   using Module = ptx::FamilyModuleId;
   bool collective = instruction.exec != ptx::ExecKind::Thread;
   if (tile::isBulkTensorCopy(instruction) ||
-      !llvm::is_contained(
-          {Module::scalar, Module::memory, Module::warp, Module::barrier},
-          instruction.module) ||
+      !llvm::is_contained({Module::scalar, Module::memory, Module::warp,
+                           Module::barrier, Module::mma, Module::matrix,
+                           Module::cpasync},
+                          instruction.module) ||
       instruction.exec == ptx::ExecKind::Warpgroup)
     return unsupported();
   FailureOr<ExecutionDomain> domain =
@@ -278,16 +325,17 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
   llvm::scope_exit clearAtomic([&] { atomicAccess = false; });
 
   // Per operand: its tensor view (null for scalars and immediates), atom
-  // and repeats.
+  // and repeat shape.
   std::vector<std::optional<TensorOperand>> tensors;
   SmallVector<int64_t> atoms;
-  int64_t repeats = 1;
+  SmallVector<SmallVector<int64_t>> repeatShapes;
   for (const MixedOperand &operand : *operands) {
     const ptx::OperandInfo &info = instruction.operands[operand.position];
     auto type = dyn_cast<tirx::TensorType>(operand.getType());
     if (!type) {
       tensors.emplace_back();
       atoms.push_back(info.atom ? info.atom : 1);
+      repeatShapes.emplace_back();
       continue;
     }
     TensorOperand tensor(type, *domain);
@@ -297,17 +345,17 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
       return unsupported();
     tensor.masked = getMaskedRegion(operand.value);
     int64_t atom = tile::getOperandAtom(info, *operands, tensor.elementBytes);
-    if (!info.fragment.empty() && !info.isMemory)
-      atom = info.atom;
-    atoms.push_back(atom);
-    repeats = tensor.perGroup / std::max<int64_t>(atom, 1);
+    atoms.push_back(std::max<int64_t>(atom, 1));
+    size_t atomRank = std::max<size_t>(info.atomShape.size(), 1);
+    repeatShapes.emplace_back(type.getShape()
+                                  .drop_front(domain->groupShape.size())
+                                  .drop_back(atomRank));
     tensors.push_back(std::move(tensor));
   }
-  if (instruction.operands.size() == 4 && repeats > 1 &&
-      tile::getMmaRepeats(instruction, {}, {}))
-    return unsupported();
+  SmallVector<Step> steps =
+      getSteps(instruction, *operands, tensors, atoms, repeatShapes);
 
-  // Where element `element` of `operand`'s atom for `repeat` lives in
+  // Where element `element` of an operand's atom for `repeat` lives in
   // `lane`: the register slot's or memory element's byte offset from the
   // lane's base. A collective's register operand holds the fragment's
   // registers of the lane: consecutive slots after the atom's first.
@@ -325,15 +373,28 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
     return tensor.getByteOffset(group, repeat * atoms[position] + element) +
            static_cast<int64_t>(get((*operands)[position].value).offset(lane));
   };
-  // The number of elements a lane holds of `operand`'s atom.
+  // The elements of an operand's atom a lane holds: a collective register
+  // operand's registers; every element of a memory operand, of which a
+  // collective's lane accesses those of the rows it addresses.
   auto laneElements = [&](unsigned position) -> int64_t {
     const ptx::OperandInfo &info = instruction.operands[position];
     if (!info.fragment.empty() && !info.isMemory)
       return tile::getFragment(info.fragment).registersPerLane;
     return atoms[position];
   };
+  auto accessedBy = [&](unsigned position, unsigned lane, int64_t element) {
+    const ptx::OperandInfo &info = instruction.operands[position];
+    return !info.isMemory || info.fragment.empty() ||
+           tile::getFragment(info.fragment).lane[element] % kWarpSize == lane;
+  };
+  // An asynchronous copy's destination is written when the copy completes.
+  bool deferredWrite = instruction.module == Module::cpasync;
+  int zeroFillOperand = -1;
+  for (auto [position, info] : llvm::enumerate(instruction.operands))
+    if (info.name == "srcsize")
+      zeroFillOperand = position;
 
-  for (int64_t repeat = 0; repeat < repeats; ++repeat) {
+  for (const Step &step : steps) {
     beginInstruction();
     // Gathers a lane's source atoms; false when a masked repeat is skipped.
     SmallVector<SmallVector<OperandAtom, 4>, 1> laneAtoms(kWarpSize);
@@ -352,6 +413,7 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
           continue;
         }
         const TensorOperand &tensor = *tensors[position];
+        int64_t repeat = step.repeat[position];
         if (tensor.masked &&
             !isInsideMaskedRegion(*this, tensor, operand.value, lane,
                                   getGroupIndex(*domain, getThreadId(lane)),
@@ -363,11 +425,27 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
           atom.bitWidth = tensor.elementBytes * 8;
         if (info.isDestination && !info.isReadWrite && !isReadModifyWrite)
           continue;
-        Storage &storage = *get(operand.value).storage;
+        // mma's C after the first k step is the accumulator D.
+        unsigned from = position;
+        if (step.accumulator && position == 3) {
+          from = 0;
+          repeat = step.repeat[0];
+        }
+        Storage &storage = *get((*operands)[from].value).storage;
+        // cp.async's zfill reads only the source's first `srcsize` bytes.
+        if (deferredWrite && info.isMemory && zeroFillOperand >= 0) {
+          const MixedOperand &srcsize = (*operands)[zeroFillOperand];
+          uint64_t bytes = srcsize.value ? get(srcsize.value).lanes[lane]
+                                         : getImmediateBits(srcsize.immediate);
+          count = std::min<int64_t>(
+              count, llvm::divideCeil(bytes, tensor.elementBytes));
+        }
         for (int64_t element = 0; element < count; ++element) {
+          if (!accessedBy(position, lane, element))
+            continue;
           uint64_t bits = 0;
           if (failed(read(op, storage, lane,
-                          locate(position, lane, repeat, element),
+                          locate(from, lane, repeat, element),
                           tensor.elementBytes, &bits)))
             return failure();
           atom.elements[element] = bits;
@@ -378,33 +456,51 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
     auto scatter = [&](unsigned lane) -> LogicalResult {
       for (auto [position, operand] : llvm::enumerate(*operands)) {
         const ptx::OperandInfo &info = instruction.operands[position];
-        if (!info.isDestination || !tensors[position])
+        if (!info.isDestination || !tensors[position] ||
+            (deferredWrite && info.isMemory))
           continue;
         const TensorOperand &tensor = *tensors[position];
         Storage &storage = *get(operand.value).storage;
         OperandAtom &atom = laneAtoms[lane][position];
         for (auto [element, bits] : llvm::enumerate(atom.elements))
-          if (failed(write(op, storage, lane,
-                           locate(position, lane, repeat, element),
-                           tensor.elementBytes, &bits)))
+          if (accessedBy(position, lane, element) &&
+              failed(
+                  write(op, storage, lane,
+                        locate(position, lane, step.repeat[position], element),
+                        tensor.elementBytes, &bits)))
             return failure();
       }
       return success();
     };
     auto compute = [&](unsigned lane) -> LogicalResult {
       MutableArrayRef<OperandAtom> atomsOfLane = laneAtoms[lane];
-      if (instruction.module == Module::scalar) {
+      switch (instruction.module) {
+      case Module::scalar:
         if (llvm::Error error =
                 executeScalarInstruction(instruction, atomsOfLane)) {
           emitRunError(op, cta) << llvm::toString(std::move(error));
           return failure();
         }
         return success();
-      }
-      if (instruction.module == Module::memory)
+      case Module::memory:
         return executeMemoryInstruction(*this, op, instruction, atomsOfLane);
-      return executeWarpThreadInstruction(*this, op, instruction, atomsOfLane,
-                                          active);
+      case Module::cpasync: {
+        // The destination's place, for the copy's completion.
+        int64_t destination = -1;
+        Storage *storage = nullptr;
+        for (auto [position, operand] : llvm::enumerate(*operands))
+          if (instruction.operands[position].isMemory &&
+              instruction.operands[position].isDestination) {
+            storage = get(operand.value).storage;
+            destination = locate(position, lane, step.repeat[position], 0);
+          }
+        return executeAsyncCopyInstruction(*this, op, instruction, atomsOfLane,
+                                           lane, storage, destination);
+      }
+      default:
+        return executeWarpThreadInstruction(*this, op, instruction, atomsOfLane,
+                                            active);
+      }
     };
 
     if (!collective) {
@@ -437,8 +533,14 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
                                "that is partly outside its tensor";
       return failure();
     }
-    if (failed(executeCollectiveInstruction(*this, op, instruction, laneAtoms,
-                                            active)))
+    LogicalResult executed =
+        instruction.module == Module::mma ||
+                instruction.module == Module::matrix
+            ? executeMatrixInstruction(*this, op, instruction, laneAtoms,
+                                       active)
+            : executeCollectiveInstruction(*this, op, instruction, laneAtoms,
+                                           active);
+    if (failed(executed))
       return failure();
     forEachLane(active, [&](unsigned lane) {
       if (ok)
