@@ -154,6 +154,38 @@ LogicalResult WarpExecutor::executeTensorOp(Operation *op, LaneMask mask) {
     set(region.getResult(), result);
     return success();
   }
+  // A thread's own register slot (T.index(regs[0]), load_element).
+  if (auto load = dyn_cast<SlotLoadOp>(op)) {
+    const LaneValue &tile = get(load.getTile());
+    int64_t bytes = load.getTile().getType().getElementBytes();
+    LaneValue result;
+    bool ok = true;
+    forEachLane(mask, [&](unsigned lane) {
+      uint64_t bits = 0;
+      if (ok)
+        ok = succeeded(read(op, *tile.storage, lane,
+                            tile.offset(lane) + load.getSlot() * bytes, bytes,
+                            &bits));
+      result.lanes[lane] = bits;
+    });
+    if (!ok)
+      return failure();
+    set(load.getValue(), result);
+    return success();
+  }
+  if (auto store = dyn_cast<SlotStoreOp>(op)) {
+    const LaneValue &tile = get(store.getTile());
+    const LaneValue &value = get(store.getValue());
+    int64_t bytes = store.getTile().getType().getElementBytes();
+    bool ok = true;
+    forEachLane(mask, [&](unsigned lane) {
+      if (ok)
+        ok = succeeded(write(op, *tile.storage, lane,
+                             tile.offset(lane) + store.getSlot() * bytes, bytes,
+                             &value.lanes[lane]));
+    });
+    return failure(!ok);
+  }
   if (isa<CtaSyncOp>(op)) {
     if (mask != warp.live) {
       unsigned skipping = llvm::countr_zero(warp.live & ~mask);

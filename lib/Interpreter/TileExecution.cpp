@@ -423,7 +423,10 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
         atom.elements.assign(count, 0);
         if (!atom.bitWidth)
           atom.bitWidth = tensor.elementBytes * 8;
-        if (info.isDestination && !info.isReadWrite && !isReadModifyWrite)
+        // Destinations are written, not read: but wgmma's accumulator, and
+        // the memory an atom or red updates.
+        if (info.isDestination && !info.isReadWrite &&
+            !(isReadModifyWrite && info.isMemory))
           continue;
         // mma's C after the first k step is the accumulator D.
         unsigned from = position;

@@ -92,21 +92,30 @@ def _read_array(name, arg):
     return address, shape, typestr, count * itemsize
 
 
+def _float_bits(dtype, value):
+    """The bits of float `value` in `dtype` (OverflowError past its range)."""
+    import struct
+    if dtype.bits == 64:
+        return struct.unpack("<Q", struct.pack("<d", value))[0]
+    if dtype.bits == 32:
+        return struct.unpack("<I", struct.pack("<f", value))[0]
+    if dtype.name == "float16":
+        return struct.unpack("<H", struct.pack("<e", value))[0]
+    # bfloat16: the upper half of the f32, rounded to nearest even.
+    bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+
+
 def _scalar_bits(name, dtype, value):
     """The bits of a scalar argument of `dtype`."""
     if dtype.is_float:
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise TypeError("parameter '%s' expects a float, got %r" % (name, value))
-        import struct
-        if dtype.bits == 64:
-            return struct.unpack("<Q", struct.pack("<d", float(value)))[0]
-        if dtype.bits == 32:
-            return struct.unpack("<I", struct.pack("<f", float(value)))[0]
-        if dtype.name == "float16":
-            return struct.unpack("<H", struct.pack("<e", float(value)))[0]
-        # bfloat16: the upper half of the f32, rounded to nearest even.
-        bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
-        return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+        try:
+            return _float_bits(dtype, float(value))
+        except OverflowError:
+            raise ValueError("parameter '%s' (%s) cannot hold %r" % (name, dtype.name, value)) \
+                from None
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError("parameter '%s' expects an int, got %r" % (name, value))
     low = -(1 << (dtype.bits - 1)) if dtype.kind == "i" else 0

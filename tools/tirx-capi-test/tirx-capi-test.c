@@ -62,6 +62,31 @@ static void compile(const char *name, const char *ir, const char *options) {
   tirxCompileResultDestroy(result);
 }
 
+/* Runs kGood (a copy of 128 floats) on the interpreter with `bytes` of B. */
+static void interpret(const char *what, size_t bytes, const char *options) {
+  float a[128], b[128];
+  for (int i = 0; i < 128; ++i) {
+    a[i] = (float)i / 4;
+    b[i] = -1;
+  }
+  TirxInterpretArgument args[2] = {{a, sizeof(a), 0}, {b, bytes, 0}};
+  TirxCompileResult result = tirxInterpret(kGood, strlen(kGood), "good.mlir",
+                                           "copy", args, 2, options);
+  printf("%s: succeeded=%d stages=%zu b[0]=%g b[127]=%g\n", what,
+         tirxCompileResultSucceeded(result),
+         tirxCompileResultGetNumStages(result), b[0], b[127]);
+  for (size_t i = 0; i < tirxCompileResultGetNumDiagnostics(result); ++i) {
+    int severity;
+    const char *file, *message;
+    unsigned line, column;
+    tirxCompileResultGetDiagnostic(result, i, &severity, &file, &line, &column,
+                                   &message);
+    printf("  diagnostic %d %s:%u:%u: %s\n", severity, file, line, column,
+           message);
+  }
+  tirxCompileResultDestroy(result);
+}
+
 static void printError(const char *what, char *error) {
   printf("%s: %s\n", what, error ? error : "(no error)");
   tirxStringDestroy(error);
@@ -398,6 +423,9 @@ int main(int argc, char **argv) {
   compile("options.mlir", kGood, "chip=sm_90 no-such-option=1");
   compile("chip.mlir", kGood, "chip=sm_100a features=+ptx80");
   compile("empty.mlir", "module {}", "chip=sm_90");
+  interpret("interpret", 512, "races=1");
+  interpret("interpret, small buffer", 256, "");
+  interpret("interpret, bad options", 512, "races=1 checks=0");
 
   char *error = NULL;
   TirxLayout layout = tirxLayoutParse(

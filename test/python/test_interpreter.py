@@ -1,0 +1,778 @@
+"""The CPU interpreter from Python (docs/interpreter.md): tirx.compile(f,
+target="interpret") and TIRX_INTERPRET=1 run kernels on NumPy arrays; the
+examples' numbers against independent references (float64, the examples'
+own checkers); seeded bugs (a missing barrier, a wrong shuffle offset,
+unwritten shared memory) found at the user's line; every message of
+python/tirx/_interpret.py and of the C entry point tirxInterpret."""
+import ctypes
+import math
+import os
+import re
+
+import numpy
+import pytest
+
+import helpers
+
+import tirx
+from tirx import _capi
+from tirx.script import tirx as T
+from tirx.layout import S, TileLayout
+from tirx.cuda.axis import laneid, warpid
+from tirx.testing import max_relative_error
+
+INTERPRET = "interpret"
+HERE = os.path.basename(__file__)
+
+
+def raises(exception, message):
+    """pytest.raises expecting `message` verbatim (not as a regex)."""
+    return pytest.raises(exception, match=re.escape(message))
+
+
+def line_of(marker):
+    """'test_interpreter.py:N: ' for the line of this file holding `marker`."""
+    return helpers.line_of(__file__, marker)
+
+
+def line_number(marker):
+    return int(line_of(marker).split(":")[1])
+
+
+def assert_located(error, marker, message):
+    """`error` (an InterpreterError or CompileError) is an error at this
+    file's line holding `marker` whose message contains `message`."""
+    severity, file, line, column, text = error.diagnostics[0]
+    assert severity == 0, error.diagnostics
+    assert os.path.basename(file) == HERE, error.diagnostics
+    assert line == line_number(marker), error.diagnostics
+    assert message in text, text
+    assert str(error).startswith("%s:%d: error: " % (file, line))
+
+
+def interpret(f):
+    compiled = tirx.compile(f, target=INTERPRET)
+    assert isinstance(compiled, tirx.Interpreted)
+    return compiled
+
+
+def bits(array):
+    """`array`'s bits, for bit-exact comparisons (NaN payloads and -0.0
+    included)."""
+    return array.view({2: numpy.uint16, 4: numpy.uint32, 8: numpy.uint64}[array.itemsize])
+
+
+#===------------------------------------------------------------------------===#
+# The seed examples: exact against NumPy
+#===------------------------------------------------------------------------===#
+
+def seed_input(seed=0, scale=4.0):
+    a = (numpy.random.default_rng(seed).standard_normal((2, 32, 4)) * scale).astype(
+        numpy.float32)
+    a.flat[:4] = [0.0, -0.0, 1e-40, -1e-40]  # zeros and subnormals
+    return a
+
+
+def test_affine_relu_is_exact():
+    from affine_relu import affine_relu
+    compiled = interpret(affine_relu)
+    for a in (numpy.linspace(-4, 4, 256, dtype=numpy.float32).reshape(2, 32, 4),
+              seed_input()):
+        b = numpy.full_like(a, numpy.nan)
+        compiled(a, b)
+        # fma.rn.f32 rounds 2a + 1 once: float64 holds it exactly.
+        want = numpy.maximum((a.astype(numpy.float64) * 2 + 1).astype(numpy.float32),
+                             numpy.float32(0))
+        assert numpy.array_equal(bits(b), bits(want))
+
+
+def test_to_float16_is_exact():
+    from to_float16 import to_float16
+    compiled = interpret(to_float16)
+    a = seed_input(scale=3000.0)
+    # Overflow to inf, the largest half, the tie at 65520, a subnormal half,
+    # an underflow to zero, NaN.
+    a.flat[4:10] = [70000.0, 65504.0, 65520.0, 3e-6, 1e-9, numpy.nan]
+    b = numpy.zeros(a.shape, numpy.float16)
+    compiled(a, b)
+    with numpy.errstate(over="ignore"):
+        want = a.astype(numpy.float16)
+    # NaN becomes the canonical NaN of the PTX ISA (0x7FFF), where NumPy
+    # keeps the quiet bit (0x7E00).
+    want.view(numpy.uint16)[numpy.isnan(a)] = 0x7FFF
+    assert numpy.array_equal(bits(b), bits(want))
+
+
+def test_silu_matches_the_modelled_rounding():
+    """math.exp is double-precision libm rounded once to f32 and each arith
+    op rounds to f32 (docs/interpreter.md): emulated here element by element
+    (Python's math.exp is libm's), the result is bit-identical."""
+    from silu import affine_relu as silu_kernel
+    compiled = interpret(silu_kernel)
+    for a in (numpy.linspace(-4, 4, 256, dtype=numpy.float32).reshape(2, 32, 4),
+              seed_input(scale=30.0)):
+        b = numpy.full_like(a, numpy.nan)
+        compiled(a, b)
+        with numpy.errstate(over="ignore"):  # exp(-x) beyond float32: inf
+            e = numpy.array([math.exp(-float(v)) for v in a.flat]).astype(numpy.float32)
+        want = a / (numpy.float32(1) + e.reshape(a.shape))  # float32 add and divide
+        assert numpy.array_equal(bits(b), bits(want))
+
+
+#===------------------------------------------------------------------------===#
+# Softmax, RMSNorm, column sums: the examples' own bounds and checkers
+#===------------------------------------------------------------------------===#
+
+@pytest.mark.parametrize("rows, cols", [
+    (3, 100),    # masked tail, two rows per CTA (the second CTA's last row masked)
+    (5, 1024),   # whole chunks, one row per CTA
+    (4, 4100),   # masked tail of 8 chunks, one row per CTA
+    (7, 33),     # 4-byte accesses, four rows per CTA
+    (2, 2048),   # whole chunks and CTAs, two rows per CTA
+    (4, 8192),   # online statistics (one barrier)
+])
+def test_softmax(rows, cols):
+    import softmax
+    config = softmax.config_for(rows, cols)
+    compiled = interpret(softmax.kernel_for(*config))
+    x = softmax.inputs(rows, cols, seed=rows)
+    y = numpy.full_like(x, numpy.nan)
+    compiled(x, y)
+    error = max_relative_error(y, softmax.reference(x))
+    assert error <= softmax.RTOL, (config, error)
+
+
+def test_softmax_masked_entries():
+    """-inf entries (attention masks) give exact zeros."""
+    import softmax
+    x = softmax.inputs(6, 4096, "every 7th")
+    compiled = interpret(softmax.kernel_for(*softmax.config_for(6, 4096)))
+    y = numpy.full_like(x, numpy.nan)
+    compiled(x, y)
+    assert max_relative_error(y, softmax.reference(x)) <= softmax.RTOL
+    assert not y[numpy.isinf(x)].any()
+
+
+def as_bfloat16_bits(values):
+    """float32 values that are exact bfloat16s, as their uint16 bits."""
+    values = numpy.ascontiguousarray(values, dtype=numpy.float32)
+    assert not (values.view(numpy.uint32) & 0xFFFF).any()
+    return (values.view(numpy.uint32) >> 16).astype(numpy.uint16)
+
+
+def from_bfloat16_bits(words):
+    return (words.astype(numpy.uint32) << 16).view(numpy.float32)
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 2048), (3, 3000), (2, 1026), (2, 777), (1, 1)])
+def test_rmsnorm(rows, cols):
+    import rmsnorm
+    threads, chunks, vector, whole = rmsnorm.config_for(cols)
+    compiled = interpret(rmsnorm.make_kernel(threads, chunks, rmsnorm.EPS, vector, whole))
+    x, weight = rmsnorm.inputs(rows, cols, seed=cols)
+    y = numpy.full((rows, cols), 0x7FC0, numpy.uint16)  # bfloat16 NaN
+    compiled(as_bfloat16_bits(x), as_bfloat16_bits(weight), y)
+    assert rmsnorm.check(from_bfloat16_bits(y), rmsnorm.reference(x, weight)) == 0
+
+
+@pytest.mark.parametrize("rows", [1, 4, 6, 13])
+def test_column_sums_bit_exact(rows):
+    import column_sums
+    compiled = interpret(column_sums.column_sums)
+    a = column_sums.inputs(rows, seed=rows)
+    b = numpy.full(column_sums.COLUMNS, numpy.nan, numpy.float32)
+    compiled(a, b)
+    assert column_sums.mismatches(b, a).size == 0
+
+
+def affine_relu_reference(a):
+    return numpy.maximum((a.astype(numpy.float64) * 2 + 1).astype(numpy.float32),
+                         numpy.float32(0))
+
+
+def run_persistent(compiled, n, *extra):
+    a = numpy.random.default_rng(n).standard_normal(n).astype(numpy.float32)
+    b = numpy.full_like(a, numpy.nan)
+    compiled(a, b, *extra)
+    assert numpy.array_equal(bits(b), bits(affine_relu_reference(a))), n
+
+
+@pytest.mark.parametrize("variant", ["persistent", "loads_first", "one_pass"])
+def test_affine_relu_persistent(variant):
+    import affine_relu_persistent as example
+    f = {"persistent": lambda: example.make_kernel(2),
+         "loads_first": lambda: example.make_kernel(2, loads_first=True),
+         "one_pass": lambda: example.make_one_pass_kernel()}[variant]()
+    compiled = interpret(f)
+    # A vector tail, a single-float tail, whole chunks of several CTAs.
+    for n in (1, 3, 255, 257, 4096 * 5 + 7):
+        run_persistent(compiled, n)
+
+
+def test_affine_relu_pipelined():
+    """Sizes where every CTA has no full chunk or at least two (see the
+    xfail below for one)."""
+    import affine_relu_persistent as example
+    compiled = interpret(example.make_pipelined_kernel(1))  # 4 CTAs
+    for n in (5, 4096 * 8 + 7):
+        run_persistent(compiled, n)
+    # With the check off, a CTA of one full chunk computes the right numbers.
+    a = numpy.random.default_rng(0).standard_normal(4096).astype(numpy.float32)
+    b = numpy.full_like(a, numpy.nan)
+    compiled(a, b, uninitialized=False)
+    assert numpy.array_equal(bits(b), bits(affine_relu_reference(a)))
+
+
+@pytest.mark.xfail(strict=True, raises=tirx.InterpreterError, reason=(
+    "a kernel bug the interpreter finds, not an interpreter bug: "
+    "tirx.stream.ElementwiseMap.pipelined moves `nxt` into `cur` after every full "
+    "chunk, also after a CTA's last one, where `nxt` was never loaded: a CTA with "
+    "exactly one full chunk reads registers nothing wrote (the value is dead)"))
+def test_affine_relu_pipelined_one_full_chunk_per_cta():
+    import affine_relu_persistent as example
+    try:
+        run_persistent(interpret(example.make_pipelined_kernel(1)), 4096)
+    except tirx.InterpreterError as error:  # the xfail: only this error
+        assert "reads byte 0 of the register tensor allocated at" in str(error)
+        assert "which no thread has written" in str(error)
+        raise
+
+
+def test_affine_relu_dynamic():
+    import affine_relu_persistent as example
+    compiled = interpret(example.make_dynamic_kernel(1))
+    counter = numpy.zeros(1, numpy.int32)
+    for n in (3, 4096 * 5 + 7):
+        run_persistent(compiled, n, counter)
+        assert counter[0] == 0
+
+
+#===------------------------------------------------------------------------===#
+# Seeded bugs, found at the user's line
+#===------------------------------------------------------------------------===#
+
+OWN = TileLayout(S[(2, 32, 1) : (1 @ warpid, 1 @ laneid, 1)])
+TRANSPOSED = TileLayout(S[(2, 32, 1) : (1, 2, 1)])
+
+
+def make_transpose(sync):
+    """B[w, l] = A.flat[2 l + w] through shared memory: warp w stores its
+    row, then reads the transposed view, which holds the other warp's
+    values too."""
+    @T.function
+    def transpose(A: T.Tensor((2, 32, 1), "float32"), B: T.Tensor((2, 32, 1), "float32")):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=64))
+        r = T.alloc_local((2, 32, 1), "float32", layout=OWN)
+        T.cuda.tile.apply(T.ptx["ld.global.f32"], r, A, scope="cta")
+        s = T.alloc_shared((64,), "float32")  # MARK-smem
+        T.cuda.tile.apply(T.ptx["st.shared.f32"], s.view(2, 32, 1), r, scope="cta")  # MARK-st
+        if sync:
+            T.cuda.cta_sync()
+        T.cuda.tile.apply(T.ptx["ld.shared.f32"], r, s.view(2, 32, 1, layout=TRANSPOSED),  # MARK-ld
+                          scope="cta")
+        T.cuda.tile.apply(T.ptx["st.global.f32"], B, r, scope="cta")
+    return transpose
+
+
+def transpose_input():
+    return numpy.random.default_rng(1).standard_normal((2, 32, 1)).astype(numpy.float32)
+
+
+def transposed(a):
+    return a.reshape(32, 2).T.reshape(2, 32, 1)
+
+
+def test_transpose_with_barrier():
+    a = transpose_input()
+    b = numpy.full_like(a, numpy.nan)
+    interpret(make_transpose(sync=True))(a, b)
+    assert numpy.array_equal(b, transposed(a))
+
+
+def test_transpose_without_barrier_is_a_race():
+    a = transpose_input()
+    with pytest.raises(tirx.InterpreterError) as error:
+        interpret(make_transpose(sync=False))(a, numpy.zeros_like(a))
+    # Warp 0 runs first and reads element 32 (byte 128) before warp 1 writes it.
+    assert_located(error.value, "MARK-st",
+                   "data race on byte 128 of the shared tensor allocated at ")
+    assert ("this write by block (0, 0, 0) thread 32 (warp 1, lane 0) and an earlier read "
+            "by block (0, 0, 0) thread 16 (warp 0, lane 16) are not ordered by any "
+            "synchronization") in str(error.value)
+    assert '"%s":%d:' % (__file__, line_number("MARK-smem")) in str(error.value)
+    note = error.value.diagnostics[1]
+    assert (note[0], os.path.basename(note[1]), note[2], note[4]) == \
+        (2, HERE, line_number("MARK-ld"), "the earlier access")
+
+
+def test_transpose_without_barrier_and_race_check():
+    a = transpose_input()
+    compiled = interpret(make_transpose(sync=False))
+    # races=0: the race goes unreported, so warp 0's read of what warp 1
+    # has not written yet is (docs/interpreter.md: shared memory's
+    # uninitialized read is reported when no race explains it).
+    with pytest.raises(tirx.InterpreterError) as error:
+        compiled(a, numpy.zeros_like(a), races=False)
+    assert_located(error.value, "MARK-ld",
+                   "reads byte 128 of the shared tensor allocated at ")
+    assert ("which no thread has written (block (0, 0, 0) thread 16 (warp 0, lane 16))"
+            in str(error.value))
+    # Both checks off, it runs: warp 1 (second) reads both warps' writes,
+    # warp 0 read its own half only.
+    b = numpy.full_like(a, numpy.nan)
+    compiled(a, b, races=False, uninitialized=False)
+    assert numpy.array_equal(b[1], transposed(a)[1])
+    assert numpy.array_equal(b[0, :16], transposed(a)[0, :16])
+    assert not numpy.array_equal(b[0, 16:], transposed(a)[0, 16:])
+
+
+WARP = TileLayout(S[(32, 1) : (1 @ laneid, 1)])
+
+
+def make_warp_sum(offsets):
+    """Every lane gets the sum of A's 32 values: butterfly shuffles."""
+    @T.function
+    def warp_sum(A: T.Tensor((32, 1), "int32"), B: T.Tensor((32, 1), "int32")):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+        value = T.alloc_local((32, 1), "int32", layout=WARP)
+        other = T.alloc_local((32, 1), "int32", layout=WARP)
+        T.cuda.tile.apply(T.ptx["ld.global.b32"], value, A, scope="warp")
+        for offset in offsets:
+            T.cuda.tile.apply(T.ptx["shfl.sync.bfly.b32"], other.view(32), value.view(32),
+                              T.int32(offset), T.int32(31), T.int32(-1), scope="warp")
+            T.cuda.tile.apply(T.ptx["add.s32"], value, value, other, scope="warp")
+        T.cuda.tile.apply(T.ptx["st.global.b32"], B, value, scope="warp")
+    return warp_sum
+
+
+def test_warp_sum_and_a_wrong_shuffle_offset():
+    a = numpy.random.default_rng(2).integers(-1000, 1000, (32, 1)).astype(numpy.int32)
+    total = int(a.astype(numpy.int64).sum())
+    b = numpy.zeros_like(a)
+    interpret(make_warp_sum((16, 8, 4, 2, 1)))(a, b)
+    assert (b == total).all()
+    # Offset 2 twice instead of 1: lanes add their pair's values twice and
+    # never their neighbour's.
+    wrong = numpy.zeros_like(a)
+    interpret(make_warp_sum((16, 8, 4, 2, 2)))(a, wrong)
+    assert (wrong != total).any()
+    # What the wrong butterflies compute, in NumPy.
+    v = a[:, 0].astype(numpy.int64)
+    for offset in (16, 8, 4, 2, 2):
+        v = v + v[numpy.arange(32) ^ offset]
+    assert numpy.array_equal(wrong[:, 0], v)
+
+
+def test_unwritten_shared_memory():
+    @T.function
+    def reads_nothing(B: T.Tensor((32, 1), "float32")):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+        r = T.alloc_local((32, 1), "float32", layout=WARP)
+        s = T.alloc_shared((32, 1), "float32")
+        T.cuda.tile.apply(T.ptx["ld.shared.f32"], r, s, scope="warp")  # MARK-unwritten
+        T.cuda.tile.apply(T.ptx["st.global.f32"], B, r, scope="warp")
+    with pytest.raises(tirx.InterpreterError) as error:
+        interpret(reads_nothing)(numpy.zeros((32, 1), numpy.float32))
+    assert_located(error.value, "MARK-unwritten", "reads byte 0 of the shared tensor")
+    assert "which no thread has written (block (0, 0, 0) thread 0 (warp 0, lane 0))" in \
+        str(error.value)
+    # Off, it runs.
+    interpret(reads_nothing)(numpy.zeros((32, 1), numpy.float32), uninitialized=False)
+
+
+def test_unwritten_registers():
+    @T.function
+    def stores_nothing(B: T.Tensor((32, 1), "float32")):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+        r = T.alloc_local((32, 1), "float32", layout=WARP)
+        T.cuda.tile.apply(T.ptx["st.global.f32"], B, r, scope="warp")  # MARK-regs
+    with pytest.raises(tirx.InterpreterError) as error:
+        interpret(stores_nothing)(numpy.zeros((32, 1), numpy.float32))
+    assert_located(error.value, "MARK-regs", "reads byte 0 of the register tensor allocated "
+                   "at ")
+
+
+def test_atom_into_a_fresh_register():
+    @T.function
+    def grab(C: T.Tensor((1,), "uint32", align=4), D: T.Tensor((32,), "uint32")):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+        tx = T.cuda.thread_idx("x")
+        old = T.alloc_local((1,), "uint32")
+        T.cuda.tile.apply(T.ptx["atom.global.inc.u32"], old, C[0:1], T.uint32(100),  # MARK-atom
+                          scope="thread")
+        T.cuda.tile.apply(T.ptx["st.global.b32"], D[tx:tx + 1], old, scope="thread")
+    c = numpy.array([5], numpy.uint32)
+    d = numpy.zeros(32, numpy.uint32)
+    interpret(grab)(c, d)  # the destination is written, not read
+    assert c[0] == 37 and list(d) == list(range(5, 37))  # lanes in order
+
+
+def test_register_element_as_an_index():
+    @T.function
+    def gather(I: T.Tensor((1,), "uint32"), A: T.Tensor((8,), "float32"),
+               B: T.Tensor((1,), "float32")):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+        i = T.alloc_local((1,), "uint32")
+        x = T.alloc_local((1,), "float32")
+        T.cuda.tile.apply(T.ptx["ld.global.b32"], i, I, scope="thread")
+        k = T.index(i[0])  # MARK-slot
+        with T.If(k < 8):
+            with T.Then():
+                T.cuda.tile.apply(T.ptx["ld.global.b32"], x, A[k:k + 1], scope="thread")
+                T.cuda.tile.apply(T.ptx["st.global.b32"], B, x, scope="thread",
+                                  pred=T.cuda.thread_idx("x") == 0)
+    b = numpy.zeros(1, numpy.float32)
+    interpret(gather)(numpy.array([5], numpy.uint32), numpy.arange(8, dtype=numpy.float32), b)
+    assert b[0] == 5.0
+
+
+#===------------------------------------------------------------------------===#
+# Every argument check of Interpreted.__call__ (python/tirx/_interpret.py)
+#===------------------------------------------------------------------------===#
+
+@pytest.fixture(scope="module")
+def seed_kernel():
+    from affine_relu import affine_relu
+    return interpret(affine_relu)
+
+
+def seed_array(dtype=numpy.float32, shape=(2, 32, 4)):
+    return numpy.zeros(shape, dtype)
+
+
+class FakeCuda:
+    """A stand-in for a CUDA tensor: just __cuda_array_interface__."""
+
+    def __init__(self, shape=(2, 32, 4), typestr="<f4"):
+        self.__cuda_array_interface__ = dict(shape=shape, typestr=typestr,
+                                             data=(0x10000, False), strides=None, version=3)
+
+
+class FakeTorchDtype:
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return self.name
+
+
+class FakeTorch:
+    """A stand-in for a PyTorch tensor over a NumPy array's memory (no
+    __array_interface__: what the interpreter reads of a torch tensor)."""
+
+    def __init__(self, array, dtype="torch.float32", contiguous=True, is_cuda=False):
+        self.array, self.dtype, self.contiguous = array, FakeTorchDtype(dtype), contiguous
+        self.shape, self.is_cuda = array.shape, is_cuda
+
+    def data_ptr(self):
+        return self.array.ctypes.data
+
+    def is_contiguous(self):
+        return self.contiguous
+
+    def numel(self):
+        return self.array.size
+
+    def element_size(self):
+        return self.array.itemsize
+
+
+def test_argument_count(seed_kernel):
+    with raises(TypeError, "kernel 'affine_relu' takes 2 arguments, got 1"):
+        seed_kernel(seed_array())
+    with raises(TypeError, "kernel 'affine_relu' takes 2 arguments, got 3"):
+        seed_kernel(seed_array(), seed_array(), seed_array())
+
+
+def test_gpu_objects_are_refused(seed_kernel):
+    gpu = ("parameter 'B' is in GPU memory, but the interpreter runs on host memory: pass a "
+           "CPU tensor (.cpu()) or a NumPy array")
+    with raises(TypeError, gpu):
+        seed_kernel(seed_array(), FakeCuda())
+    with raises(TypeError, gpu):
+        seed_kernel(seed_array(), FakeTorch(seed_array(), is_cuda=True))
+
+
+def test_cpu_tensors_run(seed_kernel):
+    """A CPU tensor (data_ptr, is_contiguous, dtype: torch's interface) is
+    read and written in place."""
+    a = seed_input()
+    b = numpy.full_like(a, numpy.nan)
+    seed_kernel(FakeTorch(a), FakeTorch(b))
+    assert numpy.array_equal(bits(b), bits(affine_relu_reference(a)))
+    with raises(TypeError, "parameter 'A' expects float32 elements, got <f8"):
+        seed_kernel(FakeTorch(numpy.zeros((2, 32, 4)), "torch.float64"), FakeTorch(b))
+    with raises(TypeError, "parameter 'A' expects float32 elements, got torch.complex64"):
+        seed_kernel(FakeTorch(a, "torch.complex64"), FakeTorch(b))
+
+
+def test_wrong_element_type(seed_kernel):
+    with raises(TypeError, "parameter 'A' expects float32 elements, got <f8"):
+        seed_kernel(seed_array(numpy.float64), seed_array())
+    with raises(TypeError, "parameter 'B' expects float32 elements, got <i4"):
+        seed_kernel(seed_array(), seed_array(numpy.int32))
+
+
+def test_wrong_rank_and_shape(seed_kernel):
+    with raises(ValueError, "parameter 'A' expects a tensor of rank 3, got shape (64, 4)"):
+        seed_kernel(seed_array(shape=(64, 4)), seed_array())
+    with raises(ValueError, "parameter 'B' expects shape (2, 32, 4), got (2, 32, 8)"):
+        seed_kernel(seed_array(), seed_array(shape=(2, 32, 8)))
+
+
+def test_non_contiguous_and_read_only(seed_kernel):
+    contiguous = "parameter 'A' must be contiguous (row-major)"
+    with raises(ValueError, contiguous):
+        seed_kernel(seed_array(shape=(2, 32, 8))[:, :, ::2], seed_array())
+    with raises(ValueError, contiguous):
+        seed_kernel(numpy.asfortranarray(seed_array()), seed_array())
+    with raises(ValueError, contiguous):
+        seed_kernel(FakeTorch(seed_array(), contiguous=False), seed_array())
+    frozen = seed_array()
+    frozen.setflags(write=False)
+    with raises(ValueError, "parameter 'B' is read-only; the kernel may write it"):
+        seed_kernel(seed_array(), frozen)
+
+
+def test_non_arrays(seed_kernel):
+    with raises(TypeError, "parameter 'A' expects a NumPy array or a CPU tensor, got list"):
+        seed_kernel([[[0.0] * 4] * 32] * 2, seed_array())
+    with raises(TypeError, "parameter 'B' expects a NumPy array or a CPU tensor, got NoneType"):
+        seed_kernel(seed_array(), None)
+
+
+n_var = T.dynamic("n", multiple_of=4, at_most=64)
+
+
+@T.function
+def copy_n(X: T.Tensor((n_var,), "float32"), Y: T.Tensor((n_var,), "float32")):
+    T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+    tx = T.cuda.thread_idx("x")
+    for i in T.serial(tx, n_var.value(), 32):
+        r = T.alloc_local((1,), "float32")
+        T.cuda.tile.apply(T.ptx["ld.global.b32"], r, X[i:i + 1], scope="thread")
+        T.cuda.tile.apply(T.ptx["st.global.b32"], Y[i:i + 1], r, scope="thread")
+
+
+def test_size_variables():
+    compiled = interpret(copy_n)
+    x = numpy.arange(40, dtype=numpy.float32)
+    y = numpy.zeros_like(x)
+    compiled(x, y)
+    assert numpy.array_equal(x, y)
+    with raises(ValueError, "parameter 'Y': size variable 'n' is 44 here but 40 in an "
+                            "earlier parameter"):
+        compiled(x, numpy.zeros(44, numpy.float32))
+    not_allowed = "size variable 'n' is %d, which its declaration does not allow"
+    for extent in (6, 68, 0):  # not a multiple of 4, above 64, empty
+        with raises(ValueError, not_allowed % extent):
+            compiled(numpy.zeros(extent, numpy.float32), numpy.zeros(extent, numpy.float32))
+
+
+@T.function
+def store_scalars(N: T.Tensor((1,), "int32"), X: T.Tensor((1,), "float32"),
+                  H: T.Tensor((1,), "uint16"), n: T.int32, x: T.float32, u: T.uint8,
+                  h: T.bfloat16):
+    T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+    first = T.cuda.thread_idx("x") == 0
+    rn = T.alloc_local((1,), "int32")
+    rx = T.alloc_local((1,), "float32")
+    rh = T.alloc_local((1,), "uint16")
+    T.cuda.tile.apply(T.ptx["mov.b32"], rn, n, scope="thread")
+    T.cuda.tile.apply(T.ptx["mov.b32"], rx, x, scope="thread")
+    T.cuda.tile.apply(T.ptx["mov.b16"], rh, h, scope="thread")
+    T.cuda.tile.apply(T.ptx["st.global.b32"], N, rn, scope="thread", pred=first)
+    T.cuda.tile.apply(T.ptx["st.global.b32"], X, rx, scope="thread", pred=first)
+    T.cuda.tile.apply(T.ptx["st.global.b16"], H, rh, scope="thread", pred=first)
+
+
+def run_scalars(n=0, x=0.0, u=0, h=0.0):
+    outputs = numpy.zeros(1, numpy.int32), numpy.zeros(1, numpy.float32), \
+        numpy.zeros(1, numpy.uint16)
+    interpret(store_scalars)(*outputs, n, x, u, h)
+    return int(outputs[0][0]), outputs[1][0], int(outputs[2][0])
+
+
+def test_scalars():
+    assert run_scalars(n=-2 ** 31, x=1.5, u=255)[:2] == (-2 ** 31, 1.5)
+    assert run_scalars(n=2 ** 31 - 1, x=-0.1)[:2] == (2 ** 31 - 1, numpy.float32(-0.1))
+    assert run_scalars(x=3)[1] == 3.0  # an int where a float is expected
+    with raises(TypeError, "parameter 'x' expects a float, got 'a'"):
+        run_scalars(x="a")
+    with raises(TypeError, "parameter 'h' expects a float, got True"):
+        run_scalars(h=True)
+    with raises(TypeError, "parameter 'n' expects an int, got 1.5"):
+        run_scalars(n=1.5)
+    with raises(TypeError, "parameter 'u' expects an int, got False"):
+        run_scalars(u=False)
+    with raises(ValueError, "parameter 'n' (int32) cannot hold 2147483648"):
+        run_scalars(n=2 ** 31)
+    with raises(ValueError, "parameter 'n' (int32) cannot hold -2147483649"):
+        run_scalars(n=-2 ** 31 - 1)
+    with raises(ValueError, "parameter 'u' (uint8) cannot hold -1"):
+        run_scalars(u=-1)
+    with raises(ValueError, "parameter 'u' (uint8) cannot hold 256"):
+        run_scalars(u=256)
+
+
+@pytest.mark.parametrize("value, want", [
+    (1.0, 0x3F80), (-2.5, 0xC020), (0.0, 0x0000), (-0.0, 0x8000),
+    (1 + 2 ** -8, 0x3F80),                 # a tie: to even (down)
+    (1 + 3 * 2 ** -8, 0x3F82),             # a tie: to even (up)
+    (1 + 2 ** -8 + 2 ** -16, 0x3F81),      # above the tie
+    (3.3895313892515355e38, 0x7F7F),       # the largest bfloat16
+    (3.3961775292304974e38, 0x7F80),       # half an ulp above it: to inf
+    (float("inf"), 0x7F80), (float("-inf"), 0xFF80),
+    (1e-40, 0x0001),                        # a subnormal float32: 0x000116C2 rounds to 1
+])
+def test_bfloat16_scalar_bits(value, want):
+    assert run_scalars(h=value)[2] == want
+
+
+def test_bfloat16_scalar_nan():
+    assert (run_scalars(h=float("nan"))[2] & 0x7FC0) == 0x7FC0
+
+
+def test_float_scalar_beyond_float32():
+    with raises(ValueError, "parameter 'x' (float32) cannot hold 1e+39"):
+        run_scalars(x=1e39)
+
+
+#===------------------------------------------------------------------------===#
+# The C entry point, tirxInterpret, through ctypes
+#===------------------------------------------------------------------------===#
+
+def interpret_raw(compiled, arguments, options=b"", kernel=None):
+    """tirxInterpret on `compiled`'s IR: (succeeded, stages, [messages])."""
+    args = (_capi.InterpretArgument * max(len(arguments), 1))()
+    for slot, argument in zip(args, arguments):
+        if isinstance(argument, int):
+            slot.scalar = argument
+        elif isinstance(argument, tuple):  # (array, bytes claimed)
+            slot.data, slot.bytes = argument[0].ctypes.data, argument[1]
+        elif argument is not None:
+            slot.data, slot.bytes = argument.ctypes.data, argument.nbytes
+    data = compiled.source_ir.encode()
+    result = _capi.lib.tirxInterpret(data, len(data), b"<test>",
+                                     compiled.name.encode() if kernel is None else kernel,
+                                     args, len(arguments), options)
+    try:
+        messages = []
+        for i in range(_capi.lib.tirxCompileResultGetNumDiagnostics(result)):
+            severity, line, column = ctypes.c_int(), ctypes.c_uint(), ctypes.c_uint()
+            file, message = ctypes.c_char_p(), ctypes.c_char_p()
+            _capi.lib.tirxCompileResultGetDiagnostic(
+                result, i, ctypes.byref(severity), ctypes.byref(file), ctypes.byref(line),
+                ctypes.byref(column), ctypes.byref(message))
+            messages.append(message.value.decode())
+        return (bool(_capi.lib.tirxCompileResultSucceeded(result)),
+                _capi.lib.tirxCompileResultGetNumStages(result), messages)
+    finally:
+        _capi.lib.tirxCompileResultDestroy(result)
+
+
+def test_c_api_runs(seed_kernel):
+    a = seed_input()
+    b = numpy.full_like(a, numpy.nan)
+    assert interpret_raw(seed_kernel, [a, b]) == (True, 1, [])
+    assert numpy.array_equal(bits(b), bits(affine_relu_reference(a)))
+    # NULL: the module's only kernel.
+    b[:] = numpy.nan
+    assert interpret_raw(seed_kernel, [a, b], kernel=None)[0]
+    assert interpret_raw(seed_kernel, [a, b], kernel=b"")[0]
+    assert numpy.array_equal(bits(b), bits(affine_relu_reference(a)))
+
+
+def test_c_api_buffer_too_small(seed_kernel):
+    a = seed_input()
+    ok, stages, messages = interpret_raw(seed_kernel, [a, (numpy.zeros(1, numpy.float32), 4)])
+    assert (ok, stages) == (False, 1)
+    assert messages == ["argument #1 holds 4 bytes, but '!tirx.tensor<2x32x4xf32, global, "
+                        "align = 16>' needs 1024"]
+    # No storage at all.
+    ok, stages, messages = interpret_raw(seed_kernel, [None, a])
+    assert messages == ["argument #0 holds 0 bytes, but '!tirx.tensor<2x32x4xf32, global, "
+                        "align = 16>' needs 1024"]
+
+
+def test_c_api_size_variables():
+    """A dynamic tensor's size comes from its size variable's argument."""
+    compiled = interpret(copy_n)
+    x = numpy.arange(40, dtype=numpy.float32)
+    y = numpy.zeros_like(x)
+    ok, stages, messages = interpret_raw(compiled, [x, (y, 100), 40])
+    assert messages == ["argument #1 holds 100 bytes, but '!tirx.tensor<?xf32, global, "
+                        "sizes = [n]>' needs 160"]
+    assert interpret_raw(compiled, [x, y, 40]) == (True, 1, [])
+    assert numpy.array_equal(x, y)
+
+
+def test_c_api_invalid_options(seed_kernel):
+    a, b = seed_input(), seed_array()
+    for options, word in ((b"x=1", "x=1"), (b"races=0 x=1", "x=1"), (b"races=yes", "races=yes"),
+                          (b"block", "block")):
+        ok, stages, messages = interpret_raw(seed_kernel, [a, b], options)
+        assert (ok, stages) == (False, 0)
+        assert messages == ["invalid interpreter options '%s': '%s' is not one of races=0|1, "
+                            "uninitialized=0|1, block=N, trace=0|1"
+                            % (options.decode(), word)]
+
+
+def test_c_api_race_check_off():
+    compiled = interpret(make_transpose(sync=False))
+    a = transpose_input()
+    ok, stages, messages = interpret_raw(compiled, [a, numpy.zeros_like(a)])
+    assert not ok and messages[0].startswith("data race on byte 128 of the shared tensor")
+    assert interpret_raw(compiled, [a, numpy.zeros_like(a)],
+                         b"races=0 uninitialized=0") == (True, 1, [])
+    # races=0 alone: the read the race explained is an uninitialized one.
+    ok, stages, messages = interpret_raw(compiled, [a, numpy.zeros_like(a)], b"races=0")
+    assert not ok and "which no thread has written" in messages[0]
+
+
+def test_c_api_one_block():
+    """block=N runs only CTA N: the other rows keep their values."""
+    import softmax
+    compiled = interpret(softmax.kernel_for(*softmax.config_for(3, 1024)))
+    x = softmax.inputs(3, 1024)
+    y = numpy.full_like(x, numpy.nan)
+    assert interpret_raw(compiled, [x, y, 3, 1024], b"block=1") == (True, 1, [])
+    assert numpy.isnan(y[0]).all() and numpy.isnan(y[2]).all()
+    assert max_relative_error(y[1], softmax.reference(x)[1]) <= softmax.RTOL
+
+
+#===------------------------------------------------------------------------===#
+# TIRX_INTERPRET=1 and compile errors
+#===------------------------------------------------------------------------===#
+
+def test_environment_selects_the_interpreter(monkeypatch):
+    monkeypatch.setenv("TIRX_INTERPRET", "1")
+    from silu import affine_relu as silu_kernel
+    compiled = tirx.compile(silu_kernel, target="cuda")
+    assert isinstance(compiled, tirx.Interpreted) and compiled.ptx is None
+    assert "tirx.kernel @affine_relu" in compiled.mlir["input"]
+    a = numpy.linspace(-4, 4, 256, dtype=numpy.float32).reshape(2, 32, 4)
+    b = numpy.full_like(a, numpy.nan)
+    compiled(a, b)
+    e = numpy.array([math.exp(-float(v)) for v in a.flat]).astype(numpy.float32)
+    assert numpy.array_equal(bits(b), bits(a / (numpy.float32(1) + e.reshape(a.shape))))
+    # A target dict asks for it too; without the variable, "cuda" does not.
+    monkeypatch.setenv("TIRX_INTERPRET", "0")
+    assert isinstance(tirx.compile(silu_kernel, target={"kind": "interpret"}),
+                      tirx.Interpreted)
+    assert not isinstance(tirx.compile(silu_kernel, target={"kind": "cuda", "arch": "sm_90"}),
+                          tirx.Interpreted)
+
+
+def test_kernel_that_does_not_verify_is_a_compile_error():
+    @T.function
+    def out_of_bounds(A: T.Tensor((64,), "float32")):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+        i = T.cuda.thread_idx("x") + 40
+        r = T.alloc_local((1,), "float32")
+        T.cuda.tile.apply(T.ptx["ld.global.f32"], r, A[i:i + 1], scope="thread")  # MARK-oob
+    compiled = interpret(out_of_bounds)  # tracing succeeds; the run verifies first
+    with pytest.raises(tirx.CompileError) as error:
+        compiled(numpy.zeros(64, numpy.float32))
+    assert not isinstance(error.value, tirx.InterpreterError)
+    assert_located(error.value, "MARK-oob", "may read index 71 of dimension 0")
