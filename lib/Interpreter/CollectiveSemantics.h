@@ -59,6 +59,28 @@ LogicalResult executeAsyncCopyInstruction(WarpExecutor &executor, Operation *op,
 /// finishes the kernel: the copies land, unwaited).
 LogicalResult drainAsyncCopies(WarpExecutor &executor);
 
+/// One warp's mbarrier instruction for the lanes `active` (init, inval,
+/// arrive, expect_tx, the waits: a waiting warp blocks or yields);
+/// `barrierOf(lane)` is the mbarrier the lane addresses (AsyncSemantics.cpp).
+LogicalResult executeMbarrierInstruction(
+    WarpExecutor &executor, Operation *op, const ptx::Instruction &instruction,
+    MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms, LaneMask active,
+    function_ref<std::pair<Storage *, int64_t>(unsigned)> barrierOf);
+
+/// wgmma.fence / commit_group / wait_group `pendingGroups`: the groups of
+/// accumulators in flight.
+LogicalResult executeWgmmaSync(WarpExecutor &executor,
+                               const ptx::Instruction &instruction,
+                               int64_t pendingGroups);
+
+/// One warp's part of a wgmma.mma_async (the accumulator rows its lanes
+/// hold): the shared operands as gathered by lane `reader`
+/// (MatrixSemantics.cpp).
+LogicalResult executeWgmma(WarpExecutor &executor, Operation *op,
+                           const ptx::Instruction &instruction,
+                           MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms,
+                           unsigned reader);
+
 } // namespace mlir::tirx::interp
 
 #endif // TIRX_LIB_INTERPRETER_COLLECTIVESEMANTICS_H

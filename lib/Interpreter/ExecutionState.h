@@ -117,6 +117,46 @@ struct AsyncCopyGroups {
   std::vector<AsyncCopy> open;
 };
 
+/// Bytes an asynchronous operation writes when it completes (a TMA load):
+/// checked then as the issuing warp's access at the clock it had when it
+/// issued the operation.
+struct PendingWrite {
+  Storage *storage = nullptr;
+  llvm::SmallVector<std::pair<int64_t, uint64_t>, 0> elements; // offset, bits
+  int64_t elementBytes = 0;
+  unsigned warp = 0, lane = 0;
+  VectorClock clock;
+  Operation *op = nullptr;
+  /// The transaction bytes it completes on its mbarrier.
+  int64_t transactionBytes = 0;
+};
+
+/// An mbarrier object (PTX ISA 9.7.13.15): its current phase, the arrivals
+/// and transaction bytes that phase still waits for, and, for the race
+/// checker, the clocks its arrivals released (joined by the waiters of the
+/// phase they complete).
+struct MbarrierState {
+  Operation *initOp = nullptr;
+  int64_t expectedArrivals = 0;
+  int64_t pendingArrivals = 0;
+  int64_t transactionBytes = 0;
+  /// Completed phases (its low bit is the current phase's parity).
+  uint64_t phase = 0;
+  VectorClock released;
+  std::array<VectorClock, 2> completed;
+  /// TMA loads that complete on it, oldest first.
+  std::vector<PendingWrite> pendingLoads;
+};
+
+/// A wgmma whose accumulators are in flight: its destination registers (per
+/// lane, the same byte range of `storage`) until a wgmma.wait_group retires
+/// its group.
+struct PendingAccumulator {
+  Storage *storage = nullptr;
+  int64_t begin = 0, end = 0;
+  Operation *op = nullptr;
+};
+
 /// A warp's state while it runs.
 struct WarpState {
   unsigned index = 0;
@@ -128,11 +168,17 @@ struct WarpState {
   VectorClock clock;
   /// Per lane, its cp.async groups.
   std::array<AsyncCopyGroups, kWarpSize> asyncCopies;
+  /// wgmma accumulators in flight: the open group, then committed groups
+  /// (oldest first).
+  std::vector<PendingAccumulator> openWgmmaGroup;
+  std::vector<std::vector<PendingAccumulator>> wgmmaGroups;
   /// Instructions executed so far (AccessEpoch::instruction).
   uint64_t instructions = 0;
   enum class Status { Runnable, Blocked, Done } status = Status::Runnable;
   /// The operation a blocked warp waits at (deadlock reports).
   Operation *blockedAt = nullptr;
+  /// Blocked on an mbarrier phase (woken by any completed phase).
+  bool waitsOnMbarrier = false;
 };
 
 /// A hardware barrier of the CTA (bar.sync's 16 named barriers; `cta_sync`

@@ -232,6 +232,15 @@ LogicalResult CtaRun::run() {
     }
     if (allDone)
       break;
+    // No warp can run: the TMA loads still in flight complete now (the
+    // latest the hardware can complete them), which may wake a waiter.
+    if (chosen < 0 && !failed &&
+        llvm::any_of(mbarriers, [](const auto &entry) {
+          return !entry.second.pendingLoads.empty();
+        })) {
+      (void)completePendingLoads(nullptr);
+      continue;
+    }
     if (chosen < 0 || failed) {
       if (!failed)
         (void)reportDeadlock();

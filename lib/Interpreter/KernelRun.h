@@ -19,12 +19,15 @@
 
 #include "ExecutionState.h"
 
+#include "TirX/Dialect/Tile/IR/TileOperands.h"
+#include "TirX/Dialect/Tile/PTX/PTXInstruction.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 #include "TirX/Interpreter/Interpreter.h"
 
 #include "mlir/IR/Diagnostics.h"
 
 #include <condition_variable>
+#include <map>
 #include <mutex>
 
 namespace mlir::tirx::interp {
@@ -64,6 +67,12 @@ public:
   /// Shared tensors, one storage per `alloc_shared`.
   llvm::DenseMap<Operation *, std::unique_ptr<Storage>> shared;
   std::array<NamedBarrier, 16> barriers;
+  /// mbarriers by (storage, byte offset).
+  std::map<std::pair<Storage *, int64_t>, MbarrierState> mbarriers;
+  /// Polls of an mbarrier that found its phase incomplete since the last
+  /// progress (an arrival, a completed transfer): a spinning warp nothing
+  /// can release is a deadlock too.
+  int64_t idlePolls = 0;
   /// Set on the first error: every warp stops at its next step.
   bool failed = false;
   /// The first read of shared memory no thread had written, reported when
@@ -78,6 +87,11 @@ public:
   /// complete. Completion joins the vector clocks of every participant.
   LogicalResult arriveAtBarrier(WarpState &warp, Operation *op, unsigned id,
                                 int64_t expectedThreads, bool arriveOnly);
+  /// Completes the TMA loads pending on `barrier` (all mbarriers when
+  /// null): their bytes land and their transaction counts complete.
+  LogicalResult completePendingLoads(MbarrierState *barrier);
+  /// Marks progress: resets the spin detection, wakes mbarrier waiters.
+  void madeProgress();
   /// The flat index of the CTA in the grid (messages).
   int64_t getFlatBlockIndex() const;
   /// "block (x, y, z) warp w lane l", for messages.
@@ -112,9 +126,19 @@ public:
 
   CtaRun &cta;
   WarpState &warp;
+  /// Accesses are made as the warp was at this clock (an asynchronous
+  /// operation completing later than its issue).
+  const VectorClock *clockOverride = nullptr;
+  /// The accesses are a wgmma's own, to the accumulators it has in flight.
+  bool wgmmaAccess = false;
 
   // Implemented in TileExecution.cpp.
   LogicalResult executeApply(Operation *op, LaneMask mask);
+  LogicalResult executeBulkTensorCopy(Operation *op,
+                                      const ptx::Instruction &instruction,
+                                      ArrayRef<tile::MixedOperand> operands,
+                                      const tile::ExecutionDomain &domain,
+                                      LaneMask active);
   LogicalResult executeEwise(Operation *op, LaneMask mask);
 
   // Memory accesses with their checks (MemoryAccess.cpp). `op` is the

@@ -206,6 +206,77 @@ executeMatrixMove(WarpExecutor &executor, Operation *op,
   return success();
 }
 
+LogicalResult interp::executeWgmma(
+    WarpExecutor &executor, Operation *op, const ptx::Instruction &instruction,
+    MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms, unsigned reader) {
+  StringRef shape = instruction.getModifier(ptx::Slot::shape);
+  int64_t m = 0, n = 0, k = 0;
+  const llvm::fltSemantics *input;
+  unsigned inputBits;
+  std::tie(input, inputBits) =
+      getInputFormat(instruction.getModifier(ptx::Slot::atype));
+  if (sscanf(shape.str().c_str(), "m%ldn%ldk%ld", &m, &n, &k) != 3 || !input)
+    return unsupported(executor, op, instruction);
+  auto findOperand = [&](StringRef name) -> int {
+    for (auto [index, info] : llvm::enumerate(instruction.operands))
+      if (info.name == name)
+        return index;
+    return -1;
+  };
+  auto scalar = [&](StringRef name, int64_t otherwise) -> int64_t {
+    int index = findOperand(name);
+    if (index < 0)
+      return otherwise;
+    return static_cast<int64_t>(laneAtoms[reader][index].elements[0]);
+  };
+  bool accumulate = scalar("scale-d", 1) & 1;
+  double signA = static_cast<int32_t>(scalar("imm-scale-a", 1)) < 0 ? -1 : 1;
+  double signB = static_cast<int32_t>(scalar("imm-scale-b", 1)) < 0 ? -1 : 1;
+  uint64_t mask = (uint64_t(1) << inputBits) - 1;
+  // B is (n, k); A is (m, k) in shared memory, or registers (rs).
+  std::vector<double> matrixA(m * k), matrixB(n * k);
+  for (int64_t index = 0; index < n * k; ++index)
+    matrixB[index] =
+        decode(*input, inputBits, laneAtoms[reader][2].elements[index] & mask);
+  unsigned warpInGroup = executor.warp.index % 4;
+  const ptx::OperandInfo &a = instruction.operands[1];
+  if (a.isMemory) {
+    for (int64_t index = 0; index < m * k; ++index)
+      matrixA[index] = decode(*input, inputBits,
+                              laneAtoms[reader][1].elements[index] & mask);
+  } else {
+    // Words (r, w) of two halves, each warp holding its 16 rows.
+    const tile::Fragment &fragment = tile::getFragment(a.fragment);
+    int64_t words = k / 2;
+    for (int64_t element = 0; element < m * words; ++element) {
+      int64_t thread = fragment.lane[element];
+      if (thread / kWarpSize != warpInGroup)
+        continue;
+      uint64_t word = laneAtoms[thread % kWarpSize][1]
+                          .elements[fragment.registerIndex[element]];
+      int64_t row = element / words, column = element % words * 2;
+      matrixA[row * k + column] = decode(*input, inputBits, word & mask);
+      matrixA[row * k + column + 1] =
+          decode(*input, inputBits, (word >> 16) & mask);
+    }
+  }
+  const tile::Fragment &accumulators =
+      tile::getFragment(instruction.operands[0].fragment);
+  for (int64_t element = 0; element < m * n; ++element) {
+    int64_t thread = accumulators.lane[element];
+    if (thread / kWarpSize != warpInGroup)
+      continue;
+    int64_t row = element / n, column = element % n;
+    uint64_t &out = laneAtoms[thread % kWarpSize][0]
+                        .elements[accumulators.registerIndex[element]];
+    double sum = accumulate ? decode(APFloat::IEEEsingle(), 32, out) : 0.0;
+    for (int64_t i = 0; i < k; ++i)
+      sum += signA * matrixA[row * k + i] * signB * matrixB[column * k + i];
+    out = encode(APFloat::IEEEsingle(), sum);
+  }
+  return success();
+}
+
 LogicalResult interp::executeMatrixInstruction(
     WarpExecutor &executor, Operation *op, const ptx::Instruction &instruction,
     MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms, LaneMask active) {

@@ -50,6 +50,31 @@ LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
   }
   if (storage.kind == Storage::Kind::Global)
     return success();
+  if (storage.kind == Storage::Kind::Local && !wgmmaAccess &&
+      (!warp.openWgmmaGroup.empty() || !warp.wgmmaGroups.empty())) {
+    auto overlaps = [&](const PendingAccumulator &pending) {
+      return pending.storage == &storage && offset < pending.end &&
+             pending.begin < offset + bytes;
+    };
+    const PendingAccumulator *found = nullptr;
+    for (const PendingAccumulator &pending : warp.openWgmmaGroup)
+      if (!found && overlaps(pending))
+        found = &pending;
+    for (const auto &group : warp.wgmmaGroups)
+      for (const PendingAccumulator &pending : group)
+        if (!found && overlaps(pending))
+          found = &pending;
+    if (found) {
+      InFlightDiagnostic diag =
+          emitRunError(op, cta)
+          << (isWrite ? "writes" : "reads")
+          << " registers a wgmma still accumulates into ("
+          << cta.describeThread(warp.index, lane)
+          << "): wait for its group with wgmma.wait_group first";
+      diag.attachNote(found->op->getLoc()) << "the wgmma";
+      return failure();
+    }
+  }
   int64_t initBase =
       storage.kind == Storage::Kind::Local ? lane * storage.laneBytes : 0;
   if (!isWrite && cta.launch.options.checkUninitialized) {
@@ -79,8 +104,9 @@ LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
   if (storage.kind != Storage::Kind::Shared || !cta.launch.options.checkRaces)
     return success();
 
+  const VectorClock &clock = clockOverride ? *clockOverride : warp.clock;
   AccessEpoch current;
-  current.clock = warp.clock[warp.index];
+  current.clock = clock[warp.index];
   current.warp = warp.index;
   current.lane = lane;
   current.valid = true;
@@ -94,7 +120,7 @@ LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
     if (earlier.warp == warp.index)
       return !(isWrite && earlier.instruction == current.instruction &&
                earlier.lane != lane);
-    return earlier.clock <= warp.clock[earlier.warp];
+    return earlier.clock <= clock[earlier.warp];
   };
   auto report = [&](const AccessEpoch &earlier, bool earlierIsWrite,
                     int64_t byte) {

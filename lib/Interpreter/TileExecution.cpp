@@ -277,15 +277,9 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
   };
   using Module = ptx::FamilyModuleId;
   bool collective = instruction.exec != ptx::ExecKind::Thread;
-  if (tile::isBulkTensorCopy(instruction) ||
-      !llvm::is_contained({Module::scalar, Module::memory, Module::warp,
-                           Module::barrier, Module::mma, Module::matrix,
-                           Module::cpasync},
-                          instruction.module) ||
-      instruction.exec == ptx::ExecKind::Warpgroup)
-    return unsupported();
-  FailureOr<ExecutionDomain> domain =
-      tile::getExecutionDomain(op, op.getScope(), collective);
+  bool warpgroup = instruction.exec == ptx::ExecKind::Warpgroup;
+  FailureOr<ExecutionDomain> domain = tile::getExecutionDomain(
+      op, op.getScope(), collective, /*warpgroupInAtom=*/warpgroup);
   if (failed(domain))
     return failure();
 
@@ -317,6 +311,33 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
   }
   if (!active)
     return success();
+  switch (instruction.module) {
+  case Module::prefetch:
+  case Module::setmaxnreg:
+    // Hints and register budgets change no value the program sees.
+    return success();
+  case Module::barrier:
+    if (instruction.family == "barrier")
+      return unsupported(); // barrier.cluster
+    break;
+  case Module::tma:
+    return executeBulkTensorCopy(op, instruction, *operands, *domain, active);
+  case Module::wgmma:
+    if (instruction.getModifier(ptx::Slot::mode) != "mma_async") {
+      std::optional<int64_t> groups = tile::getIntegerImmediate(*operands, 0);
+      return executeWgmmaSync(*this, instruction, groups.value_or(0));
+    }
+    break;
+  default:
+    break;
+  }
+  // Every lane's atoms are gathered before the instruction runs for the
+  // warp: collectives, and mbarrier operations (a wait blocks the warp).
+  bool batch = collective || instruction.module == Module::mbarrier;
+  bool isWgmma = instruction.module == Module::wgmma;
+  unsigned firstLane = llvm::countr_zero(active);
+  wgmmaAccess = isWgmma;
+  llvm::scope_exit clearWgmma([&] { wgmmaAccess = false; });
 
   // atom and red read the memory they write.
   bool isReadModifyWrite =
@@ -384,15 +405,28 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
   };
   auto accessedBy = [&](unsigned position, unsigned lane, int64_t element) {
     const ptx::OperandInfo &info = instruction.operands[position];
-    return !info.isMemory || info.fragment.empty() ||
-           tile::getFragment(info.fragment).lane[element] % kWarpSize == lane;
+    if (!info.isMemory || !collective)
+      return true;
+    // A wgmma's shared matrix is read once per warp.
+    if (info.fragment.empty())
+      return lane == firstLane;
+    return tile::getFragment(info.fragment).lane[element] % kWarpSize == lane;
+  };
+  // An mbarrier's memory operand is the object, which the mbarrier
+  // semantics keep themselves.
+  auto isObject = [&](unsigned position) {
+    const ptx::OperandInfo &info = instruction.operands[position];
+    return info.isMemory && instruction.module == Module::mbarrier;
   };
   // An asynchronous copy's destination is written when the copy completes.
   bool deferredWrite = instruction.module == Module::cpasync;
-  int zeroFillOperand = -1;
-  for (auto [position, info] : llvm::enumerate(instruction.operands))
+  int zeroFillOperand = -1, scaleOperand = -1;
+  for (auto [position, info] : llvm::enumerate(instruction.operands)) {
     if (info.name == "srcsize")
       zeroFillOperand = position;
+    if (info.name == "scale-d")
+      scaleOperand = position;
+  }
 
   for (const Step &step : steps) {
     beginInstruction();
@@ -414,6 +448,8 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
         }
         const TensorOperand &tensor = *tensors[position];
         int64_t repeat = step.repeat[position];
+        if (isObject(position))
+          continue;
         if (tensor.masked &&
             !isInsideMaskedRegion(*this, tensor, operand.value, lane,
                                   getGroupIndex(*domain, getThreadId(lane)),
@@ -428,6 +464,14 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
         if (info.isDestination && !info.isReadWrite &&
             !(isReadModifyWrite && info.isMemory))
           continue;
+        // wgmma with scale-d false overwrites its accumulator.
+        if (info.isReadWrite && scaleOperand >= 0) {
+          const MixedOperand &scale = (*operands)[scaleOperand];
+          uint64_t bits = scale.value ? get(scale.value).lanes[lane]
+                                      : getImmediateBits(scale.immediate);
+          if (!(bits & 1))
+            continue;
+        }
         // mma's C after the first k step is the accumulator D.
         unsigned from = position;
         if (step.accumulator && position == 3) {
@@ -460,7 +504,7 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
       for (auto [position, operand] : llvm::enumerate(*operands)) {
         const ptx::OperandInfo &info = instruction.operands[position];
         if (!info.isDestination || !tensors[position] ||
-            (deferredWrite && info.isMemory))
+            (deferredWrite && info.isMemory) || isObject(position))
           continue;
         const TensorOperand &tensor = *tensors[position];
         Storage &storage = *get(operand.value).storage;
@@ -506,7 +550,7 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
       }
     };
 
-    if (!collective) {
+    if (!batch) {
       bool ok = true;
       forEachLane(active, [&](unsigned lane) {
         if (!ok)
@@ -536,13 +580,34 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
                                "that is partly outside its tensor";
       return failure();
     }
-    LogicalResult executed =
-        instruction.module == Module::mma ||
-                instruction.module == Module::matrix
-            ? executeMatrixInstruction(*this, op, instruction, laneAtoms,
-                                       active)
-            : executeCollectiveInstruction(*this, op, instruction, laneAtoms,
-                                           active);
+    LogicalResult executed = success();
+    switch (instruction.module) {
+    case Module::mma:
+    case Module::matrix:
+      executed =
+          executeMatrixInstruction(*this, op, instruction, laneAtoms, active);
+      break;
+    case Module::wgmma:
+      executed = executeWgmma(*this, op, instruction, laneAtoms, firstLane);
+      break;
+    case Module::mbarrier: {
+      int object = -1;
+      for (auto [position, info] : llvm::enumerate(instruction.operands))
+        if (info.isMemory)
+          object = position;
+      executed = executeMbarrierInstruction(
+          *this, op, instruction, laneAtoms, active, [&](unsigned lane) {
+            return std::make_pair(
+                get((*operands)[object].value).storage,
+                locate(object, lane, step.repeat[object], 0));
+          });
+      break;
+    }
+    default:
+      executed = executeCollectiveInstruction(*this, op, instruction,
+                                              laneAtoms, active);
+      break;
+    }
     if (failed(executed))
       return failure();
     forEachLane(active, [&](unsigned lane) {
@@ -551,8 +616,131 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
     });
     if (!ok)
       return failure();
+    // A wgmma's accumulators stay in flight until its group is waited for.
+    if (isWgmma) {
+      const tile::Fragment &fragment =
+          tile::getFragment(instruction.operands[0].fragment);
+      int64_t begin = locate(0, firstLane, step.repeat[0], 0);
+      warp.openWgmmaGroup.push_back(
+          {get((*operands)[0].value).storage, begin,
+           begin + fragment.registersPerLane * tensors[0]->elementBytes, op});
+    }
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TMA: the bulk tensor copies
+//===----------------------------------------------------------------------===//
+
+/// The region `value` is, directly or through views; null for a whole
+/// tensor.
+static RegionOp findRegion(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto region = dyn_cast<RegionOp>(def))
+      return region;
+    auto view = dyn_cast<ViewOp>(def);
+    if (!view)
+      return {};
+    value = view.getSource();
+  }
+  return {};
+}
+
+// A load reads the box from global memory at issue, zero for elements
+// outside the tensor, and queues the shared-memory writes on its mbarrier,
+// where they complete (CtaRun::completePendingLoads); a store reads the
+// shared image and writes the elements inside the tensor at issue (its
+// bulk group's wait then has nothing left to wait for).
+LogicalResult WarpExecutor::executeBulkTensorCopy(
+    Operation *op, const ptx::Instruction &instruction,
+    ArrayRef<MixedOperand> operands, const ExecutionDomain &domain,
+    LaneMask active) {
+  StringRef form = instruction.formName;
+  // Stores complete at issue: their bulk groups have nothing to wait for.
+  if (form == "cp.async.bulk.prefetch.tensor" ||
+      form == "cp.async.bulk.commit_group" ||
+      form == "cp.async.bulk.wait_group")
+    return success();
+  if (form != "cp.async.bulk.tensor.load" &&
+      form != "cp.async.bulk.tensor.store") {
+    emitRunError(op, cta) << "the interpreter does not model '"
+                          << instruction.spelling << "' (form " << form
+                          << ") yet";
+    return failure();
+  }
+  bool load = form == "cp.async.bulk.tensor.load";
+  int mapPosition = -1, boxPosition = -1, barrierPosition = -1;
+  for (auto [position, info] : llvm::enumerate(instruction.operands)) {
+    if (info.bulkRole == ptx::BulkTensorRole::TensorMap)
+      mapPosition = position;
+    else if (info.bulkRole == ptx::BulkTensorRole::BoxImage)
+      boxPosition = position;
+    else if (info.name == "mbar")
+      barrierPosition = position;
+  }
+  Value mapValue = operands[mapPosition].value;
+  Value boxValue = operands[boxPosition].value;
+  TensorOperand global(cast<tirx::TensorType>(mapValue.getType()), domain);
+  if (failed(setRuntimeStrides(global, mapValue, cta.launch))) {
+    emitRunError(op, cta) << "the interpreter does not model this view of a "
+                             "TMA box";
+    return failure();
+  }
+  global.masked = findRegion(mapValue);
+  TensorOperand box(cast<tirx::TensorType>(boxValue.getType()), domain);
+  int64_t elements = box.type.getNumElements();
+  int64_t elementBytes = box.elementBytes;
+  bool ok = true;
+  forEachLane(active, [&](unsigned lane) {
+    if (!ok)
+      return;
+    int64_t group = getGroupIndex(domain, getThreadId(lane));
+    const LaneValue &globalValue = get(mapValue);
+    const LaneValue &boxTile = get(boxValue);
+    PendingWrite pending;
+    for (int64_t index = 0; index < elements && ok; ++index) {
+      bool inside =
+          !global.masked || isInsideMaskedRegion(*this, global, mapValue, lane,
+                                                 group, index, 1);
+      int64_t globalOffset =
+          global.getByteOffset(group, index) + globalValue.offset(lane);
+      int64_t boxOffset = box.getByteOffset(group, index) + boxTile.offset(lane);
+      uint64_t bits = 0;
+      if (load) {
+        if (inside)
+          ok = succeeded(read(op, *globalValue.storage, lane, globalOffset,
+                              elementBytes, &bits));
+        pending.elements.push_back({boxOffset, bits});
+      } else if (inside) {
+        ok = succeeded(read(op, *boxTile.storage, lane, boxOffset,
+                            elementBytes, &bits)) &&
+             succeeded(write(op, *globalValue.storage, lane, globalOffset,
+                             elementBytes, &bits));
+      }
+    }
+    if (!ok || !load)
+      return;
+    const LaneValue &barrierValue = get(operands[barrierPosition].value);
+    auto found = cta.mbarriers.find(
+        {barrierValue.storage, barrierValue.offset(lane)});
+    if (found == cta.mbarriers.end() || !found->second.initOp) {
+      emitRunError(op, cta)
+          << "a TMA load completes on an mbarrier no thread has initialized ("
+          << cta.describeThread(warp.index, lane) << ")";
+      ok = false;
+      return;
+    }
+    pending.storage = boxTile.storage;
+    pending.elementBytes = elementBytes;
+    pending.warp = warp.index;
+    pending.lane = lane;
+    pending.clock = warp.clock;
+    pending.op = op;
+    pending.transactionBytes = elements * elementBytes;
+    found->second.pendingLoads.push_back(std::move(pending));
+  });
+  return success(ok);
 }
 
 //===----------------------------------------------------------------------===//
