@@ -15,7 +15,8 @@ call whose text is entirely computed (`emitOpError() << toString(error)`)
 only forwards a message catalogued where it is created.
 
 Only an expectation of the message's own kind counts (ACCEPTS):
-  - an MLIR diagnostic (emitError, emitOpError, emitOperandError,
+  - an MLIR diagnostic (emitError, emitOpError, emitOperandError, the
+    interpreter's emitRunError,
     emitWarning, emitRemark outside lib/CAPI): an `expected-<severity>
     {{...}}` of the same severity in a lit test run with
     -verify-diagnostics, or a FileCheck line whose prefix checks a tool's
@@ -61,7 +62,8 @@ import sys
 # Calls that start a user-visible message, by the language of the source.
 CXX_DIAGNOSTIC_CALL = re.compile(
     r"(?<![\w.:])(?:[\w.>-]*(?:\.|->))?"
-    r"(emitError|emitOpError|emitWarning|emitRemark|notifyMatchFailure|"
+    r"(emitError|emitOpError|emitRunError|emitWarning|emitRemark|"
+    r"notifyMatchFailure|"
     r"emitOperandError|makeError|error|errorAt|fail|internalError|"
     r"createStringError|setError|reportError|addDiagnostic)\s*\(")
 # A definition, not a call: `llvm::Error makeError(const Twine &message)`.
@@ -277,7 +279,9 @@ class Catalog:
 #===----------------------------------------------------------------------===#
 
 # An MLIR diagnostic, by severity.
+# emitRunError is the interpreter's emitError (lib/Interpreter/KernelRun.h).
 DIAGNOSTIC_SEVERITY = {"emitError": "error", "emitOpError": "error",
+                       "emitRunError": "error",
                        "emitOperandError": "error", "emitWarning": "warning",
                        "emitRemark": "remark"}
 # The C API turns the diagnostics of its own context into its error string.

@@ -63,7 +63,7 @@ LogicalResult CtaRun::completePendingLoads(MbarrierState *only) {
       issuer.clockOverride = &load.clock;
       for (auto [offset, bits] : load.elements)
         if (mlir::failed(issuer.write(load.op, *load.storage, load.lane, offset,
-                                load.elementBytes, &bits)))
+                                      load.elementBytes, &bits)))
           return failure();
       join(barrier.released, load.clock);
       barrier.transactionBytes -= load.transactionBytes;
@@ -97,8 +97,7 @@ LogicalResult interp::executeMbarrierInstruction(
   auto value = [&](unsigned lane, StringRef name) -> int64_t {
     int index = findOperand(instruction, name);
     return index < 0 ? 0
-                     : static_cast<int64_t>(
-                           laneAtoms[lane][index].elements[0]);
+                     : static_cast<int64_t>(laneAtoms[lane][index].elements[0]);
   };
   auto setValue = [&](unsigned lane, StringRef name, uint64_t bits) {
     int index = findOperand(instruction, name);
@@ -111,9 +110,8 @@ LogicalResult interp::executeMbarrierInstruction(
     if (found == cta.mbarriers.end() || !found->second.initOp) {
       emitRunError(op, cta) << "'" << instruction.spelling
                             << "' on an mbarrier no thread has initialized ("
-                            << cta.describeThread(warp.index, lane)
-                            << ", byte " << offset << " of " << storage->name
-                            << ")";
+                            << cta.describeThread(warp.index, lane) << ", byte "
+                            << offset << " of " << storage->name << ")";
       return nullptr;
     }
     return &found->second;
@@ -149,16 +147,17 @@ LogicalResult interp::executeMbarrierInstruction(
     }
     if (form.starts_with("mbarrier.arrive")) {
       if (form == "mbarrier.arrive.remote") {
-        emitRunError(op, cta) << "the interpreter does not model '"
-                              << instruction.spelling
-                              << "' (thread-block clusters) yet";
+        // check-diagnostics: internal, a remote arrival needs a cluster launch,
+        // which runKernel refuses first
+        emitRunError(op, cta)
+            << "the interpreter does not model '" << instruction.spelling
+            << "' (thread-block clusters) yet";
         return failure();
       }
       if (form.contains("expect_tx"))
         barrier->transactionBytes += value(lane, "tx");
-      int64_t count = findOperand(instruction, "count") >= 0
-                          ? value(lane, "count")
-                          : 1;
+      int64_t count =
+          findOperand(instruction, "count") >= 0 ? value(lane, "count") : 1;
       if (count > barrier->pendingArrivals) {
         InFlightDiagnostic diag =
             emitRunError(op, cta)

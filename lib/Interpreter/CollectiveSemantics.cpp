@@ -257,6 +257,8 @@ LogicalResult interp::executeCollectiveInstruction(
     int64_t threads = count < 0 ? executor.cta.launch.numThreads
                                 : static_cast<int64_t>(value(first, "b"));
     if (id >= 16) {
+      // check-diagnostics: internal, bar.sync's barrier operand is an immediate
+      // 0-15 (verifier)
       emitRunError(op, executor.cta)
           << "barrier " << id << " does not exist (0 to 15)";
       return failure();

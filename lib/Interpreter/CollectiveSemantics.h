@@ -76,10 +76,9 @@ LogicalResult executeWgmmaSync(WarpExecutor &executor,
 /// One warp's part of a wgmma.mma_async (the accumulator rows its lanes
 /// hold): the shared operands as gathered by lane `reader`
 /// (MatrixSemantics.cpp).
-LogicalResult executeWgmma(WarpExecutor &executor, Operation *op,
-                           const ptx::Instruction &instruction,
-                           MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms,
-                           unsigned reader);
+LogicalResult executeWgmma(
+    WarpExecutor &executor, Operation *op, const ptx::Instruction &instruction,
+    MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms, unsigned reader);
 
 } // namespace mlir::tirx::interp
 

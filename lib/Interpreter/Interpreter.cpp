@@ -234,8 +234,7 @@ LogicalResult CtaRun::run() {
       break;
     // No warp can run: the TMA loads still in flight complete now (the
     // latest the hardware can complete them), which may wake a waiter.
-    if (chosen < 0 && !failed &&
-        llvm::any_of(mbarriers, [](const auto &entry) {
+    if (chosen < 0 && !failed && llvm::any_of(mbarriers, [](const auto &entry) {
           return !entry.second.pendingLoads.empty();
         })) {
       (void)completePendingLoads(nullptr);
@@ -315,6 +314,8 @@ LogicalResult CtaRun::arriveAtBarrier(WarpState &warp, Operation *op,
   barrier.arrivedThreads += llvm::popcount(warp.live);
   barrier.arrivedWarps.push_back(warp.index);
   if (barrier.arrivedThreads > barrier.expectedThreads) {
+    // check-diagnostics: internal, collectives need whole warps (verifier):
+    // arrivals come 32 at a time, counts are multiples of 32
     emitRunError(op, *this)
         << "barrier " << id << " expects " << barrier.expectedThreads
         << " threads, but " << barrier.arrivedThreads << " arrived (warp "

@@ -292,6 +292,8 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
         predicated |= LaneMask(1) << lane;
     });
     if (collective && predicated && predicated != mask) {
+      // check-diagnostics: internal, a collective's pred is warp-uniform
+      // (verifier)
       emitRunError(op, cta) << "'" << instruction.spelling
                             << "' is a warp collective, but its predicate "
                                "differs between the lanes of warp "
@@ -302,6 +304,8 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
   }
   if (collective && active && active != warp.live) {
     unsigned skipping = llvm::countr_zero(warp.live & ~active);
+    // check-diagnostics: internal, the uniformity check rejects collectives
+    // under thread-dependent branches
     emitRunError(op, cta) << "'" << instruction.spelling
                           << "' is a warp collective, but "
                           << cta.describeThread(warp.index, skipping)
@@ -575,6 +579,8 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
     if (!ok)
       return failure();
     if (executing != active) {
+      // check-diagnostics: internal, masked regions are operands of
+      // thread-level instructions only (verifier)
       emitRunError(op, cta) << "'" << instruction.spelling
                             << "' is a warp collective over a masked region "
                                "that is partly outside its tensor";
@@ -597,15 +603,14 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
           object = position;
       executed = executeMbarrierInstruction(
           *this, op, instruction, laneAtoms, active, [&](unsigned lane) {
-            return std::make_pair(
-                get((*operands)[object].value).storage,
-                locate(object, lane, step.repeat[object], 0));
+            return std::make_pair(get((*operands)[object].value).storage,
+                                  locate(object, lane, step.repeat[object], 0));
           });
       break;
     }
     default:
-      executed = executeCollectiveInstruction(*this, op, instruction,
-                                              laneAtoms, active);
+      executed = executeCollectiveInstruction(*this, op, instruction, laneAtoms,
+                                              active);
       break;
     }
     if (failed(executed))
@@ -683,6 +688,8 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
   Value boxValue = operands[boxPosition].value;
   TensorOperand global(cast<tirx::TensorType>(mapValue.getType()), domain);
   if (failed(setRuntimeStrides(global, mapValue, cta.launch))) {
+    // check-diagnostics: internal, the region verifier refuses views splitting
+    // a runtime-strided tile's elements
     emitRunError(op, cta) << "the interpreter does not model this view of a "
                              "TMA box";
     return failure();
@@ -701,11 +708,12 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
     PendingWrite pending;
     for (int64_t index = 0; index < elements && ok; ++index) {
       bool inside =
-          !global.masked || isInsideMaskedRegion(*this, global, mapValue, lane,
-                                                 group, index, 1);
+          !global.masked ||
+          isInsideMaskedRegion(*this, global, mapValue, lane, group, index, 1);
       int64_t globalOffset =
           global.getByteOffset(group, index) + globalValue.offset(lane);
-      int64_t boxOffset = box.getByteOffset(group, index) + boxTile.offset(lane);
+      int64_t boxOffset =
+          box.getByteOffset(group, index) + boxTile.offset(lane);
       uint64_t bits = 0;
       if (load) {
         if (inside)
@@ -713,8 +721,8 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
                               elementBytes, &bits));
         pending.elements.push_back({boxOffset, bits});
       } else if (inside) {
-        ok = succeeded(read(op, *boxTile.storage, lane, boxOffset,
-                            elementBytes, &bits)) &&
+        ok = succeeded(read(op, *boxTile.storage, lane, boxOffset, elementBytes,
+                            &bits)) &&
              succeeded(write(op, *globalValue.storage, lane, globalOffset,
                              elementBytes, &bits));
       }
@@ -722,8 +730,8 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
     if (!ok || !load)
       return;
     const LaneValue &barrierValue = get(operands[barrierPosition].value);
-    auto found = cta.mbarriers.find(
-        {barrierValue.storage, barrierValue.offset(lane)});
+    auto found =
+        cta.mbarriers.find({barrierValue.storage, barrierValue.offset(lane)});
     if (found == cta.mbarriers.end() || !found->second.initOp) {
       emitRunError(op, cta)
           << "a TMA load completes on an mbarrier no thread has initialized ("
@@ -760,6 +768,8 @@ LogicalResult WarpExecutor::executeEwise(Operation *opPtr, LaneMask mask) {
   auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
       op, op.getCalleeAttr());
   if (!callee || callee.isExternal()) {
+    // check-diagnostics: internal, the verifier requires ewise callees to have
+    // bodies
     emitRunError(op, cta) << "the interpreter needs the body of '"
                           << op.getCallee() << "'";
     return failure();

@@ -86,6 +86,8 @@ LogicalResult WarpExecutor::executeOp(Operation &op, LaneMask mask) {
     auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         &op, call.getCalleeAttr());
     if (!callee || callee.isExternal()) {
+      // check-diagnostics: internal, the verifier requires ewise callees and
+      // what they call to have bodies
       emitRunError(&op, cta)
           << "the interpreter needs the body of '" << call.getCallee() << "'";
       return failure();

@@ -13,7 +13,7 @@ tirx.kernel @missing_barrier(%A: !row, %B: !row) launch(grid = [1], block = [64]
   tile.apply "ld.global.f32" scope(cta) (%r, %A) : !regs, !row
   %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
   %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tirx.tensor<2x32x1xf32, shared>
-  // expected-error @+1 {{data race on byte 128 of the shared tensor allocated at}}
+  // expected-error-re @+1 {{data race on byte 128 of the shared tensor allocated at {{.*}}: this write by block (0, 0, 0) thread 32 (warp 1, lane 0) and an earlier read by block (0, 0, 0) thread 16 (warp 0, lane 16) are not ordered by any synchronization}}
   tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tirx.tensor<2x32x1xf32, shared>, !regs
   %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tirx.tensor<2x32x1xf32, shared, #transposed>
   // expected-note @+1 {{the earlier access}}
