@@ -127,7 +127,9 @@ def _scalar_bits(name, dtype, value):
 
 class Interpreted:
     """A kernel that runs on the CPU interpreter: callable on NumPy arrays and
-    CPU tensors (written in place), with .mlir["input"] its IR."""
+    CPU tensors (written in place), with .mlir["input"] its IR. Keywords of a
+    call: races / uninitialized (False turns the check off), trace (every
+    operation to stderr), block (run only that CTA)."""
 
     def __init__(self, function, trace, ir):
         self.function = function
@@ -140,7 +142,7 @@ class Interpreted:
         self.ptx = None
         self.mlir = {"input": ir}
 
-    def __call__(self, *args, races=True, uninitialized=True):
+    def __call__(self, *args, races=True, uninitialized=True, trace=False, block=None):
         if len(args) != len(self.params):
             raise TypeError("kernel '%s' takes %d arguments, got %d"
                             % (self.name, len(self.params), len(args)))
@@ -177,7 +179,10 @@ class Interpreted:
                 raise ValueError("size variable '%s' is %d, which its declaration does not "
                                  "allow" % (var.name, value))
             arguments[len(self.params) + k].scalar = value
-        options = ("races=%d uninitialized=%d" % (races, uninitialized)).encode()
+        options = "races=%d uninitialized=%d trace=%d" % (races, uninitialized, trace)
+        if block is not None:
+            options += " block=%d" % block
+        options = options.encode()
         data = self.source_ir.encode()
         from ._compile import _IR_BUFFER, _user_location
         result = _capi.lib.tirxInterpret(data, len(data), _IR_BUFFER.encode(),
