@@ -61,6 +61,7 @@ LogicalResult CtaRun::completePendingLoads(MbarrierState *only) {
     for (PendingWrite &load : loads) {
       WarpExecutor issuer(*this, *warps[load.warp]);
       issuer.clockOverride = &load.clock;
+      issuer.asyncProxyAccess = true;
       for (auto [offset, bits] : load.elements)
         if (mlir::failed(issuer.write(load.op, *load.storage, load.lane, offset,
                                       load.elementBytes, &bits)))

@@ -48,6 +48,11 @@ struct AccessEpoch {
   bool valid = false;
   /// An atomic read-modify-write: atomics never race with each other.
   bool atomic = false;
+  /// Made by the async proxy (TMA, wgmma) rather than the generic one.
+  bool asyncProxy = false;
+  /// The fence.proxy.async count of the accessing thread at the access: a
+  /// generic write is visible to the async proxy once its thread fences.
+  uint32_t proxyFences = 0;
   /// The instruction (per warp, monotonic) that made the access: two lanes
   /// of one instruction writing one byte race even though they are in
   /// lockstep.

@@ -151,6 +151,7 @@ LogicalResult KernelRun::run() {
 
 CtaRun::CtaRun(KernelRun &launch, std::array<int64_t, 3> blockIndex)
     : launch(launch), blockIndex(blockIndex) {
+  proxyFences.assign(launch.numThreads, 0);
   int64_t numWarps = llvm::divideCeil(launch.numThreads, kWarpSize);
   for (int64_t index = 0; index < numWarps; ++index) {
     auto warp = std::make_unique<WarpState>();

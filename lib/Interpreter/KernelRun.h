@@ -73,6 +73,8 @@ public:
   /// progress (an arrival, a completed transfer): a spinning warp nothing
   /// can release is a deadlock too.
   int64_t idlePolls = 0;
+  /// Per thread, the fence.proxy.async it has executed.
+  std::vector<uint32_t> proxyFences;
   /// Set on the first error: every warp stops at its next step.
   bool failed = false;
   /// The first read of shared memory no thread had written, reported when
@@ -152,6 +154,8 @@ public:
   void beginInstruction() { ++warp.instructions; }
   /// The accesses being made are atomic (atom, red).
   bool atomicAccess = false;
+  /// The accesses are the async proxy's (TMA, wgmma's shared operands).
+  bool asyncProxyAccess = false;
 
 private:
   LogicalResult executeOp(Operation &op, LaneMask mask);

@@ -113,6 +113,8 @@ LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
   current.atomic = atomicAccess;
   current.instruction = warp.instructions;
   current.op = op;
+  current.asyncProxy = asyncProxyAccess;
+  current.proxyFences = cta.proxyFences[warp.index * kWarpSize + lane];
   // Whether `earlier` is ordered before the current access.
   auto ordered = [&](const AccessEpoch &earlier) {
     if (!earlier.valid || (earlier.atomic && current.atomic))
@@ -137,6 +139,21 @@ LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
     ByteShadow &shadow = storage.shadow[byte];
     if (!ordered(shadow.write))
       return report(shadow.write, true, byte);
+    // The async proxy sees a generic write only after its thread's
+    // fence.proxy.async.
+    const AccessEpoch &written = shadow.write;
+    if (asyncProxyAccess && !isWrite && written.valid && !written.asyncProxy &&
+        cta.proxyFences[written.warp * kWarpSize + written.lane] <=
+            written.proxyFences) {
+      InFlightDiagnostic diag =
+          emitRunError(op, cta)
+          << "the async proxy reads byte " << byte << " of " << storage.name
+          << ", which " << cta.describeThread(written.warp, written.lane)
+          << " wrote through the generic proxy with no fence.proxy.async "
+             "after the write";
+      diag.attachNote(written.op->getLoc()) << "the generic write";
+      return failure();
+    }
     if (isWrite) {
       for (const AccessEpoch &read : shadow.reads)
         if (!ordered(read))

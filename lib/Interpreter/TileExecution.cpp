@@ -342,6 +342,9 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
   unsigned firstLane = llvm::countr_zero(active);
   wgmmaAccess = isWgmma;
   llvm::scope_exit clearWgmma([&] { wgmmaAccess = false; });
+  // wgmma reads its shared operands through the async proxy.
+  asyncProxyAccess = isWgmma;
+  llvm::scope_exit clearProxy([&] { asyncProxyAccess = false; });
 
   // atom and red read the memory they write.
   bool isReadModifyWrite =
@@ -534,6 +537,8 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
         }
         return success();
       case Module::memory:
+        if (instruction.family == "fence" && instruction.hasModifier("async"))
+          ++cta.proxyFences[getThreadId(lane)];
         return executeMemoryInstruction(*this, op, instruction, atomsOfLane);
       case Module::cpasync: {
         // The destination's place, for the copy's completion.
@@ -721,10 +726,13 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
                               elementBytes, &bits));
         pending.elements.push_back({boxOffset, bits});
       } else if (inside) {
-        ok = succeeded(read(op, *boxTile.storage, lane, boxOffset, elementBytes,
-                            &bits)) &&
-             succeeded(write(op, *globalValue.storage, lane, globalOffset,
-                             elementBytes, &bits));
+        // The store reads the image through the async proxy.
+        asyncProxyAccess = true;
+        ok = succeeded(
+            read(op, *boxTile.storage, lane, boxOffset, elementBytes, &bits));
+        asyncProxyAccess = false;
+        ok = ok && succeeded(write(op, *globalValue.storage, lane, globalOffset,
+                                   elementBytes, &bits));
       }
     }
     if (!ok || !load)
