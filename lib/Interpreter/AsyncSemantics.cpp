@@ -170,7 +170,10 @@ LogicalResult interp::executeMbarrierInstruction(
             << "the mbarrier was initialized here";
         return failure();
       }
+      // The arrival releases what the warp did so far; what it does next
+      // is a new epoch.
       join(barrier->released, warp.clock);
+      ++warp.clock[warp.index];
       barrier->pendingArrivals -= count;
       setValue(lane, "state", barrier->phase);
       maybeCompletePhase(cta, *barrier);
@@ -228,8 +231,47 @@ LogicalResult interp::executeWgmmaSync(WarpExecutor &executor,
     warp.wgmmaGroups.push_back(std::move(warp.openWgmmaGroup));
     warp.openWgmmaGroup.clear();
   } else if (mode == "wait_group") {
-    while (warp.wgmmaGroups.size() > size_t(pendingGroups))
+    while (warp.wgmmaGroups.size() > size_t(pendingGroups)) {
+      // The wgmma may read its shared operands at any time until its group
+      // completes: a write to them that is not ordered before the issue
+      // (another warp's, or this warp's own after the issue) overlapped it.
+      std::vector<PendingAccumulator> group = std::move(warp.wgmmaGroups[0]);
       warp.wgmmaGroups.erase(warp.wgmmaGroups.begin());
+      for (const PendingAccumulator &pending : group)
+        for (auto [storage, offset, bytes] : pending.sharedReads)
+          for (int64_t byte = offset; byte < offset + bytes; ++byte) {
+            const AccessEpoch &write = storage->shadow[byte].write;
+            if (!write.valid)
+              continue;
+            bool before = write.warp == warp.index
+                              ? write.instruction <= pending.instruction
+                              : write.clock <= pending.clock[write.warp];
+            if (before)
+              continue;
+            InFlightDiagnostic diag =
+                emitRunError(write.op, executor.cta)
+                << "overwrites byte " << byte << " of " << storage->name
+                << " while a wgmma issued before it may still read it ("
+                << executor.cta.describeThread(write.warp, write.lane)
+                << "): the wgmma's group must complete (wgmma.wait_group) "
+                   "before its operands are written";
+            diag.attachNote(pending.op->getLoc()) << "the wgmma";
+            return failure();
+          }
+      // The reads last until now: a write still to come (a TMA load issued
+      // earlier) is checked against this moment.
+      executor.asyncProxyAccess = true;
+      for (const PendingAccumulator &pending : group)
+        for (auto [storage, offset, bytes] : pending.sharedReads) {
+          uint64_t ignored = 0;
+          if (failed(executor.read(pending.op, *storage, pending.lane, offset,
+                                   bytes, &ignored))) {
+            executor.asyncProxyAccess = false;
+            return failure();
+          }
+        }
+      executor.asyncProxyAccess = false;
+    }
   }
   return success();
 }

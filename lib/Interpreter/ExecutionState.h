@@ -160,6 +160,14 @@ struct PendingAccumulator {
   Storage *storage = nullptr;
   int64_t begin = 0, end = 0;
   Operation *op = nullptr;
+  /// Its shared operands' bytes (storage, offset, size), read by `lane`:
+  /// the wgmma may read them until its group completes, so they are read
+  /// again, for the checks, when the group is retired.
+  std::vector<std::tuple<Storage *, int64_t, int64_t>> sharedReads;
+  unsigned lane = 0;
+  /// The warp's instruction count and clock at the wgmma's issue.
+  uint64_t instruction = 0;
+  VectorClock clock;
 };
 
 /// A warp's state while it runs.

@@ -437,6 +437,7 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
 
   for (const Step &step : steps) {
     beginInstruction();
+    std::vector<std::tuple<Storage *, int64_t, int64_t>> wgmmaReads;
     // Gathers a lane's source atoms; false when a masked repeat is skipped.
     SmallVector<SmallVector<OperandAtom, 4>, 1> laneAtoms(kWarpSize);
     LaneMask executing = 0;
@@ -497,6 +498,10 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
         for (int64_t element = 0; element < count; ++element) {
           if (!accessedBy(position, lane, element))
             continue;
+          if (isWgmma && info.isMemory)
+            wgmmaReads.emplace_back(&storage,
+                                    locate(from, lane, repeat, element),
+                                    tensor.elementBytes);
           uint64_t bits = 0;
           if (failed(read(op, storage, lane,
                           locate(from, lane, repeat, element),
@@ -633,7 +638,8 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
       int64_t begin = locate(0, firstLane, step.repeat[0], 0);
       warp.openWgmmaGroup.push_back(
           {get((*operands)[0].value).storage, begin,
-           begin + fragment.registersPerLane * tensors[0]->elementBytes, op});
+           begin + fragment.registersPerLane * tensors[0]->elementBytes, op,
+           std::move(wgmmaReads), firstLane, warp.instructions, warp.clock});
     }
   }
   return success();
@@ -752,6 +758,7 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
     pending.warp = warp.index;
     pending.lane = lane;
     pending.clock = warp.clock;
+    ++warp.clock[warp.index];
     pending.op = op;
     pending.transactionBytes = elements * elementBytes;
     found->second.pendingLoads.push_back(std::move(pending));

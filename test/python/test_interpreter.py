@@ -969,13 +969,6 @@ def test_hopper_accumulators_read_before_wait_group(monkeypatch):
     assert_at(error.diagnostics[1], 2, "gemm_hopper", CONSUME, "the wgmma")
 
 
-@pytest.mark.xfail(strict=True, raises=pytest.fail.Exception, reason=(
-    "interpreter gap: a wgmma reads its shared operands when issued "
-    "(lib/Interpreter/TileExecution.cpp); only its accumulators stay in flight until "
-    "wait_group. A stage released to the producer while the group reading it is in "
-    "flight (no wgmma.wait_group 1 before the mbarrier.arrive on `empty`) races with "
-    "the next TMA load into it on the GPU, but runs clean here with the right numbers "
-    "(/tmp/gt/repro_wgmma_release.py; without the pipeline: /tmp/gt/repro_wgmma_release_min.py)"))
 def test_hopper_stage_released_before_its_wgmma_group_completes(monkeypatch):
     import gemm_hopper
     import tirx.gemm
@@ -983,17 +976,17 @@ def test_hopper_stage_released_before_its_wgmma_group_completes(monkeypatch):
     monkeypatch.setattr(tirx.gemm.WarpgroupMMA, "wait",
                         lambda mma, pending: None if pending == 1 else wait(mma, pending))
     # 5 K steps over 4 stages: step 4's TMA load overwrites stage 0 while the
-    # groups of steps 0 .. 3 are still in flight (only wait_group 0 is left).
+    # groups of steps 0 .. 3 are still in flight (only wait_group 0 is left):
+    # reported at the load, with the wgmma that may still read the stage.
     M, N, K = 128, 256, 320
     compiled = interpret(gemm_hopper.make_kernel(M, N, K))
-    try:
-        a, w, c = run_hopper_gemm(compiled, M, N, K)
-    except tirx.InterpreterError as error:  # what the fix should report
-        assert_at(error.diagnostics[0], 0, "gemm_hopper", "stage.load(sa[stage.index]",
-                  "data race on byte ")
-        return
-    assert gemm_hopper.check(a, w, c) <= 1
-    pytest.fail("the stage released before its wgmma group completed is not reported")
+    with pytest.raises(tirx.InterpreterError) as error:
+        run_hopper_gemm(compiled, M, N, K)
+    assert_at(error.value.diagnostics[0], 0, "gemm_hopper", "stage.load(sa[stage.index]",
+              "while a wgmma issued before it may still read it (block (0, 0, 0) thread 0 "
+              "(warp 0, lane 0)): the wgmma's group must complete (wgmma.wait_group) before "
+              "its operands are written")
+    assert_at(error.value.diagnostics[1], 2, "gemm_hopper", "mma.mainloop(", "the wgmma")
 
 
 def test_mma_sync_gemm_without_the_stage_barrier_is_a_race(monkeypatch):
