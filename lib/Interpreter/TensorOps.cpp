@@ -16,7 +16,10 @@
 
 #include "TirX/Dialect/TirX/IR/TirXDialect.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/bit.h"
+
+#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -185,6 +188,66 @@ LogicalResult WarpExecutor::executeTensorOp(Operation *op, LaneMask mask) {
                              &value.lanes[lane]));
     });
     return failure(!ok);
+  }
+  // Each lane prints, in lane order, to stdout (the GPU's vprintf buffer is
+  // the process's stdout too, when the kernel completes).
+  if (auto print = dyn_cast<PrintOp>(op)) {
+    llvm::Expected<SmallVector<PrintConversion>> conversions =
+        parsePrintFormat(print.getFormat());
+    if (!conversions) {
+      // check-diagnostics: internal, PrintOp's verifier parsed the format
+      emitRunError(op, cta) << llvm::toString(conversions.takeError());
+      return failure();
+    }
+    StringRef format = print.getFormat();
+    forEachLane(mask, [&](unsigned lane) {
+      std::string line;
+      size_t next = 0, at = 0;
+      for (auto [conversion, value] :
+           llvm::zip(*conversions, print.getArgs())) {
+        at = conversion.offset;
+        // The text before the conversion, with %% as %.
+        for (size_t i = next; i < at; ++i) {
+          line += format[i];
+          if (format[i] == '%' && i + 1 < at && format[i + 1] == '%')
+            ++i;
+        }
+        uint64_t bits = get(value).lanes[lane];
+        Type type = value.getType();
+        char buffer[128];
+        if (conversion.isFloat) {
+          llvm::APFloat number(cast<FloatType>(type).getFloatSemantics(),
+                               llvm::APInt(type.getIntOrFloatBitWidth(), bits));
+          bool losesInfo = false;
+          number.convert(llvm::APFloat::IEEEdouble(),
+                         llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+          snprintf(buffer, sizeof(buffer), conversion.text.c_str(),
+                   number.convertToDouble());
+        } else {
+          unsigned width = getScalarBitWidth(type);
+          llvm::APInt number(width, truncateBits(bits, width));
+          int64_t extended = type.isUnsignedInteger() || width == 1
+                                 ? static_cast<int64_t>(number.getZExtValue())
+                                 : number.getSExtValue();
+          if (conversion.isWide)
+            snprintf(buffer, sizeof(buffer), conversion.text.c_str(),
+                     static_cast<long long>(extended));
+          else
+            snprintf(buffer, sizeof(buffer), conversion.text.c_str(),
+                     static_cast<int>(extended));
+        }
+        line += buffer;
+        next = at + conversion.text.size();
+      }
+      for (size_t i = next; i < format.size(); ++i) {
+        line += format[i];
+        if (format[i] == '%' && i + 1 < format.size() && format[i + 1] == '%')
+          ++i;
+      }
+      llvm::outs() << line;
+    });
+    llvm::outs().flush();
+    return success();
   }
   if (isa<CtaSyncOp>(op)) {
     if (mask != warp.live) {

@@ -322,6 +322,43 @@ def cta_sync():
     builder().emit("tirx.cta_sync")
 
 
+def print_(format, *values):
+    """`T.print(format, *values)`: C printf from every thread that executes it
+    (`tirx.print`): on the GPU through vprintf, on the interpreter at once
+    (docs/python.md, "Printing"). Values are traced scalars (T.index values,
+    integers, floats; a register tile element as T.int32(regs[0])) or
+    constants (T.float32(2)); the format's conversions must match them, which
+    the compiler checks."""
+    if not isinstance(format, str):
+        raise _error("T.print takes its format string first, got %r" % (format,))
+    b = builder()
+    names, types = [], []
+    for index, value in enumerate(values):
+        if isinstance(value, Constant):
+            result = b.fresh("c")
+            b.emit("%s = arith.constant %s" % (result, value.immediate()))
+            value = ScalarValue(result, value.dtype)
+        if isinstance(value, (SizeVar, GridExpr)):
+            value = value.value()
+        if not isinstance(value, ScalarValue):
+            raise _error("T.print value #%d must be a traced scalar or a typed constant "
+                         "(T.int32(5)), got %r; write a Python value into the format" %
+                         (index, value))
+        names.append(value.ssa)
+        types.append(value.mlir)
+    text = "tirx.print %s" % _mlir_string(format)
+    if names:
+        text += " (%s) : %s" % (", ".join(names), ", ".join(types))
+    b.emit(text)
+
+
+def _mlir_string(text):
+    """`text` as an MLIR string literal."""
+    escaped = "".join(c if 32 <= ord(c) < 127 and c not in '"\\' else "\\%02X" % ord(c)
+                      for c in text)
+    return '"%s"' % escaped
+
+
 # T.cuda.atomic_add's element types and their atom.add type tokens.
 _ATOMIC_ADD_TYPES = {"uint32": "u32", "int32": "s32", "uint64": "u64", "float32": "f32",
                      "float64": "f64"}

@@ -16,6 +16,7 @@ import helpers
 
 import tirx
 from tirx import _capi
+from tirx._dsl import CompileError, DSLError
 from tirx.script import tirx as T
 from tirx.layout import S, TileLayout
 from tirx.cuda.axis import laneid, warpid
@@ -1062,3 +1063,48 @@ def test_hopper_gemm_with_a_wrong_lane_map(monkeypatch):
                   for x in (c, wrong))
     lane = numpy.arange(32)
     assert numpy.array_equal(got[:, lane % 8, :, lane // 8], right[:, lane // 4, :, lane % 4])
+
+
+#===------------------------------------------------------------------------===#
+# T.print: printf from the executing threads
+#===------------------------------------------------------------------------===#
+
+def test_print_on_the_interpreter(capfd):
+    @T.function
+    def hello(A: T.Tensor((4,), "float32")):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=64))
+        tx = T.cuda.thread_idx("x")
+        r = T.alloc_local((1,), "float32")
+        T.cuda.tile.apply(T.ptx["ld.global.f32"], r, A[0:1], scope="thread")
+        with T.If(tx % 32 < 2):
+            with T.Then():
+                T.print("thread %ld: a[0] = %.2f, %d \"q\" 50%%\n", tx, T.float32(r[0]),
+                        T.int32(-7))
+    interpret(hello)(numpy.array([1.5, 2, 3, 4], numpy.float32))
+    assert capfd.readouterr().out == "".join(
+        'thread %d: a[0] = 1.50, -7 "q" 50%%\n' % t for t in (0, 1, 32, 33))
+    # On the GPU: one vprintf call.
+    ptx = tirx.compile(hello, target={"kind": "cuda", "arch": "sm_90"}).ptx
+    assert ptx.count("call.uni (retval0), vprintf,") == 1
+
+
+def test_print_misuse():
+    with raises(DSLError, "T.print takes its format string first, got 3"):
+        @T.function
+        def first(A: T.Tensor((4,), "float32")):
+            T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+            T.print(3)
+        interpret(first)
+    with raises(DSLError, "T.print value #1 must be a traced scalar or a typed constant "
+                          "(T.int32(5)), got 2.5; write a Python value into the format"):
+        @T.function
+        def second(A: T.Tensor((4,), "float32")):
+            T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+            T.print("%ld %f\n", T.cuda.thread_idx("x"), 2.5)
+        interpret(second)
+    with pytest.raises(CompileError, match="'tirx.print' op the format has 2 conversion"):
+        @T.function
+        def third(A: T.Tensor((4,), "float32")):
+            T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
+            T.print("%ld %ld\n", T.cuda.thread_idx("x"))
+        interpret(third)(numpy.zeros(4, numpy.float32))

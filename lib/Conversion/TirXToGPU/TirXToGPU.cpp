@@ -77,6 +77,46 @@ static void convertBodyOps(Region &body) {
       op->erase();
       return;
     }
+    // tirx.print ⇒ gpu.printf, each value as its conversion reads it from
+    // the varargs: a float as f64, an integer as i32 or (l, ll) i64.
+    if (auto print = dyn_cast<PrintOp>(op)) {
+      llvm::Expected<SmallVector<PrintConversion>> conversions =
+          parsePrintFormat(print.getFormat());
+      if (!conversions) {
+        // check-diagnostics: internal, PrintOp's verifier parsed the format
+        llvm::consumeError(conversions.takeError());
+        return;
+      }
+      SmallVector<Value> args;
+      Location loc = op->getLoc();
+      for (auto [conversion, value] :
+           llvm::zip(*conversions, print.getArgs())) {
+        Type type = value.getType();
+        if (conversion.isFloat) {
+          if (!type.isF64())
+            value = arith::ExtFOp::create(builder, loc, builder.getF64Type(),
+                                          value);
+        } else {
+          Type wanted = conversion.isWide ? builder.getI64Type()
+                                          : builder.getI32Type();
+          if (type.isIndex())
+            value = arith::IndexCastOp::create(builder, loc, wanted, value);
+          else if (type.getIntOrFloatBitWidth() < wanted.getIntOrFloatBitWidth())
+            value = type.isUnsignedInteger() || type.isInteger(1)
+                        ? arith::ExtUIOp::create(builder, loc, wanted, value)
+                              .getResult()
+                        : arith::ExtSIOp::create(builder, loc, wanted, value)
+                              .getResult();
+          else if (type.getIntOrFloatBitWidth() >
+                   wanted.getIntOrFloatBitWidth())
+            value = arith::TruncIOp::create(builder, loc, wanted, value);
+        }
+        args.push_back(value);
+      }
+      gpu::PrintfOp::create(builder, loc, print.getFormatAttr(), args);
+      op->erase();
+      return;
+    }
     // tirx.return ⇒ gpu.return
     if (isa<ReturnOp>(op)) {
       gpu::ReturnOp::create(builder, op->getLoc());

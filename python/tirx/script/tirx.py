@@ -18,7 +18,7 @@ def dynamic(name, multiple_of=1, at_most=None):
 from .._function import (LaunchConfig, alloc_local, alloc_shared, apply as _apply,
                          atomic_add as _atomic_add,
                          block_idx as _block_idx, cta_sync as _cta_sync,
-                         device_entry, ewise as _ewise, function, ptx,
+                         device_entry, ewise as _ewise, function, print_, ptx,
                          thread_idx as _thread_idx)
 
 globals().update(_DTYPES)
@@ -44,3 +44,6 @@ cuda = _types.SimpleNamespace(
     group_exchange=_group_exchange,
     tile=_types.SimpleNamespace(apply=_apply, ewise=_ewise),
 )
+
+# T.print: printf from the threads that execute it (docs/python.md).
+globals()["print"] = print_

@@ -636,6 +636,71 @@ LogicalResult ReinterpretOp::verify() {
 
 Value ViewOp::getViewSource() { return getSource(); }
 
+//===----------------------------------------------------------------------===//
+// PrintOp
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<SmallVector<PrintConversion>>
+mlir::tirx::parsePrintFormat(StringRef format) {
+  SmallVector<PrintConversion> conversions;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%')
+      continue;
+    size_t start = i++;
+    if (i < format.size() && format[i] == '%')
+      continue;
+    while (i < format.size() && StringRef("-+ #0").contains(format[i]))
+      ++i;
+    while (i < format.size() && (isdigit(format[i]) || format[i] == '.'))
+      ++i;
+    PrintConversion conversion;
+    while (i < format.size() && StringRef("hljztL").contains(format[i])) {
+      conversion.isWide |= StringRef("ljzt").contains(format[i]);
+      ++i;
+    }
+    if (i >= format.size())
+      return llvm::createStringError(
+          "the format ends inside the conversion '" + format.substr(start).str() +
+          "'");
+    char type = format[i];
+    if (StringRef("diuxXoc").contains(type)) {
+      conversion.isFloat = false;
+    } else if (StringRef("fFeEgGaA").contains(type)) {
+      conversion.isFloat = true;
+    } else {
+      return llvm::createStringError(
+          "the conversion '" + format.substr(start, i + 1 - start).str() +
+          "' is not supported: tirx.print prints integers (d i u x X o c) and "
+          "floats (f e g a)");
+    }
+    conversion.text = format.substr(start, i + 1 - start).str();
+    conversion.offset = start;
+    conversions.push_back(std::move(conversion));
+  }
+  return conversions;
+}
+
+LogicalResult PrintOp::verify() {
+  llvm::Expected<SmallVector<PrintConversion>> conversions =
+      parsePrintFormat(getFormat());
+  if (!conversions)
+    return emitOpError() << llvm::toString(conversions.takeError());
+  if (conversions->size() != getArgs().size())
+    return emitOpError("the format has ")
+           << conversions->size() << " conversion(s) but " << getArgs().size()
+           << " value(s) are given";
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(*conversions, getArgs()))) {
+    auto [conversion, value] = pair;
+    bool isFloat = isa<FloatType>(value.getType());
+    if (isFloat != conversion.isFloat)
+      return emitOpError("value #")
+             << index << " is " << value.getType() << " but its conversion '"
+             << conversion.text << "' takes "
+             << (conversion.isFloat ? "a float" : "an integer");
+  }
+  return success();
+}
+
 LogicalResult ViewOp::verify() {
   tirx::TensorType source = getSource().getType(),
                    result = getResult().getType();

@@ -33,6 +33,20 @@ namespace mlir::tirx {
 /// chip name.
 FailureOr<std::optional<unsigned>> getTargetSM(Operation *op);
 
+/// One conversion of a `tirx.print` format: its text (`%5.2f`), whether it
+/// takes a float (else an integer), and whether an integer is 64 bits
+/// (`l`, `ll`, `z`, `j`, `t` length).
+struct PrintConversion {
+  std::string text;
+  /// Where the conversion starts in the format.
+  size_t offset = 0;
+  bool isFloat = false;
+  bool isWide = false;
+};
+/// The conversions of a printf format, in order (`%%` is text), or the
+/// reason it is not one `tirx.print` takes.
+llvm::Expected<SmallVector<PrintConversion>> parsePrintFormat(StringRef format);
+
 /// The target PTX ISA version (x10) named by the nearest `tirx.ptx`
 /// attribute on `op` or an ancestor, or 80 (the pipeline's default
 /// `features=+ptx80`) for a named chip. Fails with a diagnostic on a

@@ -271,6 +271,28 @@ def TirX_CtaSyncOp : TirX_Op<"cta_sync", [
   let assemblyFormat = "attr-dict";
 }
 
+def TirX_PrintOp : TirX_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Prints values from every thread that executes it (printf)";
+  let description = [{
+    ```mlir
+    tirx.print "row %d: max %f\n" (%row, %max) : index, f32
+    ```
+    prints the C `printf` format once per executing thread, as CUDA's
+    `printf` does: on the GPU through `vprintf` (the output appears when the
+    kernel completes, threads in no defined order), on the interpreter at
+    once, lane by lane. Conversions take integers (`d i u x X o c`, with an
+    `l`/`ll` length for 64 bits) or floats (`f e g a`, printed as double);
+    `%%` prints `%`. Put it under `scf.if` (or a predicate) to print from
+    one thread.
+  }];
+  let arguments = (ins StrAttr:$format,
+                       Variadic<AnyTypeOf<[AnyInteger, Index, AnyFloat]>>:$args);
+  let assemblyFormat = [{
+    $format attr-dict (`(` $args^ `)` `:` type($args))?
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Per-thread element access (produced by tile-dispatch)
 //===----------------------------------------------------------------------===//
