@@ -325,6 +325,28 @@ TIRX_CAPI void tirxRegisterAllPasses(void) { registerAllTirXPasses(); }
 // Compilation
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// A context of every TirX dialect whose diagnostics `result` records.
+struct RecordingContext {
+  explicit RecordingContext(TirxCompileResultImpl *result)
+      : context(getRegistry()),
+        handler(&context, [result](Diagnostic &diagnostic) {
+          record(result, diagnostic);
+          return success();
+        }) {
+    context.disableMultithreading();
+    context.printOpOnDiagnostic(false);
+  }
+  static DialectRegistry getRegistry() {
+    DialectRegistry registry;
+    registerAllTirXDialects(registry);
+    return registry;
+  }
+  MLIRContext context;
+  ScopedDiagnosticHandler handler;
+};
+} // namespace
+
 /// Parses and verifies `ir` (diagnostics go to `context`'s handler) and
 /// records its kernels' launch information in `result`.
 static OwningOpRef<ModuleOp> parseInput(TirxCompileResultImpl *result,
@@ -354,15 +376,8 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
                                         const char *name, const char *options,
                                         int keepStages) {
   auto *result = new TirxCompileResultImpl;
-  DialectRegistry registry;
-  registerAllTirXDialects(registry);
-  MLIRContext context(registry);
-  context.disableMultithreading();
-  context.printOpOnDiagnostic(false);
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
-    record(result, diagnostic);
-    return success();
-  });
+  RecordingContext recording(result);
+  MLIRContext &context = recording.context;
 
   OwningOpRef<ModuleOp> module = parseInput(result, context, ir, irSize, name);
   if (!module)
@@ -454,15 +469,8 @@ TIRX_CAPI TirxCompileResult tirxInterpret(const char *ir, size_t irSize,
                                           size_t numArgs,
                                           const char *options) {
   auto *result = new TirxCompileResultImpl;
-  DialectRegistry registry;
-  registerAllTirXDialects(registry);
-  MLIRContext context(registry);
-  context.disableMultithreading();
-  context.printOpOnDiagnostic(false);
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
-    record(result, diagnostic);
-    return success();
-  });
+  RecordingContext recording(result);
+  MLIRContext &context = recording.context;
   interp::InterpreterOptions interpreterOptions;
   llvm::SmallVector<llvm::StringRef> words;
   llvm::StringRef(options ? options : "").split(words, ' ', -1, false);

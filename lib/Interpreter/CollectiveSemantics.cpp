@@ -168,14 +168,6 @@ static std::pair<unsigned, bool> getShuffleSource(StringRef mode, unsigned lane,
   return {static_cast<unsigned>(source & 31), valid};
 }
 
-template <typename Fn> static void forEachLane(LaneMask mask, Fn fn) {
-  while (mask) {
-    unsigned lane = llvm::countr_zero(mask);
-    fn(lane);
-    mask &= mask - 1;
-  }
-}
-
 LogicalResult interp::executeCollectiveInstruction(
     WarpExecutor &executor, Operation *op, const ptx::Instruction &instruction,
     MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms, LaneMask active) {

@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/bit.h"
 
 #include <array>
 #include <cstdint>
@@ -34,6 +35,15 @@ constexpr unsigned kWarpSize = 32;
 /// Lanes of a warp, bit i for lane i.
 using LaneMask = uint32_t;
 constexpr LaneMask kFullMask = ~LaneMask(0);
+
+/// Calls `fn(lane)` for each lane of `mask`, lowest first.
+template <typename Fn> void forEachLane(LaneMask mask, Fn fn) {
+  while (mask) {
+    unsigned lane = llvm::countr_zero(mask);
+    fn(lane);
+    mask &= mask - 1;
+  }
+}
 
 /// Per warp of a CTA, the number of its synchronization epochs another warp
 /// has observed (FastTrack-style vector clock).

@@ -37,37 +37,6 @@ InFlightDiagnostic interp::emitRunError(Operation *op, CtaRun &cta) {
 // The launch
 //===----------------------------------------------------------------------===//
 
-/// The value of a grid extent's affine expression over the kernel's scalar
-/// arguments.
-static std::optional<int64_t> evaluateExtent(AffineExpr expr,
-                                             ArrayRef<KernelArgument> args) {
-  if (auto value = dyn_cast<AffineConstantExpr>(expr))
-    return value.getValue();
-  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
-    return static_cast<int64_t>(args[symbol.getPosition()].scalarBits);
-  auto binary = cast<AffineBinaryOpExpr>(expr);
-  std::optional<int64_t> lhs = evaluateExtent(binary.getLHS(), args);
-  std::optional<int64_t> rhs = evaluateExtent(binary.getRHS(), args);
-  if (!lhs || !rhs)
-    return std::nullopt;
-  switch (expr.getKind()) {
-  case AffineExprKind::Add:
-    return *lhs + *rhs;
-  case AffineExprKind::Mul:
-    return *lhs * *rhs;
-  case AffineExprKind::FloorDiv:
-    return *rhs > 0 ? std::optional(llvm::divideFloorSigned(*lhs, *rhs))
-                    : std::nullopt;
-  case AffineExprKind::CeilDiv:
-    return *rhs > 0 ? std::optional(llvm::divideCeilSigned(*lhs, *rhs))
-                    : std::nullopt;
-  case AffineExprKind::Mod:
-    return *rhs > 0 ? std::optional(llvm::mod(*lhs, *rhs)) : std::nullopt;
-  default:
-    return std::nullopt;
-  }
-}
-
 LogicalResult KernelRun::bindArguments() {
   FunctionType type = kernel.getFunctionType();
   if (arguments.size() != type.getNumInputs())
@@ -114,7 +83,10 @@ LogicalResult KernelRun::bindArguments() {
   numThreads = block[0] * block[1] * block[2];
   for (unsigned dim = 0; dim < launch.getGrid().size(); ++dim) {
     std::optional<int64_t> extent =
-        evaluateExtent(launch.getGridExpr(dim), arguments);
+        launch.evaluateGridExtent(dim, [&](unsigned index) {
+          return std::optional(
+              static_cast<int64_t>(arguments[index].scalarBits));
+        });
     if (!extent || *extent < 1)
       return kernel.emitError("grid extent ")
              << dim << " evaluates to "

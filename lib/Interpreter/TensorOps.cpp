@@ -25,14 +25,6 @@ using namespace mlir;
 using namespace mlir::tirx;
 using namespace mlir::tirx::interp;
 
-template <typename Fn> static void forEachLane(LaneMask mask, Fn fn) {
-  while (mask) {
-    unsigned lane = llvm::countr_zero(mask);
-    fn(lane);
-    mask &= mask - 1;
-  }
-}
-
 /// The value of size variable `name` in this launch.
 static int64_t getSizeValue(KernelRun &launch, StringAttr name) {
   KernelOp kernel = launch.kernel;

@@ -39,14 +39,6 @@ using namespace mlir::tirx::interp;
 using tile::ExecutionDomain;
 using tile::MixedOperand;
 
-template <typename Fn> static void forEachLane(LaneMask mask, Fn fn) {
-  while (mask) {
-    unsigned lane = llvm::countr_zero(mask);
-    fn(lane);
-    mask &= mask - 1;
-  }
-}
-
 /// The bits of a typed immediate.
 static uint64_t getImmediateBits(TypedAttr immediate) {
   if (auto value = dyn_cast<IntegerAttr>(immediate))
@@ -243,18 +235,9 @@ getSteps(const ptx::Instruction &instruction, ArrayRef<MixedOperand> operands,
       steps.push_back({SmallVector<int64_t, 4>(operands.size(), repeat)});
     return steps;
   }
-  int64_t batches = 1;
-  for (int64_t extent : mnk->batch)
-    batches *= extent;
-  int64_t m = mnk->m, n = mnk->n, k = mnk->k;
-  for (int64_t b = 0; b < batches; ++b)
-    for (int64_t kk = 0; kk < k; ++kk)
-      for (int64_t mm = 0; mm < m; ++mm)
-        for (int64_t nn = 0; nn < n; ++nn) {
-          int64_t dc = (b * m + mm) * n + nn;
-          steps.push_back(
-              {{dc, (b * m + mm) * k + kk, (b * n + nn) * k + kk, dc}, kk > 0});
-        }
+  for (const tile::MatrixStep &matrix : tile::getMatrixSteps(*mnk))
+    steps.push_back(
+        {{matrix.d, matrix.a, matrix.b, matrix.d}, matrix.accumulate});
   return steps;
 }
 

@@ -26,14 +26,6 @@ using namespace mlir;
 using namespace mlir::tirx;
 using namespace mlir::tirx::interp;
 
-template <typename Fn> static void forEachLane(LaneMask mask, Fn fn) {
-  while (mask) {
-    unsigned lane = llvm::countr_zero(mask);
-    fn(lane);
-    mask &= mask - 1;
-  }
-}
-
 /// The lanes of `mask` where the i1 `value` holds.
 static LaneMask getTrueLanes(const LaneValue &value, LaneMask mask) {
   LaneMask result = 0;

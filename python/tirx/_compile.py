@@ -111,10 +111,7 @@ def compile(f, target=None, pipeline="default"):
         hit = f.compiled.get(memory_key)
         if hit is not None:
             return hit
-    module = Module(f.name)
-    trace = f.trace_kernel(module)
-    body = [t for t in module.scalar_functions.values() if t] + [trace.text]
-    ir = 'module attributes {tirx.chip = "%s"} {\n%s\n}\n' % (arch, "\n".join(body))
+    trace, ir = trace_module(f, arch)
     # keep-cubin: ptxas -v runs on the PTX when a toolkit is found, for
     # .registers and .spill_bytes (docs/registers.md), and its cubin is what
     # the launcher loads (no JIT at the first launch).
@@ -152,26 +149,49 @@ def _keep_stages():
     return os.environ.get("TIRX_KEEP_STAGES", "0") not in ("", "0")
 
 
+def trace_module(f, arch):
+    """(trace, IR text): the kernel `f` traced into a module for chip `arch`,
+    with the scalar functions it calls."""
+    module = Module(f.name)
+    trace = f.trace_kernel(module)
+    body = [t for t in module.scalar_functions.values() if t] + [trace.text]
+    return trace, 'module attributes {tirx.chip = "%s"} {\n%s\n}\n' % (arch, "\n".join(body))
+
+
+def read_diagnostics(result, ir, trace):
+    """The diagnostics of a C API result, each (severity, file, line, column,
+    message) at the user's location."""
+    header_line = ir.splitlines().index(trace.text.splitlines()[0]) + 1
+    diagnostics = []
+    for i in range(_capi.lib.tirxCompileResultGetNumDiagnostics(result)):
+        severity, line, column = ctypes.c_int(), ctypes.c_uint(), ctypes.c_uint()
+        file, message = ctypes.c_char_p(), ctypes.c_char_p()
+        _capi.lib.tirxCompileResultGetDiagnostic(
+            result, i, ctypes.byref(severity), ctypes.byref(file), ctypes.byref(line),
+            ctypes.byref(column), ctypes.byref(message))
+        diagnostics.append(_user_location(
+            ir, (severity.value, file.value.decode(), line.value, column.value,
+                 message.value.decode()), header_line, trace.spans))
+    return diagnostics
+
+
+def format_diagnostics(diagnostics):
+    """`file:line: severity: message` lines."""
+    kinds = {0: "error", 1: "warning", 2: "note", 3: "remark"}
+    return "\n".join("%s:%d: %s: %s" % (file or "<unknown>", line, kinds[sev], message)
+                     for sev, file, line, column, message in diagnostics)
+
+
 def _compile_ir(f, trace, ir, options, keep_stages=None):
     """Compiles the IR through the C API: what a cache entry holds (the IR of
     each stage only with `keep_stages`, else None)."""
     if keep_stages is None:
         keep_stages = _keep_stages()
-    header_line = ir.splitlines().index(trace.text.splitlines()[0]) + 1
     data = ir.encode()
     result = _capi.lib.tirxCompile(data, len(data), _IR_BUFFER.encode(),
                                    options.encode(), 1 if keep_stages else 0)
     try:
-        diagnostics = []
-        for i in range(_capi.lib.tirxCompileResultGetNumDiagnostics(result)):
-            severity, line, column = ctypes.c_int(), ctypes.c_uint(), ctypes.c_uint()
-            file, message = ctypes.c_char_p(), ctypes.c_char_p()
-            _capi.lib.tirxCompileResultGetDiagnostic(
-                result, i, ctypes.byref(severity), ctypes.byref(file), ctypes.byref(line),
-                ctypes.byref(column), ctypes.byref(message))
-            diagnostics.append(_user_location(
-                ir, (severity.value, file.value.decode(), line.value, column.value,
-                     message.value.decode()), header_line, trace.spans))
+        diagnostics = read_diagnostics(result, ir, trace)
         stages = {}
         times = {}
         for i in range(_capi.lib.tirxCompileResultGetNumStages(result)):
@@ -180,11 +200,9 @@ def _compile_ir(f, trace, ir, options, keep_stages=None):
             times[name] = times.get(name, 0.0) + \
                 _capi.lib.tirxCompileResultGetStageSeconds(result, i)
         if not _capi.lib.tirxCompileResultSucceeded(result):
-            kinds = {0: "error", 1: "warning", 2: "note", 3: "remark"}
-            lines = ["%s:%d: %s: %s" % (file or "<unknown>", line, kinds[sev], message)
-                     for sev, file, line, column, message in diagnostics]
             # check-diagnostics: internal, every failure of tirxCompile has a diagnostic
-            raise CompileError("\n".join(lines) or "compilation failed", diagnostics)
+            raise CompileError(format_diagnostics(diagnostics) or "compilation failed",
+                               diagnostics)
         size = ctypes.c_size_t()
         output = _capi.lib.tirxCompileResultGetOutput(result, ctypes.byref(size))
         ptx = ctypes.string_at(output, size.value).decode()

@@ -1,12 +1,10 @@
 """Kernels on the CPU interpreter (docs/interpreter.md):
 `tirx.compile(f, target="interpret")`, and `TIRX_INTERPRET=1`, which makes
 `target="cuda"` scripts run unchanged on CPU tensors."""
-import ctypes
 import os
 
 from . import _capi
 from ._dsl import CompileError, DType
-from ._function import Module
 
 _DEFAULT_ARCH = "sm_90a"
 
@@ -38,10 +36,8 @@ def compile_interpreted(f, target):
     hit = f.compiled.get(key)
     if hit is not None:
         return hit
-    module = Module(f.name)
-    trace = f.trace_kernel(module)
-    body = [t for t in module.scalar_functions.values() if t] + [trace.text]
-    ir = 'module attributes {tirx.chip = "%s"} {\n%s\n}\n' % (arch, "\n".join(body))
+    from ._compile import trace_module
+    trace, ir = trace_module(f, arch)
     return f.compiled.setdefault(key, Interpreted(f, trace, ir))
 
 
@@ -184,34 +180,19 @@ class Interpreted:
             options += " block=%d" % block
         options = options.encode()
         data = self.source_ir.encode()
-        from ._compile import _IR_BUFFER, _user_location
+        from ._compile import _IR_BUFFER, format_diagnostics, read_diagnostics
         result = _capi.lib.tirxInterpret(data, len(data), _IR_BUFFER.encode(),
                                          self.name.encode(), arguments,
                                          len(self.params) + len(self.size_vars), options)
         try:
             if _capi.lib.tirxCompileResultSucceeded(result):
                 return
-            header_line = self.source_ir.splitlines().index(
-                self._trace.text.splitlines()[0]) + 1
-            diagnostics = []
-            for i in range(_capi.lib.tirxCompileResultGetNumDiagnostics(result)):
-                severity, line, column = ctypes.c_int(), ctypes.c_uint(), ctypes.c_uint()
-                file, message = ctypes.c_char_p(), ctypes.c_char_p()
-                _capi.lib.tirxCompileResultGetDiagnostic(
-                    result, i, ctypes.byref(severity), ctypes.byref(file), ctypes.byref(line),
-                    ctypes.byref(column), ctypes.byref(message))
-                diagnostics.append(_user_location(
-                    self.source_ir, (severity.value, file.value.decode(), line.value,
-                                     column.value, message.value.decode()),
-                    header_line, self._trace.spans))
+            diagnostics = read_diagnostics(result, self.source_ir, self._trace)
             ran = _capi.lib.tirxCompileResultGetNumStages(result) > 0
         finally:
             _capi.lib.tirxCompileResultDestroy(result)
-        kinds = {0: "error", 1: "warning", 2: "note", 3: "remark"}
-        text = "\n".join("%s:%d: %s: %s" % (file or "<unknown>", line, kinds[sev], message)
-                         for sev, file, line, column, message in diagnostics)
         # check-diagnostics: internal, every failure of tirxInterpret has a diagnostic
-        text = text or "the interpreter failed"
+        text = format_diagnostics(diagnostics) or "the interpreter failed"
         if ran:
             raise InterpreterError(text, diagnostics)
         raise CompileError(text, diagnostics)

@@ -40,12 +40,7 @@ static const char *kBad =
     "  tirx.return\n"
     "}\n";
 
-static void compile(const char *name, const char *ir, const char *options) {
-  TirxCompileResult result =
-      tirxCompile(ir, strlen(ir), name, options, /*keepStages=*/1);
-  printf("%s: succeeded=%d stages=%zu\n", name,
-         tirxCompileResultSucceeded(result),
-         tirxCompileResultGetNumStages(result));
+static void printDiagnostics(TirxCompileResult result) {
   for (size_t i = 0; i < tirxCompileResultGetNumDiagnostics(result); ++i) {
     int severity;
     const char *file, *message;
@@ -55,6 +50,15 @@ static void compile(const char *name, const char *ir, const char *options) {
     printf("  diagnostic %d %s:%u:%u: %s\n", severity, file, line, column,
            message);
   }
+}
+
+static void compile(const char *name, const char *ir, const char *options) {
+  TirxCompileResult result =
+      tirxCompile(ir, strlen(ir), name, options, /*keepStages=*/1);
+  printf("%s: succeeded=%d stages=%zu\n", name,
+         tirxCompileResultSucceeded(result),
+         tirxCompileResultGetNumStages(result));
+  printDiagnostics(result);
   size_t size = 0;
   const char *output = tirxCompileResultGetOutput(result, &size);
   printf("  output: %zu bytes, has ld.global.v4.b32: %d\n", size,
@@ -75,15 +79,7 @@ static void interpret(const char *what, size_t bytes, const char *options) {
   printf("%s: succeeded=%d stages=%zu b[0]=%g b[127]=%g\n", what,
          tirxCompileResultSucceeded(result),
          tirxCompileResultGetNumStages(result), b[0], b[127]);
-  for (size_t i = 0; i < tirxCompileResultGetNumDiagnostics(result); ++i) {
-    int severity;
-    const char *file, *message;
-    unsigned line, column;
-    tirxCompileResultGetDiagnostic(result, i, &severity, &file, &line, &column,
-                                   &message);
-    printf("  diagnostic %d %s:%u:%u: %s\n", severity, file, line, column,
-           message);
-  }
+  printDiagnostics(result);
   tirxCompileResultDestroy(result);
 }
 

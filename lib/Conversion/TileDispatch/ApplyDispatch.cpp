@@ -397,22 +397,13 @@ private:
       }
       return steps;
     }
-    int64_t batches = 1;
-    for (int64_t extent : mnk->batch)
-      batches *= extent;
-    int64_t m = mnk->m, n = mnk->n, k = mnk->k;
-    for (int64_t b = 0; b < batches; ++b)
-      for (int64_t kk = 0; kk < k; ++kk)
-        for (int64_t mm = 0; mm < m; ++mm)
-          for (int64_t nn = 0; nn < n; ++nn) {
-            int64_t dc = (b * m + mm) * n + nn;
-            Step step;
-            step.repeat = {dc, (b * m + mm) * k + kk, (b * n + nn) * k + kk,
-                           dc};
-            step.source = {&plans[0], &plans[1], &plans[2],
-                           kk ? &plans[0] : &plans[3]};
-            steps.push_back(std::move(step));
-          }
+    for (const MatrixStep &matrix : getMatrixSteps(*mnk)) {
+      Step step;
+      step.repeat = {matrix.d, matrix.a, matrix.b, matrix.d};
+      step.source = {&plans[0], &plans[1], &plans[2],
+                     matrix.accumulate ? &plans[0] : &plans[3]};
+      steps.push_back(std::move(step));
+    }
     return steps;
   }
 

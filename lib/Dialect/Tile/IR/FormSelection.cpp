@@ -163,6 +163,22 @@ bool mlir::tirx::tile::getMatrixTranspose(const ptx::Instruction &instruction,
   return false;
 }
 
+SmallVector<MatrixStep>
+mlir::tirx::tile::getMatrixSteps(const MmaRepeats &repeats) {
+  int64_t batches = 1;
+  for (int64_t extent : repeats.batch)
+    batches *= extent;
+  int64_t m = repeats.m, n = repeats.n, k = repeats.k;
+  SmallVector<MatrixStep> steps;
+  for (int64_t b = 0; b < batches; ++b)
+    for (int64_t kk = 0; kk < k; ++kk)
+      for (int64_t mm = 0; mm < m; ++mm)
+        for (int64_t nn = 0; nn < n; ++nn)
+          steps.push_back({(b * m + mm) * n + nn, (b * m + mm) * k + kk,
+                           (b * n + nn) * k + kk, kk > 0});
+  return steps;
+}
+
 std::optional<MmaRepeats>
 mlir::tirx::tile::getMmaRepeats(const ptx::Instruction &inst,
                                 ArrayRef<int64_t> d, ArrayRef<int64_t> a) {

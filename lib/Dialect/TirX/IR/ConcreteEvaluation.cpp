@@ -181,38 +181,9 @@ std::optional<APInt> ConcreteEvaluator::evaluateOp(Operation *op,
 }
 
 std::optional<int64_t> ConcreteEvaluator::evaluateGridExtent(unsigned dim) {
-  LaunchConfigAttr launch = kernel.getLaunch();
-  if (dim >= launch.getGrid().size())
-    return 1;
-  std::function<std::optional<int64_t>(AffineExpr)> walk =
-      [&](AffineExpr expr) -> std::optional<int64_t> {
-    if (auto value = dyn_cast<AffineConstantExpr>(expr))
-      return value.getValue();
-    if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
-      return evaluateSigned(kernel.getArgument(symbol.getPosition()));
-    auto binary = cast<AffineBinaryOpExpr>(expr);
-    std::optional<int64_t> lhs = walk(binary.getLHS());
-    std::optional<int64_t> rhs = lhs ? walk(binary.getRHS()) : std::nullopt;
-    if (!rhs)
-      return std::nullopt;
-    switch (expr.getKind()) {
-    case AffineExprKind::Add:
-      return llvm::checkedAdd(*lhs, *rhs);
-    case AffineExprKind::Mul:
-      return llvm::checkedMul(*lhs, *rhs);
-    case AffineExprKind::FloorDiv:
-      return *rhs > 0 ? std::optional(llvm::divideFloorSigned(*lhs, *rhs))
-                      : std::nullopt;
-    case AffineExprKind::CeilDiv:
-      return *rhs > 0 ? std::optional(llvm::divideCeilSigned(*lhs, *rhs))
-                      : std::nullopt;
-    case AffineExprKind::Mod:
-      return *rhs > 0 ? std::optional(llvm::mod(*lhs, *rhs)) : std::nullopt;
-    default:
-      return std::nullopt;
-    }
-  };
-  return walk(launch.getGridExpr(dim));
+  return kernel.getLaunch().evaluateGridExtent(dim, [&](unsigned index) {
+    return evaluateSigned(kernel.getArgument(index));
+  });
 }
 
 std::string ConcreteEvaluator::checkDomain() {

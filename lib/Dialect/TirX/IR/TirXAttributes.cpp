@@ -12,7 +12,10 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -235,6 +238,42 @@ int64_t LaunchConfigAttr::getNumClusterCTAs() const {
   for (int64_t extent : getCluster())
     ctas *= extent;
   return ctas;
+}
+
+std::optional<int64_t> LaunchConfigAttr::evaluateGridExtent(
+    unsigned dim,
+    llvm::function_ref<std::optional<int64_t>(unsigned)> argument) const {
+  if (dim >= getGrid().size())
+    return 1;
+  std::function<std::optional<int64_t>(AffineExpr)> walk =
+      [&](AffineExpr expr) -> std::optional<int64_t> {
+    if (auto value = dyn_cast<AffineConstantExpr>(expr))
+      return value.getValue();
+    if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+      return argument(symbol.getPosition());
+    auto binary = cast<AffineBinaryOpExpr>(expr);
+    std::optional<int64_t> lhs = walk(binary.getLHS());
+    std::optional<int64_t> rhs = lhs ? walk(binary.getRHS()) : std::nullopt;
+    if (!rhs)
+      return std::nullopt;
+    switch (expr.getKind()) {
+    case AffineExprKind::Add:
+      return llvm::checkedAdd(*lhs, *rhs);
+    case AffineExprKind::Mul:
+      return llvm::checkedMul(*lhs, *rhs);
+    case AffineExprKind::FloorDiv:
+      return *rhs > 0 ? std::optional(llvm::divideFloorSigned(*lhs, *rhs))
+                      : std::nullopt;
+    case AffineExprKind::CeilDiv:
+      return *rhs > 0 ? std::optional(llvm::divideCeilSigned(*lhs, *rhs))
+                      : std::nullopt;
+    case AffineExprKind::Mod:
+      return *rhs > 0 ? std::optional(llvm::mod(*lhs, *rhs)) : std::nullopt;
+    default:
+      return std::nullopt;
+    }
+  };
+  return walk(getGridExpr(dim));
 }
 
 AffineExpr LaunchConfigAttr::getGridExpr(unsigned dim) const {

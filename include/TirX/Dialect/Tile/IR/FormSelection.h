@@ -53,6 +53,18 @@ std::optional<MmaRepeats> getMmaRepeats(const ptx::Instruction &inst,
                                         ArrayRef<int64_t> d,
                                         ArrayRef<int64_t> a);
 
+/// One instruction of mma's structured repeats: the repeat of D (and C), A
+/// and B it reads and writes, and whether its C is D (the accumulator of
+/// every k step after the first).
+struct MatrixStep {
+  int64_t d, a, b;
+  bool accumulate;
+};
+/// The instructions of `repeats` in issue order: (batch, k, m, n), k
+/// outermost within a batch (tile-dispatch's order, which the interpreter
+/// follows).
+SmallVector<MatrixStep> getMatrixSteps(const MmaRepeats &repeats);
+
 /// The integer immediate of the operand at `position`, if it is one.
 std::optional<int64_t> getIntegerImmediate(ArrayRef<MixedOperand> operands,
                                            unsigned position);

@@ -123,6 +123,12 @@ def TirX_LaunchConfigAttr : TirX_Attr<"LaunchConfig", "launch"> {
     /// The affine expression of grid extent `dim` over the kernel's
     /// arguments (a constant for a static extent).
     ::mlir::AffineExpr getGridExpr(unsigned dim) const;
+    /// Grid extent `dim` for the arguments `argument(i)` gives (nothing for
+    /// an argument it does not know, an overflow, or a division by a
+    /// non-positive value).
+    std::optional<int64_t> evaluateGridExtent(
+        unsigned dim,
+        ::llvm::function_ref<std::optional<int64_t>(unsigned)> argument) const;
   }];
 }
 
