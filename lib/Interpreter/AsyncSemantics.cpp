@@ -37,7 +37,9 @@ static void join(VectorClock &into, const VectorClock &from) {
 
 /// Completes the current phase when nothing is pending.
 static void maybeCompletePhase(CtaRun &cta, MbarrierState &barrier) {
-  if (barrier.pendingArrivals > 0 || barrier.transactionBytes > 0)
+  // Transaction bytes may complete before they are expected (a negative
+  // count): the phase waits for both to balance.
+  if (barrier.pendingArrivals > 0 || barrier.transactionBytes != 0)
     return;
   barrier.completed[barrier.phase & 1] = barrier.released;
   barrier.released.assign(cta.warps.size(), 0);

@@ -265,6 +265,20 @@ LogicalResult CtaRun::reportDeadlock() {
       diag.attachNote(launch.kernel.getLoc())
           << "warp " << warp->index << " has finished the kernel";
   }
+  // What each mbarrier's current phase still waits for.
+  for (auto &[key, barrier] : mbarriers) {
+    if (!barrier.initOp)
+      continue;
+    Diagnostic &note = diag.attachNote(barrier.initOp->getLoc());
+    note << "the mbarrier initialized here is in phase " << barrier.phase
+         << ", which still waits for " << barrier.pendingArrivals
+         << " arrival(s) of " << barrier.expectedArrivals;
+    if (barrier.transactionBytes > 0)
+      note << " and " << barrier.transactionBytes << " transaction byte(s)";
+    else if (barrier.transactionBytes < 0)
+      note << "; its transfers brought " << -barrier.transactionBytes
+           << " byte(s) more than an expect_tx announced";
+  }
   return failure();
 }
 

@@ -49,6 +49,7 @@ tirx.kernel @wrong_parity() launch(grid = [1], block = [64]) {
   %c0 = arith.constant 0 : index
   %is0 = arith.cmpi eq, %tx, %c0 : index
   %bar = tirx.alloc_shared : !bar
+  // expected-note @+1 {{the mbarrier initialized here is in phase 1, which still waits for 64 arrival(s) of 64}}
   tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%bar, 64 : i32) pred(%is0) : !bar
   tirx.cta_sync
   %st = tirx.alloc_local : !state
@@ -101,5 +102,30 @@ tirx.kernel @tma_without_mbarrier(%A: !tirx.tensor<64x64xbf16, global, align = 1
     tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%img, %box, %bar)
         : !tirx.tensor<64x64xbf16, shared, align = 128>, !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (64, 1)]>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
   }
+  tirx.return
+}
+
+// -----
+
+// An expect_tx announcing more bytes than the TMA load brings: the phase
+// never completes.
+tirx.kernel @too_many_bytes(%A: !tirx.tensor<64x64xbf16, global, align = 16>)
+    launch(grid = [1], block = [32]) {
+  %img = tirx.alloc_shared : !tirx.tensor<64x64xbf16, shared, align = 128>
+  %bar = tirx.alloc_shared : !tirx.tensor<1xui64, shared, align = 8>
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %is0 = arith.cmpi eq, %tx, %c0 : index
+  // expected-note @+1 {{the mbarrier initialized here is in phase 0, which still waits for 0 arrival(s) of 1 and 8192 transaction byte(s)}}
+  tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%bar, 1 : i32) pred(%is0) : !tirx.tensor<1xui64, shared, align = 8>
+  scf.if %is0 {
+    tile.apply "mbarrier.arrive.expect_tx.shared::cta.b64" scope(thread) (%bar, 16384 : i32) : !tirx.tensor<1xui64, shared, align = 8>
+    %box = tirx.region %A[0, 0] [64, 64] : !tirx.tensor<64x64xbf16, global, align = 16>
+    tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%img, %box, %bar)
+        : !tirx.tensor<64x64xbf16, shared, align = 128>, !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (64, 1)]>, align = 16>, !tirx.tensor<1xui64, shared, align = 8>
+  }
+  // expected-error @+2 {{deadlock in block (0, 0, 0): every warp still running waits for another}}
+  // expected-note @+1 {{warp 0 waits here}}
+  tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%bar, 0 : i32) : !tirx.tensor<1xui64, shared, align = 8>
   tirx.return
 }

@@ -926,13 +926,20 @@ def test_hopper_producer_parity_off_by_one_is_a_deadlock(monkeypatch):
                                  "running waits for another" % example_line("gemm_hopper",
                                                                             PRODUCE))
     assert_at(error.diagnostics[0], 0, "gemm_hopper", PRODUCE, "deadlock in block (0, 0, 0)")
-    notes = error.diagnostics[1:]
+    notes = error.diagnostics[1:13]
     assert [note[4] for note in notes] == \
         ["warp 0 waits here"] + ["warp %d has finished the kernel" % w for w in (1, 2, 3)] + \
         ["warp %d waits here" % w for w in range(4, 12)]
     assert_at(notes[0], 2, "gemm_hopper", PRODUCE, "warp 0 waits here")
     for note in notes[4:]:
         assert_at(note, 2, "gemm_hopper", CONSUME, "waits here")
+    # Then what each of the 8 mbarriers (4 stages' full and empty) waits for,
+    # all in their first phase: `full` for the producer's arrival, `empty`
+    # for the 8 consumer warps'.
+    phases = sorted(note[4] for note in error.diagnostics[13:])
+    assert phases == sorted(
+        ["the mbarrier initialized here is in phase 0, which still waits for %s" % waits
+         for waits in ["1 arrival(s) of 1"] * 4 + ["8 arrival(s) of 8"] * 4]), phases
 
 
 def test_hopper_consumer_parity_flipped_reads_the_stage_too_early(monkeypatch):
