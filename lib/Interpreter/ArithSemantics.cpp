@@ -72,79 +72,6 @@ static APFloat convertFloat(APFloat value, Type type) {
   return value;
 }
 
-static bool compareFloats(arith::CmpFPredicate predicate, const APFloat &a,
-                          const APFloat &b) {
-  APFloat::cmpResult result = a.compare(b);
-  bool unordered = result == APFloat::cmpUnordered;
-  bool less = result == APFloat::cmpLessThan;
-  bool equal = result == APFloat::cmpEqual;
-  bool greater = result == APFloat::cmpGreaterThan;
-  using P = arith::CmpFPredicate;
-  switch (predicate) {
-  case P::AlwaysFalse:
-    return false;
-  case P::OEQ:
-    return equal;
-  case P::OGT:
-    return greater;
-  case P::OGE:
-    return greater || equal;
-  case P::OLT:
-    return less;
-  case P::OLE:
-    return less || equal;
-  case P::ONE:
-    return less || greater;
-  case P::ORD:
-    return !unordered;
-  case P::UEQ:
-    return unordered || equal;
-  case P::UGT:
-    return unordered || greater;
-  case P::UGE:
-    return unordered || greater || equal;
-  case P::ULT:
-    return unordered || less;
-  case P::ULE:
-    return unordered || less || equal;
-  case P::UNE:
-    return !equal;
-  case P::UNO:
-    return unordered;
-  case P::AlwaysTrue:
-    return true;
-  }
-  return false;
-}
-
-static bool compareInts(arith::CmpIPredicate predicate, const APInt &a,
-                        const APInt &b) {
-  using P = arith::CmpIPredicate;
-  switch (predicate) {
-  case P::eq:
-    return a.eq(b);
-  case P::ne:
-    return a.ne(b);
-  case P::slt:
-    return a.slt(b);
-  case P::sle:
-    return a.sle(b);
-  case P::sgt:
-    return a.sgt(b);
-  case P::sge:
-    return a.sge(b);
-  case P::ult:
-    return a.ult(b);
-  case P::ule:
-    return a.ule(b);
-  case P::ugt:
-    return a.ugt(b);
-  case P::uge:
-    return a.uge(b);
-  }
-  return false;
-}
-
 /// The libm function a one-argument `math` op computes, in double.
 static double (*getUnaryFunction(StringRef name))(double) {
   return llvm::StringSwitch<double (*)(double)>(name)
@@ -241,13 +168,13 @@ FailureOr<uint64_t> interp::evaluateScalarOp(Operation *op,
   if (auto select = dyn_cast<arith::SelectOp>(op))
     return (operands[0] & 1) ? operands[1] : operands[2];
   if (auto compare = dyn_cast<arith::CmpIOp>(op))
-    return uint64_t(compareInts(compare.getPredicate(),
-                                toInt(operands[0], operandType(0)),
-                                toInt(operands[1], operandType(1))));
+    return uint64_t(arith::applyCmpPredicate(
+        compare.getPredicate(), toInt(operands[0], operandType(0)),
+        toInt(operands[1], operandType(1))));
   if (auto compare = dyn_cast<arith::CmpFOp>(op))
-    return uint64_t(compareFloats(compare.getPredicate(),
-                                  toFloat(operands[0], operandType(0)),
-                                  toFloat(operands[1], operandType(1))));
+    return uint64_t(arith::applyCmpPredicate(
+        compare.getPredicate(), toFloat(operands[0], operandType(0)),
+        toFloat(operands[1], operandType(1))));
 
   if (isa<FloatType>(resultType)) {
     const llvm::fltSemantics &semantics =

@@ -20,14 +20,6 @@ using namespace mlir;
 using namespace mlir::tirx;
 using namespace mlir::tirx::interp;
 
-/// The index of the operand named `name`, or -1.
-static int findOperand(const ptx::Instruction &instruction, StringRef name) {
-  for (auto [index, info] : llvm::enumerate(instruction.operands))
-    if (info.name == name)
-      return index;
-  return -1;
-}
-
 static LogicalResult complete(WarpExecutor &executor, unsigned lane,
                               std::vector<AsyncCopy> &group) {
   for (AsyncCopy &copy : group)

@@ -82,14 +82,6 @@ LogicalResult CtaRun::completePendingLoads(MbarrierState *only) {
   return success();
 }
 
-/// The index of the operand named `name`, or -1.
-static int findOperand(const ptx::Instruction &instruction, StringRef name) {
-  for (auto [index, info] : llvm::enumerate(instruction.operands))
-    if (info.name == name)
-      return index;
-  return -1;
-}
-
 LogicalResult interp::executeMbarrierInstruction(
     WarpExecutor &executor, Operation *op, const ptx::Instruction &instruction,
     MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms, LaneMask active,

@@ -18,8 +18,7 @@ using namespace mlir::tirx::interp;
 using llvm::APFloat;
 using llvm::APInt;
 
-/// The index of the operand named `name`, or -1.
-static int findOperand(const ptx::Instruction &instruction, StringRef name) {
+int interp::findOperand(const ptx::Instruction &instruction, StringRef name) {
   for (auto [index, info] : llvm::enumerate(instruction.operands))
     if (info.name == name)
       return index;

@@ -20,6 +20,10 @@
 
 namespace mlir::tirx::interp {
 
+/// The index of `instruction`'s operand named `name` (PTXTable.def's
+/// operand names: "d", "src", "scale-d"), or -1.
+int findOperand(const ptx::Instruction &instruction, StringRef name);
+
 /// One lane's ld, st, atom, red or fence: `operands` hold its gathered
 /// atoms (a memory destination of atom/red holds the memory's old value);
 /// the executor scatters the destinations afterwards.

@@ -37,6 +37,14 @@ InFlightDiagnostic interp::emitRunError(Operation *op, CtaRun &cta) {
 // The launch
 //===----------------------------------------------------------------------===//
 
+int64_t KernelRun::getSizeValue(StringAttr name) {
+  for (unsigned index = 0; index < kernel.getNumArguments(); ++index)
+    if (kernel.getArgAttrOfType<StringAttr>(index,
+                                            TirXDialect::kSizeAttrName) == name)
+      return static_cast<int64_t>(arguments[index].scalarBits);
+  return 0;
+}
+
 LogicalResult KernelRun::bindArguments() {
   FunctionType type = kernel.getFunctionType();
   if (arguments.size() != type.getNumInputs())
@@ -45,13 +53,6 @@ LogicalResult KernelRun::bindArguments() {
            << arguments.size() << " arguments for a kernel of "
            << type.getNumInputs() << " parameters";
   argumentStorage.resize(arguments.size());
-  // Size variables first: tensor sizes depend on them.
-  llvm::StringMap<int64_t> sizes;
-  for (auto [index, input] : llvm::enumerate(type.getInputs()))
-    if (auto name = kernel.getArgAttrOfType<StringAttr>(
-            index, TirXDialect::kSizeAttrName))
-      sizes[name.getValue()] =
-          static_cast<int64_t>(arguments[index].scalarBits);
   for (auto [index, input] : llvm::enumerate(type.getInputs())) {
     auto tensor = dyn_cast<TensorType>(input);
     if (!tensor)
@@ -63,7 +64,7 @@ LogicalResult KernelRun::bindArguments() {
     } else {
       for (auto [dim, extent] : llvm::enumerate(tensor.getShape())) {
         StringAttr name = tensor.getSizeName(dim);
-        needed *= name ? sizes.lookup(name.getValue()) : extent;
+        needed *= name ? getSizeValue(name) : extent;
       }
     }
     if (!argument.data || static_cast<int64_t>(argument.bytes) < needed)

@@ -49,6 +49,8 @@ struct KernelRun {
             const InterpreterOptions &options)
       : kernel(kernel), options(options), arguments(arguments) {}
   LogicalResult run();
+  /// The value of size variable `name` in this launch.
+  int64_t getSizeValue(StringAttr name);
 
 private:
   LogicalResult bindArguments();

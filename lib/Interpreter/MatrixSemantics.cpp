@@ -217,14 +217,8 @@ LogicalResult interp::executeWgmma(
       getInputFormat(instruction.getModifier(ptx::Slot::atype));
   if (sscanf(shape.str().c_str(), "m%ldn%ldk%ld", &m, &n, &k) != 3 || !input)
     return unsupported(executor, op, instruction);
-  auto findOperand = [&](StringRef name) -> int {
-    for (auto [index, info] : llvm::enumerate(instruction.operands))
-      if (info.name == name)
-        return index;
-    return -1;
-  };
   auto scalar = [&](StringRef name, int64_t otherwise) -> int64_t {
-    int index = findOperand(name);
+    int index = findOperand(instruction, name);
     if (index < 0)
       return otherwise;
     return static_cast<int64_t>(laneAtoms[reader][index].elements[0]);

@@ -25,16 +25,6 @@ using namespace mlir;
 using namespace mlir::tirx;
 using namespace mlir::tirx::interp;
 
-/// The value of size variable `name` in this launch.
-static int64_t getSizeValue(KernelRun &launch, StringAttr name) {
-  KernelOp kernel = launch.kernel;
-  for (unsigned index = 0; index < kernel.getNumArguments(); ++index)
-    if (kernel.getArgAttrOfType<StringAttr>(index,
-                                            TirXDialect::kSizeAttrName) == name)
-      return static_cast<int64_t>(launch.arguments[index].scalarBits);
-  return 0;
-}
-
 /// How messages name the storage of an allocation.
 static std::string describeAllocation(Operation *op, StringRef kind) {
   std::string text;
@@ -129,7 +119,7 @@ LogicalResult WarpExecutor::executeTensorOp(Operation *op, LaneMask mask) {
       for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
         strides[dim] = stride;
         StringAttr name = sourceType.getSizeName(dim);
-        stride *= name ? getSizeValue(launch, name) : shape[dim];
+        stride *= name ? launch.getSizeValue(name) : shape[dim];
       }
       for (auto [dimIndex, offset] : llvm::enumerate(staticOffsets)) {
         size_t dim = dimIndex;

@@ -129,14 +129,6 @@ static int64_t getElementTypeBitWidth(tirx::TensorType type) {
   return type.getElementType().getIntOrFloatBitWidth();
 }
 
-static int64_t getSizeValue(KernelRun &launch, StringAttr name) {
-  for (unsigned arg = 0; arg < launch.kernel.getNumArguments(); ++arg)
-    if (launch.kernel.getArgAttrOfType<StringAttr>(
-            arg, TirXDialect::kSizeAttrName) == name)
-      return static_cast<int64_t>(launch.arguments[arg].scalarBits);
-  return 0;
-}
-
 /// Fills `tensor`'s runtime-strided addressing when `value` is a tile of a
 /// runtime-sized tensor spanning several rows (tirx-lower-tensors'
 /// element_ptr of such a tile); fails for a view that splits its elements.
@@ -162,7 +154,7 @@ static LogicalResult setRuntimeStrides(TensorOperand &tensor, Value value,
   for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
     tensor.stridedBytes[dim] = stride;
     StringAttr name = source.getSizeName(dim);
-    stride *= name ? getSizeValue(launch, name) : shape[dim];
+    stride *= name ? launch.getSizeValue(name) : shape[dim];
   }
   return success();
 }
@@ -197,7 +189,7 @@ static bool isInsideMaskedRegion(WarpExecutor &executor,
           executor.get(region.getOffsets()[nextDynamic++]).lanes[lane]);
     int64_t extent = source.getShape()[dim];
     if (StringAttr name = source.getSizeName(dim))
-      extent = getSizeValue(launch, name);
+      extent = launch.getSizeValue(name);
     if (start + coordinate[dim] >= extent)
       return false;
   }
@@ -410,13 +402,8 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
   };
   // An asynchronous copy's destination is written when the copy completes.
   bool deferredWrite = instruction.module == Module::cpasync;
-  int zeroFillOperand = -1, scaleOperand = -1;
-  for (auto [position, info] : llvm::enumerate(instruction.operands)) {
-    if (info.name == "srcsize")
-      zeroFillOperand = position;
-    if (info.name == "scale-d")
-      scaleOperand = position;
-  }
+  int zeroFillOperand = findOperand(instruction, "srcsize");
+  int scaleOperand = findOperand(instruction, "scale-d");
 
   for (const Step &step : steps) {
     beginInstruction();

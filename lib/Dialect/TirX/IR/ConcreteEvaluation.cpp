@@ -104,23 +104,8 @@ std::optional<APInt> ConcreteEvaluator::evaluateOp(Operation *op,
   if (!rhs)
     return std::nullopt;
   const APInt &a = *lhs, &b = *rhs;
-  if (auto compare = dyn_cast<arith::CmpIOp>(op)) {
-    using P = arith::CmpIPredicate;
-    bool result = false;
-    switch (compare.getPredicate()) {
-    case P::eq: result = a.eq(b); break;
-    case P::ne: result = a.ne(b); break;
-    case P::slt: result = a.slt(b); break;
-    case P::sle: result = a.sle(b); break;
-    case P::sgt: result = a.sgt(b); break;
-    case P::sge: result = a.sge(b); break;
-    case P::ult: result = a.ult(b); break;
-    case P::ule: result = a.ule(b); break;
-    case P::ugt: result = a.ugt(b); break;
-    case P::uge: result = a.uge(b); break;
-    }
-    return APInt(1, result);
-  }
+  if (auto compare = dyn_cast<arith::CmpIOp>(op))
+    return APInt(1, arith::applyCmpPredicate(compare.getPredicate(), a, b));
   // Shifts by the width or more, and divisions by zero, are poison.
   auto shiftAmount = [&]() -> std::optional<unsigned> {
     if (b.uge(a.getBitWidth()))
