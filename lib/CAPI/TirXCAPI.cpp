@@ -466,8 +466,7 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
 TIRX_CAPI TirxCompileResult tirxInterpret(const char *ir, size_t irSize,
                                           const char *name, const char *kernel,
                                           const TirxInterpretArgument *args,
-                                          size_t numArgs,
-                                          const char *options) {
+                                          size_t numArgs, const char *options) {
   auto *result = new TirxCompileResultImpl;
   RecordingContext recording(result);
   MLIRContext &context = recording.context;
@@ -515,9 +514,9 @@ TIRX_CAPI TirxCompileResult tirxInterpret(const char *ir, size_t irSize,
       *module, kernel ? kernel : "", arguments, interpreterOptions));
   StageRecord run;
   run.name = "interpret";
-  run.seconds = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
+  run.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   result->stages.push_back(std::move(run));
   return result;
 }

@@ -97,11 +97,12 @@ static void convertBodyOps(Region &body) {
             value = arith::ExtFOp::create(builder, loc, builder.getF64Type(),
                                           value);
         } else {
-          Type wanted = conversion.isWide ? builder.getI64Type()
-                                          : builder.getI32Type();
+          Type wanted =
+              conversion.isWide ? builder.getI64Type() : builder.getI32Type();
           if (type.isIndex())
             value = arith::IndexCastOp::create(builder, loc, wanted, value);
-          else if (type.getIntOrFloatBitWidth() < wanted.getIntOrFloatBitWidth())
+          else if (type.getIntOrFloatBitWidth() <
+                   wanted.getIntOrFloatBitWidth())
             value = type.isUnsignedInteger() || type.isInteger(1)
                         ? arith::ExtUIOp::create(builder, loc, wanted, value)
                               .getResult()

@@ -659,9 +659,8 @@ mlir::tirx::parsePrintFormat(StringRef format) {
       ++i;
     }
     if (i >= format.size())
-      return llvm::createStringError(
-          "the format ends inside the conversion '" + format.substr(start).str() +
-          "'");
+      return llvm::createStringError("the format ends inside the conversion '" +
+                                     format.substr(start).str() + "'");
     char type = format[i];
     if (StringRef("diuxXoc").contains(type)) {
       conversion.isFloat = false;
@@ -689,7 +688,8 @@ LogicalResult PrintOp::verify() {
     return emitOpError("the format has ")
            << conversions->size() << " conversion(s) but " << getArgs().size()
            << " value(s) are given";
-  for (auto [index, pair] : llvm::enumerate(llvm::zip(*conversions, getArgs()))) {
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(*conversions, getArgs()))) {
     auto [conversion, value] = pair;
     bool isFloat = isa<FloatType>(value.getType());
     if (isFloat != conversion.isFloat)
