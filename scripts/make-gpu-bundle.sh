@@ -49,7 +49,7 @@ for suite in numerics immediates; do
 done
 /usr/local/cuda/bin/nvcc -arch=sm_90 -cubin -o "$out/numerics/reference.cubin" \
   "$out/numerics/reference.cu"
-cp "$root/test/gpu/numerics/run.py" "$out/numerics/"
+cp "$root/test/gpu/numerics/run.py" "$root/test/gpu/numerics/suite.py" "$out/numerics/"
 # wgmma (issue 19, item 4; test/gpu/wgmma): wgmma.mma_async m64nNk16 at
 # sm_90a against nvcc's inline asm with hand-built descriptors. A module
 # tirx-opt refuses is kept as wgmma.err for run.py to print.

@@ -102,8 +102,11 @@ if [ -d "$here/numerics" ]; then
     "$nvcc" -arch=sm_90 -cubin -o "$here/numerics/reference.cubin" "$here/numerics/reference.cu" \
       && echo "numerics: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
   fi
+  # GOLDEN_DIR=DIR records the GPU's outputs for the interpreter's
+  # bit-for-bit comparison (DIR/numerics.npz; test/gpu/numerics/suite.py).
   check "numerics/run.py" python3 "$here/numerics/run.py" "$here/numerics" \
-    "${NUMERICS_RESULTS:-$here/numerics/RESULTS.md}"
+    "${NUMERICS_RESULTS:-$here/numerics/RESULTS.md}" \
+    ${GOLDEN_DIR:+--record "$GOLDEN_DIR/numerics.npz"}
 fi
 # wgmma (issue 19, item 4; test/gpu/wgmma): wgmma.mma_async m64nNk16 (N 8,
 # 64, 128, 256; bf16, f16; A from shared memory or registers; K- and

@@ -3,8 +3,8 @@
 supports on sm_90, as a TirX kernel and as a CUDA C++ reference kernel that
 issues the same instruction through inline asm.
 
-    gen.py OUT_DIR     writes numerics.mlir, reference.cu, forms.json,
-                       immediates.mlir, immediates.json
+    gen.py OUT_DIR [--ctas K]   writes numerics.mlir, reference.cu, forms.json,
+                               immediates.mlir, immediates.json
 
 Each kernel processes 2^20 elements per operand: CTA b of 1024, thread
 (warp w, lane l), repeat r handles element 1024 b + 256 r + 32 w + l.
@@ -59,14 +59,15 @@ def register_forms():
             yield spelling, dtypes
 
 
-def tirx_kernel(index, spelling, dtypes, immediates=None, prefix="form"):
+def tirx_kernel(index, spelling, dtypes, immediates=None, prefix="form", ctas=CTAS):
     """dtypes: the register operands' types, destination first. immediates:
-    {operand position: "VALUE : TYPE"} placed among them (none by default)."""
+    {operand position: "VALUE : TYPE"} placed among them (none by default).
+    ctas: the grid (1024 elements each)."""
     immediates = immediates or {}
-    chunk = "#tirx.layout<S[(%d, 8, 32, 4, 1) : (1024, 32, 1, 256, 1)]>" % CTAS
+    chunk = "#tirx.layout<S[(%d, 8, 32, 4, 1) : (1024, 32, 1, 256, 1)]>" % ctas
     reg = "#tirx.layout<S[(8, 32, 4) : (1@warpid, 1@laneid, 1)]>"
     def gtype(dt):
-        return "!tirx.tensor<%dx8x32x4x1x%s, global, %s>" % (CTAS, dt, chunk)
+        return "!tirx.tensor<%dx8x32x4x1x%s, global, %s>" % (ctas, dt, chunk)
     def rtype(dt):
         return "!tirx.tensor<8x32x4x1x%s, local, %s>" % (dt, reg)
     def vtype(dt):
@@ -77,7 +78,7 @@ def tirx_kernel(index, spelling, dtypes, immediates=None, prefix="form"):
                 "(1024, 32, 1, 256, 1)]>>" % dt)
     args = ", ".join("%%p%d: %s" % (i, gtype(dt)) for i, dt in enumerate(dtypes))
     lines = ["  tirx.kernel @%s_%d(%s) launch(grid = [%d], block = [256]) {" % (
-        prefix, index, args, CTAS), "    %bx = tirx.block_idx x"]
+        prefix, index, args, ctas), "    %bx = tirx.block_idx x"]
     for i, dt in enumerate(dtypes):
         lines.append("    %%c%d = tirx.region %%p%d[%%bx, 0, 0, 0, 0] [1, 8, 32, 4, 1] : %s"
                      % (i, i, gtype(dt)))
@@ -252,16 +253,16 @@ def immediate_forms():
         yield spelling, dtypes, immediates
 
 
-def main(out):
+def main(out, ctas=CTAS):
     os.makedirs(out, exist_ok=True)
     forms = list(register_forms())
-    kernels = [tirx_kernel(i, s, d) for i, (s, d) in enumerate(forms)]
+    kernels = [tirx_kernel(i, s, d, ctas=ctas) for i, (s, d) in enumerate(forms)]
     with open(os.path.join(out, "numerics.mlir"), "w") as f:
         f.write('module attributes {tirx.chip = "sm_90", tirx.ptx = 81 : i32} {\n%s\n}\n'
                 % "\n".join(kernels))
     with_immediates = list(immediate_forms())
     imm_kernels = [tirx_kernel(i, s, d, {p: "%s : %s" % (m["value"], m["dtype"])
-                                         for p, m in imms.items()}, prefix="imm")
+                                         for p, m in imms.items()}, prefix="imm", ctas=ctas)
                    for i, (s, d, imms) in enumerate(with_immediates)]
     with open(os.path.join(out, "immediates.mlir"), "w") as f:
         f.write('module attributes {tirx.chip = "sm_90", tirx.ptx = 81 : i32} {\n%s\n}\n'
@@ -283,4 +284,12 @@ def main(out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    # gen.py OUT_DIR [--ctas K]: K CTAs per kernel instead of 1024 (the
+    # interpreter's run of suite.SAMPLES uses 2).
+    args = sys.argv[1:]
+    ctas = CTAS
+    if "--ctas" in args:
+        position = args.index("--ctas")
+        ctas = int(args[position + 1])
+        del args[position:position + 2]
+    main(args[0], ctas)
