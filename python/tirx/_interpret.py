@@ -1,6 +1,7 @@
 """Kernels on the CPU interpreter (docs/interpreter.md):
 `tirx.compile(f, target="interpret")`, and `TIRX_INTERPRET=1`, which makes
 `target="cuda"` scripts run unchanged on CPU tensors."""
+import ctypes
 import os
 
 from . import _capi
@@ -66,9 +67,11 @@ def _read_array(name, arg):
         return (arg.data_ptr(), tuple(arg.shape), _TORCH_TYPESTR.get(str(arg.dtype), str(arg.dtype)),
                 arg.numel() * arg.element_size())
     interface = getattr(arg, "__array_interface__", None)
+    if not isinstance(interface, dict) and hasattr(arg, "__dlpack__"):
+        return _read_dlpack(name, arg)
     if not isinstance(interface, dict):
-        raise TypeError("parameter '%s' expects a NumPy array or a CPU tensor, got %s"
-                        % (name, type(arg).__name__))
+        raise TypeError("parameter '%s' expects a NumPy array, a CPU tensor or a DLPack CPU "
+                        "array, got %s" % (name, type(arg).__name__))
     shape = tuple(interface["shape"])
     typestr = interface["typestr"]
     itemsize = int(typestr[2:])
@@ -86,6 +89,63 @@ def _read_array(name, arg):
     for extent in shape:
         count *= extent
     return address, shape, typestr, count * itemsize
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+_DL_CPU, _DL_CUDA_HOST = 1, 3
+# DLPack's type codes (dlpack.h: kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLBool)
+# as __array_interface__ typestrs.
+_DL_KIND = {0: "i", 1: "u", 2: "f", 4: "V", 6: "b"}
+
+
+def _read_dlpack(name, arg):
+    """(address, shape, typestr, bytes) of a DLPack producer's CPU array
+    (the DLTensor of its `__dlpack__()` capsule; the capsule, kept on the
+    object until the call returns, frees it)."""
+    device = arg.__dlpack_device__() if hasattr(arg, "__dlpack_device__") else (_DL_CPU, 0)
+    if int(device[0]) not in (_DL_CPU, _DL_CUDA_HOST):
+        raise TypeError("parameter '%s' is on DLPack device type %d, but the interpreter "
+                        "runs on host memory: pass a CPU array" % (name, int(device[0])))
+    capsule = arg.__dlpack__()
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    # DLManagedTensor starts with its DLTensor.
+    tensor = _DLTensor.from_address(get_pointer(capsule, b"dltensor"))
+    _KEEP_ALIVE.append(capsule)
+    dtype = tensor.dtype
+    if dtype.lanes != 1 or dtype.code not in _DL_KIND or dtype.bits % 8:
+        raise TypeError("parameter '%s': DLPack element type (code %d, %d bits, %d lanes) has "
+                        "no TirX type" % (name, dtype.code, dtype.bits, dtype.lanes))
+    itemsize = dtype.bits // 8
+    typestr = ("|" if itemsize == 1 else "<") + _DL_KIND[dtype.code] + str(itemsize)
+    shape = tuple(tensor.shape[i] for i in range(tensor.ndim))
+    count, stride = 1, 1
+    for axis in reversed(range(tensor.ndim)):
+        if tensor.strides and shape[axis] > 1 and tensor.strides[axis] != stride:
+            raise ValueError("parameter '%s' must be contiguous (row-major)" % name)
+        stride *= shape[axis]
+    for extent in shape:
+        count *= extent
+    return tensor.data + tensor.byte_offset, shape, typestr, count * itemsize
+
+
+# The DLPack capsules read by the call running (their arrays stay alive until
+# it returns; Interpreted.__call__ clears the list).
+_KEEP_ALIVE = []
 
 
 def _float_bits(dtype, value):
@@ -139,6 +199,12 @@ class Interpreted:
         self.mlir = {"input": ir}
 
     def __call__(self, *args, races=True, uninitialized=True, trace=False, block=None):
+        try:
+            return self._run(args, races, uninitialized, trace, block)
+        finally:
+            _KEEP_ALIVE.clear()
+
+    def _run(self, args, races, uninitialized, trace, block):
         if len(args) != len(self.params):
             raise TypeError("kernel '%s' takes %d arguments, got %d"
                             % (self.name, len(self.params), len(args)))

@@ -536,10 +536,49 @@ def test_non_contiguous_and_read_only(seed_kernel):
 
 
 def test_non_arrays(seed_kernel):
-    with raises(TypeError, "parameter 'A' expects a NumPy array or a CPU tensor, got list"):
+    message = "parameter '%s' expects a NumPy array, a CPU tensor or a DLPack CPU array, got %s"
+    with raises(TypeError, message % ("A", "list")):
         seed_kernel([[[0.0] * 4] * 32] * 2, seed_array())
-    with raises(TypeError, "parameter 'B' expects a NumPy array or a CPU tensor, got NoneType"):
+    with raises(TypeError, message % ("B", "NoneType")):
         seed_kernel(seed_array(), None)
+
+
+class DLPackOnly:
+    """A producer with nothing but the DLPack protocol (as JAX's or a C
+    library's arrays), over a NumPy array's memory; `device` overrides
+    what __dlpack_device__ says."""
+
+    def __init__(self, array, device=None):
+        self.array, self.device = array, device
+
+    def __dlpack__(self, stream=None):
+        return self.array.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.device or self.array.__dlpack_device__()
+
+
+def test_dlpack_producers_run(seed_kernel):
+    """A DLPack-only CPU array is read and written in place, with the same
+    checks as NumPy's (type, shape, contiguity, device)."""
+    a = seed_input()
+    b = numpy.full_like(a, numpy.nan)
+    seed_kernel(DLPackOnly(a), DLPackOnly(b))
+    assert numpy.array_equal(bits(b), bits(affine_relu_reference(a)))
+    # An offset view: its byte_offset or data pointer moved.
+    wide = numpy.full((3, 32, 4), numpy.nan, numpy.float32)
+    seed_kernel(DLPackOnly(a), DLPackOnly(wide[1:]))
+    assert numpy.array_equal(bits(wide[1:]), bits(affine_relu_reference(a)))
+    assert numpy.isnan(wide[0]).all()
+    with raises(TypeError, "parameter 'A' expects float32 elements, got <f8"):
+        seed_kernel(DLPackOnly(numpy.zeros((2, 32, 4))), DLPackOnly(b))
+    with raises(ValueError, "parameter 'B' expects shape (2, 32, 4), got (2, 32, 8)"):
+        seed_kernel(DLPackOnly(a), DLPackOnly(seed_array(shape=(2, 32, 8))))
+    with raises(ValueError, "parameter 'A' must be contiguous (row-major)"):
+        seed_kernel(DLPackOnly(seed_array(shape=(2, 32, 8))[:, :, ::2]), DLPackOnly(b))
+    with raises(TypeError, "parameter 'B' is on DLPack device type 2, but the interpreter runs "
+                           "on host memory: pass a CPU array"):
+        seed_kernel(DLPackOnly(a), DLPackOnly(b, device=(2, 0)))
 
 
 n_var = T.dynamic("n", multiple_of=4, at_most=64)
