@@ -89,6 +89,7 @@ for suite in collectives matrix; do
   /usr/local/cuda/bin/nvcc -arch=sm_90 -cubin -o "$out/$suite/reference.cubin" \
     "$out/$suite/reference.cu"
   cp "$root/test/gpu/$suite/run.py" "$out/$suite/"
+  [ "$suite" != matrix ] || cp "$root/test/gpu/matrix/mma_golden.py" "$out/matrix/"
 done
 # sync (issue 19): mbarrier phases, elect.sync, setmaxnreg and the wgmma,
 # proxy and bulk fences; sm_90a modules (PTX 8.3, a register limit for

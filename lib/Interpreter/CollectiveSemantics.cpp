@@ -40,19 +40,21 @@ static uint64_t resize(uint64_t bits, unsigned from, unsigned to,
   return truncateBits(bits, to);
 }
 
-/// atom/red's new value for `old` and operands `b` (and `c` for cas).
-static std::optional<uint64_t> combineAtomic(StringRef op, StringRef type,
-                                             unsigned width, uint64_t old,
-                                             uint64_t b, uint64_t c) {
+std::optional<uint64_t> interp::combineAtomic(StringRef op, StringRef type,
+                                              unsigned width, uint64_t old,
+                                              uint64_t b, uint64_t c,
+                                              bool flushSubnormals) {
   APInt x(width, old), y(width, b);
   bool isSigned = type.starts_with("s");
-  if (type.starts_with("f")) {
-    const llvm::fltSemantics &semantics =
-        width == 32 ? APFloat::IEEEsingle() : APFloat::IEEEdouble();
+  if (type.starts_with("f") || type == "bf16") {
+    const llvm::fltSemantics &semantics = type == "bf16" ? APFloat::BFloat()
+                                          : width == 16  ? APFloat::IEEEhalf()
+                                          : width == 32  ? APFloat::IEEEsingle()
+                                                        : APFloat::IEEEdouble();
     APFloat a(semantics, x), v(semantics, y);
     // atom.add.f32 flushes subnormal inputs and results (PTX ISA, atom).
     auto flush = [&](APFloat &f) {
-      if (width == 32 && f.isDenormal())
+      if (flushSubnormals && width == 32 && f.isDenormal())
         f = APFloat::getZero(semantics, f.isNegative());
     };
     if (op == "add") {
@@ -121,7 +123,8 @@ interp::executeMemoryInstruction(WarpExecutor &executor, Operation *op,
     uint64_t old = memory.elements[0];
     std::optional<uint64_t> updated =
         combineAtomic(operation, type, width, old, operands[b].elements[0],
-                      c >= 0 ? operands[c].elements[0] : 0);
+                      c >= 0 ? operands[c].elements[0] : 0,
+                      /*flushSubnormals=*/true);
     if (!updated)
       return fail(executor, op, instruction);
     memory.elements[0] = *updated;

@@ -24,6 +24,16 @@ namespace mlir::tirx::interp {
 /// operand names: "d", "src", "scale-d"), or -1.
 int findOperand(const ptx::Instruction &instruction, StringRef name);
 
+/// The new value of a read-modify-write (atom, red, a TMA reduction) of
+/// memory holding `old` with operands `b` (and `c` for cas): `op` as PTX
+/// spells it, `type` the operation's type ("f32", "bf16", "s32", "u64",
+/// "b32", ...), `width` its bits. Float adds round to nearest even;
+/// `flushSubnormals` flushes f32 inputs and result (atom.add.f32 does, a TMA
+/// reduction does not). None for an operation the type does not take.
+std::optional<uint64_t> combineAtomic(StringRef op, StringRef type,
+                                      unsigned width, uint64_t old, uint64_t b,
+                                      uint64_t c, bool flushSubnormals);
+
 /// One lane's ld, st, atom, red or fence: `operands` hold its gathered
 /// atoms (a memory destination of atom/red holds the memory's old value);
 /// the executor scatters the destinations afterwards.

@@ -99,13 +99,16 @@ executeMma(WarpExecutor &executor, Operation *op,
   int64_t m = 0, n = 0, k = 0;
   if (sscanf(shape.str().c_str(), "m%ldn%ldk%ld", &m, &n, &k) != 3)
     return unsupported(executor, op, instruction);
-  const llvm::fltSemantics *input, *accumulator;
-  unsigned inputBits, accumulatorBits;
-  std::tie(input, inputBits) =
+  // A and B may differ (fp8: e4m3 x e5m2), in format but not in width.
+  const llvm::fltSemantics *inputA, *inputB, *accumulator;
+  unsigned inputBits, inputBitsB, accumulatorBits;
+  std::tie(inputA, inputBits) =
       getInputFormat(instruction.getModifier(ptx::Slot::atype));
+  std::tie(inputB, inputBitsB) =
+      getInputFormat(instruction.getModifier(ptx::Slot::btype));
   std::tie(accumulator, accumulatorBits) =
       getInputFormat(instruction.getModifier(ptx::Slot::ctype));
-  if (!input || !accumulator)
+  if (!inputA || !inputB || !accumulator || inputBits != inputBitsB)
     return unsupported(executor, op, instruction);
   auto operand = [&](unsigned position) {
     return FragmentOperand{
@@ -122,7 +125,7 @@ executeMma(WarpExecutor &executor, Operation *op,
                           : ~uint64_t(0);
   auto value = [&](FragmentOperand &from, int64_t element, unsigned part) {
     uint64_t bits = (from.word(element) & tf32Mask) >> (part * inputBits);
-    return decode(*input, inputBits, bits & inputMask);
+    return decode(&from == &a ? *inputA : *inputB, inputBits, bits & inputMask);
   };
   // A: m x (k / perWord) words, row-major; B: n x (k / perWord) words.
   int64_t words = k / perWord;
@@ -211,11 +214,14 @@ LogicalResult interp::executeWgmma(
     MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms, unsigned reader) {
   StringRef shape = instruction.getModifier(ptx::Slot::shape);
   int64_t m = 0, n = 0, k = 0;
-  const llvm::fltSemantics *input;
-  unsigned inputBits;
+  const llvm::fltSemantics *input, *inputB;
+  unsigned inputBits, inputBitsB;
   std::tie(input, inputBits) =
       getInputFormat(instruction.getModifier(ptx::Slot::atype));
-  if (sscanf(shape.str().c_str(), "m%ldn%ldk%ld", &m, &n, &k) != 3 || !input)
+  std::tie(inputB, inputBitsB) =
+      getInputFormat(instruction.getModifier(ptx::Slot::btype));
+  if (sscanf(shape.str().c_str(), "m%ldn%ldk%ld", &m, &n, &k) != 3 || !input ||
+      !inputB || inputBits != inputBitsB)
     return unsupported(executor, op, instruction);
   auto scalar = [&](StringRef name, int64_t otherwise) -> int64_t {
     int index = findOperand(instruction, name);
@@ -231,7 +237,7 @@ LogicalResult interp::executeWgmma(
   std::vector<double> matrixA(m * k), matrixB(n * k);
   for (int64_t index = 0; index < n * k; ++index)
     matrixB[index] =
-        decode(*input, inputBits, laneAtoms[reader][2].elements[index] & mask);
+        decode(*inputB, inputBits, laneAtoms[reader][2].elements[index] & mask);
   unsigned warpInGroup = executor.warp.index % 4;
   const ptx::OperandInfo &a = instruction.operands[1];
   if (a.isMemory) {

@@ -648,8 +648,9 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
       form == "cp.async.bulk.commit_group" ||
       form == "cp.async.bulk.wait_group")
     return success();
+  bool reduce = form == "cp.reduce.async.bulk.tensor";
   if (form != "cp.async.bulk.tensor.load" &&
-      form != "cp.async.bulk.tensor.store") {
+      form != "cp.async.bulk.tensor.store" && !reduce) {
     emitRunError(op, cta) << "the interpreter does not model '"
                           << instruction.spelling << "' (form " << form
                           << ") yet";
@@ -679,6 +680,20 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
   TensorOperand box(cast<tirx::TensorType>(boxValue.getType()), domain);
   int64_t elements = box.type.getNumElements();
   int64_t elementBytes = box.elementBytes;
+  // A reduction's operation takes the tensor's element type (the type its
+  // tensor map declares): "f32", "bf16", "s32", "u64", ...
+  StringRef reduceOp = instruction.getModifier(ptx::Slot::op);
+  std::string reduceType;
+  if (reduce) {
+    Type element = global.type.getElementType();
+    if (element.isBF16())
+      reduceType = "bf16";
+    else if (isa<FloatType>(element))
+      reduceType = "f" + std::to_string(element.getIntOrFloatBitWidth());
+    else
+      reduceType = (element.isUnsignedInteger() ? "u" : "s") +
+                   std::to_string(element.getIntOrFloatBitWidth());
+  }
   bool ok = true;
   forEachLane(active, [&](unsigned lane) {
     if (!ok)
@@ -707,8 +722,30 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
         ok = succeeded(
             read(op, *boxTile.storage, lane, boxOffset, elementBytes, &bits));
         asyncProxyAccess = false;
+        if (ok && reduce) {
+          // Each element an atomic read-modify-write of global memory.
+          atomicAccess = true;
+          uint64_t old = 0;
+          ok = succeeded(read(op, *globalValue.storage, lane, globalOffset,
+                              elementBytes, &old));
+          std::optional<uint64_t> combined =
+              ok ? combineAtomic(reduceOp, reduceType, elementBytes * 8, old,
+                                 bits, 0, /*flushSubnormals=*/false)
+                 : std::nullopt;
+          if (ok && !combined) {
+            // check-diagnostics: internal, the verifier checks that the
+            // operation takes the tensor's element type
+            // (rules::getTensorReductionTypes)
+            emitRunError(op, cta)
+                << "'" << instruction.spelling << "' does not take "
+                << reduceType << " elements";
+            ok = false;
+          }
+          bits = combined.value_or(0);
+        }
         ok = ok && succeeded(write(op, *globalValue.storage, lane, globalOffset,
                                    elementBytes, &bits));
+        atomicAccess = false;
       }
     }
     if (!ok || !load)

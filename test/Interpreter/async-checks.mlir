@@ -129,3 +129,23 @@ tirx.kernel @too_many_bytes(%A: !tirx.tensor<64x64xbf16, global, align = 16>)
   tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%bar, 0 : i32) : !tirx.tensor<1xui64, shared, align = 8>
   tirx.return
 }
+
+// -----
+
+// A TMA reduction reads its image: one no thread has written is reported.
+!C = !tirx.tensor<64x32xf32, global, align = 16>
+!cbox = !tirx.tensor<64x32xf32, global, #tirx.layout<S[(64, 32) : (32, 1)]>, align = 16>
+!img = !tirx.tensor<64x32xf32, shared, align = 128>
+tirx.kernel @tma_reduce(%C: !C) launch(grid = [1], block = [32]) {
+  %img = tirx.alloc_shared : !img
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %is0 = arith.cmpi eq, %tx, %c0 : index
+  scf.if %is0 {
+    %cbox = tirx.region %C[0, 0] [64, 32] : !C
+    // expected-error-re @+1 {{reads byte 0 of the shared tensor allocated at loc({{.*}}async-checks.mlir":{{[0-9]+}}:10), which no thread has written (block (0, 0, 0) thread 0 (warp 0, lane 0))}}
+    tile.apply "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group" scope(thread) (%cbox, %img)
+        : !cbox, !img
+  }
+  tirx.return
+}

@@ -147,8 +147,12 @@ for suite in collectives matrix; do
       && echo "$suite: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
   fi
   results=$(echo "$suite" | tr a-z A-Z)_RESULTS
+  # GOLDEN_DIR=DIR records the mma forms' inputs and outputs for the
+  # interpreter's comparison (DIR/matrix.npz; test/gpu/matrix/mma_golden.py).
+  record=
+  [ "$suite" != matrix ] || record=${GOLDEN_DIR:+--record=$GOLDEN_DIR/matrix.npz}
   check "$suite/run.py" python3 "$here/$suite/run.py" "$here/$suite" \
-    "${!results:-$here/$suite/RESULTS.md}"
+    "${!results:-$here/$suite/RESULTS.md}" ${record:+"$record"}
 done
 # sync (issue 19; test/gpu/sync): mbarrier init/arrive (state, sink, count,
 # expect_tx)/try_wait (the retry loop and single tries)/test_wait/inval over

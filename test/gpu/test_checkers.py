@@ -1,8 +1,9 @@
 """CPU tests of the GPU checks' own comparison code (test/gpu/checkers.test
 runs them in `make check`; no GPU, cupy or torch needed): filecheck.py
 passes and fails where LLVM's FileCheck does, run_math.py's fast-math bound
-and run.py's numerics comparisons fail on injected errors, the
-sanitizer summary parser of run.sh counts errors, run.sh's tally
+and run.py's numerics comparisons fail on injected errors, the matrix
+suite's recording of mma goldens keeps what the interpreter's check
+needs, the sanitizer summary parser of run.sh counts errors, run.sh's tally
 (tally.sh) counts exit status 77 as a skip with its reason, and the scripts
 that can skip wholly exit 77 when they do."""
 import contextlib
@@ -31,6 +32,7 @@ def load(name, path):
 filecheck = load("filecheck", "filecheck.py")
 run_math = load("run_math", "run_math.py")
 numerics = load("numerics_run", "numerics/run.py")
+matrix = load("matrix_run", "matrix/run.py")
 
 #===----------------------------------------------------------------------===#
 # filecheck.py
@@ -335,6 +337,106 @@ def test_numerics_generated_immediate_text(tmp_path):
                and f["immediates"]["2"]["bits"] == 7)
     assert numerics.missing_literals(
         text.replace("0x00000007", "0x00000008"), forms) == [add["name"]]
+
+#===----------------------------------------------------------------------===#
+# matrix/run.py --record: the mma goldens (mma_golden.py)
+#===----------------------------------------------------------------------===#
+
+
+def fake_kernel(name, variant, words):
+    return {"kind": "mma", "name": name, "form": "m16n8k16-f32-f16", "variant": variant,
+            "spelling": "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+            "words": dict(zip("abcd", words))}
+
+
+def test_matrix_golden_round_trip(tmp_path):
+    """record keeps threads 0 .. 127 of each operand; save stores an array
+    the in-place variant shares once; load gives back every launch."""
+    golden = matrix.mma_golden
+    rng = np.random.default_rng(5)
+    warp = fake_kernel("k_warp", "warp", (4, 2, 4, 4))
+    inplace = fake_kernel("k_warp_inplace", "warp_inplace", (4, 2, 4, 4))
+    assert golden.recordable(warp) and golden.recordable(inplace)
+    assert not golden.recordable(dict(warp, variant="cta_2x2"))
+    assert not golden.recordable(dict(warp, kind="ldmatrix"))
+    threads = 256 * 32
+    inputs = {x: rng.integers(0, 1 << 32, threads * w, dtype=np.uint64).astype(np.uint32)
+              for x, w in zip("abc", (4, 2, 4))}
+    d = rng.integers(0, 1 << 32, threads * 4, dtype=np.uint64).astype(np.uint32)
+    recorded = []
+    golden.record(recorded, warp, "normal", inputs, d)
+    golden.record(recorded, inplace, "normal", inputs, d)
+    other = d.copy()
+    other[5] ^= np.uint32(1 << 31)       # thread 1's D: another array
+    golden.record(recorded, warp, "special", inputs, other)
+    path = str(tmp_path / "sub" / "matrix.npz")
+    assert golden.save(path, "NVIDIA H200", recorded) == 5
+    device, launches = golden.load(path)
+    assert device == "NVIDIA H200"
+    assert [(l["kernel"], l["variant"], l["dataset"]) for l in launches] == [
+        ("k_warp", "warp", "normal"), ("k_warp_inplace", "warp_inplace", "normal"),
+        ("k_warp", "warp", "special")]
+    for launch, want in zip(launches, (d, d, other)):
+        assert launch["words"] == {"a": 4, "b": 2, "c": 4, "d": 4}
+        assert launch["spelling"] == warp["spelling"] and launch["form"] == warp["form"]
+        for x, w in zip("abc", (4, 2, 4)):
+            assert launch["arrays"][x].dtype == np.uint32
+            assert (launch["arrays"][x] == inputs[x][:128 * w].reshape(128, w)).all()
+        assert (launch["arrays"]["d"].ravel() == want[:512]).all()
+    with pytest.raises(ValueError):      # fewer words than 128 threads hold
+        golden.record([], warp, "normal", {x: v[:100] for x, v in inputs.items()}, d)
+    with pytest.raises(ValueError):      # not the launch's uint32 words
+        golden.record([], warp, "normal", inputs, d.view(np.float32))
+
+
+def test_matrix_record_dry_run(tmp_path):
+    """run.py --dry --record: the recorded D is the dry run's (the model,
+    rounded) on the recorded words; a 4-warp suite (gen.py --total-warps 4)
+    records the same words as the 256-warp one; a kernel whose TirX result
+    differs from nvcc's is left out, and says so."""
+    golden = matrix.mma_golden
+    form = "m16n8k8-f16"
+    files = {}
+    for warps in (256, 4):
+        out = tmp_path / str(warps)
+        subprocess.run([sys.executable, os.path.join(HERE, "matrix", "gen.py"), str(out),
+                        "--total-warps", str(warps)], check=True, stdout=subprocess.DEVNULL)
+        files[warps] = str(tmp_path / ("%d.npz" % warps))
+        subprocess.run([sys.executable, os.path.join(HERE, "matrix", "run.py"), str(out), "--dry",
+                        "--only=" + form, "--record=" + files[warps]], check=True,
+                       stdout=subprocess.DEVNULL)
+    device, launches = golden.load(files[256])
+    assert device.startswith("dry run")
+    assert sorted((l["variant"], l["dataset"]) for l in launches) == sorted(
+        (v, ds) for v in golden.VARIANTS for ds in matrix.DATASETS)
+    small = {(l["kernel"], l["dataset"]): l for l in golden.load(files[4])[1]}
+    kernels = {k["name"]: k for k in json.load(open(tmp_path / "4" / "cases.json"))["kernels"]}
+    for launch in launches:
+        same = small[launch["kernel"], launch["dataset"]]
+        for x in "abcd":
+            assert (same["arrays"][x] == launch["arrays"][x]).all(), (launch["kernel"], x)
+        # D is the rounded model of A B + C read from the recorded words.
+        kernel = kernels[launch["kernel"]]
+        kinds = matrix.kernel_kinds(kernel)
+        mats = [matrix.unpack(matrix.fragment_words(launch["arrays"][x].ravel(),
+                                                    kernel["bases"][x], 4, kernel["regs"][x]),
+                              kinds[x]) for x in "abc"]
+        x, _ = matrix.model(*mats, kernel["itype"], "f16")
+        want = matrix.thread_words(matrix.pack(matrix.round_to(x, "f16"), kinds["d"]),
+                                   kernel["bases"]["d"], 4)
+        assert (launch["arrays"]["d"].ravel() == want).all(), launch["kernel"]
+    broken = subprocess.run(
+        [sys.executable, os.path.join(HERE, "matrix", "run.py"), str(tmp_path / "4"), "--dry",
+         "--only=" + form, "--dry-break=m16n8k8_f16_cta", "--record=" + files[4]],
+        stdout=subprocess.PIPE, universal_newlines=True)
+    assert broken.returncode == 1
+    assert "left out (TirX differed from nvcc, or did not run): m16n8k8_f16_cta/normal" \
+        in broken.stdout
+    assert {l["variant"] for l in golden.load(files[4])[1]} == {"warp", "warp_inplace"}
+    bare = subprocess.run([sys.executable, os.path.join(HERE, "matrix", "run.py"),
+                           str(tmp_path / "4"), "--dry", "--record", files[4]],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    assert bare.returncode != 0 and "--record=GOLDEN.npz" in bare.stderr
 
 #===----------------------------------------------------------------------===#
 # run.sh: compute-sanitizer summaries

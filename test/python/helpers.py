@@ -25,3 +25,35 @@ def ptxas_report(compiled):
     assert compiled.ptxas_report is not None, \
         "ptxas (%s) is found, but the compile has no ptxas report" % ptxas
     return compiled.ptxas_report
+
+
+def interpret_ir(module, kernel, arrays, file_name="input.mlir"):
+    """Runs `kernel` of IR text `module` on the interpreter (the C API's
+    tirxInterpret) over contiguous numpy arrays, one per kernel parameter,
+    written in place; raises AssertionError with its diagnostics."""
+    import ctypes
+
+    from tirx import _capi
+
+    arguments = (_capi.InterpretArgument * len(arrays))()
+    for argument, array in zip(arguments, arrays):
+        argument.data = array.ctypes.data
+        argument.bytes = array.nbytes
+    data = module.encode()
+    result = _capi.lib.tirxInterpret(data, len(data), file_name.encode(), kernel.encode(),
+                                     arguments, len(arrays), b"")
+    try:
+        if _capi.lib.tirxCompileResultSucceeded(result):
+            return
+        messages = []
+        for i in range(_capi.lib.tirxCompileResultGetNumDiagnostics(result)):
+            severity, line, column = ctypes.c_int(), ctypes.c_uint(), ctypes.c_uint()
+            file, message = ctypes.c_char_p(), ctypes.c_char_p()
+            _capi.lib.tirxCompileResultGetDiagnostic(
+                result, i, ctypes.byref(severity), ctypes.byref(file), ctypes.byref(line),
+                ctypes.byref(column), ctypes.byref(message))
+            messages.append("%d:%d: %s" % (line.value, column.value, message.value.decode()))
+        raise AssertionError("%s did not run on the interpreter:\n%s"
+                             % (kernel, "\n".join(messages)))
+    finally:
+        _capi.lib.tirxCompileResultDestroy(result)

@@ -579,6 +579,9 @@ def test_dlpack_producers_run(seed_kernel):
     with raises(TypeError, "parameter 'B' is on DLPack device type 2, but the interpreter runs "
                            "on host memory: pass a CPU array"):
         seed_kernel(DLPackOnly(a), DLPackOnly(b, device=(2, 0)))
+    with raises(TypeError, "parameter 'A': DLPack element type (code 5, 64 bits, 1 lanes) has "
+                           "no TirX type"):
+        seed_kernel(DLPackOnly(numpy.zeros((2, 32, 4), numpy.complex64)), DLPackOnly(b))
 
 
 n_var = T.dynamic("n", multiple_of=4, at_most=64)
@@ -1154,3 +1157,70 @@ def test_print_misuse():
             T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=32))
             T.print("%ld %ld\n", T.cuda.thread_idx("x"))
         interpret(third)(numpy.zeros(4, numpy.float32))
+
+
+#===------------------------------------------------------------------------===#
+# The GPU suites' programs on the interpreter
+#===------------------------------------------------------------------------===#
+
+def load_gpu_script(name):
+    """A script of test/gpu as a module (its kernels and cases)."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(__file__), "..", "gpu", name)
+    spec = importlib.util.spec_from_file_location(name[:-3], path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def round_to_bfloat16_bits(values):
+    """float64 values rounded to nearest even bfloat16, as uint16 bits (NaN
+    and overflow do not occur in these tests)."""
+    words = numpy.asarray(values, numpy.float64).astype(numpy.float32).view(numpy.uint32)
+    # float32 holds the sums of two bfloat16s of N(0, 1) exactly (exponents
+    # apart by at most 15), so one more rounding is the only one.
+    rounded = words + 0x7FFF + ((words >> 16) & 1)
+    return (rounded >> 16).astype(numpy.uint16)
+
+
+TMA_REDUCE = load_gpu_script("run_tma_reduce.py")
+
+
+@pytest.mark.parametrize("case", range(len(TMA_REDUCE.CASES)),
+                         ids=lambda c: "%d-%s-%s" % ((c,) + TMA_REDUCE.CASES[c][2:4]))
+def test_tma_reduce_cases(case):
+    """test/gpu/run_tma_reduce.py's kernels (TMA load, prefetch, reduction
+    into global memory, bulk group wait) on the interpreter, bit for bit
+    against the host model of that script: each element of the box becomes
+    `old op s`, rounded once; D outside the box is unchanged."""
+    shape, box, dtype, op, coords = TMA_REDUCE.CASES[case]
+    compiled = tirx.compile(TMA_REDUCE.kernel(shape, box, dtype, op, coords), target=INTERPRET)
+    rng = numpy.random.default_rng(100 + case)
+    if dtype.startswith("int"):
+        s, d = (rng.integers(-1000, 1000, shape).astype(dtype) for _ in range(2))
+        values = s, d
+    else:
+        values = [rng.standard_normal(shape) for _ in range(2)]
+        if dtype == "bfloat16":
+            values = [from_bfloat16_bits(round_to_bfloat16_bits(v)) for v in values]
+            s, d = (as_bfloat16_bits(v) for v in values)
+        else:
+            values = [v.astype(dtype) for v in values]
+            s, d = (v.copy() for v in values)
+    where = tuple(slice(c, c + b) for c, b in zip(coords, box))
+    old, new = values[1][where], values[0][where]
+    want = d.copy()
+    if dtype.startswith("int"):
+        want[where] = {"add": old + new, "min": numpy.minimum(old, new),
+                       "max": numpy.maximum(old, new), "and": old & new, "or": old | new,
+                       "xor": old ^ new}[op]
+    else:
+        exact = {"add": old.astype(numpy.float64) + new, "min": numpy.minimum(old, new),
+                 "max": numpy.maximum(old, new)}[op]
+        want[where] = (round_to_bfloat16_bits(exact) if dtype == "bfloat16"
+                       else numpy.asarray(exact).astype(dtype))
+    compiled(s, d)
+    assert numpy.array_equal(bits(d), bits(want))
+    if op == "add":
+        # The comparison sees a reduction that stored instead of adding.
+        assert not numpy.array_equal(bits(d[where]), bits(s[where]))

@@ -16,7 +16,6 @@ A form the golden lacks (no H200 run recorded it yet, or its TirX kernel
 disagreed with nvcc there) is compared with numpy's exactly rounded result
 where suite.exact_reference has one, and skipped otherwise, with the
 reason."""
-import ctypes
 import importlib.util
 import os
 import re
@@ -25,6 +24,8 @@ import sys
 
 import numpy as np
 import pytest
+
+from helpers import interpret_ir
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -135,31 +136,7 @@ else:
 
 
 def interpret(module, kernel, arrays):
-    """Runs `kernel` of IR text `module` on the interpreter over numpy
-    arrays (written in place); raises AssertionError with its diagnostics."""
-    from tirx import _capi
-
-    arguments = (_capi.InterpretArgument * len(arrays))()
-    for argument, array in zip(arguments, arrays):
-        argument.data = array.ctypes.data
-        argument.bytes = array.nbytes
-    data = module.encode()
-    result = _capi.lib.tirxInterpret(data, len(data), b"numerics.mlir", kernel.encode(),
-                                     arguments, len(arrays), b"")
-    try:
-        if _capi.lib.tirxCompileResultSucceeded(result):
-            return
-        messages = []
-        for i in range(_capi.lib.tirxCompileResultGetNumDiagnostics(result)):
-            severity, line, column = ctypes.c_int(), ctypes.c_uint(), ctypes.c_uint()
-            file, message = ctypes.c_char_p(), ctypes.c_char_p()
-            _capi.lib.tirxCompileResultGetDiagnostic(
-                result, i, ctypes.byref(severity), ctypes.byref(file), ctypes.byref(line),
-                ctypes.byref(column), ctypes.byref(message))
-            messages.append("%d:%d: %s" % (line.value, column.value, message.value.decode()))
-        raise AssertionError("%s did not run:\n%s" % (kernel, "\n".join(messages)))
-    finally:
-        _capi.lib.tirxCompileResultDestroy(result)
+    return interpret_ir(module, kernel, arrays, "numerics.mlir")
 
 
 def run_sampled(form):

@@ -16,9 +16,12 @@ through inline asm with the same operands:
     cp.async.cg.shared.global[.L2::128B]  16 bytes [, src-size]
     (cp.async.commit_group, cp.async.wait_group 0 / 1, cp.async.wait_all)
 
-    gen.py OUT_DIR     writes FORM.mlir (one module per form group, its
+    gen.py OUT_DIR [--total-warps K]
+                       writes FORM.mlir (one module per form group, its
                        variants as kernels), reference.cu (every reference
-                       kernel) and cases.json
+                       kernel) and cases.json; K warps a launch (default
+                       TOTAL_WARPS, a multiple of 4: the interpreter runs
+                       the recorded goldens at 4, mma_golden.py)
 
 The mma.sync part is described first; the moves (ldmatrix, stmatrix,
 cp.async) after it.
@@ -266,7 +269,9 @@ class Kernel:
         w = self.words[x]
         dims = gshape + [32, w, 1]
         full = "!tirx.tensor<%dx%sx%s, global>" % (self.grid, "x".join(map(str, dims)), self.dtype[x])
-        per_cta = 32 * w * self.warps
+        # The CTA axis's stride; 1 in a grid of one CTA (a unit dimension's
+        # stride, as tirx.region infers it).
+        per_cta = 32 * w * self.warps if self.grid > 1 else 1
         strides = [per_cta] + ([32 * w] if gshape else []) + [w, 1, 1]
         layout = self.module.alias("slice%d_%d" % (self.warps, w), [1] + dims, list(map(str, strides)))
         region = "!tirx.tensor<1x%sx%s, global, %s>" % ("x".join(map(str, dims)), self.dtype[x], layout)
@@ -469,10 +474,12 @@ class MoveKernel:
 
     def region(self, param, words):
         full = tensor([self.grid, words], "ui32", "global", align=16)
-        rtype = tensor([1, words], "ui32", "global", self.module.layout([1, words], [words, 1]),
+        per_cta = words if self.grid > 1 else 1   # a unit dimension's stride: 1
+        rtype = tensor([1, words], "ui32", "global", self.module.layout([1, words], [per_cta, 1]),
                        16)
         out = "%%%s_cta" % param.lower()
-        self.emit("%s = tirx.region %%%s[%%bx, 0] [1, %d] : %s" % (out, param, words, full))
+        cta = "%bx" if self.grid > 1 else "0"    # one CTA: a constant offset keeps the alignment
+        self.emit("%s = tirx.region %%%s[%s, 0] [1, %d] : %s" % (out, param, cta, words, full))
         return out, rtype
 
     def flat_view(self, value, vtype, space, words, offset=0):
@@ -997,7 +1004,7 @@ def build():
     # The mutation: the k16 bf16 warp reference, one word of D unwritten.
     form = FORMS[1]
     probe = Kernel(Module(), "mutation_skip_one", form, VARIANTS[0])
-    references.append(cuda_kernel("mutation_skip_one", form, probe, False, skip=32 * 5 * 4 + 13))
+    references.append(cuda_kernel("mutation_skip_one", form, probe, False, skip=mutation_word()))
     for k in kernels:
         k["kind"] = "mma"
     for more in (build_matrix_moves(), build_cp_async()):
@@ -1015,7 +1022,18 @@ CP_MUTATION = {"name": "mutation_cp_skip_chunk", "like": "cp_async_cg_16_cta", "
                "block": 0, "thread": 5}
 
 
-def main(out):
+def mutation_word():
+    """The word of D the mutation leaves unwritten: 32 * 5 * 4 + 13 (in
+    warp 5), wrapped into a launch of fewer warps."""
+    return (32 * 5 * 4 + 13) % (TOTAL_WARPS * 32 * 4)
+
+
+def main(out, total_warps=TOTAL_WARPS):
+    # Every kernel class sizes its launch from TOTAL_WARPS.
+    global TOTAL_WARPS
+    if total_warps < WARPS or total_warps % WARPS:
+        raise SystemExit("gen.py: --total-warps %d: a multiple of %d" % (total_warps, WARPS))
+    TOTAL_WARPS = total_warps
     os.makedirs(out, exist_ok=True)
     modules, references, kernels = build()
     for stem, module in sorted(modules.items()):
@@ -1028,7 +1046,7 @@ def main(out):
     with open(os.path.join(out, "cases.json"), "w") as f:
         json.dump({"warps": TOTAL_WARPS, "kernels": kernels, "mutation": {
             "name": "mutation_skip_one", "like": mma[len(VARIANTS)]["name"],
-            "skip": 32 * 5 * 4 + 13}, "cp_mutation": CP_MUTATION,
+            "skip": mutation_word()}, "cp_mutation": CP_MUTATION,
             "shared_poisons": list(SHARED_POISONS)}, f, indent=0)
     print("%d kernels" % len(kernels))
     print("%d form groups" % len({k["form"] for k in kernels}))
@@ -1043,4 +1061,10 @@ def main(out):
             sum(len(k["datasets"]) for k in some)))
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    warps = TOTAL_WARPS
+    if "--total-warps" in args:
+        position = args.index("--total-warps")
+        warps = int(args[position + 1])
+        del args[position:position + 2]
+    main(args[0], warps)

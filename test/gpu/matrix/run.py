@@ -4,7 +4,7 @@ cp.async form's TirX kernels against their nvcc inline-asm references, on
 the same inputs, compared bit for bit. Usage:
 
     run.py DIR [RESULTS.md] [--quick] [--exit-zero] [--only=NAME] [--dry]
-           [--dry-break=KERNEL]
+           [--dry-break=KERNEL] [--record=GOLDEN.npz]
 
 DIR comes from gen.py + tirx-opt + nvcc (test/gpu/run.sh, the GPU bundle):
 FORM.mlir compiled to FORM.ptx (FORM.err when tirx-opt refused it),
@@ -97,6 +97,12 @@ model in that chunk's words; one flipped bit is one mismatch.
 accumulator type (checks this script's logic and the PTX text when DIR has
 the .ptx files); --dry-break=KERNEL makes that kernel's dry "TirX" result
 wrong in one bit of one word (its group must fail).
+
+--record=GOLDEN.npz writes the first 4 warps' A, B, C and TirX's D of the
+mma kernels' warp, warp_inplace and cta variants, on each data set where
+TirX's D equalled nvcc's (mma_golden.py describes the file), for the
+interpreter's comparison in `make check`
+(test/python/test_interpreter_matrix.py).
 """
 import json
 import os
@@ -105,6 +111,9 @@ import sys
 import zlib
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mma_golden  # noqa: E402
 
 POISON, POISON2 = 0xFFFFFFFF, 0x7FBADBAD
 KEEP = {"m16n8k16_f32_bf16_warp"}   # outputs kept for the sensitivity checks
@@ -488,10 +497,12 @@ TOLERANCE = {"f32": (2.0 ** -17, 2.0 ** -126), "f16": (2.0 ** -7, 2.0 ** -14)}
 FP8_RELATIVE = 2.0 ** -9
 
 
-def model_compare(d, x, scale, cty, itype=None):
-    """(checked, class differences, value differences, skipped, examples):
-    d the hardware's D bits (F, 16, 8); itype: the kernel's input types
-    (fp8: FP8_RELATIVE)."""
+def model_mismatches(d, x, scale, cty, itype=None):
+    """(class differences, value differences, skipped), boolean masks over
+    D's elements: d the hardware's D bits (F, 16, 8), x and scale the
+    model's (model); itype: the kernel's input types (fp8: FP8_RELATIVE).
+    The interpreter's check (test/python/test_interpreter_matrix.py) uses
+    the same masks."""
     got = to_float(d, cty)
     rel, absolute = TOLERANCE[cty]
     if itype and input_types(itype)[0] in FP8:
@@ -504,6 +515,15 @@ def model_compare(d, x, scale, cty, itype=None):
         skipped = finite & ~in_range           # partial sums may overflow: no model
         class_bad = (x_nan & ~np.isnan(got)) | (x_inf & (got != x))
         value_bad = in_range & ~(np.abs(got - x) <= rel * scale + absolute)
+    return class_bad, value_bad, skipped
+
+
+def model_compare(d, x, scale, cty, itype=None):
+    """(checked, class differences, value differences, skipped, examples):
+    d the hardware's D bits (F, 16, 8); itype: the kernel's input types
+    (fp8: FP8_RELATIVE)."""
+    got = to_float(d, cty)
+    class_bad, value_bad, skipped = model_mismatches(d, x, scale, cty, itype)
     bad = class_bad | value_bad
     examples = []
     for idx in np.argwhere(bad)[:3]:
@@ -926,6 +946,9 @@ class Suite:
             result["mismatched"] += int((tirx != nvcc).sum())
             result["unwritten"] += int((tirx != tirx2).sum() + (nvcc != nvcc2).sum())
             result["outputs"][dataset] = (tirx, nvcc)
+            # Recordable (--record): both launches equal nvcc's, every word written.
+            result.setdefault("agreed", {})[dataset] = bool(
+                (tirx == nvcc).all() and (tirx2 == nvcc2).all() and (tirx == tirx2).all())
             a, b, c = self.data.matrices(kernel, dataset)
             x, scale = model(a, b, c, kernel["itype"], ctype(kernel))
             checked, class_bad, value_bad, skipped, examples = model_compare(
@@ -953,6 +976,10 @@ def main(argv):
     directory, results_path = args[0], (args[1] if len(args) > 1 else None)
     broken = [a.split("=", 1)[1] for a in flags if a.startswith("--dry-break=")]
     only = [a.split("=", 1)[1] for a in flags if a.startswith("--only=")]
+    if "--record" in flags:
+        raise SystemExit("run.py: --record=GOLDEN.npz (with '=')")
+    record = [a.split("=", 1)[1] for a in flags if a.startswith("--record=")]
+    recorded, left_out = [], []
     suite = Suite(directory, quick="--quick" in flags, dry="--dry" in flags, broken=broken,
                   only=only[0] if only else None)
     groups, kept = {}, {}
@@ -996,6 +1023,8 @@ def main(argv):
                                       skipped, "; " + "; ".join(examples[:2]) if examples else ""))
         if kernel["name"] in KEEP:
             kept[kernel["name"]] = (kernel, result)
+        if record and mma_golden.recordable(kernel):
+            record_kernel(suite, kernel, result, recorded, left_out)
     failures = model_failures = 0
     rows = []
     for form, g in groups.items():
@@ -1057,6 +1086,19 @@ def main(argv):
         lines.append("")
     lines += ["Sensitivity: %s (%s)." % (text, "ok" if ok else "FAILED") for ok, text in sensitivity]
     sensitivity_failures = sum(not ok for ok, _ in sensitivity)
+    record_failed = False
+    if record:
+        try:
+            device = device_name(suite)
+            arrays = mma_golden.save(record[0], device, recorded)
+            print("matrix: %d mma launches (%d kernels) of the %s recorded in %s, %d arrays, "
+                  "%d bytes%s" % (len(recorded), len({r["kernel"] for r in recorded}), device,
+                                  record[0], arrays, os.path.getsize(record[0]),
+                                  "; left out (TirX differed from nvcc, or did not run): " +
+                                  ", ".join(left_out) if left_out else ""))
+        except Exception as error:   # the verdicts above stand; the golden is missing
+            record_failed = True
+            print("FAIL: matrix --record=%s: %s: %s" % (record[0], type(error).__name__, error))
     summary = ("%d forms: %d passed, %d failed; model: %d failed; sensitivity: %d failed%s" % (
         len(rows), len(rows) - failures, failures, model_failures, sensitivity_failures,
         " (dry run: no GPU)" if suite.dry else ""))
@@ -1066,7 +1108,26 @@ def main(argv):
     print(summary)
     if "--exit-zero" in flags:  # under compute-sanitizer: the tool's verdict only
         return 0
-    return 1 if failures or model_failures or sensitivity_failures else 0
+    return 1 if failures or model_failures or sensitivity_failures or record_failed else 0
+
+
+def record_kernel(suite, kernel, result, recorded, left_out):
+    """Adds the kernel's launches where TirX agreed with nvcc to recorded
+    (mma_golden.record); names the others in left_out."""
+    for dataset in kernel["datasets"]:
+        if not result.get("agreed", {}).get(dataset):
+            left_out.append("%s/%s" % (kernel["name"], dataset))
+            continue
+        tirx = result["outputs"][dataset][0]
+        mma_golden.record(recorded, kernel, dataset, suite.data.words(kernel, dataset), tirx)
+
+
+def device_name(suite):
+    """The GPU's name (cupy's device properties), or the dry run's."""
+    if suite.dry:
+        return "dry run (the float64 model, no GPU)"
+    name = suite.cp.cuda.runtime.getDeviceProperties(0)["name"]
+    return name.decode() if isinstance(name, bytes) else str(name)
 
 
 def sensitivity_checks(suite, kept):
