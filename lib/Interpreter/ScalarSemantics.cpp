@@ -13,18 +13,26 @@
 // mode (.rn ties to even, .rz, .rm, .rp; cvt's .rna ties away), one rounding
 // for fma/mad; integer forms in two's complement through llvm::APInt.
 // Results and modifiers:
-//   NaN      every float result that is NaN is the canonical NaN of its type
-//            (f32 0x7fffffff, f16/bf16 0x7fff, e4m3/e5m2 0x7f, and by the
-//            same rule f64 0x7fffffffffffffff, which the ISA does not name):
-//            the hardware does not propagate payloads. abs/neg are
-//            arithmetic too (the ISA leaves their NaN result unspecified).
-//            mov, selp, prmt and lop3 copy bits.
+//   NaN      a NaN result of f32, f16, bf16, e4m3 or e5m2 arithmetic is the
+//            canonical NaN of its type (f32 0x7fffffff, f16/bf16 0x7fff,
+//            e4m3/e5m2 0x7f): no payload propagates. f64 is different
+//            (the ISA says nothing; measured on sm_90, the numerics
+//            suite's golden): a NaN source, quieted, sign and payload kept
+//            (of several: b before a in add, sub, mul, min, max; b, c, a in
+//            fma (c against b unmeasured); a before b in div), and
+//            0xfff8000000000000 for a NaN the operation creates (inf - inf,
+//            0 * inf, sqrt(-1));
+//            abs/neg of an f64 NaN quiet it and keep its sign. Conversions
+//            to or from f64 keep the payload (shifted, quieted), bf16 to
+//            f32 shifts the bits (a signaling NaN stays one), tf32 keeps
+//            the high 19 bits of a NaN. mov, selp, prmt and lop3 copy bits.
 //   .ftz     flushes subnormal inputs and results of the spelled type to
 //            sign-preserving zero (f32, f16, f16x2, and bf16 for ex2); cvt
 //            flushes only the f32 side, as the ISA says.
 //   .sat     floats: clamps to [+0.0, 1.0], NaN and -0.0 give +0.0; integers
 //            saturate to the type's range.
-//   .relu    a negative result (not -0.0) becomes +0.0; NaN stays NaN.
+//   .relu    a negative result, -0.0 included, becomes +0.0; NaN stays
+//            NaN.
 //   .satfinite  |result| above the destination's largest finite value
 //            (infinity included) becomes that value, sign kept.
 //   min/max  a NaN input loses to a number, two NaNs (or .NaN with any)
@@ -154,6 +162,30 @@ static uint64_t encode(const FloatType &type, const APFloat &value) {
   return value.bitcastToAPInt().getZExtValue();
 }
 
+static bool isNaN64(uint64_t bits) {
+  return (bits & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL &&
+         (bits & 0x000fffffffffffffULL);
+}
+
+/// The NaN an f64 operation returns: the first NaN of `sources` (f64 bits,
+/// in the operation's priority order), quieted, or the NaN the operation
+/// creates.
+static uint64_t getNaN64(ArrayRef<uint64_t> sources) {
+  for (uint64_t bits : sources)
+    if (isNaN64(bits))
+      return bits | 0x0008000000000000ULL;
+  return 0xfff8000000000000ULL;
+}
+
+/// `value`'s bits, where a NaN of f64 follows getNaN64 on `sources` (the
+/// operation's f64 sources), and others are canonical.
+static uint64_t encode(const FloatType &type, const APFloat &value,
+                       ArrayRef<uint64_t> sources) {
+  if (value.isNaN() && type.bits == 64)
+    return getNaN64(sources);
+  return encode(type, value);
+}
+
 static APFloat flushSubnormal(const APFloat &value) {
   if (value.isDenormal())
     return APFloat::getZero(value.getSemantics(), value.isNegative());
@@ -185,9 +217,9 @@ static APFloat saturate(const APFloat &value) {
   return value.compare(one) == APFloat::cmpGreaterThan ? one : value;
 }
 
-/// `.relu`: negative to +0.0, NaN kept.
+/// `.relu`: negative (-0.0 too) to +0.0, NaN kept.
 static APFloat relu(const APFloat &value) {
-  if (!value.isNaN() && value.isNegative() && !value.isZero())
+  if (!value.isNaN() && value.isNegative())
     return APFloat::getZero(value.getSemantics());
   return value;
 }
@@ -550,7 +582,12 @@ Error ScalarExecutor::executeFloatArith() {
           result = flushSubnormal(result);
         if (sat)
           result = saturate(result);
-        return encode(*resultType, result);
+        // An f64 NaN source's priority (measured): b, then c, then a.
+        SmallVector<uint64_t, 3> priority = {in[1]};
+        if (isTernary)
+          priority.push_back(in[2]);
+        priority.push_back(in[0]);
+        return encode(*resultType, result, priority);
       }));
   return Error::success();
 }
@@ -618,8 +655,11 @@ Error ScalarExecutor::executeDivRcpSqrt() {
     APFloat value = decode(*floatType, src(operand));
     return ftz ? flushSubnormal(value) : value;
   };
+  SmallVector<uint64_t, 2> sources;
+  for (unsigned operand = 1; operand < instruction.operands.size(); ++operand)
+    sources.push_back(src(operand));
   auto finish = [&](const APFloat &value) {
-    setResult(encode(*floatType, ftz ? flushSubnormal(value) : value));
+    setResult(encode(*floatType, ftz ? flushSubnormal(value) : value, sources));
     return Error::success();
   };
 
@@ -632,7 +672,7 @@ Error ScalarExecutor::executeDivRcpSqrt() {
     if (family == "div") {
       double b = toDouble(input(2));
       // div.approx computes a * (1 / b): 1 / b underflows for |b| > 2^126.
-      if (rnd == "approx" && std::isfinite(b) &&
+      if (rnd == "approx" && !std::isnan(a) && std::isfinite(b) &&
           std::fabs(b) > std::ldexp(1.0, 126)) {
         if (std::isinf(a))
           return finish(APFloat::getNaN(semantics));
@@ -691,7 +731,9 @@ Error ScalarExecutor::executeMinMax() {
           best = value;
       }
       if (!best)
-        return floatType->canonicalNaN;
+        return floatType->bits == 64
+                   ? getNaN64(SmallVector<uint64_t, 3>(llvm::reverse(in)))
+                   : floatType->canonicalNaN;
       if (xorsign && best->isNegative() != sign)
         best->changeSign();
       return encode(*floatType, *best);
@@ -761,9 +803,10 @@ Error ScalarExecutor::executeCvt() {
 
   if (!dFloat) {
     // Float to integer: rounded to an integer, clamped to the destination's
-    // range (always, .sat or not), NaN to 0.
+    // range (always, .sat or not), NaN to 0 (an f64 NaN into 32 bits: to
+    // 0x80000000, measured on sm_90).
     if (input.isNaN()) {
-      setResult(0);
+      setResult(aType == "f64" && dBits == 32 ? 0x80000000u : 0);
       return Error::success();
     }
     input.roundToIntegral(*mode);
@@ -782,6 +825,24 @@ Error ScalarExecutor::executeCvt() {
     return Error::success();
   }
 
+  // A NaN to or from f64 keeps its sign and payload (quieted; the payload's
+  // high bits when narrowing); bf16 to f32 is a shift of the bits.
+  if (input.isNaN() && (aType == "f64" || dType == "f64")) {
+    unsigned aFraction = APFloat::semanticsPrecision(*aFloat->semantics) - 1;
+    unsigned dFraction = APFloat::semanticsPrecision(*dFloat->semantics) - 1;
+    uint64_t payload = src(1) & lowBits(aFraction);
+    payload = dFraction > aFraction ? payload << (dFraction - aFraction)
+                                    : payload >> (aFraction - dFraction);
+    uint64_t sign = (src(1) >> (aBits - 1)) & 1;
+    uint64_t exponent = lowBits(dBits - 1 - dFraction);
+    setResult(sign << (dBits - 1) | exponent << dFraction |
+              uint64_t(1) << (dFraction - 1) | payload);
+    return Error::success();
+  }
+  if (input.isNaN() && aType == "bf16" && dType == "f32") {
+    setResult(src(1) << 16);
+    return Error::success();
+  }
   // Float to float. .relu and .satfinite come without .ftz and .sat.
   if (has("relu") || has("satfinite")) {
     setResult(
@@ -827,6 +888,16 @@ Error ScalarExecutor::executeCvtTf32() {
   if (!mode)
     return unsupported();
   // tf32 is f32 with 13 fraction bits fewer: its 19 bits are the high 19.
+  // Measured on sm_90: a NaN keeps its high 19 bits; with .satfinite an
+  // all-ones exponent (infinity or NaN) becomes those bits less one tf32
+  // ulp: the largest finite number for an infinity, another NaN (or an
+  // infinity) for a NaN.
+  uint64_t a = src(1);
+  if ((a & 0x7f800000) == 0x7f800000 && (a & 0x7fffff)) {
+    setResult(has("satfinite") ? (a & ~uint64_t(0x1fff)) - 0x2000
+                               : a & ~uint64_t(0x1fff));
+    return Error::success();
+  }
   const FloatType tf32{&APFloat::FloatTF32(), 19, 0x7fffffffULL >> 13};
   uint64_t bits = convertFloat(decode(*getFloatType("f32"), src(1)), tf32,
                                *mode, has("relu"), has("satfinite"));
@@ -888,7 +959,7 @@ Error ScalarExecutor::executeAbsNeg() {
       APFloat a = decode(*laneType, in[0]);
       if (ftz)
         a = flushSubnormal(a);
-      return encode(*laneType, isAbs ? llvm::abs(a) : neg(a));
+      return encode(*laneType, isAbs ? llvm::abs(a) : neg(a), in[0]);
     }));
     return Error::success();
   }

@@ -3,7 +3,7 @@ matrix suite (test/gpu/matrix): the suite's kernels, generated at 4 warps
 (gen.py --total-warps 4: grid 4 x block 32, or 1 x 128), run on the CPU
 interpreter.
 
-With the golden (test/gpu/matrix/golden-h200.npz, recorded by the GPU
+With the golden (test/gpu/matrix/golden-sm90.npz, recorded by the GPU
 bundle: `GOLDEN_DIR=... bash run.sh`, run.py --record; its format is in
 test/gpu/matrix/mma_golden.py): every recorded launch (the warp,
 warp_inplace and cta variants of each form, on the normal, wide and special
@@ -43,7 +43,7 @@ from helpers import interpret_ir
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MATRIX = os.path.join(ROOT, "test", "gpu", "matrix")
-GOLDEN = os.path.join(MATRIX, "golden-h200.npz")
+GOLDEN = os.path.join(MATRIX, "golden-sm90.npz")
 WARPS = 4
 
 

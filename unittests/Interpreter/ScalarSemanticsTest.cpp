@@ -199,7 +199,22 @@ TEST(ScalarSemantics, AddSaturatesAndCanonicalizesNaN) {
   EXPECT_BITS("add.f32", ({kQuietNaN, kOne}), kNaN);
   EXPECT_BITS("add.f32", ({kNegativeNaN, kOne}), kNaN);
   EXPECT_BITS("add.f32", ({kInf, kMinusInf}), kNaN);
-  EXPECT_BITS("add.rn.f64", ({0x7ff8000000000123, kOne64}), kNaN64);
+  // f64 propagates NaN payloads (measured on sm_90, the numerics suite's
+  // golden): quieted, b before a; div a before b; a created NaN is
+  // negative.
+  EXPECT_BITS("add.rn.f64", ({0x7ff8000000000123, kOne64}), 0x7ff8000000000123);
+  EXPECT_BITS("add.rn.f64", ({0x7ff8000000000123, 0x7ff8000000000000}),
+              0x7ff8000000000000);
+  EXPECT_BITS("mul.rz.f64", ({0x7ff58373321d6aaf, 0x5e6d359d13f49fc4}),
+              0x7ffd8373321d6aaf);
+  EXPECT_BITS("div.rz.f64", ({0x7ff8000000000123, 0x7ff8000000000000}),
+              0x7ff8000000000123);
+  EXPECT_BITS("add.rn.f64", ({0x7ff0000000000000, 0xfff0000000000000}),
+              0xfff8000000000000);
+  EXPECT_BITS("sqrt.rn.f64", ({0xbff0000000000000}), 0xfff8000000000000);
+  EXPECT_BITS("neg.f64", ({0x7ff6a6f1a2742fb9}), 0x7ffea6f1a2742fb9);
+  EXPECT_BITS("max.f64", ({0x7ff8000000000123, 0x7ff8000000000000}),
+              0x7ff8000000000000);
 }
 
 TEST(ScalarSemantics, AddPackedAndMixed) {
@@ -386,6 +401,8 @@ TEST(ScalarSemantics, FmaHalf) {
   EXPECT_BITS("fma.rn.relu.f16", ({kOneH, 0xc000, 0x3800}), 0);
   EXPECT_BITS("fma.rn.relu.f16", ({0x7e01, kOneH, kOneH}), 0x7fff);
   EXPECT_BITS("fma.rn.relu.bf16x2", ({0x3f80bf80, 0x3f803f80, 0}), 0x3f800000);
+  // -0.0 becomes +0.0 too (measured on sm_90).
+  EXPECT_BITS("fma.rn.relu.bf16x2", ({0x00008000, 0, 0x00008000}), 0);
   // .oob: an out-of-bounds NaN operand (0x7fff) gives +0.
   EXPECT_BITS("fma.rn.oob.f16", ({0x7fff, kOneH, kOneH}), 0);
   EXPECT_BITS("fma.rn.oob.f16", ({kOneH, kOneH, kOneH}), kTwoH);
@@ -675,7 +692,9 @@ TEST(ScalarSemantics, CvtFloatToFloatRounding) {
   EXPECT_BITS("cvt.rp.f32.f64", ({0x3ff0000001000000}), kOnePlusUlp);
   EXPECT_BITS("cvt.rn.f32.f64", ({0x3730000000000000}), 0x00000200); // 2^-140
   EXPECT_BITS("cvt.rn.ftz.f32.f64", ({0x3730000000000000}), kZero);
-  EXPECT_BITS("cvt.rn.f32.f64", ({0x7ff8000000000123}), kNaN);
+  // A NaN keeps its sign and the payload's high bits, quieted (measured).
+  EXPECT_BITS("cvt.rn.f32.f64", ({0x7ff8000000000123}), 0x7fc00000);
+  EXPECT_BITS("cvt.rn.f32.f64", ({0x7ff2fe62e6afef49}), 0x7fd7f317);
   // f16 <-> bf16 lose precision both ways.
   EXPECT_BITS("cvt.rn.bf16.f16", ({0x3c01}), kOneB);
   EXPECT_BITS("cvt.rp.bf16.f16", ({0x3c01}), 0x3f81);
@@ -697,7 +716,13 @@ TEST(ScalarSemantics, CvtWidening) {
   EXPECT_BITS("cvt.f64.f32", ({kMinSubnormal}), 0x36a0000000000000);
   EXPECT_BITS("cvt.ftz.f64.f32", ({kMinSubnormal}), 0);
   EXPECT_BITS("cvt.f64.f16", ({0xfc00}), 0xfff0000000000000);
-  EXPECT_BITS("cvt.f64.bf16", ({0x7fc1}), kNaN64);
+  // NaNs widen with their payloads (measured for f32 and bf16 to f32 and
+  // f64); bf16 to f32 is a shift, a signaling NaN stays one.
+  EXPECT_BITS("cvt.f64.bf16", ({0x7fc1}), 0x7ff8200000000000);
+  EXPECT_BITS("cvt.f64.f32", ({0x7f800001}), 0x7ff8000020000000);
+  EXPECT_BITS("cvt.f64.f32", ({0xffddcd2a}), 0xfffbb9a540000000);
+  EXPECT_BITS("cvt.f32.bf16", ({0x7f8a}), 0x7f8a0000);
+  EXPECT_BITS("cvt.rni.u32.f64", ({0x7ff8000000000000}), 0x80000000);
 }
 
 TEST(ScalarSemantics, CvtSameTypeRoundsToInteger) {
@@ -766,7 +791,12 @@ TEST(ScalarSemantics, CvtTf32) {
   EXPECT_BITS("cvt.rna.satfinite.tf32.f32", ({kMinusInf}), 0xff7fe000);
   EXPECT_BITS("cvt.rz.relu.tf32.f32", ({kMinusOne}), 0);
   EXPECT_BITS("cvt.rn.satfinite.relu.tf32.f32", ({kInf}), 0x7f7fe000);
-  EXPECT_BITS("cvt.rna.tf32.f32", ({kQuietNaN}), 0x7fffe000);
+  // A NaN keeps its high 19 bits; .satfinite takes a tf32 ulp off an
+  // all-ones exponent (measured).
+  EXPECT_BITS("cvt.rna.tf32.f32", ({kQuietNaN}), 0x7fc00000);
+  EXPECT_BITS("cvt.rna.tf32.f32", ({0xff9f7787}), 0xff9f6000);
+  EXPECT_BITS("cvt.rna.satfinite.tf32.f32", ({kQuietNaN}), 0x7fbfe000);
+  EXPECT_BITS("cvt.rna.satfinite.tf32.f32", ({0x7f800001}), 0x7f7fe000);
 }
 
 TEST(ScalarSemantics, CvtFp8) {

@@ -12,8 +12,8 @@ Goldens: `run.py DIR RESULTS --record FILE` writes, for every form whose
 TirX kernel agrees with nvcc's bit for bit, the GPU's output at SAMPLES
 (2048 element indices: the first 1024, where the specials meet, and 1024
 spread over the rest) into one compressed .npz, with the name of the GPU
-and a digest of each form's sampled inputs. test/gpu/numerics/golden-h200.npz
-is such a file from an H200.
+and a digest of each form's sampled inputs. test/gpu/numerics/golden-sm90.npz
+is such a file, from an H100 (sm_90, the H200's chip; its index names the GPU).
 """
 import hashlib
 import json
