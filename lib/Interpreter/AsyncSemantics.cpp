@@ -42,7 +42,7 @@ static void maybeCompletePhase(CtaRun &cta, MbarrierState &barrier) {
   if (barrier.pendingArrivals > 0 || barrier.transactionBytes != 0)
     return;
   barrier.completed[barrier.phase & 1] = barrier.released;
-  barrier.released.assign(cta.warps.size(), 0);
+  barrier.released.assign(cta.cluster.getNumSlots(), 0);
   barrier.pendingArrivals = barrier.expectedArrivals;
   barrier.transactionBytes = 0;
   ++barrier.phase;
@@ -61,7 +61,7 @@ LogicalResult CtaRun::completePendingLoads(MbarrierState *only) {
     std::vector<PendingWrite> loads = std::move(barrier.pendingLoads);
     barrier.pendingLoads.clear();
     for (PendingWrite &load : loads) {
-      WarpExecutor issuer(*this, *warps[load.warp]);
+      WarpExecutor issuer(*load.issuer, *load.issuer->warps[load.warp]);
       issuer.clockOverride = &load.clock;
       issuer.asyncProxyAccess = true;
       for (auto [offset, bits] : load.elements)
@@ -121,7 +121,7 @@ LogicalResult interp::executeMbarrierInstruction(
       barrier = MbarrierState();
       barrier.initOp = op;
       barrier.expectedArrivals = barrier.pendingArrivals = value(lane, "count");
-      barrier.released.assign(cta.warps.size(), 0);
+      barrier.released.assign(cta.cluster.getNumSlots(), 0);
       // The object's bytes are written (a later read by the generic proxy
       // sees initialized memory).
       uint64_t zero = 0;
@@ -129,7 +129,34 @@ LogicalResult interp::executeMbarrierInstruction(
         return failure();
       continue;
     }
-    MbarrierState *barrier = stateOf(lane);
+    // The object: this CTA's, or for a remote arrival the one at the same
+    // offset of CTA `cta`'s copy of the storage (mapa.shared::cluster).
+    CtaRun *owner = &cta;
+    MbarrierState *barrier = nullptr;
+    if (form == "mbarrier.arrive.remote") {
+      auto [storage, offset] = barrierOf(lane);
+      int64_t rank = value(lane, "cta");
+      Storage *peerStorage = cta.getPeerStorage(*storage, rank);
+      if (!peerStorage) {
+        emitRunError(op, cta)
+            << "arrives on the mbarrier of CTA " << rank << " of a cluster of "
+            << cta.cluster.ctas.size() << " CTAs ("
+            << cta.describeThread(warp.index, lane) << ")";
+        return failure();
+      }
+      owner = cta.cluster.ctas[rank].get();
+      auto found = owner->mbarriers.find({peerStorage, offset});
+      if (found == owner->mbarriers.end() || !found->second.initOp) {
+        emitRunError(op, cta)
+            << "arrives on an mbarrier CTA " << rank << " has not initialized ("
+            << cta.describeThread(warp.index, lane) << ", byte " << offset
+            << " of " << storage->name << ")";
+        return failure();
+      }
+      barrier = &found->second;
+    } else {
+      barrier = stateOf(lane);
+    }
     if (!barrier)
       return failure();
     if (form == "mbarrier.inval") {
@@ -141,14 +168,6 @@ LogicalResult interp::executeMbarrierInstruction(
       continue;
     }
     if (form.starts_with("mbarrier.arrive")) {
-      if (form == "mbarrier.arrive.remote") {
-        // check-diagnostics: internal, a remote arrival needs a cluster launch,
-        // which runKernel refuses first
-        emitRunError(op, cta)
-            << "the interpreter does not model '" << instruction.spelling
-            << "' (thread-block clusters) yet";
-        return failure();
-      }
       if (form.contains("expect_tx"))
         barrier->transactionBytes += value(lane, "tx");
       int64_t count =
@@ -167,10 +186,10 @@ LogicalResult interp::executeMbarrierInstruction(
       // The arrival releases what the warp did so far; what it does next
       // is a new epoch.
       join(barrier->released, warp.clock);
-      ++warp.clock[warp.index];
+      ++warp.clock[warp.slot];
       barrier->pendingArrivals -= count;
       setValue(lane, "state", barrier->phase);
-      maybeCompletePhase(cta, *barrier);
+      maybeCompletePhase(*owner, *barrier);
       continue;
     }
     // The waits: has the phase of parity `phaseParity` completed? That is
@@ -237,7 +256,7 @@ LogicalResult interp::executeWgmmaSync(WarpExecutor &executor,
             const AccessEpoch &write = storage->shadow[byte].write;
             if (!write.valid)
               continue;
-            bool before = write.warp == warp.index
+            bool before = write.warp == warp.slot
                               ? write.instruction <= pending.instruction
                               : write.clock <= pending.clock[write.warp];
             if (before)
@@ -246,7 +265,7 @@ LogicalResult interp::executeWgmmaSync(WarpExecutor &executor,
                 emitRunError(write.op, executor.cta)
                 << "overwrites byte " << byte << " of " << storage->name
                 << " while a wgmma issued before it may still read it ("
-                << executor.cta.describeThread(write.warp, write.lane)
+                << executor.cta.cluster.describeSlot(write.warp, write.lane)
                 << "): the wgmma's group must complete (wgmma.wait_group) "
                    "before its operands are written";
             diag.attachNote(pending.op->getLoc()) << "the wgmma";

@@ -27,6 +27,7 @@ int interp::findOperand(const ptx::Instruction &instruction, StringRef name) {
 
 static LogicalResult fail(WarpExecutor &executor, Operation *op,
                           const ptx::Instruction &instruction) {
+  // check-diagnostics: internal, every form of the PTX table is modelled
   emitRunError(op, executor.cta)
       << "the interpreter does not model '" << instruction.spelling << "' yet";
   return failure();

@@ -26,6 +26,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -132,6 +133,8 @@ struct AsyncCopyGroups {
   std::vector<AsyncCopy> open;
 };
 
+class CtaRun;
+
 /// Bytes an asynchronous operation writes when it completes (a TMA load):
 /// checked then as the issuing warp's access at the clock it had when it
 /// issued the operation.
@@ -139,6 +142,9 @@ struct PendingWrite {
   Storage *storage = nullptr;
   llvm::SmallVector<std::pair<int64_t, uint64_t>, 0> elements; // offset, bits
   int64_t elementBytes = 0;
+  /// The issuing thread: its CTA (a multicast writes into its peers'
+  /// shared memory), warp index in that CTA, and lane.
+  CtaRun *issuer = nullptr;
   unsigned warp = 0, lane = 0;
   VectorClock clock;
   Operation *op = nullptr;
@@ -182,7 +188,10 @@ struct PendingAccumulator {
 
 /// A warp's state while it runs.
 struct WarpState {
+  /// Its index in its CTA, and its slot in the cluster's vector clocks
+  /// (rank * warps per CTA + index).
   unsigned index = 0;
+  unsigned slot = 0;
   /// Lanes that exist (a block need not be a multiple of 32 threads).
   LaneMask live = 0;
   llvm::DenseMap<Value, LaneValue> values;
@@ -202,6 +211,9 @@ struct WarpState {
   Operation *blockedAt = nullptr;
   /// Blocked on an mbarrier phase (woken by any completed phase).
   bool waitsOnMbarrier = false;
+  /// The cluster barrier's phase the warp arrived in and has not waited for
+  /// yet.
+  std::optional<uint64_t> clusterArrival;
 };
 
 /// A hardware barrier of the CTA (bar.sync's 16 named barriers; `cta_sync`

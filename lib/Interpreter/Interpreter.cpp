@@ -82,6 +82,10 @@ LogicalResult KernelRun::bindArguments() {
   for (unsigned dim = 0; dim < launch.getBlock().size(); ++dim)
     block[dim] = launch.getBlock()[dim];
   numThreads = block[0] * block[1] * block[2];
+  numWarps = llvm::divideCeil(numThreads, kWarpSize);
+  if (launch.hasCluster())
+    for (unsigned dim = 0; dim < launch.getCluster().size(); ++dim)
+      cluster[dim] = launch.getCluster()[dim];
   for (unsigned dim = 0; dim < launch.getGrid().size(); ++dim) {
     std::optional<int64_t> extent =
         launch.evaluateGridExtent(dim, [&](unsigned index) {
@@ -94,46 +98,75 @@ LogicalResult KernelRun::bindArguments() {
              << (extent ? std::to_string(*extent) : "nothing")
              << " for these arguments";
     grid[dim] = *extent;
+    if (grid[dim] % cluster[dim])
+      return kernel.emitError("grid extent ")
+             << dim << " is " << grid[dim]
+             << " for these arguments, not a multiple of the cluster's "
+             << cluster[dim];
   }
-  if (launch.hasCluster() && launch.getNumClusterCTAs() > 1)
-    return kernel.emitError("the interpreter does not model thread-block "
-                            "clusters yet (cluster of ")
-           << launch.getNumClusterCTAs() << " CTAs)";
   return success();
 }
 
 LogicalResult KernelRun::run() {
   if (failed(bindArguments()))
     return failure();
-  int64_t flat = 0;
-  for (int64_t z = 0; z < grid[2]; ++z)
-    for (int64_t y = 0; y < grid[1]; ++y)
-      for (int64_t x = 0; x < grid[0]; ++x, ++flat) {
-        if (options.onlyBlock >= 0 && flat != options.onlyBlock)
+  // Clusters tile the grid; a cluster's CTAs are ranked x fastest
+  // (%cluster_ctarank). `block=` runs the cluster that holds that CTA.
+  std::array<int64_t, 3> clusters;
+  for (unsigned dim = 0; dim < 3; ++dim)
+    clusters[dim] = grid[dim] / cluster[dim];
+  for (int64_t cz = 0; cz < clusters[2]; ++cz)
+    for (int64_t cy = 0; cy < clusters[1]; ++cy)
+      for (int64_t cx = 0; cx < clusters[0]; ++cx) {
+        SmallVector<std::array<int64_t, 3>> blocks;
+        bool wanted = options.onlyBlock < 0;
+        for (int64_t z = 0; z < cluster[2]; ++z)
+          for (int64_t y = 0; y < cluster[1]; ++y)
+            for (int64_t x = 0; x < cluster[0]; ++x) {
+              std::array<int64_t, 3> index = {cx * cluster[0] + x,
+                                              cy * cluster[1] + y,
+                                              cz * cluster[2] + z};
+              wanted |= index[0] + grid[0] * (index[1] + grid[1] * index[2]) ==
+                        options.onlyBlock;
+              blocks.push_back(index);
+            }
+        if (!wanted)
           continue;
-        CtaRun cta(*this, {x, y, z});
-        if (failed(cta.run()))
+        ClusterRun run(*this, blocks);
+        if (failed(run.run()))
           return failure();
       }
   return success();
 }
 
 //===----------------------------------------------------------------------===//
-// A CTA and its scheduler
+// A cluster, its CTAs and the scheduler
 //===----------------------------------------------------------------------===//
 
-CtaRun::CtaRun(KernelRun &launch, std::array<int64_t, 3> blockIndex)
-    : launch(launch), blockIndex(blockIndex) {
+ClusterRun::ClusterRun(KernelRun &launch,
+                       ArrayRef<std::array<int64_t, 3>> blocks)
+    : launch(launch), numCtas(blocks.size()) {
+  for (auto [rank, blockIndex] : llvm::enumerate(blocks))
+    ctas.push_back(std::make_unique<CtaRun>(*this, rank, blockIndex));
+  barrier.released.assign(getNumSlots(), 0);
+}
+
+ClusterRun::~ClusterRun() = default;
+
+CtaRun::CtaRun(ClusterRun &cluster, unsigned rank,
+               std::array<int64_t, 3> blockIndex)
+    : launch(cluster.launch), cluster(cluster), rank(rank),
+      blockIndex(blockIndex), failed(cluster.failed) {
   proxyFences.assign(launch.numThreads, 0);
-  int64_t numWarps = llvm::divideCeil(launch.numThreads, kWarpSize);
-  for (int64_t index = 0; index < numWarps; ++index) {
+  for (int64_t index = 0; index < launch.numWarps; ++index) {
     auto warp = std::make_unique<WarpState>();
     warp->index = index;
+    warp->slot = rank * launch.numWarps + index;
     int64_t lanes =
         std::min<int64_t>(kWarpSize, launch.numThreads - index * kWarpSize);
     warp->live = lanes == kWarpSize ? kFullMask : (LaneMask(1) << lanes) - 1;
-    warp->clock.assign(numWarps, 0);
-    warp->clock[index] = 1;
+    warp->clock.assign(cluster.getNumSlots(), 0);
+    warp->clock[warp->slot] = 1;
     warps.push_back(std::move(warp));
   }
 }
@@ -152,13 +185,32 @@ std::string CtaRun::describeThread(unsigned warp, unsigned lane) const {
   return text;
 }
 
-void CtaRun::runWarp(WarpState &warp) {
+Storage *CtaRun::getPeerStorage(Storage &storage, int64_t peerRank) {
+  if (peerRank < 0 || peerRank >= int64_t(cluster.ctas.size()) ||
+      storage.kind != Storage::Kind::Shared || !storage.origin)
+    return nullptr;
+  return &cluster.ctas[peerRank]->getSharedStorage(storage.origin);
+}
+
+WarpState &ClusterRun::getWarp(unsigned slot) {
+  return *getCta(slot).warps[slot % launch.numWarps];
+}
+
+std::string ClusterRun::describeSlot(unsigned slot, unsigned lane) {
+  return getCta(slot).describeThread(slot % launch.numWarps, lane);
+}
+
+uint32_t ClusterRun::getProxyFences(unsigned slot, unsigned lane) {
+  return getCta(slot).proxyFences[(slot % launch.numWarps) * kWarpSize + lane];
+}
+
+void ClusterRun::runWarp(CtaRun &cta, WarpState &warp) {
   {
     std::unique_lock<std::mutex> lock(mutex);
-    turnChanged.wait(lock, [&] { return running == int(warp.index); });
+    turnChanged.wait(lock, [&] { return running == int(warp.slot); });
   }
   if (!failed) {
-    WarpExecutor executor(*this, warp);
+    WarpExecutor executor(cta, warp);
     for (BlockArgument arg : launch.kernel.getArguments()) {
       LaneValue value;
       value.storage = launch.argumentStorage[arg.getArgNumber()].get();
@@ -176,31 +228,42 @@ void CtaRun::runWarp(WarpState &warp) {
   turnChanged.notify_all();
 }
 
-LogicalResult CtaRun::yield(WarpState &warp) {
+LogicalResult ClusterRun::yield(WarpState &warp) {
   std::unique_lock<std::mutex> lock(mutex);
   running = -1;
   turnChanged.notify_all();
-  turnChanged.wait(lock, [&] { return running == int(warp.index); });
+  turnChanged.wait(lock, [&] { return running == int(warp.slot); });
   return failure(failed);
 }
 
-LogicalResult CtaRun::run() {
+LogicalResult ClusterRun::run() {
+  std::vector<WarpState *> warps;
   std::vector<std::thread> tasks;
-  tasks.reserve(warps.size());
-  for (auto &warp : warps)
-    tasks.emplace_back([this, &warp] { runWarp(*warp); });
+  for (auto &cta : ctas)
+    for (auto &warp : cta->warps) {
+      warps.push_back(warp.get());
+      CtaRun *owner = cta.get();
+      WarpState *state = warp.get();
+      tasks.emplace_back([this, owner, state] { runWarp(*owner, *state); });
+    }
+  auto handTurn = [&](WarpState &warp) {
+    std::unique_lock<std::mutex> lock(mutex);
+    running = warp.slot;
+    turnChanged.notify_all();
+    turnChanged.wait(lock, [&] { return running == -1; });
+  };
   size_t next = 0;
   while (true) {
     // Round robin over the runnable warps; with none, either every warp is
     // done or the rest wait for each other.
-    int chosen = -1;
+    WarpState *chosen = nullptr;
     bool allDone = true;
     for (size_t step = 0; step < warps.size(); ++step) {
       WarpState &warp = *warps[(next + step) % warps.size()];
       if (warp.status != WarpState::Status::Done)
         allDone = false;
       if (warp.status == WarpState::Status::Runnable) {
-        chosen = warp.index;
+        chosen = &warp;
         break;
       }
     }
@@ -208,79 +271,149 @@ LogicalResult CtaRun::run() {
       break;
     // No warp can run: the TMA loads still in flight complete now (the
     // latest the hardware can complete them), which may wake a waiter.
-    if (chosen < 0 && !failed && llvm::any_of(mbarriers, [](const auto &entry) {
-          return !entry.second.pendingLoads.empty();
-        })) {
-      (void)completePendingLoads(nullptr);
-      continue;
+    if (!chosen && !failed) {
+      bool completed = false;
+      for (auto &cta : ctas)
+        if (llvm::any_of(cta->mbarriers, [](const auto &entry) {
+              return !entry.second.pendingLoads.empty();
+            })) {
+          (void)cta->completePendingLoads(nullptr);
+          completed = true;
+        }
+      if (completed)
+        continue;
     }
-    if (chosen < 0 || failed) {
+    if (!chosen || failed) {
       if (!failed)
         (void)reportDeadlock();
       failed = true;
       // Wake every blocked warp: each sees `failed` and unwinds.
-      for (auto &warp : warps) {
+      for (WarpState *warp : warps) {
         if (warp->status == WarpState::Status::Done)
           continue;
         warp->status = WarpState::Status::Runnable;
-        std::unique_lock<std::mutex> lock(mutex);
-        running = warp->index;
-        turnChanged.notify_all();
-        turnChanged.wait(lock, [&] { return running == -1; });
+        handTurn(*warp);
       }
       continue;
     }
-    next = chosen + 1;
-    std::unique_lock<std::mutex> lock(mutex);
-    running = chosen;
-    turnChanged.notify_all();
-    turnChanged.wait(lock, [&] { return running == -1; });
+    next = (llvm::find(warps, chosen) - warps.begin()) + 1;
+    handTurn(*chosen);
   }
   for (std::thread &task : tasks)
     task.join();
-  if (!failed && uninitializedRead) {
-    uninitializedRead->first->emitError(uninitializedRead->second);
-    failed = true;
-  }
+  for (auto &cta : ctas)
+    if (!failed && cta->uninitializedRead) {
+      cta->uninitializedRead->first->emitError(cta->uninitializedRead->second);
+      failed = true;
+    }
   return failure(failed);
 }
 
-LogicalResult CtaRun::reportDeadlock() {
+LogicalResult ClusterRun::reportDeadlock() {
   Operation *first = nullptr;
-  for (auto &warp : warps)
-    if (warp->status == WarpState::Status::Blocked) {
-      first = warp->blockedAt;
-      break;
-    }
+  for (auto &cta : ctas)
+    for (auto &warp : cta->warps)
+      if (!first && warp->status == WarpState::Status::Blocked)
+        first = warp->blockedAt;
   if (!first)
     return failure();
-  InFlightDiagnostic diag = first->emitError("deadlock in block (")
-                            << blockIndex[0] << ", " << blockIndex[1] << ", "
-                            << blockIndex[2]
-                            << "): every warp still running waits for another";
-  for (auto &warp : warps) {
-    if (warp->status == WarpState::Status::Blocked)
-      diag.attachNote(warp->blockedAt->getLoc())
-          << "warp " << warp->index << " waits here";
-    else if (warp->status == WarpState::Status::Done)
-      diag.attachNote(launch.kernel.getLoc())
-          << "warp " << warp->index << " has finished the kernel";
-  }
-  // What each mbarrier's current phase still waits for.
-  for (auto &[key, barrier] : mbarriers) {
-    if (!barrier.initOp)
-      continue;
-    Diagnostic &note = diag.attachNote(barrier.initOp->getLoc());
-    note << "the mbarrier initialized here is in phase " << barrier.phase
-         << ", which still waits for " << barrier.pendingArrivals
-         << " arrival(s) of " << barrier.expectedArrivals;
-    if (barrier.transactionBytes > 0)
-      note << " and " << barrier.transactionBytes << " transaction byte(s)";
-    else if (barrier.transactionBytes < 0)
-      note << "; its transfers brought " << -barrier.transactionBytes
-           << " byte(s) more than an expect_tx announced";
+  InFlightDiagnostic diag = first->emitError("deadlock in ");
+  CtaRun &front = *ctas.front();
+  if (ctas.size() == 1)
+    diag << "block (" << front.blockIndex[0] << ", " << front.blockIndex[1]
+         << ", " << front.blockIndex[2] << ")";
+  else
+    diag << "the cluster of blocks (" << front.blockIndex[0] << ", "
+         << front.blockIndex[1] << ", " << front.blockIndex[2] << ") to ("
+         << ctas.back()->blockIndex[0] << ", " << ctas.back()->blockIndex[1]
+         << ", " << ctas.back()->blockIndex[2] << ")";
+  diag << ": every warp still running waits for another";
+  for (auto &cta : ctas) {
+    std::string where =
+        ctas.size() == 1 ? std::string()
+                         : " of block (" + std::to_string(cta->blockIndex[0]) +
+                               ", " + std::to_string(cta->blockIndex[1]) +
+                               ", " + std::to_string(cta->blockIndex[2]) + ")";
+    for (auto &warp : cta->warps) {
+      if (warp->status == WarpState::Status::Blocked)
+        diag.attachNote(warp->blockedAt->getLoc())
+            << "warp " << warp->index << where << " waits here";
+      else if (warp->status == WarpState::Status::Done)
+        diag.attachNote(launch.kernel.getLoc())
+            << "warp " << warp->index << where << " has finished the kernel";
+    }
+    // What each mbarrier's current phase still waits for.
+    for (auto &[key, barrier] : cta->mbarriers) {
+      if (!barrier.initOp)
+        continue;
+      Diagnostic &note = diag.attachNote(barrier.initOp->getLoc());
+      note << "the mbarrier initialized here" << where << " is in phase "
+           << barrier.phase << ", which still waits for "
+           << barrier.pendingArrivals << " arrival(s) of "
+           << barrier.expectedArrivals;
+      if (barrier.transactionBytes > 0)
+        note << " and " << barrier.transactionBytes << " transaction byte(s)";
+      else if (barrier.transactionBytes < 0)
+        note << "; its transfers brought " << -barrier.transactionBytes
+             << " byte(s) more than an expect_tx announced";
+    }
   }
   return failure();
+}
+
+LogicalResult ClusterRun::arrive(WarpState &warp, Operation *op, LaneMask lanes,
+                                 bool release) {
+  CtaRun &cta = getCta(warp.slot);
+  if (warp.clusterArrival) {
+    emitRunError(op, cta)
+        << "arrives at the cluster barrier again before waiting for the "
+           "phase it arrived in ("
+        << cta.describeThread(warp.index, llvm::countr_zero(lanes)) << ")";
+    return failure();
+  }
+  warp.clusterArrival = barrier.phase;
+  if (release) {
+    for (auto [slot, value] : llvm::enumerate(warp.clock))
+      barrier.released[slot] = std::max(barrier.released[slot], value);
+    ++warp.clock[warp.slot];
+  }
+  barrier.arrivedThreads += llvm::popcount(lanes);
+  if (barrier.arrivedThreads < launch.numThreads * int64_t(ctas.size()))
+    return success();
+  // Every thread of the cluster has arrived: the phase completes.
+  barrier.completed = barrier.released;
+  barrier.released.assign(getNumSlots(), 0);
+  barrier.arrivedThreads = 0;
+  ++barrier.phase;
+  for (auto &peer : ctas)
+    for (auto &waiter : peer->warps)
+      if (waiter->status == WarpState::Status::Blocked && waiter->blockedAt &&
+          waiter->clusterArrival && *waiter->clusterArrival < barrier.phase)
+        waiter->status = WarpState::Status::Runnable;
+  return success();
+}
+
+LogicalResult ClusterRun::wait(WarpState &warp, Operation *op) {
+  CtaRun &cta = getCta(warp.slot);
+  if (!warp.clusterArrival) {
+    emitRunError(op, cta) << "waits at the cluster barrier without having "
+                             "arrived ("
+                          << cta.describeThread(warp.index,
+                                                llvm::countr_zero(warp.live))
+                          << ")";
+    return failure();
+  }
+  while (*warp.clusterArrival >= barrier.phase) {
+    warp.status = WarpState::Status::Blocked;
+    warp.blockedAt = op;
+    if (mlir::failed(yield(warp)))
+      return failure();
+  }
+  warp.blockedAt = nullptr;
+  warp.clusterArrival.reset();
+  for (auto [slot, value] : llvm::enumerate(barrier.completed))
+    warp.clock[slot] = std::max(warp.clock[slot], value);
+  return success();
 }
 
 LogicalResult CtaRun::arriveAtBarrier(WarpState &warp, Operation *op,
@@ -313,7 +446,7 @@ LogicalResult CtaRun::arriveAtBarrier(WarpState &warp, Operation *op,
   if (barrier.arrivedThreads == barrier.expectedThreads) {
     // Completed: every participant's clock becomes their join, and each
     // starts a new epoch of its own.
-    VectorClock joined(warps.size(), 0);
+    VectorClock joined(cluster.getNumSlots(), 0);
     for (unsigned index : barrier.arrivedWarps)
       for (auto [slot, value] : llvm::enumerate(warps[index]->clock))
         joined[slot] = std::max(joined[slot], value);
@@ -325,7 +458,7 @@ LogicalResult CtaRun::arriveAtBarrier(WarpState &warp, Operation *op,
                        : llvm::is_contained(barrier.waitingWarps, index);
       if (waits)
         participant.clock = joined;
-      ++participant.clock[index];
+      ++participant.clock[participant.slot];
     }
     for (unsigned index : barrier.waitingWarps) {
       warps[index]->status = WarpState::Status::Runnable;

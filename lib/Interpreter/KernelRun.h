@@ -4,13 +4,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A launch is run CTA by CTA (`CtaRun`). Each warp of a CTA executes on a
-// task of its own (a host thread, only one of which runs at a time, chosen
-// by the CTA's scheduler: execution is deterministic); a warp gives the turn
-// back only when it must wait for another (a barrier), so everything between
-// two synchronization points of a warp runs without interleaving, which is
-// one of the orders the hardware may pick. `WarpExecutor` interprets the
-// operations for one warp, its lanes in lockstep under an active mask.
+// A launch is run cluster by cluster (`ClusterRun`; a launch without
+// clusters is clusters of one CTA), the CTAs of a cluster (`CtaRun`)
+// together. Each warp executes on a task of its own (a host thread, only
+// one of which runs at a time, chosen by the cluster's scheduler: execution
+// is deterministic); a warp gives the turn back only when it must wait for
+// another (a barrier), so everything between two synchronization points of
+// a warp runs without interleaving, which is one of the orders the hardware
+// may pick. `WarpExecutor` interprets the operations for one warp, its lanes
+// in lockstep under an active mask. Vector clocks have one slot per warp of
+// the cluster (WarpState::slot).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +36,7 @@
 namespace mlir::tirx::interp {
 
 class CtaRun;
+class ClusterRun;
 
 /// Launch-wide state: the kernel, its argument storage, options.
 struct KernelRun {
@@ -43,7 +47,10 @@ struct KernelRun {
   ArrayRef<KernelArgument> arguments;
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> block = {1, 1, 1};
+  /// CTAs per cluster in each dimension ({1, 1, 1} without clusters).
+  std::array<int64_t, 3> cluster = {1, 1, 1};
   int64_t numThreads = 1;
+  int64_t numWarps = 1;
 
   KernelRun(KernelOp kernel, ArrayRef<KernelArgument> arguments,
             const InterpreterOptions &options)
@@ -56,14 +63,68 @@ private:
   LogicalResult bindArguments();
 };
 
-/// The part of a CTA's state the warps share, and the scheduler that hands
-/// the turn from warp to warp.
-class CtaRun {
+/// The barrier of a cluster (barrier.cluster.arrive / wait): every thread of
+/// every CTA arrives once a phase.
+struct ClusterBarrier {
+  int64_t arrivedThreads = 0;
+  uint64_t phase = 0;
+  /// What the (non-relaxed) arrivals of the current phase released, and
+  /// what the last completed phase did.
+  VectorClock released, completed;
+};
+
+/// The CTAs of one cluster and the scheduler that hands the turn from warp
+/// to warp among all of them.
+class ClusterRun {
 public:
-  CtaRun(KernelRun &launch, std::array<int64_t, 3> blockIndex);
+  ClusterRun(KernelRun &launch, ArrayRef<std::array<int64_t, 3>> blocks);
+  ~ClusterRun();
   LogicalResult run();
 
   KernelRun &launch;
+  /// By rank (%cluster_ctarank: x fastest).
+  std::vector<std::unique_ptr<CtaRun>> ctas;
+  ClusterBarrier barrier;
+  /// Set on the first error: every warp stops at its next step.
+  bool failed = false;
+  /// CTAs in the cluster (set before they are made).
+  int64_t numCtas = 1;
+  int64_t getNumSlots() const { return numCtas * launch.numWarps; }
+  /// The warp of clock slot `slot`, and its CTA.
+  WarpState &getWarp(unsigned slot);
+  CtaRun &getCta(unsigned slot) { return *ctas[slot / launch.numWarps]; }
+  /// The fence.proxy.async count of a slot's lane.
+  uint32_t getProxyFences(unsigned slot, unsigned lane);
+  /// "block (x, y, z) thread t (warp w, lane l)" of a clock slot's lane.
+  std::string describeSlot(unsigned slot, unsigned lane);
+  /// Gives the turn back until the scheduler resumes `warp`.
+  LogicalResult yield(WarpState &warp);
+  /// barrier.cluster.arrive of `warp`'s lanes `lanes` (`release`: not
+  /// .relaxed), and barrier.cluster.wait.
+  LogicalResult arrive(WarpState &warp, Operation *op, LaneMask lanes,
+                       bool release);
+  LogicalResult wait(WarpState &warp, Operation *op);
+
+private:
+  friend class CtaRun;
+  void runWarp(CtaRun &cta, WarpState &warp);
+  LogicalResult reportDeadlock();
+
+  std::mutex mutex;
+  std::condition_variable turnChanged;
+  /// The slot of the warp that has the turn; -1: the scheduler.
+  int running = -1;
+};
+
+/// The part of a CTA's state its warps share.
+class CtaRun {
+public:
+  CtaRun(ClusterRun &cluster, unsigned rank, std::array<int64_t, 3> blockIndex);
+
+  KernelRun &launch;
+  ClusterRun &cluster;
+  /// The CTA's rank in its cluster.
+  unsigned rank;
   std::array<int64_t, 3> blockIndex;
   std::vector<std::unique_ptr<WarpState>> warps;
   /// Shared tensors, one storage per `alloc_shared`.
@@ -77,15 +138,15 @@ public:
   int64_t idlePolls = 0;
   /// Per thread, the fence.proxy.async it has executed.
   std::vector<uint32_t> proxyFences;
-  /// Set on the first error: every warp stops at its next step.
-  bool failed = false;
+  /// The cluster's: set on the first error.
+  bool &failed;
   /// The first read of shared memory no thread had written, reported when
   /// the CTA ends without a race explaining it.
   std::optional<std::pair<Operation *, std::string>> uninitializedRead;
 
   /// Called by a warp's task: gives the turn back until the scheduler
   /// resumes the warp. Fails when the run was aborted meanwhile.
-  LogicalResult yield(WarpState &warp);
+  LogicalResult yield(WarpState &warp) { return cluster.yield(warp); }
   /// Arrives at barrier `id` with the live lanes of `warp` (expecting
   /// `expectedThreads` in all) and, unless `arriveOnly`, waits for it to
   /// complete. Completion joins the vector clocks of every participant.
@@ -100,15 +161,12 @@ public:
   int64_t getFlatBlockIndex() const;
   /// "block (x, y, z) warp w lane l", for messages.
   std::string describeThread(unsigned warp, unsigned lane) const;
-
-private:
-  void runWarp(WarpState &warp);
-  LogicalResult reportDeadlock();
-
-  std::mutex mutex;
-  std::condition_variable turnChanged;
-  /// The warp that has the turn; -1: the scheduler.
-  int running = -1;
+  /// The storage of `alloc_shared` op `alloc` in this CTA (allocated when
+  /// first reached, by this CTA or by a peer writing into it).
+  Storage &getSharedStorage(Operation *alloc);
+  /// The copy in CTA `rank` of the cluster of this CTA's shared `storage`,
+  /// or null for a rank outside the cluster.
+  Storage *getPeerStorage(Storage &storage, int64_t rank);
 };
 
 /// Interprets operations for one warp.

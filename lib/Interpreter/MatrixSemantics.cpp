@@ -34,6 +34,7 @@ using llvm::APInt;
 
 static LogicalResult unsupported(WarpExecutor &executor, Operation *op,
                                  const ptx::Instruction &instruction) {
+  // check-diagnostics: internal, every form of the PTX table is modelled
   emitRunError(op, executor.cta)
       << "the interpreter does not model '" << instruction.spelling << "' yet";
   return failure();

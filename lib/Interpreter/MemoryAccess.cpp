@@ -32,7 +32,7 @@ static uint8_t *getAddress(Storage &storage, unsigned lane, int64_t offset) {
 static std::string describeAccess(CtaRun &cta, const AccessEpoch &epoch,
                                   bool isWrite) {
   return (isWrite ? "write by " : "read by ") +
-         cta.describeThread(epoch.warp, epoch.lane);
+         cta.cluster.describeSlot(epoch.warp, epoch.lane);
 }
 
 LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
@@ -106,8 +106,8 @@ LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
 
   const VectorClock &clock = clockOverride ? *clockOverride : warp.clock;
   AccessEpoch current;
-  current.clock = clock[warp.index];
-  current.warp = warp.index;
+  current.clock = clock[warp.slot];
+  current.warp = warp.slot;
   current.lane = lane;
   current.valid = true;
   current.atomic = atomicAccess;
@@ -119,7 +119,7 @@ LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
   auto ordered = [&](const AccessEpoch &earlier) {
     if (!earlier.valid || (earlier.atomic && current.atomic))
       return true;
-    if (earlier.warp == warp.index)
+    if (earlier.warp == warp.slot)
       return !(isWrite && earlier.instruction == current.instruction &&
                earlier.lane != lane);
     return earlier.clock <= clock[earlier.warp];
@@ -143,12 +143,12 @@ LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
     // fence.proxy.async.
     const AccessEpoch &written = shadow.write;
     if (asyncProxyAccess && !isWrite && written.valid && !written.asyncProxy &&
-        cta.proxyFences[written.warp * kWarpSize + written.lane] <=
+        cta.cluster.getProxyFences(written.warp, written.lane) <=
             written.proxyFences) {
       InFlightDiagnostic diag =
           emitRunError(op, cta)
           << "the async proxy reads byte " << byte << " of " << storage.name
-          << ", which " << cta.describeThread(written.warp, written.lane)
+          << ", which " << cta.cluster.describeSlot(written.warp, written.lane)
           << " wrote through the generic proxy with no fence.proxy.async "
              "after the write";
       diag.attachNote(written.op->getLoc()) << "the generic write";

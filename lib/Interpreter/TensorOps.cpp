@@ -33,6 +33,21 @@ static std::string describeAllocation(Operation *op, StringRef kind) {
   return text;
 }
 
+Storage &CtaRun::getSharedStorage(Operation *alloc) {
+  std::unique_ptr<Storage> &storage = shared[alloc];
+  if (!storage) {
+    auto type = cast<tirx::TensorType>(alloc->getResult(0).getType());
+    storage = std::make_unique<Storage>();
+    storage->kind = Storage::Kind::Shared;
+    storage->name = describeAllocation(alloc, "shared");
+    storage->origin = alloc;
+    storage->allocate(type.getLayoutOrDefault().span(Axis::m) *
+                          type.getElementBytes(),
+                      /*shadowed=*/true);
+  }
+  return *storage;
+}
+
 LogicalResult WarpExecutor::executeTensorOp(Operation *op, LaneMask mask) {
   KernelRun &launch = cta.launch;
   if (auto index = dyn_cast<ThreadIdxOp>(op)) {
@@ -74,19 +89,8 @@ LogicalResult WarpExecutor::executeTensorOp(Operation *op, LaneMask mask) {
     return success();
   }
   if (auto alloc = dyn_cast<AllocSharedOp>(op)) {
-    tirx::TensorType type = alloc.getResult().getType();
-    std::unique_ptr<Storage> &storage = cta.shared[op];
-    if (!storage) {
-      storage = std::make_unique<Storage>();
-      storage->kind = Storage::Kind::Shared;
-      storage->name = describeAllocation(op, "shared");
-      storage->origin = op;
-      storage->allocate(type.getLayoutOrDefault().span(Axis::m) *
-                            type.getElementBytes(),
-                        /*shadowed=*/true);
-    }
     LaneValue result;
-    result.storage = storage.get();
+    result.storage = &cta.getSharedStorage(op);
     set(alloc.getResult(), result);
     return success();
   }

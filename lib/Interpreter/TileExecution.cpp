@@ -30,6 +30,7 @@
 #include "mlir/IR/SymbolTable.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -245,6 +246,8 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
     return failure();
   const ptx::Instruction &instruction = **selected;
   auto unsupported = [&]() {
+    // check-diagnostics: internal, every form of the PTX table is modelled
+    // (a form added later fails here, naming itself)
     emitRunError(op, cta) << "the interpreter does not model '"
                           << instruction.spelling << "' (form "
                           << instruction.formName << ") yet";
@@ -296,8 +299,15 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
     // Hints and register budgets change no value the program sees.
     return success();
   case Module::barrier:
-    if (instruction.family == "barrier")
-      return unsupported(); // barrier.cluster
+    // barrier.cluster: every thread of every CTA of the cluster arrives,
+    // then waits (a launch without clusters is clusters of one CTA).
+    if (instruction.family == "barrier") {
+      if (instruction.getModifier(ptx::Slot::mode) == "arrive")
+        return cta.cluster.arrive(
+            warp, op, active,
+            /*release=*/instruction.getModifier(ptx::Slot::sem) != "relaxed");
+      return cta.cluster.wait(warp, op);
+    }
     break;
   case Module::tma:
     return executeBulkTensorCopy(op, instruction, *operands, *domain, active);
@@ -649,15 +659,19 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
       form == "cp.async.bulk.wait_group")
     return success();
   bool reduce = form == "cp.reduce.async.bulk.tensor";
+  bool multicast = form == "cp.async.bulk.tensor.load.multicast";
   if (form != "cp.async.bulk.tensor.load" &&
-      form != "cp.async.bulk.tensor.store" && !reduce) {
+      form != "cp.async.bulk.tensor.store" && !reduce && !multicast) {
+    // check-diagnostics: internal, every tma form of the PTX table is
+    // modelled (a form added later fails here, naming itself)
     emitRunError(op, cta) << "the interpreter does not model '"
                           << instruction.spelling << "' (form " << form
                           << ") yet";
     return failure();
   }
-  bool load = form == "cp.async.bulk.tensor.load";
-  int mapPosition = -1, boxPosition = -1, barrierPosition = -1;
+  bool load = form == "cp.async.bulk.tensor.load" || multicast;
+  int mapPosition = -1, boxPosition = -1, barrierPosition = -1,
+      maskPosition = -1;
   for (auto [position, info] : llvm::enumerate(instruction.operands)) {
     if (info.bulkRole == ptx::BulkTensorRole::TensorMap)
       mapPosition = position;
@@ -665,6 +679,8 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
       boxPosition = position;
     else if (info.name == "mbar")
       barrierPosition = position;
+    else if (info.name == "ctaMask")
+      maskPosition = position;
   }
   Value mapValue = operands[mapPosition].value;
   Value boxValue = operands[boxPosition].value;
@@ -750,25 +766,56 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
     }
     if (!ok || !load)
       return;
-    const LaneValue &barrierValue = get(operands[barrierPosition].value);
-    auto found =
-        cta.mbarriers.find({barrierValue.storage, barrierValue.offset(lane)});
-    if (found == cta.mbarriers.end() || !found->second.initOp) {
-      emitRunError(op, cta)
-          << "a TMA load completes on an mbarrier no thread has initialized ("
-          << cta.describeThread(warp.index, lane) << ")";
-      ok = false;
-      return;
+    // The CTAs the box lands in: this one, or a multicast's ctaMask (bit r:
+    // the CTA of rank r), each at the image's and the mbarrier's offsets.
+    uint64_t ctaMask = uint64_t(1) << cta.rank;
+    if (multicast) {
+      const MixedOperand &mask = operands[maskPosition];
+      ctaMask = (mask.value ? get(mask.value).lanes[lane]
+                            : static_cast<uint64_t>(tile::getIntegerImmediate(
+                                                        operands, maskPosition)
+                                                        .value_or(0))) &
+                0xffff;
+      if (ctaMask >> cta.cluster.ctas.size()) {
+        emitRunError(op, cta)
+            << "the ctaMask 0x" << llvm::utohexstr(ctaMask)
+            << " names CTAs beyond the cluster of " << cta.cluster.ctas.size()
+            << " (" << cta.describeThread(warp.index, lane) << ")";
+        ok = false;
+        return;
+      }
     }
-    pending.storage = boxTile.storage;
+    const LaneValue &barrierValue = get(operands[barrierPosition].value);
     pending.elementBytes = elementBytes;
+    pending.issuer = &cta;
     pending.warp = warp.index;
     pending.lane = lane;
     pending.clock = warp.clock;
-    ++warp.clock[warp.index];
+    ++warp.clock[warp.slot];
     pending.op = op;
     pending.transactionBytes = elements * elementBytes;
-    found->second.pendingLoads.push_back(std::move(pending));
+    for (unsigned rank = 0; rank < cta.cluster.ctas.size() && ok; ++rank) {
+      if (!(ctaMask >> rank & 1))
+        continue;
+      CtaRun &target = *cta.cluster.ctas[rank];
+      Storage *image = cta.getPeerStorage(*boxTile.storage, rank);
+      Storage *barrierStorage = cta.getPeerStorage(*barrierValue.storage, rank);
+      auto found =
+          target.mbarriers.find({barrierStorage, barrierValue.offset(lane)});
+      if (!image || found == target.mbarriers.end() || !found->second.initOp) {
+        emitRunError(op, cta)
+            << "a TMA load completes on an mbarrier "
+            << (rank == cta.rank
+                    ? std::string("no thread has initialized")
+                    : "CTA " + std::to_string(rank) + " has not initialized")
+            << " (" << cta.describeThread(warp.index, lane) << ")";
+        ok = false;
+        return;
+      }
+      PendingWrite copy = pending;
+      copy.storage = image;
+      found->second.pendingLoads.push_back(std::move(copy));
+    }
   });
   return success(ok);
 }

@@ -16,5 +16,7 @@ tirx.kernel @rows(%n: index {tirx.size = "n"},
   tirx.return
 }
 
-// RUN: not tirx-opt %S/Inputs/cluster.mlir --tirx-interpret 2>&1 | FileCheck %s --check-prefix=CLUSTER
-// CLUSTER: error: the interpreter does not model thread-block clusters yet (cluster of 2 CTAs)
+// A runtime grid must be whole clusters (CUDA refuses the launch otherwise):
+// RUN: not tirx-opt %S/Inputs/cluster.mlir --tirx-interpret=sizes=n=96 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// CLUSTER: cluster.mlir:1:1: error: grid extent 0 is 3 for these arguments, not a multiple of the cluster's 2
+// RUN: tirx-opt %S/Inputs/cluster.mlir --tirx-interpret=sizes=n=128 -o /dev/null

@@ -12,11 +12,10 @@ model bit for bit: C[b] = A[rows of b's cluster]. Then remote arrivals:
 each CTA arrives on every other CTA's mbarrier (mbarrier.arrive on
 .shared::cluster, the address mapped with mapa) and waits on its own.
 Prints PASS:/FAIL: per case; exit 1 on any failure.
-Usage: run_cluster.py (torch, CUDA GPU with sm_90)."""
+Usage: run_cluster.py (torch, CUDA GPU with sm_90). The kernels also run
+on the CPU interpreter (test/python/test_interpreter.py)."""
 import os
 import sys
-
-import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "python"))
 import tirx  # noqa: E402
@@ -106,46 +105,51 @@ def remote_arrive_kernel(cluster, clusters):
     return remote_arrive
 
 
-passed = failed = 0
+def main():
+    import torch
+
+    passed = failed = 0
+
+    def report(ok, name):
+        nonlocal passed, failed
+        print("%s: %s" % ("PASS" if ok else "FAIL", name))
+        passed += bool(ok)
+        failed += not ok
+
+    gen = torch.Generator(device="cpu").manual_seed(0)
+    for cluster, clusters in ((2, 4), (2, 66), (4, 8), (8, 3)):
+        name = "%d clusters of %d CTAs, multicast loads" % (clusters, cluster)
+        try:
+            compiled = tirx.compile(kernel(cluster, clusters), target="cuda")
+            rows = SHARE * cluster
+            a = torch.randn(rows * clusters, COLS, generator=gen).to(torch.bfloat16)
+            A = a.cuda()
+            C = torch.full((rows * cluster * clusters, COLS), float("nan"), dtype=torch.bfloat16,
+                           device="cuda")
+            compiled(A, C)
+            torch.cuda.synchronize()
+            want = a.view(clusters, 1, rows, COLS).expand(clusters, cluster, rows, COLS)
+            ok = torch.equal(C.cpu().view(torch.int16),
+                             want.reshape(-1, COLS).contiguous().view(torch.int16))
+            report(ok, name)
+        except Exception as error:  # a launch failure is a failed case, not a crash
+            report(False, "%s: %s: %s" % (name, type(error).__name__, error))
+
+    for cluster, clusters in ((2, 66), (4, 8), (8, 3)):
+        name = "%d clusters of %d CTAs, arrivals on every other CTA's mbarrier (mapa)" % (
+            clusters, cluster)
+        try:
+            compiled = tirx.compile(remote_arrive_kernel(cluster, clusters), target="cuda")
+            out = torch.zeros(cluster * clusters, dtype=torch.int32, device="cuda")
+            compiled(out)
+            torch.cuda.synchronize()
+            report(torch.equal(out.cpu(), torch.arange(cluster * clusters, dtype=torch.int32)),
+                   name)
+        except Exception as error:
+            report(False, "%s: %s: %s" % (name, type(error).__name__, error))
+
+    return 1 if failed else 0
 
 
-def report(ok, name):
-    global passed, failed
-    print("%s: %s" % ("PASS" if ok else "FAIL", name))
-    passed += bool(ok)
-    failed += not ok
-
-
-gen = torch.Generator(device="cpu").manual_seed(0)
-for cluster, clusters in ((2, 4), (2, 66), (4, 8), (8, 3)):
-    name = "%d clusters of %d CTAs, multicast loads" % (clusters, cluster)
-    try:
-        compiled = tirx.compile(kernel(cluster, clusters), target="cuda")
-        rows = SHARE * cluster
-        a = torch.randn(rows * clusters, COLS, generator=gen).to(torch.bfloat16)
-        A = a.cuda()
-        C = torch.full((rows * cluster * clusters, COLS), float("nan"), dtype=torch.bfloat16,
-                       device="cuda")
-        compiled(A, C)
-        torch.cuda.synchronize()
-        want = a.view(clusters, 1, rows, COLS).expand(clusters, cluster, rows, COLS)
-        ok = torch.equal(C.cpu().view(torch.int16),
-                         want.reshape(-1, COLS).contiguous().view(torch.int16))
-        report(ok, name)
-    except Exception as error:  # a launch failure is a failed case, not a crash
-        report(False, "%s: %s: %s" % (name, type(error).__name__, error))
-
-for cluster, clusters in ((2, 66), (4, 8), (8, 3)):
-    name = "%d clusters of %d CTAs, arrivals on every other CTA's mbarrier (mapa)" % (
-        clusters, cluster)
-    try:
-        compiled = tirx.compile(remote_arrive_kernel(cluster, clusters), target="cuda")
-        out = torch.zeros(cluster * clusters, dtype=torch.int32, device="cuda")
-        compiled(out)
-        torch.cuda.synchronize()
-        report(torch.equal(out.cpu(), torch.arange(cluster * clusters, dtype=torch.int32)),
-               name)
-    except Exception as error:
-        report(False, "%s: %s: %s" % (name, type(error).__name__, error))
-
-sys.exit(1 if failed else 0)
+if __name__ == "__main__":
+    sys.exit(main())

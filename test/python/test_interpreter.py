@@ -1224,3 +1224,149 @@ def test_tma_reduce_cases(case):
     if op == "add":
         # The comparison sees a reduction that stored instead of adding.
         assert not numpy.array_equal(bits(d[where]), bits(s[where]))
+
+
+CLUSTER = load_gpu_script("run_cluster.py")
+
+
+@pytest.mark.parametrize("cluster, clusters", [(2, 2), (4, 1)])
+def test_cluster_multicast(cluster, clusters):
+    """test/gpu/run_cluster.py's multicast kernel on the interpreter: every
+    CTA of a cluster loads its share of the cluster's rows with one TMA load
+    multicast to all of them (ctaMask all ones), meeting at the cluster
+    barrier; each CTA then stores all the cluster's rows: C[b] = A[rows of
+    b's cluster], bit for bit."""
+    compiled = tirx.compile(CLUSTER.kernel(cluster, clusters), target=INTERPRET)
+    rows = CLUSTER.SHARE * cluster
+    a = numpy.random.default_rng(cluster).integers(0, 1 << 16, (rows * clusters, CLUSTER.COLS),
+                                                   dtype=numpy.uint16)
+    c = numpy.full((rows * cluster * clusters, CLUSTER.COLS), 0x7FC1, numpy.uint16)
+    compiled(a, c)
+    want = numpy.repeat(a.reshape(clusters, 1, rows, CLUSTER.COLS), cluster, axis=1)
+    assert numpy.array_equal(c, want.reshape(-1, CLUSTER.COLS))
+
+
+@pytest.mark.parametrize("cluster, clusters", [(2, 3), (4, 2), (8, 1)])
+def test_cluster_remote_arrivals(cluster, clusters):
+    """run_cluster.py's remote arrivals: each CTA's thread 0 arrives on every
+    other CTA's mbarrier (mapa), waits on its own, then writes its block
+    index."""
+    compiled = tirx.compile(CLUSTER.remote_arrive_kernel(cluster, clusters), target=INTERPRET)
+    out = numpy.full(cluster * clusters, -1, numpy.int32)
+    compiled(out)
+    assert out.tolist() == list(range(cluster * clusters))
+
+
+def test_cluster_multicast_before_peer_init_is_found():
+    """Seeded bug: the cluster barrier after mbarrier.init dropped, so one
+    CTA's multicast completes on a peer's mbarrier before the peer has
+    initialized it."""
+    cluster, rows = 2, CLUSTER.SHARE * 2
+    nbytes = rows * CLUSTER.COLS * 2
+
+    @T.function
+    def no_meeting(A: T.Tensor((rows, CLUSTER.COLS), "bfloat16", align=16),
+                   C: T.Tensor((rows * cluster, CLUSTER.COLS), "bfloat16", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=cluster, block=32, cluster=cluster))
+        img = T.alloc_shared((rows, CLUSTER.COLS), "bfloat16", align=128)
+        bar = T.alloc_shared((1,), "uint64", align=8)
+        tx = T.cuda.thread_idx("x")
+        bx = T.cuda.block_idx("x")
+        with T.If(tx == 0):
+            with T.Then():
+                T.ptx.mbarrier.init(bar.data, 1)
+                T.ptx.fence.mbarrier_init.release.cluster()
+                share = bx % cluster * CLUSTER.SHARE
+                T.ptx.mbarrier.arrive.expect_tx(bar.data, nbytes)
+                T.cuda.tile.apply(T.ptx[CLUSTER.LOAD], img[share:share + CLUSTER.SHARE, :],  # MARK-mc
+                                  A[share:share + CLUSTER.SHARE, :], bar, T.int16(3),
+                                  scope="thread")
+                T.ptx.mbarrier.try_wait(bar.data, 0)
+        CLUSTER.leave_cluster()
+
+    compiled = tirx.compile(no_meeting, target=INTERPRET)
+    a = numpy.zeros((rows, CLUSTER.COLS), numpy.uint16)
+    c = numpy.zeros((rows * cluster, CLUSTER.COLS), numpy.uint16)
+    with pytest.raises(tirx.InterpreterError) as error:
+        compiled(a, c)
+    assert_located(error.value, "MARK-mc", "a TMA load completes on an mbarrier CTA 1 has not "
+                   "initialized (block (0, 0, 0) thread 0 (warp 0, lane 0))")
+
+
+def test_cluster_lost_remote_arrival_is_a_deadlock():
+    """Seeded bug: each CTA arrives on one peer only, while its own
+    mbarrier expects one arrival from each of the cluster's 3 others."""
+    cluster = 4
+
+    @T.function
+    def one_arrival(out: T.Tensor((cluster,), "int32", align=4)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=cluster, block=32, cluster=cluster))
+        bar = T.alloc_shared((1,), "uint64", align=8)
+        tx = T.cuda.thread_idx("x")
+        bx = T.cuda.block_idx("x")
+        CLUSTER.init_barrier(bar, cluster - 1, tx)
+        with T.If(tx == 0):
+            with T.Then():
+                T.ptx.mbarrier.arrive.release.cluster.shared__cluster.b64(
+                    bar.data, T.int32((bx + 1) % cluster))
+                T.ptx.mbarrier.try_wait.parity.acquire.cluster.shared__cta.b64(bar.data, 0)  # MARK-w
+        CLUSTER.leave_cluster()
+
+    compiled = tirx.compile(one_arrival, target=INTERPRET)
+    with pytest.raises(tirx.InterpreterError) as error:
+        compiled(numpy.zeros(cluster, numpy.int32))
+    assert_located(error.value, "MARK-w", "deadlock in the cluster of blocks (0, 0, 0) to "
+                   "(3, 0, 0): every warp still running waits for another")
+    assert "which still waits for 2 arrival(s) of 3" in str(error.value)
+
+
+def remote_arrival_kernel(target, meet=True, mask=None):
+    """A cluster of 2: thread 0 of each CTA arrives on the mbarrier of CTA
+    `target(bx)` (meeting the cluster after the init unless `meet` is
+    False), or, with `mask`, issues a multicast load to those CTAs."""
+    rows = CLUSTER.SHARE
+
+    @T.function
+    def remote(A: T.Tensor((rows, CLUSTER.COLS), "bfloat16", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=2, block=32, cluster=2))
+        img = T.alloc_shared((rows, CLUSTER.COLS), "bfloat16", align=128)
+        bar = T.alloc_shared((1,), "uint64", align=8)
+        tx = T.cuda.thread_idx("x")
+        bx = T.cuda.block_idx("x")
+        with T.If(tx == 0):
+            with T.Then():
+                T.ptx.mbarrier.init(bar.data, 1)
+                T.ptx.fence.mbarrier_init.release.cluster()
+        if meet:
+            T.cuda.tile.apply(T.ptx["barrier.cluster.arrive.aligned"], scope="cta")
+            T.cuda.tile.apply(T.ptx["barrier.cluster.wait.aligned"], scope="cta")
+        with T.If(tx == 0):
+            with T.Then():
+                if mask is None:
+                    T.ptx.mbarrier.arrive.release.cluster.shared__cluster.b64(  # MARK-ra
+                        bar.data, T.int32(target(bx)))
+                else:
+                    T.cuda.tile.apply(T.ptx[CLUSTER.LOAD], img, A, bar, T.int16(mask),  # MARK-mask
+                                      scope="thread")
+        CLUSTER.leave_cluster()
+
+    return tirx.compile(remote, target=INTERPRET)
+
+
+def test_cluster_remote_arrival_errors():
+    a = numpy.zeros((CLUSTER.SHARE, CLUSTER.COLS), numpy.uint16)
+    with pytest.raises(tirx.InterpreterError) as error:
+        remote_arrival_kernel(lambda bx: bx * 4)(a)
+    message = "arrives on the mbarrier of CTA 4 of a cluster of 2 CTAs (block (1, 0, 0)"
+    assert_located(error.value, "MARK-ra", message)
+    with pytest.raises(tirx.InterpreterError) as error:
+        remote_arrival_kernel(lambda bx: 1 - bx, meet=False)(a)
+    message = "arrives on an mbarrier CTA 1 has not initialized (block (0, 0, 0) thread 0"
+    assert_located(error.value, "MARK-ra", message)
+    assert "(warp 0, lane 0), byte 0 of the shared tensor allocated at" in str(error.value)
+    with pytest.raises(tirx.InterpreterError) as error:
+        remote_arrival_kernel(None, mask=0x7)(a)
+    message = "the ctaMask 0x7 names CTAs beyond the cluster of 2 (block (1, 0, 0) thread 0"
+    assert_located(error.value, "MARK-mask", message)
+    # The twin without the bugs runs: each CTA arrives on the other's.
+    remote_arrival_kernel(lambda bx: 1 - bx)(a)
