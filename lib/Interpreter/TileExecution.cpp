@@ -191,7 +191,10 @@ static bool isInsideMaskedRegion(WarpExecutor &executor,
     int64_t extent = source.getShape()[dim];
     if (StringAttr name = source.getSizeName(dim))
       extent = launch.getSizeValue(name);
-    if (start + coordinate[dim] >= extent)
+    // A TMA box may overhang the tensor on either side (negative
+    // coordinates: the load fills zeros, the store skips them).
+    int64_t position = start + coordinate[dim];
+    if (position < 0 || position >= extent)
       return false;
   }
   return true;

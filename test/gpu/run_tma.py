@@ -13,20 +13,18 @@ through the swizzle (the round trip) and through a plain view of the image
 (the bytes as the hardware arranged them, against a host model of the
 swizzle). Prints PASS:/FAIL: per case; exit 1 on any failure.
 Usage: run_tma.py [--only=TEXT...] [--no-stores|--no-store-b|--no-store-c]
-(torch, CUDA GPU)."""
+(torch, CUDA GPU). test/python/test_interpreter.py runs the same kernels,
+cases and models on the CPU interpreter."""
 import os
 import sys
 
 import numpy as np
-import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "python"))
 import tirx  # noqa: E402
 from tirx.script import tirx as T  # noqa: E402
 from tirx.layout import TileLayout  # noqa: E402
 
-TORCH = {"uint8": torch.uint8, "bfloat16": torch.bfloat16, "float32": torch.float32,
-         "float64": torch.float64}
 BYTES = {"uint8": 1, "bfloat16": 2, "float32": 4, "float64": 8}
 
 
@@ -156,6 +154,7 @@ def model(a, box, coords):
 
 
 def bits(t):
+    import torch
     return t.view(torch.uint8).cpu().numpy() if t.dtype != torch.uint8 else t.cpu().numpy()
 
 
@@ -169,31 +168,6 @@ CASES = [
     ((64, 64), (64, 64), "bfloat16", [(0, 0), (-32, 32)]),
 ]
 
-passed = failed = 0
-gen = torch.Generator(device="cpu").manual_seed(0)
-for shape, box, dtype, coordinate_sets in CASES:
-    for coords in coordinate_sets:
-        compiled = tirx.compile(kernel(shape, box, dtype, coords), target="cuda")
-        name = "tma %dd %s box %s at %s" % (len(shape), dtype, box, coords)
-        if ONLY and not any(o in name for o in ONLY):
-            continue
-        if dtype == "uint8":
-            a = torch.randint(0, 256, shape, dtype=torch.uint8, generator=gen)
-        else:
-            a = torch.randn(shape, generator=gen).to(TORCH[dtype])
-        A = a.cuda()
-        B = torch.zeros_like(A)
-        C = torch.full(box, 7, dtype=TORCH[dtype], device="cuda")
-        compiled(A, B, C)
-        torch.cuda.synchronize()
-        want_c, want_b = model(a.view(torch.uint8).numpy() if dtype != "uint8" else a.numpy(),
-                               tuple(box[:-1]) + (box[-1] * BYTES[dtype],),
-                               tuple(coords[:-1]) + (coords[-1] * BYTES[dtype],))
-        ok = np.array_equal(bits(C).reshape(want_c.shape), want_c) and \
-            np.array_equal(bits(B).reshape(want_b.shape), want_b)
-        print("%s: %s" % ("PASS" if ok else "FAIL", name))
-        passed += ok
-        failed += not ok
 # Swizzled images: (shape, box, dtype, coordinates, swizzle bytes). A box's
 # rows are at most the swizzle's width; R's bytes at offset p are the box's
 # at hardware_swizzle(p) (an involution), C is the box.
@@ -206,29 +180,70 @@ SWIZZLE_CASES = [
     ((16, 256), (16, 128), "uint8", (3, 128), 128),
     ((4, 16, 64), (2, 8, 32), "bfloat16", (1, 4, 16), 64),
 ]
-for shape, box, dtype, coords, mode in SWIZZLE_CASES:
-    name = "tma swizzle %dB %dd %s box %s at %s" % (mode, len(shape), dtype, box, coords)
-    if ONLY and not any(o in name for o in ONLY):
-        continue
-    compiled = tirx.compile(swizzle_kernel(shape, box, dtype, coords, mode), target="cuda")
-    if dtype == "uint8":
-        a = torch.randint(0, 256, shape, dtype=torch.uint8, generator=gen)
-    else:
-        a = torch.randn(shape, generator=gen).to(TORCH[dtype])
-    C = torch.full(box, 7, dtype=TORCH[dtype], device="cuda")
-    R = torch.full(box, 7, dtype=TORCH[dtype], device="cuda")
-    compiled(a.cuda(), C, R)
-    torch.cuda.synchronize()
-    a_bytes = a.view(torch.uint8).numpy() if dtype != "uint8" else a.numpy()
+
+
+def swizzle_model(a_bytes, box, coords, dtype, mode):
+    """(C, R) of a swizzle case, as bytes: the box, and the image's bytes
+    as the hardware arranged them."""
     want_c, _ = model(a_bytes, tuple(box[:-1]) + (box[-1] * BYTES[dtype],),
                       tuple(coords[:-1]) + (coords[-1] * BYTES[dtype],))
     flat = want_c.reshape(-1)
-    want_r = np.array([flat[hardware_swizzle(p, mode)] for p in range(flat.size)], np.uint8)
-    ok = np.array_equal(bits(C).reshape(-1), flat) and np.array_equal(bits(R).reshape(-1), want_r)
-    # The swizzle must move something (else the case checks nothing).
-    ok = ok and not np.array_equal(want_r, flat)
-    print("%s: %s" % ("PASS" if ok else "FAIL", name))
-    passed += ok
-    failed += not ok
-print("tma: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+    return flat, np.array([flat[hardware_swizzle(p, mode)] for p in range(flat.size)], np.uint8)
+
+
+def main():
+    import torch
+    TORCH = {"uint8": torch.uint8, "bfloat16": torch.bfloat16, "float32": torch.float32,
+             "float64": torch.float64}
+    passed = failed = 0
+    gen = torch.Generator(device="cpu").manual_seed(0)
+    for shape, box, dtype, coordinate_sets in CASES:
+        for coords in coordinate_sets:
+            compiled = tirx.compile(kernel(shape, box, dtype, coords), target="cuda")
+            name = "tma %dd %s box %s at %s" % (len(shape), dtype, box, coords)
+            if ONLY and not any(o in name for o in ONLY):
+                continue
+            if dtype == "uint8":
+                a = torch.randint(0, 256, shape, dtype=torch.uint8, generator=gen)
+            else:
+                a = torch.randn(shape, generator=gen).to(TORCH[dtype])
+            A = a.cuda()
+            B = torch.zeros_like(A)
+            C = torch.full(box, 7, dtype=TORCH[dtype], device="cuda")
+            compiled(A, B, C)
+            torch.cuda.synchronize()
+            want_c, want_b = model(a.view(torch.uint8).numpy() if dtype != "uint8" else a.numpy(),
+                                   tuple(box[:-1]) + (box[-1] * BYTES[dtype],),
+                                   tuple(coords[:-1]) + (coords[-1] * BYTES[dtype],))
+            ok = np.array_equal(bits(C).reshape(want_c.shape), want_c) and \
+                np.array_equal(bits(B).reshape(want_b.shape), want_b)
+            print("%s: %s" % ("PASS" if ok else "FAIL", name))
+            passed += ok
+            failed += not ok
+    for shape, box, dtype, coords, mode in SWIZZLE_CASES:
+        name = "tma swizzle %dB %dd %s box %s at %s" % (mode, len(shape), dtype, box, coords)
+        if ONLY and not any(o in name for o in ONLY):
+            continue
+        compiled = tirx.compile(swizzle_kernel(shape, box, dtype, coords, mode), target="cuda")
+        if dtype == "uint8":
+            a = torch.randint(0, 256, shape, dtype=torch.uint8, generator=gen)
+        else:
+            a = torch.randn(shape, generator=gen).to(TORCH[dtype])
+        C = torch.full(box, 7, dtype=TORCH[dtype], device="cuda")
+        R = torch.full(box, 7, dtype=TORCH[dtype], device="cuda")
+        compiled(a.cuda(), C, R)
+        torch.cuda.synchronize()
+        a_bytes = a.view(torch.uint8).numpy() if dtype != "uint8" else a.numpy()
+        flat, want_r = swizzle_model(a_bytes, box, coords, dtype, mode)
+        ok = np.array_equal(bits(C).reshape(-1), flat) and np.array_equal(bits(R).reshape(-1), want_r)
+        # The swizzle must move something (else the case checks nothing).
+        ok = ok and not np.array_equal(want_r, flat)
+        print("%s: %s" % ("PASS" if ok else "FAIL", name))
+        passed += ok
+        failed += not ok
+    print("tma: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

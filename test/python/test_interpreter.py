@@ -1370,3 +1370,62 @@ def test_cluster_remote_arrival_errors():
     assert_located(error.value, "MARK-mask", message)
     # The twin without the bugs runs: each CTA arrives on the other's.
     remote_arrival_kernel(lambda bx: 1 - bx)(a)
+
+
+TMA = load_gpu_script("run_tma.py")
+NUMPY_TYPE = {"uint8": numpy.uint8, "bfloat16": numpy.uint16, "float32": numpy.float32,
+              "float64": numpy.float64}
+
+
+def tma_input(shape, dtype, seed):
+    """Random bits of `dtype` (finite floats: N(0, 1); bfloat16 as bits)."""
+    rng = numpy.random.default_rng(seed)
+    if dtype == "uint8":
+        return rng.integers(0, 256, shape, dtype=numpy.uint8)
+    values = rng.standard_normal(shape)
+    if dtype == "bfloat16":
+        return round_to_bfloat16_bits(values)
+    return values.astype(dtype)
+
+
+def as_bytes(array):
+    return numpy.ascontiguousarray(array).view(numpy.uint8)
+
+
+@pytest.mark.parametrize("shape, box, dtype, coords", [
+    (shape, box, dtype, coords) for shape, box, dtype, sets in TMA.CASES for coords in sets])
+def test_tma_copies(shape, box, dtype, coords):
+    """test/gpu/run_tma.py's TMA copies (ranks 1-5, boxes inside the tensor
+    and overhanging it) on the interpreter, against that script's host
+    model bit for bit: C is the box with zero fill, B the box's in-bounds
+    part stored back at its coordinates."""
+    compiled = tirx.compile(TMA.kernel(shape, box, dtype, coords), target=INTERPRET)
+    a = tma_input(shape, dtype, len(shape))
+    b = numpy.zeros(shape, NUMPY_TYPE[dtype])
+    c = numpy.full(box, 7, NUMPY_TYPE[dtype])
+    compiled(a, b, c)
+    width = TMA.BYTES[dtype]
+    want_c, want_b = TMA.model(as_bytes(a).reshape(shape[:-1] + (shape[-1] * width,)),
+                               tuple(box[:-1]) + (box[-1] * width,),
+                               tuple(coords[:-1]) + (coords[-1] * width,))
+    assert numpy.array_equal(as_bytes(c).reshape(want_c.shape), want_c)
+    assert numpy.array_equal(as_bytes(b).reshape(want_b.shape), want_b)
+
+
+@pytest.mark.parametrize("shape, box, dtype, coords, mode", TMA.SWIZZLE_CASES)
+def test_tma_swizzles(shape, box, dtype, coords, mode):
+    """run_tma.py's swizzled images: the box stored back through the swizzle
+    (C) and through a plain view of the image (R: the bytes where the
+    hardware puts them), against the script's model of the swizzle."""
+    compiled = tirx.compile(TMA.swizzle_kernel(shape, box, dtype, coords, mode),
+                            target=INTERPRET)
+    a = tma_input(shape, dtype, mode)
+    c = numpy.full(box, 7, NUMPY_TYPE[dtype])
+    r = numpy.full(box, 7, NUMPY_TYPE[dtype])
+    compiled(a, c, r)
+    width = TMA.BYTES[dtype]
+    flat, want_r = TMA.swizzle_model(as_bytes(a).reshape(shape[:-1] + (shape[-1] * width,)),
+                                     box, coords, dtype, mode)
+    assert numpy.array_equal(as_bytes(c).reshape(-1), flat)
+    assert numpy.array_equal(as_bytes(r).reshape(-1), want_r)
+    assert not numpy.array_equal(want_r, flat)
