@@ -67,7 +67,8 @@ tirx.kernel @peer_not_initialized() launch(grid = [2], block = [32], cluster = [
 !A = !tirx.tensor<16x64xbf16, global, align = 16>
 !img = !tirx.tensor<16x64xbf16, shared, align = 128>
 // A multicast whose ctaMask (bit r: the CTA of rank r) names a third CTA
-// in a cluster of 2.
+// in a cluster of 2, computed at run time (an immediate is refused by the
+// verifier).
 tirx.kernel @mask_outside(%A: !A) launch(grid = [2], block = [32], cluster = [2]) {
   %img = tirx.alloc_shared : !img
   %bar = tirx.alloc_shared : !bar
@@ -82,8 +83,9 @@ tirx.kernel @mask_outside(%A: !A) launch(grid = [2], block = [32], cluster = [2]
   tile.apply "barrier.cluster.wait.aligned" scope(cta) ()
   scf.if %first {
     %box = tirx.region %A[0, 0] [16, 64] : !A
+    %mask = arith.constant 7 : i16
     // expected-error @+1 {{the ctaMask 0x7 names CTAs beyond the cluster of 2 (block (1, 0, 0) thread 0 (warp 0, lane 0))}}
-    tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" scope(thread) (%img, %box, %bar, 7 : i16) : !img, !tirx.tensor<16x64xbf16, global, #tirx.layout<S[(16, 64) : (64, 1)]>, align = 16>, !bar
+    tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" scope(thread) (%img, %box, %bar, %mask) : !img, !tirx.tensor<16x64xbf16, global, #tirx.layout<S[(16, 64) : (64, 1)]>, align = 16>, !bar, i16
   }
   tirx.return
 }

@@ -365,6 +365,38 @@ tirx.kernel @multicast_mask_width(%A: !tirx.tensor<256x64xbf16, global, align = 
 
 // -----
 
+// A multicast's ctaMask names CTAs of the kernel's cluster: none, or a CTA
+// past it, is refused.
+module attributes {tirx.chip = "sm_90a", tirx.ptx = 83 : i32} {
+tirx.kernel @multicast_mask_outside(%A: !tirx.tensor<256x64xbf16, global, align = 16>)
+    launch(grid = [8], block = [32], cluster = [2]) {
+  %img = tirx.alloc_shared : !tirx.tensor<16x64xbf16, shared, align = 128>
+  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  %box = tirx.region %A[0, 0] [16, 64] : !tirx.tensor<256x64xbf16, global, align = 16>
+  // expected-error @+1 {{the ctaMask 0x7 of 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster' must name one or more CTAs of the kernel's cluster of 2 (bit r: the CTA of rank r)}}
+  tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" scope(thread) (%img, %box, %bar, 7 : i16)
+      : !tirx.tensor<16x64xbf16, shared, align = 128>, !tirx.tensor<16x64xbf16, global, #tirx.layout<S[(16, 64) : (64, 1)]>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
+  tirx.return
+}
+}
+
+// -----
+
+module attributes {tirx.chip = "sm_90a", tirx.ptx = 83 : i32} {
+tirx.kernel @multicast_mask_empty(%A: !tirx.tensor<256x64xbf16, global, align = 16>)
+    launch(grid = [8], block = [32], cluster = [2]) {
+  %img = tirx.alloc_shared : !tirx.tensor<16x64xbf16, shared, align = 128>
+  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  %box = tirx.region %A[0, 0] [16, 64] : !tirx.tensor<256x64xbf16, global, align = 16>
+  // expected-error @+1 {{the ctaMask 0x0 of 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster' must name one or more CTAs of the kernel's cluster of 2}}
+  tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" scope(thread) (%img, %box, %bar, 0 : i16)
+      : !tirx.tensor<16x64xbf16, shared, align = 128>, !tirx.tensor<16x64xbf16, global, #tirx.layout<S[(16, 64) : (64, 1)]>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
+  tirx.return
+}
+}
+
+// -----
+
 // A reduction's type is the tensor's: .min does not reduce f32.
 tirx.kernel @reduce_min_f32(%C: !tirx.tensor<64x32xf32, global, align = 16>) launch(grid = [1], block = [32]) {
   %img = tirx.alloc_shared : !tirx.tensor<64x32xf32, shared, align = 128>

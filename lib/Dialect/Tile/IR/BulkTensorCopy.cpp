@@ -21,6 +21,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -149,15 +150,30 @@ mlir::tirx::tile::verifyBulkTensorCopy(Operation *operation,
            << " and is issued by one thread: use scope(thread) and guard it "
               "to the issuing thread, got scope("
            << stringifyScope(op.getScope()) << ")";
-  // A multicast lands in the CTAs of the issuer's cluster.
+  // A multicast lands in the CTAs of the issuer's cluster: its ctaMask
+  // (bit r: the CTA of rank r) names at least one of them, and no other.
   if (instruction.hasModifier("multicast::cluster"))
-    if (auto kernel = op->getParentOfType<KernelOp>();
-        kernel && !kernel.getLaunch().hasCluster())
-      return op.emitOpError("'")
-             << instruction.spelling
-             << "' writes the box into the CTAs of a cluster, but the kernel "
-                "is not launched in clusters: add cluster = [...] to its "
-                "launch (LaunchConfig(cluster=) in Python)";
+    if (auto kernel = op->getParentOfType<KernelOp>()) {
+      if (!kernel.getLaunch().hasCluster())
+        return op.emitOpError("'")
+               << instruction.spelling
+               << "' writes the box into the CTAs of a cluster, but the kernel "
+                  "is not launched in clusters: add cluster = [...] to its "
+                  "launch (LaunchConfig(cluster=) in Python)";
+      for (const MixedOperand &operand : operands) {
+        if (instruction.operands[operand.position].name != "ctaMask")
+          continue;
+        std::optional<int64_t> mask =
+            getIntegerImmediate(operands, operand.position);
+        int64_t ctas = kernel.getLaunch().getNumClusterCTAs();
+        if (mask && ((*mask & 0xffff) == 0 || (*mask & 0xffff) >> ctas))
+          return op.emitOpError("the ctaMask 0x")
+                 << llvm::utohexstr(*mask & 0xffff) << " of '"
+                 << instruction.spelling
+                 << "' must name one or more CTAs of the kernel's cluster of "
+                 << ctas << " (bit r: the CTA of rank r)";
+      }
+    }
 
   tirx::TensorType mapType, imageType;
   unsigned mapPosition = 0, imagePosition = 0;
