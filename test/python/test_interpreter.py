@@ -1431,3 +1431,46 @@ def test_tma_swizzles(shape, box, dtype, coords, mode):
     assert numpy.array_equal(as_bytes(c).reshape(-1), flat)
     assert numpy.array_equal(as_bytes(r).reshape(-1), want_r)
     assert not numpy.array_equal(want_r, flat)
+
+
+SYNC = load_gpu_script(os.path.join("sync", "run.py"))
+
+
+def sync_suite():
+    """test/gpu/sync/gen.py's cases and modules, generated into a temporary
+    folder: ({case name: case}, {case name: module text}, phases)."""
+    import json
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="tirx-sync-") as out:
+        subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "..", "gpu",
+                                                     "sync", "gen.py"), out],
+                       check=True, stdout=subprocess.DEVNULL)
+        spec = json.load(open(os.path.join(out, "cases.json")))
+        modules = {case["name"]: open(os.path.join(out, case["name"].replace("_", "-") +
+                                                   ".mlir")).read()
+                   for case in spec["cases"]}
+    return {case["name"]: case for case in spec["cases"]}, modules, spec["phases"]
+
+
+SYNC_CASES, SYNC_MODULES, SYNC_PHASES = sync_suite()
+
+
+@pytest.mark.parametrize("name", sorted(SYNC_CASES))
+@pytest.mark.parametrize("seed", SYNC.SEEDS)
+def test_sync_suite(name, seed):
+    """test/gpu/sync's programs on the interpreter (mbarrier phases with
+    their waits and single tries across warps, elect.sync, setmaxnreg
+    between warpgroups with wgmma and bulk-group fences), against what that
+    suite's run.py requires of the GPU: its expected words (the election:
+    one lane per warp, the same in every lane's d)."""
+    case = SYNC_CASES[name]
+    rng = numpy.random.default_rng(seed)
+    inputs = rng.integers(0, 1 << 32, case["in_words"], dtype=numpy.uint64).astype(numpy.uint32)
+    out = numpy.full(case["out_words"], SYNC.POISON, numpy.uint32)
+    helpers.interpret_ir(SYNC_MODULES[name], name, [out, inputs], "sync.mlir")
+    if name == "elect":
+        assert SYNC.elect_ok(out) == ""
+    else:
+        assert numpy.array_equal(out, SYNC.expected(case, inputs, SYNC_PHASES))
