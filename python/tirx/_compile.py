@@ -158,10 +158,9 @@ def trace_module(f, arch):
     return trace, 'module attributes {tirx.chip = "%s"} {\n%s\n}\n' % (arch, "\n".join(body))
 
 
-def read_diagnostics(result, ir, trace):
-    """The diagnostics of a C API result, each (severity, file, line, column,
-    message) at the user's location."""
-    header_line = ir.splitlines().index(trace.text.splitlines()[0]) + 1
+def result_diagnostics(result):
+    """The diagnostics of a C API result as it reports them, each (severity,
+    file, line, column, message) in the IR it was given."""
     diagnostics = []
     for i in range(_capi.lib.tirxCompileResultGetNumDiagnostics(result)):
         severity, line, column = ctypes.c_int(), ctypes.c_uint(), ctypes.c_uint()
@@ -169,10 +168,17 @@ def read_diagnostics(result, ir, trace):
         _capi.lib.tirxCompileResultGetDiagnostic(
             result, i, ctypes.byref(severity), ctypes.byref(file), ctypes.byref(line),
             ctypes.byref(column), ctypes.byref(message))
-        diagnostics.append(_user_location(
-            ir, (severity.value, file.value.decode(), line.value, column.value,
-                 message.value.decode()), header_line, trace.spans))
+        diagnostics.append((severity.value, file.value.decode(), line.value, column.value,
+                            message.value.decode()))
     return diagnostics
+
+
+def read_diagnostics(result, ir, trace):
+    """The diagnostics of a C API result, each (severity, file, line, column,
+    message) at the user's location."""
+    header_line = ir.splitlines().index(trace.text.splitlines()[0]) + 1
+    return [_user_location(ir, diagnostic, header_line, trace.spans)
+            for diagnostic in result_diagnostics(result)]
 
 
 def format_diagnostics(diagnostics):

@@ -4,7 +4,6 @@ examples' numbers against independent references (float64, the examples'
 own checkers); seeded bugs (a missing barrier, a wrong shuffle offset,
 unwritten shared memory) found at the user's line; every message of
 python/tirx/_interpret.py and of the C entry point tirxInterpret."""
-import ctypes
 import math
 import os
 import re
@@ -700,14 +699,8 @@ def interpret_raw(compiled, arguments, options=b"", kernel=None):
                                      compiled.name.encode() if kernel is None else kernel,
                                      args, len(arguments), options)
     try:
-        messages = []
-        for i in range(_capi.lib.tirxCompileResultGetNumDiagnostics(result)):
-            severity, line, column = ctypes.c_int(), ctypes.c_uint(), ctypes.c_uint()
-            file, message = ctypes.c_char_p(), ctypes.c_char_p()
-            _capi.lib.tirxCompileResultGetDiagnostic(
-                result, i, ctypes.byref(severity), ctypes.byref(file), ctypes.byref(line),
-                ctypes.byref(column), ctypes.byref(message))
-            messages.append(message.value.decode())
+        from tirx._compile import result_diagnostics
+        messages = [message for *_, message in result_diagnostics(result)]
         return (bool(_capi.lib.tirxCompileResultSucceeded(result)),
                 _capi.lib.tirxCompileResultGetNumStages(result), messages)
     finally:
