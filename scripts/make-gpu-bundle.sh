@@ -63,6 +63,7 @@ else
   echo "wgmma: wgmma.mlir did not compile (kept in the bundle as wgmma.err)" >&2
 fi
 /usr/local/cuda/bin/nvcc -arch=sm_90a -cubin -o "$out/wgmma/reference.cubin" "$out/wgmma/reference.cu"
+# run.py --record writes matrix/mma_golden.py's format (copied below).
 cp "$root/test/gpu/wgmma/run.py" "$out/wgmma/"
 # --- The generated GPU truth suites ----------------------------------------
 # collectives (issue 17): every warp-collective form (shfl/vote/redux/
@@ -90,6 +91,8 @@ for suite in collectives matrix; do
     "$out/$suite/reference.cu"
   cp "$root/test/gpu/$suite/run.py" "$out/$suite/"
   [ "$suite" != matrix ] || cp "$root/test/gpu/matrix/mma_golden.py" "$out/matrix/"
+  [ "$suite" != collectives ] || cp "$root/test/gpu/collectives/collectives_golden.py" \
+    "$out/collectives/"
 done
 # sync (issue 19): mbarrier phases, elect.sync, setmaxnreg and the wgmma,
 # proxy and bulk fences; sm_90a modules (PTX 8.3, a register limit for

@@ -148,6 +148,8 @@ LogicalResult interp::executeWarpThreadInstruction(
 /// shfl.sync's source lane and validity for `lane` (PTX ISA, shfl.sync).
 static std::pair<unsigned, bool> getShuffleSource(StringRef mode, unsigned lane,
                                                   uint32_t b, uint32_t c) {
+  // The ISA's pseudo-code reads b[4:0] (bval = b[4:0]): b = 33 is lane 1.
+  b &= 0x1f;
   uint32_t clamp = c & 0x1f, segmask = (c >> 8) & 0x1f;
   uint32_t maxLane = (lane & segmask) | (clamp & ~segmask);
   uint32_t minLane = lane & segmask;

@@ -118,8 +118,10 @@ if [ -d "$here/wgmma" ]; then
     "$nvcc" -arch=sm_90a -cubin -o "$here/wgmma/reference.cubin" "$here/wgmma/reference.cu" \
       && echo "wgmma: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
   fi
+  # GOLDEN_DIR=DIR records A, B, C and TirX's D of each launch for the
+  # interpreter's comparison (DIR/wgmma.npz; matrix/mma_golden.py's format).
   check "wgmma/run.py" python3 "$here/wgmma/run.py" "$here/wgmma" \
-    "${WGMMA_RESULTS:-$here/wgmma/RESULTS.md}"
+    "${WGMMA_RESULTS:-$here/wgmma/RESULTS.md}" ${GOLDEN_DIR:+"--record=$GOLDEN_DIR/wgmma.npz"}
 fi
 # --- The generated truth suites --------------------------------------------
 # collectives (issue 17; test/gpu/collectives): every warp-collective form
@@ -147,10 +149,11 @@ for suite in collectives matrix; do
       && echo "$suite: reference kernels compiled here by $("$nvcc" --version | tail -2 | head -1)"
   fi
   results=$(echo "$suite" | tr a-z A-Z)_RESULTS
-  # GOLDEN_DIR=DIR records the mma forms' inputs and outputs for the
-  # interpreter's comparison (DIR/matrix.npz; test/gpu/matrix/mma_golden.py).
-  record=
-  [ "$suite" != matrix ] || record=${GOLDEN_DIR:+--record=$GOLDEN_DIR/matrix.npz}
+  # GOLDEN_DIR=DIR records the launches' inputs and outputs for the
+  # interpreter's comparison (DIR/collectives.npz: every launch's first 4
+  # warps, collectives/collectives_golden.py; DIR/matrix.npz: the mma forms,
+  # matrix/mma_golden.py).
+  record=${GOLDEN_DIR:+--record=$GOLDEN_DIR/$suite.npz}
   check "$suite/run.py" python3 "$here/$suite/run.py" "$here/$suite" \
     "${!results:-$here/$suite/RESULTS.md}" ${record:+"$record"}
 done

@@ -1,9 +1,9 @@
 """CPU tests of the GPU checks' own comparison code (test/gpu/checkers.test
 runs them in `make check`; no GPU, cupy or torch needed): filecheck.py
 passes and fails where LLVM's FileCheck does, run_math.py's fast-math bound
-and run.py's numerics comparisons fail on injected errors, the matrix
-suite's recording of mma goldens keeps what the interpreter's check
-needs, the sanitizer summary parser of run.sh counts errors, run.sh's tally
+and run.py's numerics comparisons fail on injected errors, the matrix,
+collectives and wgmma suites' recordings of hardware goldens keep what the
+interpreter's checks need, the sanitizer summary parser of run.sh counts errors, run.sh's tally
 (tally.sh) counts exit status 77 as a skip with its reason, and the scripts
 that can skip wholly exit 77 when they do."""
 import contextlib
@@ -33,6 +33,8 @@ filecheck = load("filecheck", "filecheck.py")
 run_math = load("run_math", "run_math.py")
 numerics = load("numerics_run", "numerics/run.py")
 matrix = load("matrix_run", "matrix/run.py")
+collectives = load("collectives_run", "collectives/run.py")
+wgmma = load("wgmma_run", "wgmma/run.py")
 
 #===----------------------------------------------------------------------===#
 # filecheck.py
@@ -435,6 +437,163 @@ def test_matrix_record_dry_run(tmp_path):
     assert {l["variant"] for l in golden.load(files[4])[1]} == {"warp", "warp_inplace"}
     bare = subprocess.run([sys.executable, os.path.join(HERE, "matrix", "run.py"),
                            str(tmp_path / "4"), "--dry", "--record", files[4]],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    assert bare.returncode != 0 and "--record=GOLDEN.npz" in bare.stderr
+
+#===----------------------------------------------------------------------===#
+# collectives/run.py --record: the collectives goldens (collectives_golden.py)
+#===----------------------------------------------------------------------===#
+
+
+def test_collectives_golden_round_trip(tmp_path):
+    """record keeps elements 0 .. 127 of each operand; save stores a word
+    row several launches share once; load gives back every launch."""
+    golden = collectives.collectives_golden
+    rng = np.random.default_rng(9)
+    words = lambda: rng.integers(0, 1 << 32, 8192, dtype=np.uint64).astype(np.uint32)
+    shfl = {"name": "k_shfl", "group": "shfl.sync.bfly.b32|p", "spelling": "shfl.sync.bfly.b32",
+            "outputs": ["d", "p"], "inputs": ["a"], "scalars": ["bs", "cs"]}
+    vote = {"name": "k_vote", "group": "vote.sync.all.pred", "spelling": "vote.sync.all.pred",
+            "outputs": ["d"], "inputs": ["a"], "scalars": []}
+    a, d, p, other = words(), words(), words() & 1, words()
+    recorded = []
+    golden.record(recorded, shfl, {"a": a}, [1, 0x1F], [d, p])
+    golden.record(recorded, shfl, {"a": a}, [0xFFFFFFFF, 0x1C00], [d, p])
+    golden.record(recorded, vote, {"a": a}, [], [other])
+    path = str(tmp_path / "sub" / "c.npz")
+    assert golden.save(path, "NVIDIA H100", recorded) == 4    # a, d, p, other
+    device, kernels = golden.load(path)
+    assert device == "NVIDIA H100" and sorted(kernels) == ["k_shfl", "k_vote"]
+    k = kernels["k_shfl"]
+    assert (k["group"], k["spelling"], k["outputs"], k["scalars"]) == (
+        shfl["group"], shfl["spelling"], ["d", "p"], ["bs", "cs"])
+    assert (k["inputs"]["a"] == a[:128]).all() and k["inputs"]["a"].dtype == np.uint32
+    assert [s for s, _ in k["launches"]] == [(1, 0x1F), (0xFFFFFFFF, 0x1C00)]
+    for _, outputs in k["launches"]:
+        assert (outputs[0] == d[:128]).all() and (outputs[1] == p[:128]).all()
+    assert kernels["k_vote"]["launches"][0][0] == ()
+    assert (kernels["k_vote"]["launches"][0][1][0] == other[:128]).all()
+    with pytest.raises(ValueError):      # fewer words than 4 warps hold
+        golden.record([], vote, {"a": a[:100]}, [], [other])
+    with pytest.raises(ValueError):      # not the launch's uint32 words
+        golden.record([], vote, {"a": a.view(np.float32)}, [], [other])
+    with pytest.raises(ValueError):      # an output missing
+        golden.record([], shfl, {"a": a}, [1, 0x1F], [d])
+    with pytest.raises(ValueError):      # a kernel's launches apart
+        golden.save(path, "x", recorded + recorded[:1])
+
+
+COLLECTIVE_KERNELS = ["shfl_idx_p_lane", "shfl_up_bimm_5", "vote_ballot_i32_warp",
+                      "redux_add_u32_ui32_warpgroup", "bar_sync_pairs", "activemask_i32",
+                      "setp_ltu_ftz_f32"]
+
+
+def test_collectives_record_dry_run(tmp_path):
+    """run.py --dry --record: the recorded outputs are the dry run's (the
+    model) on the recorded inputs, every launch of each sweep; a 4-warp
+    suite (gen.py --total-warps 4) records the same words as the 256-warp
+    one; a kernel whose TirX result differs from nvcc's is left out, and
+    says so."""
+    golden = collectives.collectives_golden
+    files = {}
+    for warps in (256, 4):
+        out = tmp_path / str(warps)
+        subprocess.run([sys.executable, os.path.join(HERE, "collectives", "gen.py"), str(out),
+                        "--total-warps", str(warps)], check=True, stdout=subprocess.DEVNULL)
+        files[warps] = str(tmp_path / ("%d.npz" % warps))
+        subprocess.run([sys.executable, os.path.join(HERE, "collectives", "run.py"), str(out),
+                        "--dry", "--only=" + ",".join(COLLECTIVE_KERNELS),
+                        "--record=" + files[warps]], check=True, stdout=subprocess.DEVNULL)
+    with open(files[256], "rb") as big, open(files[4], "rb") as small:
+        assert big.read() == small.read()
+    device, kernels = golden.load(files[4])
+    assert device.startswith("dry run") and sorted(kernels) == sorted(COLLECTIVE_KERNELS)
+    cases = {c["name"]: c for c in json.load(open(tmp_path / "4" / "cases.json"))["cases"]}
+    inputs = collectives.input_arrays(128)
+    for name, kernel in kernels.items():
+        case = cases[name]
+        assert [list(s) for s, _ in kernel["launches"]] == case["sweep"]
+        for x in case["inputs"]:
+            assert (kernel["inputs"][x] == inputs[case["input_data"][x]]).all(), (name, x)
+        for scalars, outputs in kernel["launches"]:
+            want = collectives.model(case, kernel["inputs"], list(scalars))
+            assert all((o == w).all() for o, w in zip(outputs, want)), (name, scalars)
+    broken = subprocess.run(
+        [sys.executable, os.path.join(HERE, "collectives", "run.py"), str(tmp_path / "4"),
+         "--dry", "--only=" + ",".join(COLLECTIVE_KERNELS), "--dry-break=bar_sync_pairs",
+         "--record=" + files[4]], stdout=subprocess.PIPE, universal_newlines=True)
+    assert broken.returncode == 1
+    assert "left out (TirX differed from nvcc, or did not run): bar_sync_pairs" in broken.stdout
+    assert sorted(golden.load(files[4])[1]) == sorted(set(COLLECTIVE_KERNELS) - {"bar_sync_pairs"})
+    bare = subprocess.run([sys.executable, os.path.join(HERE, "collectives", "run.py"),
+                           str(tmp_path / "4"), "--dry", "--record", files[4]],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    assert bare.returncode != 0 and "--record=GOLDEN.npz" in bare.stderr
+
+
+def test_collectives_mutation_skip_wraps():
+    """The dry mutation kernel skips gen.py's element at any launch size."""
+    for n in (8192, 128):
+        module = collectives.DryModule([])
+        out = np.full(n, collectives.POISON2, dtype=np.uint32)
+        module.get_function("mutation_skip_one")(
+            (n // 128,), (128,), [out, collectives.input_arrays(n)["shfl_a_i32"]])
+        assert list(np.flatnonzero(out == collectives.POISON2)) == [
+            collectives.MUTATION_SKIP % n]
+
+#===----------------------------------------------------------------------===#
+# wgmma/run.py --record: the wgmma goldens (the matrix suite's format)
+#===----------------------------------------------------------------------===#
+
+
+WGMMA_KERNELS = ["wgmma_n64_f16_smem_k_sd1", "wgmma_n64_f16_reg_k_sd1", "wgmma_n64_f16_smem_k_sd0",
+                 "wgmma_n8_bf16_smem_mn_sd1", "wgmma_n128_bf16_smem128_k128_sd1"]
+
+
+def test_wgmma_record_dry_run(tmp_path):
+    """run.py --dry --record: each kernel's two launches, A, B, C the data
+    set's words and D the float64 model rounded to f32; matrices() reads
+    them back; the sd1 variants of a shape share C and D; a kernel whose dry
+    check failed is left out, and says so."""
+    out = tmp_path / "suite"
+    subprocess.run([sys.executable, os.path.join(HERE, "wgmma", "gen.py"), str(out)], check=True,
+                   stdout=subprocess.DEVNULL)
+    path = str(tmp_path / "wgmma.npz")
+    subprocess.run([sys.executable, os.path.join(HERE, "wgmma", "run.py"), str(out), "--dry",
+                    "--only=" + ",".join(WGMMA_KERNELS), "--record=" + path],
+                   stdout=subprocess.DEVNULL)    # no PTX here: FAILs, recorded all the same
+    kernels = {k["name"]: k for k in json.load(open(out / "cases.json"))["kernels"]
+               if k["name"] in WGMMA_KERNELS}
+    device, launches = wgmma.golden_module().load(path)
+    assert device.startswith("dry run")
+    assert sorted((l["kernel"], l["dataset"]) for l in launches) == sorted(
+        (k, ds) for k in kernels for ds, _, _ in wgmma.DATASETS)
+    by = {(l["kernel"], l["dataset"]): l for l in launches}
+    for (name, dataset), launch in by.items():
+        kernel = kernels[name]
+        assert all(launch[key] == kernel[key] for key in ("n", "dtype", "a", "b", "scale_d"))
+        seed, scale = {ds: (s, x) for ds, s, x in wgmma.DATASETS}[dataset]
+        data = wgmma.Data(kernel, seed, scale)
+        arrays = launch["arrays"]
+        assert (arrays["a"] == data.a_words).all() and (arrays["b"] == data.b_words).all()
+        assert (arrays["c"] == data.c_words.view(np.uint32)).all()
+        a, b, c = wgmma.matrices(kernel, arrays["a"], arrays["b"], arrays["c"])
+        assert (a == data.a).all() and (b == data.b).all() and (c == data.c).all()
+        d = wgmma.unpack_d(arrays["d"].view(np.float32), kernel["n"])
+        assert (d == data.model()[0].astype(np.float32)).all(), name
+    same = by["wgmma_n64_f16_smem_k_sd1", "normal"], by["wgmma_n64_f16_reg_k_sd1", "normal"]
+    assert same[0]["arrays"]["d"] is same[1]["arrays"]["d"]
+    assert same[0]["arrays"]["c"] is same[1]["arrays"]["c"]
+    broken = subprocess.run(
+        [sys.executable, os.path.join(HERE, "wgmma", "run.py"), str(out), "--dry",
+         "--only=wgmma_n8_f16_smem_mn_sd1", "--dry-break=wgmma_n8_f16_smem_mn_sd1",
+         "--record=" + path], stdout=subprocess.PIPE, universal_newlines=True)
+    assert broken.returncode == 1
+    assert "left out (TirX differed from nvcc, or did not run): wgmma_n8_f16_smem_mn_sd1/normal" \
+        in broken.stdout
+    assert wgmma.golden_module().load(path)[1] == []
+    bare = subprocess.run([sys.executable, os.path.join(HERE, "wgmma", "run.py"), str(out),
+                           "--dry", "--record", path],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     assert bare.returncode != 0 and "--record=GOLDEN.npz" in bare.stderr
 

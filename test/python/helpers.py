@@ -27,33 +27,46 @@ def ptxas_report(compiled):
     return compiled.ptxas_report
 
 
-def interpret_ir(module, kernel, arrays, file_name="input.mlir"):
+def interpret_ir(module, kernel, arrays, file_name="input.mlir", scalars=(), options=""):
     """Runs `kernel` of IR text `module` on the interpreter (the C API's
     tirxInterpret) over contiguous numpy arrays, one per kernel parameter,
-    written in place; raises AssertionError with its diagnostics."""
-    import ctypes
-
+    written in place; raises AssertionError with its diagnostics. scalars:
+    the values of the scalar parameters that follow the tensors (their
+    bits, low-aligned); options: tirxInterpret's (`races=0`, ...)."""
     from tirx import _capi
 
-    arguments = (_capi.InterpretArgument * len(arrays))()
+    arguments = (_capi.InterpretArgument * (len(arrays) + len(scalars)))()
     for argument, array in zip(arguments, arrays):
         argument.data = array.ctypes.data
         argument.bytes = array.nbytes
+    for i, value in enumerate(scalars):
+        arguments[len(arrays) + i].scalar = int(value) & 0xFFFFFFFFFFFFFFFF
     data = module.encode()
     result = _capi.lib.tirxInterpret(data, len(data), file_name.encode(), kernel.encode(),
-                                     arguments, len(arrays), b"")
+                                     arguments, len(arguments), options.encode())
     try:
         if _capi.lib.tirxCompileResultSucceeded(result):
             return
-        messages = []
-        for i in range(_capi.lib.tirxCompileResultGetNumDiagnostics(result)):
-            severity, line, column = ctypes.c_int(), ctypes.c_uint(), ctypes.c_uint()
-            file, message = ctypes.c_char_p(), ctypes.c_char_p()
-            _capi.lib.tirxCompileResultGetDiagnostic(
-                result, i, ctypes.byref(severity), ctypes.byref(file), ctypes.byref(line),
-                ctypes.byref(column), ctypes.byref(message))
-            messages.append("%d:%d: %s" % (line.value, column.value, message.value.decode()))
+        from tirx._compile import result_diagnostics
+        messages = ["%d:%d: %s" % (line, column, message)
+                    for _, _, line, column, message in result_diagnostics(result)]
         raise AssertionError("%s did not run on the interpreter:\n%s"
                              % (kernel, "\n".join(messages)))
     finally:
         _capi.lib.tirxCompileResultDestroy(result)
+
+
+def split_kernels(text):
+    """{kernel name: a module of that kernel alone} of generated IR text:
+    the interpreter then parses one kernel a run. A `module attributes`
+    module keeps its header (attribute aliases, the module's attributes);
+    top-level kernels (each closed by a `}` of its own line) stand alone."""
+    import re
+
+    module = re.search(r"^module attributes.*$", text, flags=re.M)
+    if module:
+        header, body = text[:module.end()], text[module.end():]
+        kernels = re.findall(r"^(  tirx\.kernel @(\w+)\(.*?^  \})$", body, flags=re.M | re.S)
+        return {name: "%s\n%s\n}\n" % (header, kernel) for kernel, name in kernels}
+    kernels = re.findall(r"^(tirx\.kernel @(\w+)\(.*?^\})$", text, flags=re.M | re.S)
+    return {name: kernel + "\n" for kernel, name in kernels}

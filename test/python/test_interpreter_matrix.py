@@ -31,7 +31,6 @@ within its tolerance. The comparisons are shown to fail on a wrong D.
 import importlib.util
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -39,7 +38,7 @@ import tempfile
 import numpy as np
 import pytest
 
-from helpers import interpret_ir
+from helpers import interpret_ir, split_kernels
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MATRIX = os.path.join(ROOT, "test", "gpu", "matrix")
@@ -58,18 +57,10 @@ run = load("matrix_run", "run.py")
 mma_golden = run.mma_golden
 
 
-def split_kernels(text):
-    """{kernel name: a module of that kernel alone (with every alias)} of
-    a gen.py module: the interpreter then parses one kernel a run."""
-    header, _, body = text.partition("\nmodule attributes")
-    header += "\nmodule attributes" + body.split("\n", 1)[0]
-    kernels = re.findall(r"^(  tirx\.kernel @(\w+)\(.*?^  \})$", body, flags=re.M | re.S)
-    return {name: "%s\n%s\n}\n" % (header, kernel) for kernel, name in kernels}
-
-
 def generate():
     """The suite at WARPS warps in a temporary folder: ({name: mma kernel
-    of cases.json}, {name: its module})."""
+    of cases.json}, {name: its module}, {name: move kernel (ldmatrix,
+    stmatrix, cp.async)}, the shared-memory poisons)."""
     with tempfile.TemporaryDirectory(prefix="tirx-matrix-") as out:
         subprocess.run([sys.executable, os.path.join(MATRIX, "gen.py"), out,
                         "--total-warps", str(WARPS)], check=True, stdout=subprocess.DEVNULL)
@@ -77,14 +68,15 @@ def generate():
             cases = json.load(f)
         assert cases["warps"] == WARPS
         kernels = {k["name"]: k for k in cases["kernels"] if k["kind"] == "mma"}
+        moves = {k["name"]: k for k in cases["kernels"] if k["kind"] != "mma"}
         modules = {}
-        for stem in sorted({k["file"] for k in kernels.values()}):
+        for stem in sorted({k["file"] for k in cases["kernels"]}):
             with open(os.path.join(out, stem + ".mlir")) as f:
                 modules.update(split_kernels(f.read()))
-    return kernels, modules
+    return kernels, modules, moves, cases.get("shared_poisons", [0, 0])
 
 
-KERNELS, MODULES = generate()
+KERNELS, MODULES, MOVES, SHARED_POISONS = generate()
 DATA = run.Data(WARPS)
 if os.path.exists(GOLDEN):
     DEVICE, LAUNCHES = mma_golden.load(GOLDEN)
@@ -260,3 +252,31 @@ def test_bit_identical_summary():
         total = sum(t for _, t in per_dataset.values())
         print("%s: %d of %d D words bit-identical (%s)" % (name, same, total, ", ".join(
             "%s %d/%d" % (ds, s, t) for ds, (s, t) in sorted(per_dataset.items()))))
+
+
+@pytest.mark.parametrize("name, dataset", [
+    (name, dataset) for name in sorted(MOVES) for dataset in MOVES[name]["datasets"]])
+def test_move_kernel_matches_model(name, dataset):
+    """Every ldmatrix, stmatrix and cp.async kernel of the suite (its
+    variants: .x1/.x2/.x4, .trans, padded and interleaved shared layouts;
+    cp.async sizes, zero fill at src-size 0 / partial / full, the group
+    waits) on the interpreter, against run.py's host model of the PTX ISA
+    bit for bit, with shared memory poisoned by each of the suite's
+    patterns (the parameter P) so that a word the model leaves unwritten
+    shows."""
+    kernel = MOVES[name]
+    inputs = run.move_inputs(kernel, dataset)
+    for poison in SHARED_POISONS:
+        out = np.full(kernel["grid"] * kernel["out_words"], run.POISON, dtype=np.uint32)
+        scalars = []
+        if "P" in kernel["params"]:
+            scalars.append(poison)
+        if "N" in kernel["params"]:
+            scalars.append(run.src_size(dataset))
+        interpret_ir(MODULES[name], name, [out, np.ascontiguousarray(inputs)], "matrix.mlir",
+                     scalars=scalars)
+        want = run.move_model(kernel, inputs, poison, dataset)
+        bad = np.flatnonzero(out != want)
+        assert not bad.size, "%s/%s: %d of %d words differ from the model; first: word %d, " \
+            "interpreter %08x, model %08x" % (name, dataset, bad.size, out.size, bad[0],
+                                              out[bad[0]], want[bad[0]])

@@ -19,14 +19,13 @@ where suite.exact_reference has one, and skipped otherwise, with the
 reason."""
 import importlib.util
 import os
-import re
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from helpers import interpret_ir
+from helpers import interpret_ir, split_kernels
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -118,14 +117,6 @@ def approximate_mismatches(spelling, dtype, got, want):
             scale = np.abs(w) if kind == "relative" else np.maximum(np.abs(w), 1.0)
             close = np.abs(g - w) <= amount * scale + SMALLEST[fmt]
     return np.unique(np.nonzero(np.where(special, ~same_special, ~close))[0] // lanes)
-
-
-def split_kernels(text):
-    """{kernel name: a module of that kernel alone} of a gen.py module."""
-    header = text.splitlines()[0]
-    kernels = re.findall(r"^  tirx\.kernel @(\w+)\(.*?^  \}$", text, flags=re.M | re.S)
-    bodies = re.findall(r"^(  tirx\.kernel @\w+\(.*?^  \})$", text, flags=re.M | re.S)
-    return {name: "%s\n%s\n}\n" % (header, body) for name, body in zip(kernels, bodies)}
 
 
 def generate():

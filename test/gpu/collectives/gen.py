@@ -7,8 +7,12 @@ activemask and the per-thread i1 helpers (setp on s32/u32/b32/f32, selp), as
 TirX kernels and as CUDA C++ reference kernels that issue the same
 instruction through inline asm.
 
-    gen.py OUT_DIR     writes GROUP.mlir (one module per form group),
-                       reference.cu (every reference kernel) and cases.json
+    gen.py OUT_DIR [--total-warps K]
+                       writes GROUP.mlir (one module per form group),
+                       reference.cu (every reference kernel) and cases.json;
+                       K warps a launch (default TOTAL_WARPS, a multiple of
+                       4: the interpreter runs the recorded goldens at 4,
+                       collectives_golden.py)
 
 Layout of the data. Every kernel covers 256 warps x 32 lanes = 8192
 elements per operand: element e = 32 g + l belongs to lane l of warp g.
@@ -676,13 +680,18 @@ def add_named_barriers(suite):
             "ptx": ptx_pattern(spelling)})
 
 
+# The element the mutation leaves unwritten (in warp 5), wrapped into a
+# launch of fewer warps; run.py's dry run skips the same one.
+MUTATION_SKIP = 32 * 5 + 13
+
+
 def add_mutations(suite):
     """A reference kernel that leaves one element unwritten: run.py checks
     that the poison comparison sees it (the kernel is nvcc's only)."""
     name = "mutation_skip_one"
     template = "shfl.sync.bfly.b32 %0, %1, 1, 0x0000001F, 0xFFFFFFFF;"
     suite.references.append(cuda_kernel(name, ["d"], ["a"], [], (template, ["d"], ["a"]),
-                                        skip=32 * 5 + 13))
+                                        skip=MUTATION_SKIP % N))
 
 
 def build():
@@ -698,7 +707,22 @@ def build():
     return suite
 
 
-def main(out):
+def set_total_warps(total_warps):
+    """Sizes every launch (and the data) for total_warps warps."""
+    global TOTAL_WARPS, N, LAUNCH
+    if total_warps < WARPS or total_warps % WARPS:
+        raise SystemExit("gen.py: --total-warps %d: a multiple of %d" % (total_warps, WARPS))
+    TOTAL_WARPS, N = total_warps, total_warps * 32
+    LAUNCH = {"cta": (TOTAL_WARPS // WARPS, WARPS * 32), "warp": (TOTAL_WARPS, 32),
+              "warpgroup": (TOTAL_WARPS // WARPS, WARPS * 32)}
+    # The CTA axis's stride: 1 in a grid of one CTA (a unit dimension's
+    # stride, as tirx.region infers it).
+    per_cta = WARPS * 32 if LAUNCH["cta"][0] > 1 else 1
+    LAYOUTS["#cta_slice"] = "#tirx.layout<S[(1, %d, 32, 1) : (%d, 32, 1, 1)]>" % (WARPS, per_cta)
+
+
+def main(out, total_warps=TOTAL_WARPS):
+    set_total_warps(total_warps)
     os.makedirs(out, exist_ok=True)
     suite = build()
     for stem, kernels in sorted(suite.files.items()):
@@ -719,4 +743,10 @@ def main(out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    warps = TOTAL_WARPS
+    if "--total-warps" in args:
+        position = args.index("--total-warps")
+        warps = int(args[position + 1])
+        del args[position:position + 2]
+    main(args[0], warps)

@@ -5,6 +5,7 @@ helpers) against its nvcc inline-asm reference, on the same inputs,
 compared bit for bit. Usage:
 
     run.py DIR [RESULTS.md] [--quick] [--exit-zero] [--dry] [--dry-break=KERNEL]
+           [--only=KERNEL,...] [--record=GOLDEN.npz]
 
 DIR comes from gen.py + tirx-opt + nvcc (scripts/make-gpu-bundle.sh):
 GROUP.mlir compiled to GROUP.ptx (GROUP.err when tirx-opt refused it),
@@ -38,6 +39,7 @@ vote.any vs vote.all give different results on this data; a model that
 ignores c disagrees with nvcc.
 
 --quick runs the first launch of the first kernel of each form group only,
+--only=KERNEL,... those kernels only (neither runs the sensitivity checks),
 and --exit-zero exits 0 whatever the comparisons say (run.sh runs both
 under compute-sanitizer, whose verdict is then the tool's alone).
 --dry needs no GPU: both "kernels" are the numpy model (checks this
@@ -45,6 +47,14 @@ script's logic; TirX's PTX text is checked against DIR/reference.ptx,
 nvcc's PTX of the reference, when present; a GROUP.err still means "did
 not compile"); --dry-break=KERNEL makes that kernel's dry "TirX" result
 wrong in one bit of one element (its group must fail).
+
+--record=GOLDEN.npz writes the first 4 warps' inputs and TirX's outputs of
+every launch where TirX equalled nvcc bit for bit and wrote every element
+(collectives_golden.py describes the file), for the interpreter's
+comparison in `make check` (test/python/test_interpreter_collectives.py).
+A suite generated at fewer warps (gen.py --total-warps K) runs on the first
+32 K words of the 256-warp suite's inputs: its launches record the same
+words.
 """
 import json
 import os
@@ -53,8 +63,13 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import collectives_golden  # noqa: E402
+
 POISON, POISON2 = 0xFFFFFFFF, 0x7FBADBAD
 INT_MIN, INT_MAX = 0x80000000, 0x7FFFFFFF
+FULL = 256 * 32            # elements per operand at gen.py's default launch
+MUTATION_SKIP = 32 * 5 + 13   # gen.py's: the element mutation_skip_one leaves unwritten
 
 # ===----------------------------------------------------------------------===#
 # Inputs (uint32 words, 256 warps x 32 lanes)
@@ -231,7 +246,16 @@ def float_compare_inputs(n, seed):
 
 
 def input_arrays(n):
-    """Every input of the suite, by the name cases.json uses."""
+    """Every input of the suite, by the name cases.json uses: drawn at FULL
+    elements, the first n of them (a smaller launch's data is a prefix of
+    the full suite's)."""
+    if not 0 < n <= FULL or n % 32:
+        raise ValueError("%d elements: a multiple of 32 up to %d" % (n, FULL))
+    return {name: words[:n].copy() for name, words in draw_inputs(FULL).items()}
+
+
+def draw_inputs(n):
+    """Every input drawn at n elements (what is drawn depends on n)."""
     nw = n // 32
     rng = np.random.default_rng(17)
     data = {"shfl_a_%s" % dt: shuffle_source(nw, seed).ravel()
@@ -411,7 +435,8 @@ class DryArrays:
 
 class DryModule:
     """Kernels computed by the model: writes every output element (all but
-    element 173 for mutation_skip_one)."""
+    element MUTATION_SKIP for mutation_skip_one, wrapped into the launch as
+    gen.py does)."""
 
     def __init__(self, cases, broken=()):
         self.cases = {c["name"]: c for c in cases}
@@ -431,7 +456,8 @@ class DryModule:
             for out, value in zip(outs, expected):
                 if name == "mutation_skip_one":
                     value = value.copy()
-                    value[173] = out[173]
+                    skip = MUTATION_SKIP % len(value)
+                    value[skip] = out[skip]
                 if name in self.broken:
                     value = value.copy()
                     value[-1] ^= np.uint32(1 << 30)
@@ -446,10 +472,15 @@ def entries(ptx):
 
 
 class Suite:
-    def __init__(self, directory, quick=False, dry=False, broken=()):
-        self.directory, self.quick, self.dry = directory, quick, dry
+    def __init__(self, directory, quick=False, dry=False, broken=(), only=None):
+        self.directory, self.quick, self.dry, self.only = directory, quick, dry, only
         spec = json.load(open(os.path.join(directory, "cases.json")))
         self.n, self.cases = spec["n"], spec["cases"]
+        if only:
+            missing = set(only) - {c["name"] for c in self.cases}
+            if missing:
+                raise SystemExit("run.py: --only: no kernel %s" % ", ".join(sorted(missing)))
+            self.cases = [c for c in self.cases if c["name"] in only]
         if quick:  # the first kernel of each form group
             seen = set()
             self.cases = [c for c in self.cases
@@ -510,6 +541,12 @@ class Suite:
         inputs = {name: self.inputs[case["input_data"][name]] for name in case["inputs"]}
         mismatched = sum(int((t != v).sum()) for t, v in zip(tirx, nvcc))
         unwritten = sum(int((x != y).sum()) for x, y in zip(tirx + nvcc, tirx2 + nvcc2))
+        # Recordable (--record): this launch's outputs equal nvcc's in both
+        # poisonings, every element written.
+        agreed = [all((t[row] == v[row]).all() and (t2[row] == v2[row]).all() and
+                      (t[row] == t2[row]).all()
+                      for t, v, t2, v2 in zip(tirx, nvcc, tirx2, nvcc2))
+                  for row in range(len(sweep))]
         model_mismatched = 0
         for row, scalars in enumerate(sweep):
             expected = model(case, inputs, scalars)
@@ -526,7 +563,8 @@ class Suite:
         return {"compiled": True, "launches": len(sweep), "spelled": spelled,
                 "elements": len(sweep) * self.n * len(case["outputs"]),
                 "mismatched": mismatched, "unwritten": unwritten,
-                "model": model_mismatched, "text": text_ok, "tirx": tirx, "nvcc": nvcc}
+                "model": model_mismatched, "text": text_ok, "tirx": tirx, "nvcc": nvcc,
+                "sweep": sweep, "agreed": agreed}
 
 
 def group_label(case):
@@ -538,7 +576,13 @@ def main(argv):
     args = [a for a in argv if not a.startswith("--")]
     directory, results_path = args[0], (args[1] if len(args) > 1 else None)
     broken = [a.split("=", 1)[1] for a in flags if a.startswith("--dry-break=")]
-    suite = Suite(directory, quick="--quick" in flags, dry="--dry" in flags, broken=broken)
+    if "--record" in flags:
+        raise SystemExit("run.py: --record=GOLDEN.npz (with '=')")
+    record = [a.split("=", 1)[1] for a in flags if a.startswith("--record=")]
+    recorded, left_out = [], []
+    only = [a.split("=", 1)[1].split(",") for a in flags if a.startswith("--only=")]
+    suite = Suite(directory, quick="--quick" in flags, dry="--dry" in flags, broken=broken,
+                  only=only[0] if only else None)
     groups, kept = {}, {}
     keep = {"shfl_bfly_reg_i32"}
     for case in suite.cases:
@@ -570,6 +614,8 @@ def main(argv):
                 case["name"], result["mismatched"], result["unwritten"]))
         if case["name"] in keep:
             kept[case["name"]] = (case, result)
+        if record:
+            record_case(suite, case, result, recorded, left_out)
     failures, notes, model_failures = 0, 0, 0
     rows = []
     for label, g in groups.items():
@@ -615,6 +661,21 @@ def main(argv):
     lines.append("")
     lines += ["Sensitivity: %s (%s)." % (text, "ok" if ok else "FAILED") for ok, text in sensitivity]
     sensitivity_failures = sum(not ok for ok, _ in sensitivity)
+    record_failed = False
+    if record:
+        try:
+            device = device_name(suite)
+            stored = collectives_golden.save(record[0], device, recorded)
+            print("collectives: %d launches (%d kernels) of the %s recorded in %s, %d word "
+                  "rows, %d bytes%s" % (
+                      len(recorded), len({r["kernel"] for r in recorded}), device, record[0],
+                      stored, os.path.getsize(record[0]),
+                      "; left out (TirX differed from nvcc, or did not run): " +
+                      ", ".join(left_out) if left_out else ""))
+        except Exception as error:   # the verdicts above stand; the golden is missing
+            record_failed = True
+            print("FAIL: collectives --record=%s: %s: %s" % (record[0], type(error).__name__,
+                                                               error))
     summary = ("%d form groups: %d passed, %d failed, %d notes; model: %d failed; "
                "sensitivity: %d failed%s" % (
                    len(rows), len(rows) - failures - notes, failures, notes, model_failures,
@@ -625,14 +686,37 @@ def main(argv):
     print(summary)
     if "--exit-zero" in flags:  # under compute-sanitizer: the tool's verdict only
         return 0
-    return 1 if failures or model_failures or sensitivity_failures else 0
+    return 1 if failures or model_failures or sensitivity_failures or record_failed else 0
+
+
+def record_case(suite, case, result, recorded, left_out):
+    """Adds the case's launches where TirX agreed with nvcc to recorded
+    (collectives_golden.record); names the case in left_out when some are
+    not (with how many, when others are)."""
+    inputs = {name: suite.inputs[case["input_data"][name]] for name in case["inputs"]}
+    agreed = result.get("agreed") or [False]
+    if not all(agreed):
+        left_out.append(case["name"] + (" (%d of %d launches)" % (
+            agreed.count(False), len(agreed)) if any(agreed) else ""))
+    for row, scalars in enumerate(result.get("sweep", [])):
+        if agreed[row]:
+            collectives_golden.record(recorded, case, inputs, scalars,
+                                      [o[row] for o in result["tirx"]])
+
+
+def device_name(suite):
+    """The GPU's name (cupy's device properties), or the dry run's."""
+    if suite.dry:
+        return "dry run (the numpy model, no GPU)"
+    name = suite.cp.cuda.runtime.getDeviceProperties(0)["name"]
+    return name.decode() if isinstance(name, bytes) else str(name)
 
 
 def sensitivity_checks(suite, kept):
     """(ok, description) pairs; each shows a comparison of the suite can
     fail on this data. nvcc's kernels only, but for the flipped bit (TirX's
-    result when its kernel ran). Skipped in --quick mode."""
-    if suite.quick:
+    result when its kernel ran). Skipped in --quick and --only modes."""
+    if suite.quick or suite.only:
         return []
     checks, n = [], suite.n
     cases = {c["name"]: c for c in suite.cases}

@@ -154,8 +154,8 @@ def value_of(digits, index):
 
 def copy_chunks(words, digits):
     """Per copy instruction j: the (4, 32, 1, 1) view's digits (thread t
-    copies global word 128 j + t; t % words when words < 128, two threads
-    copying each word: the same value) and its offset. One instruction per
+    copies global word 128 j + t; t % words when words < 128: two threads
+    load each word, the first stores it) and its offset. One instruction per
     chunk, without repeats: a swizzled tile's repeats must be whole periods
     apart, which these are not."""
     if words < THREADS:
@@ -232,8 +232,17 @@ def tirx_kernel(case, sync):
             emit("  %%%s_s%d = tirx.reinterpret %%%s_s : %s -> %s" % (name, j, name, shared_type, s_view))
             emit('  tile.apply "ld.global.b32" scope(cta) (%%%s_r, %%%s_g%d) : %s, %s'
                  % (name, name, j, reg_type, g_view))
-            emit('  tile.apply "st.shared.b32" scope(cta) (%%%s_s%d, %%%s_r) : %s, %s'
-                 % (name, j, name, s_view, reg_type))
+            # Fewer words than threads (N = 8's B): threads t and t + words
+            # load one word, only the first stores it (two stores of one
+            # word, even of one value, are a data race).
+            pred = ""
+            if words < THREADS:
+                emit("  %%%s_tx = tirx.thread_idx x" % name)
+                emit("  %%%s_n = arith.constant %d : index" % (name, words))
+                emit("  %%%s_first = arith.cmpi ult, %%%s_tx, %%%s_n : index" % (name, name, name))
+                pred = " pred(%%%s_first)" % name
+            emit('  tile.apply "st.shared.b32" scope(cta) (%%%s_s%d, %%%s_r)%s : %s, %s'
+                 % (name, j, name, pred, s_view, reg_type))
         halves = "!tirx.tensor<%dx%s, shared, align = %d>" % (2 * size, dt, align)
         emit("  %%%s_h = tirx.view %%%s_s : %s -> %s" % (name, name, shared_type, halves))
         op_type = "!tirx.tensor<%dx16x%s, shared, #tirx.layout<%s>, align = %d>" % (
