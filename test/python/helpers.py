@@ -70,3 +70,17 @@ def split_kernels(text):
         return {name: "%s\n%s\n}\n" % (header, kernel) for kernel, name in kernels}
     kernels = re.findall(r"^(tirx\.kernel @(\w+)\(.*?^\})$", text, flags=re.M | re.S)
     return {name: kernel + "\n" for kernel, name in kernels}
+
+
+def load_gpu_script(path, name=None):
+    """A script of test/gpu (`path` below it, e.g. "matrix/run.py") as a
+    module: its kernels, cases and host models, for the interpreter's tests."""
+    import importlib.util
+
+    full = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpu", path)
+    name = name or path[:-3].replace(os.sep, "_").replace("/", "_")
+    spec = importlib.util.spec_from_file_location(name, full)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+

@@ -1156,16 +1156,6 @@ def test_print_misuse():
 # The GPU suites' programs on the interpreter
 #===------------------------------------------------------------------------===#
 
-def load_gpu_script(name):
-    """A script of test/gpu as a module (its kernels and cases)."""
-    import importlib.util
-    path = os.path.join(os.path.dirname(__file__), "..", "gpu", name)
-    spec = importlib.util.spec_from_file_location(name[:-3], path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def round_to_bfloat16_bits(values):
     """float64 values rounded to nearest even bfloat16, as uint16 bits (NaN
     and overflow do not occur in these tests)."""
@@ -1176,7 +1166,7 @@ def round_to_bfloat16_bits(values):
     return (rounded >> 16).astype(numpy.uint16)
 
 
-TMA_REDUCE = load_gpu_script("run_tma_reduce.py")
+TMA_REDUCE = helpers.load_gpu_script("run_tma_reduce.py")
 
 
 @pytest.mark.parametrize("case", range(len(TMA_REDUCE.CASES)),
@@ -1219,7 +1209,7 @@ def test_tma_reduce_cases(case):
         assert not numpy.array_equal(bits(d[where]), bits(s[where]))
 
 
-CLUSTER = load_gpu_script("run_cluster.py")
+CLUSTER = helpers.load_gpu_script("run_cluster.py")
 
 
 @pytest.mark.parametrize("cluster, clusters", [(2, 2), (4, 1)])
@@ -1367,7 +1357,7 @@ def test_cluster_remote_arrival_errors():
     remote_arrival_kernel(lambda bx: 1 - bx)(a)
 
 
-TMA = load_gpu_script("run_tma.py")
+TMA = helpers.load_gpu_script("run_tma.py")
 NUMPY_TYPE = {"uint8": numpy.uint8, "bfloat16": numpy.uint16, "float32": numpy.float32,
               "float64": numpy.float64}
 
@@ -1426,7 +1416,7 @@ def test_tma_swizzles(shape, box, dtype, coords, mode):
     assert not numpy.array_equal(want_r, flat)
 
 
-SYNC = load_gpu_script(os.path.join("sync", "run.py"))
+SYNC = helpers.load_gpu_script("sync/run.py")
 
 
 def sync_suite():

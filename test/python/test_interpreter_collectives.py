@@ -30,7 +30,6 @@ where the PTX ISA reads b[4:0] (its pseudo-code: `bval[4:0] = b[4:0]`; b =
 """
 import concurrent.futures
 import hashlib
-import importlib.util
 import json
 import os
 import subprocess
@@ -40,7 +39,7 @@ import tempfile
 import numpy as np
 import pytest
 
-from helpers import interpret_ir, split_kernels
+from helpers import interpret_ir, load_gpu_script, split_kernels
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COLLECTIVES = os.path.join(ROOT, "test", "gpu", "collectives")
@@ -53,14 +52,7 @@ POISON = 0x7FBADBAD
 ALL = os.environ.get("TIRX_COLLECTIVES_ALL") == "1"
 
 
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(COLLECTIVES, file))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-run = load("collectives_run", "run.py")
+run = load_gpu_script("collectives/run.py")
 golden = run.collectives_golden
 
 

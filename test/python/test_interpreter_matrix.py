@@ -28,7 +28,6 @@ Without a golden: every mma kernel of the small suite runs on run.py's
 normal data (make_inputs) and D is compared with run.py's float64 model
 within its tolerance. The comparisons are shown to fail on a wrong D.
 """
-import importlib.util
 import json
 import os
 import subprocess
@@ -38,7 +37,7 @@ import tempfile
 import numpy as np
 import pytest
 
-from helpers import interpret_ir, split_kernels
+from helpers import interpret_ir, load_gpu_script, split_kernels
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MATRIX = os.path.join(ROOT, "test", "gpu", "matrix")
@@ -46,14 +45,7 @@ GOLDEN = os.path.join(MATRIX, "golden-sm90.npz")
 WARPS = 4
 
 
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(MATRIX, file))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-run = load("matrix_run", "run.py")
+run = load_gpu_script("matrix/run.py")
 mma_golden = run.mma_golden
 
 

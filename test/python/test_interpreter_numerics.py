@@ -17,7 +17,6 @@ A form the golden lacks (no GPU run recorded it yet, or its TirX kernel
 disagreed with nvcc there) is compared with numpy's exactly rounded result
 where suite.exact_reference has one, and skipped otherwise, with the
 reason."""
-import importlib.util
 import os
 import subprocess
 import sys
@@ -25,16 +24,14 @@ import sys
 import numpy as np
 import pytest
 
-from helpers import interpret_ir, split_kernels
+from helpers import interpret_ir, load_gpu_script, split_kernels
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 NUMERICS = os.path.join(ROOT, "test", "gpu", "numerics")
 GOLDEN = os.path.join(NUMERICS, "golden-sm90.npz")
 
-spec = importlib.util.spec_from_file_location("numerics_suite", os.path.join(NUMERICS, "suite.py"))
-suite = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(suite)
+suite = load_gpu_script("numerics/suite.py")
 
 # The PTX ISA's stated error of each approximate form (lib/Interpreter/
 # ScalarSemantics.cpp cites them), as (kind, amount): "ulp" in the

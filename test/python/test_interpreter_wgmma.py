@@ -24,7 +24,6 @@ found that the N = 8 kernels' copy of B (64 words, 128 threads) had threads
 t and t + 64 store one word, unordered; gen.py now stores it from the
 first 64 only.
 """
-import importlib.util
 import os
 import subprocess
 import sys
@@ -33,7 +32,7 @@ import tempfile
 import numpy as np
 import pytest
 
-from helpers import interpret_ir, split_kernels
+from helpers import interpret_ir, load_gpu_script, split_kernels
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WGMMA = os.path.join(ROOT, "test", "gpu", "wgmma")
@@ -41,14 +40,7 @@ GOLDEN = os.path.join(WGMMA, "golden-sm90.npz")
 POISON = 0x7FBADBAD
 
 
-def load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-run = load("wgmma_run", os.path.join(WGMMA, "run.py"))
+run = load_gpu_script("wgmma/run.py")
 mma_golden = run.golden_module()
 
 
