@@ -1240,42 +1240,6 @@ def test_cluster_remote_arrivals(cluster, clusters):
     assert out.tolist() == list(range(cluster * clusters))
 
 
-def test_cluster_multicast_before_peer_init_is_found():
-    """Seeded bug: the cluster barrier after mbarrier.init dropped, so one
-    CTA's multicast completes on a peer's mbarrier before the peer has
-    initialized it."""
-    cluster, rows = 2, CLUSTER.SHARE * 2
-    nbytes = rows * CLUSTER.COLS * 2
-
-    @T.function
-    def no_meeting(A: T.Tensor((rows, CLUSTER.COLS), "bfloat16", align=16),
-                   C: T.Tensor((rows * cluster, CLUSTER.COLS), "bfloat16", align=16)):
-        T.device_entry(launch=T.cuda.LaunchConfig(grid=cluster, block=32, cluster=cluster))
-        img = T.alloc_shared((rows, CLUSTER.COLS), "bfloat16", align=128)
-        bar = T.alloc_shared((1,), "uint64", align=8)
-        tx = T.cuda.thread_idx("x")
-        bx = T.cuda.block_idx("x")
-        with T.If(tx == 0):
-            with T.Then():
-                T.ptx.mbarrier.init(bar.data, 1)
-                T.ptx.fence.mbarrier_init.release.cluster()
-                share = bx % cluster * CLUSTER.SHARE
-                T.ptx.mbarrier.arrive.expect_tx(bar.data, nbytes)
-                T.cuda.tile.apply(T.ptx[CLUSTER.LOAD], img[share:share + CLUSTER.SHARE, :],  # MARK-mc
-                                  A[share:share + CLUSTER.SHARE, :], bar, T.int16(3),
-                                  scope="thread")
-                T.ptx.mbarrier.try_wait(bar.data, 0)
-        CLUSTER.leave_cluster()
-
-    compiled = tirx.compile(no_meeting, target=INTERPRET)
-    a = numpy.zeros((rows, CLUSTER.COLS), numpy.uint16)
-    c = numpy.zeros((rows * cluster, CLUSTER.COLS), numpy.uint16)
-    with pytest.raises(tirx.InterpreterError) as error:
-        compiled(a, c)
-    assert_located(error.value, "MARK-mc", "a TMA load completes on an mbarrier CTA 1 has not "
-                   "initialized (block (0, 0, 0) thread 0 (warp 0, lane 0))")
-
-
 def test_cluster_lost_remote_arrival_is_a_deadlock():
     """Seeded bug: each CTA arrives on one peer only, while its own
     mbarrier expects one arrival from each of the cluster's 3 others."""
@@ -1334,6 +1298,17 @@ def remote_arrival_kernel(target, meet=True, mask=None):
         CLUSTER.leave_cluster()
 
     return tirx.compile(remote, target=INTERPRET)
+
+
+def test_cluster_multicast_before_peer_init_is_found():
+    """Seeded bug: the cluster barrier after mbarrier.init dropped, so one
+    CTA's multicast completes on a peer's mbarrier before the peer has
+    initialized it."""
+    a = numpy.zeros((CLUSTER.SHARE, CLUSTER.COLS), numpy.uint16)
+    with pytest.raises(tirx.InterpreterError) as error:
+        remote_arrival_kernel(None, meet=False, mask=0x3)(a)
+    assert_located(error.value, "MARK-mask", "a TMA load completes on an mbarrier CTA 1 has not "
+                   "initialized (block (0, 0, 0) thread 0 (warp 0, lane 0))")
 
 
 def test_cluster_remote_arrival_errors():
