@@ -198,6 +198,7 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
   pm.addPass(createTirXVerifyKernels());
   pm.addPass(createTirXToGPU({options.chip, ptxVersion}));
   pm.addPass(createTileDispatch());
+  pm.addPass(createTileJoinAccumulatorChains());
   pm.addPass(createTirXLowerTensors());
   if (options.fastMath)
     pm.addNestedPass<gpu::GPUModuleOp>(createTirXFastMath());

@@ -174,3 +174,33 @@ tirx.kernel @wgmma_scale_d_value() launch(grid = [4], block = [128]) {
         !tirx.tensor<8x16xbf16, shared, #k8p, align = 16>, i1
   tirx.return
 }
+
+// Two wgmmas on one accumulator, one after the other (the k steps of a
+// GEMM): one inline-PTX statement holds both, on the same registers
+// (tile-join-accumulator-chains), so no slot traffic lies between them.
+// CHECK-LABEL: .entry wgmma_chain(
+// CHECK: wgmma.fence.sync.aligned;
+// CHECK: mov.pred [[P1:%p[0-9]+]], -1;
+// CHECK-NEXT: // begin inline asm
+// CHECK-NEXT: wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {[[C0:%r[0-9]+]], [[C1:%r[0-9]+]], [[C2:%r[0-9]+]], [[C3:%r[0-9]+]]}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [[DB0:%rd[0-9]+]], [[P0:%p[0-9]+]], 1, 1, 1;
+// CHECK-NEXT: wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {[[C0]], [[C1]], [[C2]], [[C3]]}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [[DB1:%rd[0-9]+]], [[P1]], 1, 1, 1;
+// CHECK-NEXT: // end inline asm
+tirx.kernel @wgmma_chain() launch(grid = [1], block = [128]) {
+  %sb0 = tirx.alloc_shared : !tirx.tensor<8x16xf16, shared, #bmn, align = 16>
+  %sb1 = tirx.alloc_shared : !tirx.tensor<8x16xf16, shared, #bmn, align = 16>
+  %a0 = tirx.alloc_local : !tirx.tensor<64x8xui32, local, #areg>
+  %a1 = tirx.alloc_local : !tirx.tensor<64x8xui32, local, #areg>
+  %d = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #d8>
+  tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16" scope(warpgroup)
+      (%d, %a0, %sb0, false, 1 : i32, 1 : i32, 1 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x8xui32, local, #areg>,
+        !tirx.tensor<8x16xf16, shared, #bmn, align = 16>
+  tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16" scope(warpgroup)
+      (%d, %a1, %sb1, true, 1 : i32, 1 : i32, 1 : i32)
+      : !tirx.tensor<64x8xf32, local, #d8>, !tirx.tensor<64x8xui32, local, #areg>,
+        !tirx.tensor<8x16xf16, shared, #bmn, align = 16>
+  tile.apply "wgmma.commit_group.sync.aligned" scope(warpgroup) ()
+  tile.apply "wgmma.wait_group.sync.aligned" scope(warpgroup) (0 : i32)
+  tirx.return
+}

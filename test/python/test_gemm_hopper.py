@@ -42,9 +42,17 @@ def test_structure(compiled):
     assert "4611686293305360384" in ptx
     assert ptx.count("wgmma.commit_group.sync.aligned") == 5
     # A tile's first product overwrites D: its scale-d predicate is false.
-    first = re.search(r"mov\.pred\s+(%p\d+), 0;\s+// begin inline asm\s+"
-                      r"wgmma\.mma_async[^;]*\}, %rd\d+, %rd\d+, (%p\d+), 1, 1, 0, 0;", ptx)
-    assert first and first.group(1) == first.group(2)
+    # The four slices of a K step are one inline-PTX statement on the same
+    # 128 accumulator registers (tile-join-accumulator-chains).
+    first = re.search(r"mov\.pred\s+(%p\d+), 0;\s+mov\.pred\s+(%p\d+), -1;\s+"
+                      r"// begin inline asm\s+"
+                      r"wgmma\.mma_async[^;]*\}, %rd\d+, %rd\d+, (%p\d+), 1, 1, 0, 0;"
+                      r"(\s+wgmma\.mma_async[^;]*\}, %rd\d+, %rd\d+, (%p\d+), 1, 1, 0, 0;){3}"
+                      r"\s+// end inline asm", ptx)
+    assert first and first.group(1) == first.group(3) and first.group(2) == first.group(5)
+    statements = re.findall(r"// begin inline asm\s+((?:wgmma\.mma_async[^;]*;\s+)+)// end", ptx)
+    assert [s.count("wgmma.mma_async") for s in statements] == [4] * 5
+    assert all(len(set(re.findall(r"\{(%r\d+), ", s))) == 1 for s in statements)
     # 128 f32 accumulators per consumer thread, never in local memory.
     assert ".local" not in ptx and "ld.local" not in ptx
 

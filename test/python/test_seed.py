@@ -67,8 +67,8 @@ def test_stages_and_times():
     from affine_relu import affine_relu
     compiled = tirx.compile(affine_relu, target=TARGET)
     stages = list(compiled.mlir)
-    assert stages[:5] == ["input", "tirx-verify-kernels", "tirx-to-gpu", "tile-dispatch",
-                          "tirx-lower-tensors"]
+    assert stages[:6] == ["input", "tirx-verify-kernels", "tirx-to-gpu", "tile-dispatch",
+                          "tile-join-accumulator-chains", "tirx-lower-tensors"]
     assert "tile.apply" in compiled.mlir["input"]
     assert "tile.apply" not in compiled.mlir["tile-dispatch"]
     # One time per pass, PTX generation included; pipeline adaptors are not

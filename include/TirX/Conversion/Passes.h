@@ -29,6 +29,9 @@ namespace tirx {
 void populateTileApplyDispatchPatterns(RewritePatternSet &patterns);
 /// tile.ewise ⇒ the scalar function's body inlined per element.
 void populateTileEwiseDispatchPatterns(RewritePatternSet &patterns);
+/// Two inline-PTX statements on the same accumulator slots, one after the
+/// other ⇒ one statement (tile-join-accumulator-chains).
+void populateJoinAccumulatorChainPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "TirX/Conversion/Passes.h.inc"

@@ -71,6 +71,27 @@ def TileDispatch : Pass<"tile-dispatch", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileJoinAccumulatorChains
+    : Pass<"tile-join-accumulator-chains", "::mlir::ModuleOp"> {
+  let summary = "Join inline-PTX instructions that update the same register "
+                "slots in turn into one inline-PTX statement";
+  let description = [{
+    After `tile-dispatch`, a chain of instructions on one accumulator (the
+    k steps of a `wgmma.mma_async` tile, one after another) is a sequence of
+    inline-PTX statements, each reading the accumulator's slots through its
+    tied inputs and writing them back through `tirx.slot_store`. With 128
+    accumulator registers per wgmma, the slot traffic between two
+    statements is most of a GEMM's IR, and every later pass and LLVM's code
+    generation pay for it. This pass joins two statements when the second
+    one's tied inputs read exactly the slots the first one's outputs were
+    stored to, in the same order, and nothing between them touches memory or
+    issues other inline PTX: the joined statement holds both instructions,
+    in order, on the same registers. The PTX is the same instructions in the
+    same order.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TirXLowerTensors : Pass<"tirx-lower-tensors", "::mlir::ModuleOp"> {
   let summary = "Lower tirx tensors to LLVM pointers and per-thread arrays";
   let description = [{
