@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PTXSerializer.h"
 #include "TirX/Conversion/CUDAToolkit.h"
 #include "TirX/Conversion/Passes.h"
 
@@ -279,7 +280,7 @@ void ModuleToBinaryPass::runOnOperation() {
   gpu::TargetOptions options(toolkit, {}, "", "",
                              gpu::CompilationTarget::Assembly, getTable,
                              markInlineAsmConvergent);
-  if (failed(gpu::transformGpuModulesToBinaries(top, nullptr, options)))
+  if (failed(tirx::serializeGPUModulesToPTX(top, options)))
     return signalPassFailure();
   if (!binary && !ptxasReport)
     return;
