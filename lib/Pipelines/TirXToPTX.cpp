@@ -14,6 +14,7 @@
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -258,6 +259,22 @@ void mlir::tirx::buildTirXToLLVMHostPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void mlir::tirx::buildTirXInterpretHostPipeline(
+    OpPassManager &pm, const TirXInterpretHostOptions &options) {
+  // The whole-kernel checks at compile time, as --tirx-to-ptx runs them
+  // (the interpreter runs them again on the text it parses).
+  pm.addPass(createTirXVerifyKernels());
+  pm.addPass(createTirXInterpretLaunches({options.interpreterOptions}));
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Host references (silu's expf) as gpu-to-llvm lowers them on the GPU path.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 /// Registers a pipeline whose options are verified before it is built, so a
 /// bad option is one error line instead of an LLVM abort mid-pipeline.
 static void registerVerifiedPipeline(
@@ -281,6 +298,11 @@ static void registerVerifiedPipeline(
 }
 
 void mlir::tirx::registerTirXPipelines() {
+  PassPipelineRegistration<TirXInterpretHostOptions>(
+      "tirx-interpret-host",
+      "Lower host code launching tirx kernels to the LLVM dialect for "
+      "tirx-runner, each launch running the kernel on the CPU interpreter",
+      buildTirXInterpretHostPipeline);
   registerVerifiedPipeline(
       "tirx-to-llvm-host",
       "Compile kernels to PTX/cubin and lower host code launching them to "

@@ -11,12 +11,17 @@
 // which provides the mgpu* functions the host code calls and
 // printMemrefF32, so no --shared-libs are needed.
 //
+// Host code lowered by --tirx-interpret-host runs its kernels on the CPU
+// interpreter instead: the runner gives the JIT tirxInterpretLaunch.
+//
 // --help lists the JIT runner's own options (entry point, -O, --mattr,
 // --shared-libs, object dumps), which JitRunnerMain registers when it runs;
 // every option registered before it (LLVM's backends and passes: hundreds)
 // is hidden from --help and --help-hidden, though it still works.
 //
 //===----------------------------------------------------------------------===//
+
+#include "InterpretLaunch.h"
 
 #include "TirX/InitAll.h"
 
@@ -37,5 +42,9 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTargetAsmPrinter();
   mlir::DialectRegistry registry;
   mlir::tirx::registerAllTirXDialects(registry);
+  // The JIT finds tirxInterpretLaunch among the process's dynamic symbols
+  // (CMakeLists.txt exports it); referencing it keeps it linked.
+  volatile auto keep = &tirxInterpretLaunch;
+  (void)keep;
   return mlir::JitRunnerMain(argc, argv, registry);
 }

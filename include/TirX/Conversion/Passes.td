@@ -196,6 +196,36 @@ def TirXModuleToBinary : Pass<"tirx-module-to-binary", "::mlir::ModuleOp"> {
   ];
 }
 
+def TirXInterpretLaunches
+    : Pass<"tirx-interpret-launches", "::mlir::ModuleOp"> {
+  let summary = "Run host code's kernel launches on the CPU interpreter";
+  let description = [{
+    For host programs run by `tirx-runner` without a GPU
+    (`--tirx-interpret-host`, docs/interpreter.md). Each host-side
+    `tirx.launch @k(args)` becomes a call of `tirxInterpretLaunch`, which
+    `tirx-runner` provides: the module's kernels as IR text (printed with
+    their source locations, so the interpreter's diagnostics name the
+    user's lines), the kernel's name, and one `{pointer, bytes, scalar bits}`
+    record per kernel parameter (`TirxInterpretArgument` of TirX-c/TirX.h);
+    size variables are the memref extents that name them, checked at run
+    time as `tirx-to-gpu` checks them; a `cf.assert` stops the program when
+    the interpreter reports an error. The interpreter runs on host memory:
+    `gpu.alloc`, `gpu.dealloc` and `gpu.memcpy` become `memref.alloc`,
+    `memref.dealloc` and `memref.copy`, and `gpu.wait` disappears. The
+    kernels, and the functions only they call, are erased.
+  }];
+  let options = [
+    Option<"interpreterOptions", "interpreter-options", "std::string",
+           /*default=*/"\"\"",
+           "The interpreter's options (races=0, uninitialized=0, block=N, "
+           "trace=1; space-separated), passed with every launch">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def TirXExtractPTX : Pass<"tirx-extract-ptx", "::mlir::ModuleOp"> {
   let summary = "Write the PTX/cubin of every gpu.binary to a file or stdout";
   let description = [{

@@ -92,8 +92,25 @@ void buildTirXToPTXPipeline(OpPassManager &pm, const TirXToPTXOptions &options);
 void buildTirXToLLVMHostPipeline(OpPassManager &pm,
                                  const TirXToPTXOptions &options);
 
-/// Registers `--tirx-to-ptx` and `--tirx-to-llvm-host` with the global
-/// pipeline registry.
+/// Options of `--tirx-interpret-host`.
+struct TirXInterpretHostOptions
+    : public PassPipelineOptions<TirXInterpretHostOptions> {
+  PassOptions::Option<std::string> interpreterOptions{
+      *this, "interpreter-options",
+      llvm::cl::desc("The interpreter's options for every launch (races=0, "
+                     "uninitialized=0, block=N, trace=1; space-separated)"),
+      llvm::cl::init("")};
+};
+
+/// `--tirx-interpret-host`: host code whose tirx.launch runs each kernel on
+/// the CPU interpreter (tirx-interpret-launches: the kernels verified, then
+/// carried as IR text), lowered to the LLVM dialect for tirx-runner, which
+/// provides the interpreter; no GPU, CUDA toolkit or ptxas is needed.
+void buildTirXInterpretHostPipeline(OpPassManager &pm,
+                                    const TirXInterpretHostOptions &options);
+
+/// Registers `--tirx-to-ptx`, `--tirx-to-llvm-host` and
+/// `--tirx-interpret-host` with the global pipeline registry.
 void registerTirXPipelines();
 
 } // namespace tirx

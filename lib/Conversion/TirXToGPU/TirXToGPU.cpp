@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LaunchOperands.h"
 #include "TirX/Conversion/Passes.h"
 #include "TirX/Dialect/Tile/IR/BulkTensorCopy.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
@@ -212,92 +213,25 @@ static void buildHostLauncher(SymbolTable &moduleSymbols, KernelOp kernel,
 /// tirx.launch @k(args) ⇒ gpu.launch_func with k's grid and block. Tensor
 /// arguments (memrefs or !llvm.ptr<1>) become pointers, cast to the kernel's
 /// tensor types until tirx-lower-tensors gives the kernel pointer arguments.
-/// Size variables, which tirx.launch does not take, are the extents of the
-/// first memref argument that names them (LaunchOp's verifier checked there
-/// is one).
+/// Size variables are the extents of the memrefs (buildLaunchOperands).
 static void convertLaunch(LaunchOp launch, gpu::GPUFuncOp func,
                           LaunchConfigAttr config) {
   OpBuilder builder(launch);
   Location loc = launch.getLoc();
   MLIRContext *context = launch.getContext();
-  SmallVector<Value> operands;
-  auto args = launch.getArgs().begin();
-  llvm::StringMap<Value> sizeValues;
-  std::string kernelName = launch.getKernel().str();
-  auto assertTrue = [&](Value condition, const Twine &message) {
-    cf::AssertOp::create(builder, loc, condition,
-                         ("tirx.launch @" + kernelName + ": " + message).str());
-  };
-  for (auto [index, param] : llvm::enumerate(func.getArgumentTypes())) {
-    if (func.getArgAttr(index, TirXDialect::kSizeAttrName)) {
-      operands.push_back(Value()); // filled in below
-      continue;
-    }
-    Value value = *args++;
-    if (auto tensor = dyn_cast<tirx::TensorType>(param)) {
-      if (isa<MemRefType>(value.getType())) {
-        for (unsigned dim = 0, rank = tensor.getShape().size(); dim < rank;
-             ++dim)
-          if (StringAttr name = tensor.getSizeName(dim)) {
-            Value extent = memref::DimOp::create(builder, loc, value, dim);
-            std::string where = "argument #" + std::to_string(index) +
-                                " dimension " + std::to_string(dim);
-            auto [it, first] = sizeValues.try_emplace(name.getValue(), extent);
-            if (!first) {
-              assertTrue(
-                  arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                        extent, it->second),
-                  where + " disagrees with size variable " + name.getValue());
-              continue;
-            }
-            Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-            assertTrue(arith::CmpIOp::create(builder, loc,
-                                             arith::CmpIPredicate::sge, extent,
-                                             one),
-                       "size variable " + name.getValue() + " (" + where +
-                           ") must be at least 1");
-            BlockArgument sizeArg = getSizeArgument(func, name);
-            int64_t multiple =
-                sizeArg ? getSizeMultiple(func, sizeArg.getArgNumber()) : 1;
-            if (multiple > 1) {
-              Value divisor =
-                  arith::ConstantIndexOp::create(builder, loc, multiple);
-              Value rest =
-                  arith::RemSIOp::create(builder, loc, extent, divisor);
-              Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-              assertTrue(
-                  arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                        rest, zero),
-                  "size variable " + name.getValue() + " (" + where +
-                      ") must be a multiple of " + std::to_string(multiple));
-            }
-            if (int64_t atMost =
-                    sizeArg ? getSizeAtMost(func, sizeArg.getArgNumber()) : 0) {
-              Value most = arith::ConstantIndexOp::create(builder, loc, atMost);
-              assertTrue(arith::CmpIOp::create(builder, loc,
-                                               arith::CmpIPredicate::sle,
-                                               extent, most),
-                         "size variable " + name.getValue() + " (" + where +
-                             ") must be at most " + std::to_string(atMost));
-            }
-          }
-        Value address =
-            memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, value);
-        Value address64 = arith::IndexCastOp::create(
-            builder, loc, builder.getI64Type(), address);
-        value = LLVM::IntToPtrOp::create(
-            builder, loc, LLVM::LLVMPointerType::get(context, 1), address64);
-      }
-      value = UnrealizedConversionCastOp::create(builder, loc, param, value)
-                  .getResult(0);
-    }
-    operands.push_back(value);
-  }
-  for (auto [index, operand] : llvm::enumerate(operands))
-    if (!operand)
-      operand = sizeValues.lookup(
-          cast<StringAttr>(func.getArgAttr(index, TirXDialect::kSizeAttrName))
-              .getValue());
+  SmallVector<Value> operands = buildLaunchOperands(
+      builder, launch, func, [&](Value value, tirx::TensorType param) {
+        if (isa<MemRefType>(value.getType())) {
+          Value address = memref::ExtractAlignedPointerAsIndexOp::create(
+              builder, loc, value);
+          Value address64 = arith::IndexCastOp::create(
+              builder, loc, builder.getI64Type(), address);
+          value = LLVM::IntToPtrOp::create(
+              builder, loc, LLVM::LLVMPointerType::get(context, 1), address64);
+        }
+        return UnrealizedConversionCastOp::create(builder, loc, param, value)
+            .getResult(0);
+      });
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
