@@ -115,5 +115,6 @@ func.func @main() {
   // CHECK: rank = 1 offset = 0 sizes = [2] strides = [1] data =
   // CHECK-NEXT: [0, 0]
   call @printMemrefI32(%unranked) : (memref<*xi32>) -> ()
+  memref.dealloc %counts : memref<2xi32>
   return
 }
