@@ -470,29 +470,13 @@ TIRX_CAPI TirxCompileResult tirxInterpret(const char *ir, size_t irSize,
   auto *result = new TirxCompileResultImpl;
   RecordingContext recording(result);
   MLIRContext &context = recording.context;
-  interp::InterpreterOptions interpreterOptions;
-  llvm::SmallVector<llvm::StringRef> words;
-  llvm::StringRef(options ? options : "").split(words, ' ', -1, false);
-  for (llvm::StringRef word : words) {
-    auto [key, value] = word.split('=');
-    int64_t number = 0;
-    if (value.getAsInteger(10, number) ||
-        !llvm::is_contained({"races", "uninitialized", "block", "trace"},
-                            key)) {
-      emitError(UnknownLoc::get(&context))
-          << "invalid interpreter options '" << options << "': '" << word
-          << "' is not one of races=0|1, uninitialized=0|1, block=N, "
-             "trace=0|1";
-      return result;
-    }
-    if (key == "races")
-      interpreterOptions.checkRaces = number != 0;
-    else if (key == "uninitialized")
-      interpreterOptions.checkUninitialized = number != 0;
-    else if (key == "block")
-      interpreterOptions.onlyBlock = number;
-    else if (number)
-      interpreterOptions.trace = &llvm::errs();
+  std::string optionsError;
+  FailureOr<interp::InterpreterOptions> interpreterOptions =
+      interp::parseInterpreterOptions(options ? options : "", optionsError);
+  if (failed(interpreterOptions)) {
+    emitError(UnknownLoc::get(&context))
+        << "invalid interpreter options '" << options << "': " << optionsError;
+    return result;
   }
   OwningOpRef<ModuleOp> module = parseInput(result, context, ir, irSize, name);
   if (!module)
@@ -511,7 +495,7 @@ TIRX_CAPI TirxCompileResult tirxInterpret(const char *ir, size_t irSize,
   // verify from a run whose check failed by its presence.
   auto start = std::chrono::steady_clock::now();
   result->succeeded = succeeded(interp::runKernel(
-      *module, kernel ? kernel : "", arguments, interpreterOptions));
+      *module, kernel ? kernel : "", arguments, *interpreterOptions));
   StageRecord run;
   run.name = "interpret";
   run.seconds =

@@ -31,7 +31,8 @@ struct VerifyKernelsPass
     // problem.
     getOperation()->walk([&](KernelOp kernel) {
       failed |= mlir::failed(verifyRegisterBudget(kernel)) ||
-                mlir::failed(verifyAccessBounds(kernel));
+                mlir::failed(verifyAccessBounds(kernel)) ||
+                mlir::failed(verifyBarrierConvergence(kernel));
     });
     if (failed || mlir::failed(tile::verifyWgmmaFences(getOperation())))
       return signalPassFailure();

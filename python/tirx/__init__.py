@@ -5,9 +5,9 @@
     on_cpu = tirx.compile(kernel, target="interpret")  # NumPy arrays, CPU tensors
 """
 from ._capi import LibraryNotFoundError
-from ._compile import CompileError, Compiled, SpillWarning, compile
+from ._compile import CompileError, Compiled, ProofWarning, SpillWarning, compile
 from ._interpret import Interpreted, InterpreterError
 from .runtime import GPUError
 
 __all__ = ["compile", "CompileError", "Compiled", "GPUError", "Interpreted", "InterpreterError",
-           "SpillWarning", "LibraryNotFoundError"]
+           "ProofWarning", "SpillWarning", "LibraryNotFoundError"]

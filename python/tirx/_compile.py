@@ -130,9 +130,11 @@ def compile(f, target=None, pipeline="default"):
         # The IR of each stage is printed only when .mlir is asked for (or
         # with TIRX_KEEP_STAGES=1): compiling the IR again makes it.
         entry["stages"] = lambda: _compile_ir(f, trace, ir, options, keep_stages=True)["stages"]
-    # Warnings of a successful compile (ptxas's spills) at the kernel's line.
+    # Warnings of a successful compile at their lines: ptxas's spills (at the
+    # kernel's), and what the verifier could not prove (at the construct's).
     for file, line, message in entry["warnings"]:
-        warnings.warn_explicit(message, SpillWarning, file or "<unknown>", line)
+        category = SpillWarning if message.startswith("ptxas spills") else ProofWarning
+        warnings.warn_explicit(message, category, file or "<unknown>", line)
     compiled = Compiled(f, trace, entry["ptx"], ir, entry["stages"], entry["times"], arch,
                         entry["report"], source, disk_key, entry.get("shared_bytes", 0),
                         entry.get("tensor_maps", []), entry.get("cubin"))
@@ -255,6 +257,12 @@ def _compile_ir(f, trace, ir, options, keep_stages=None):
 
 class SpillWarning(UserWarning):
     """ptxas spilled registers of a kernel to local memory."""
+
+
+class ProofWarning(UserWarning):
+    """The verifier could not prove a property of a kernel (a barrier that
+    every thread reaches, docs/barriers.md); the message names the construct
+    beyond what it models."""
 
 
 class Compiled:

@@ -247,6 +247,57 @@ def test_if_then_else():
     assert not ptx_loops(compiled.ptx)[1]
 
 
+def test_cta_sync_in_thread_divergent_if_is_refused_with_a_witness():
+    # The first warp only: thread 32 never arrives (docs/barriers.md).
+    def first_warp(A, B, regs):
+        tx = T.cuda.thread_idx("x")
+        with T.If(tx < 32):  # MARK-divergent-if
+            with T.Then():
+                copy_row(A, B, regs, 0)
+                T.cuda.cta_sync()  # MARK-divergent-sync
+    with raises(line_of("MARK-divergent-sync") + "error: tirx.cta_sync is reached by only part of "
+                "the CTA's threads: the condition around it depends on the thread index, and "
+                "thread 0 (warp 0, lane 0) enters it while thread 32 (warp 1, lane 0) does "
+                "not; a barrier of every thread must be reached by every thread (hoist it "
+                "out, or guard only the work around it)") as refused:
+        compile_kernel(small_kernel(first_warp))
+    assert (line_of("MARK-divergent-if") + "note: the condition that depends on the thread"
+            in str(refused.value))
+
+    # The same with the barrier hoisted out of the branch is accepted, and so
+    # is one under a condition every thread decides alike.
+    def hoisted(A, B, regs):
+        tx = T.cuda.thread_idx("x")
+        with T.If(tx < 32):
+            with T.Then():
+                copy_row(A, B, regs, 0)
+        T.cuda.cta_sync()
+        with T.If(tx < 64):
+            with T.Then():
+                T.cuda.cta_sync()
+    compiled = compile_kernel(small_kernel(hoisted))
+    assert compiled.ptx.count("bar.sync") == 2
+
+
+def test_cta_sync_under_a_size_condition_warns_at_its_line():
+    n = T.dynamic("n")
+
+    @T.function
+    def k(A: T.Tensor((n,), "float32")):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=64))
+        with T.If(T.cuda.thread_idx("x") < n):
+            with T.Then():
+                T.cuda.cta_sync()  # MARK-size-sync
+    with pytest.warns(tirx.ProofWarning,
+                      match=re.escape("tirx.cta_sync may be reached by only part of the CTA's "
+                                      "threads: the condition around it depends on the thread "
+                                      "index together with values that are not constants"
+                                      )) as record:
+        compile_kernel(k)
+    assert [(w.filename.endswith(HERE), w.lineno) for w in record] == [
+        (True, int(line_of("MARK-size-sync").split(":")[1]))]
+
+
 #===------------------------------------------------------------------------===#
 # Misuse: each message, at the user's line
 #===------------------------------------------------------------------------===#

@@ -81,30 +81,16 @@ extern "C" int32_t tirxInterpretLaunch(const char *ir, int64_t irSize,
                                        int64_t numArgs, const char *options) {
   static InterpreterSession session;
   std::lock_guard<std::mutex> lock(session.mutex);
-  tirx::interp::InterpreterOptions interpreterOptions;
-  SmallVector<StringRef> words;
-  StringRef(options ? options : "").split(words, ' ', -1, false);
-  for (StringRef word : words) {
-    auto [key, value] = word.split('=');
-    int64_t number = 0;
-    if (value.getAsInteger(10, number) ||
-        !llvm::is_contained({"races", "uninitialized", "block", "trace"},
-                            key)) {
-      llvm::errs() << "tirx-runner: invalid interpreter-options '" << options
-                   << "': '" << word
-                   << "' is not one of races=0|1, uninitialized=0|1, "
-                      "block=N, trace=0|1\n";
-      std::exit(1);
-    }
-    if (key == "races")
-      interpreterOptions.checkRaces = number != 0;
-    else if (key == "uninitialized")
-      interpreterOptions.checkUninitialized = number != 0;
-    else if (key == "block")
-      interpreterOptions.onlyBlock = number;
-    else if (number)
-      interpreterOptions.trace = &llvm::errs();
+  std::string optionsError;
+  FailureOr<tirx::interp::InterpreterOptions> parsedOptions =
+      tirx::interp::parseInterpreterOptions(options ? options : "",
+                                            optionsError);
+  if (failed(parsedOptions)) {
+    llvm::errs() << "tirx-runner: invalid interpreter-options '" << options
+                 << "': " << optionsError << "\n";
+    std::exit(1);
   }
+  const tirx::interp::InterpreterOptions &interpreterOptions = *parsedOptions;
   ParsedKernels &kernels = session.parse(ir, irSize);
   bool ran = false;
   if (kernels.valid) {

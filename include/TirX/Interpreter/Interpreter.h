@@ -66,6 +66,13 @@ struct InterpreterOptions {
   int64_t onlyBlock = -1;
 };
 
+/// Parses the options' text form, space-separated `races=0|1
+/// uninitialized=0|1 block=N trace=0|1` (trace to stderr), as tirx-runner's
+/// launches and the C API take it. On failure, `error` says which word is
+/// wrong.
+FailureOr<InterpreterOptions> parseInterpreterOptions(StringRef text,
+                                                      std::string &error);
+
 /// Runs `kernel` over its whole grid. Tensor arguments are read and written
 /// in place. Fails after emitting a located diagnostic: bad arguments, an
 /// operation the interpreter does not model, or a check that fails.

@@ -105,6 +105,16 @@ int64_t getSizeAtMost(FunctionOpInterface func, unsigned index);
 /// where the op's guard holds. Fails with a located diagnostic naming the
 /// operand, the dimension and a witness otherwise.
 LogicalResult verifyAccessBounds(KernelOp kernel);
+
+/// Barrier convergence (docs/barriers.md): every CTA barrier of `kernel`
+/// (tirx.cta_sync, bar.sync of all the block's threads) is reached by every
+/// thread of the CTA. A condition, switch or loop bound around one that
+/// depends on the thread index is evaluated for each thread of the block;
+/// threads that disagree are an error naming two of them. Where it also
+/// depends on values that are not constants (block index, sizes, loop
+/// indices), or on an scf.while's condition, a warning says it is not
+/// proven.
+LogicalResult verifyBarrierConvergence(KernelOp kernel);
 } // namespace mlir::tirx
 
 #endif // TIRX_DIALECT_TIRX_IR_TIRXOPS_H

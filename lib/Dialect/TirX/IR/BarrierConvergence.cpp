@@ -1,0 +1,312 @@
+//===- BarrierConvergence.cpp - Every thread reaches each CTA barrier -----===//
+//
+// Part of the TirX project.
+//
+// A CTA barrier (tirx.cta_sync, bar.sync of all the block's threads) must be
+// reached by every thread of the CTA, or the threads that reach it wait for
+// ever (or, on the GPU, for the wrong arrivals). Kernel scalars are pure
+// functions of the thread and block indices, the kernel's arguments and the
+// loop indices, so a condition or loop bound around a barrier is evaluated
+// for every thread of the block; two threads that disagree are the witness.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConcreteEvaluation.h"
+
+#include "TirX/Dialect/Tile/IR/TileOperands.h"
+#include "TirX/Dialect/Tile/IR/TileOps.h"
+#include "TirX/Dialect/TirX/IR/TirXOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace mlir::tirx;
+
+namespace {
+/// What a value around a barrier depends on that may differ between the
+/// threads of a CTA.
+struct Dependence {
+  bool onThread = false;
+  /// The first op found with memory effects (a slot_load, an instruction's
+  /// scalar result): its value may differ per thread in ways this check does
+  /// not model.
+  Operation *memoryRead = nullptr;
+};
+} // namespace
+
+/// Collects what `value` depends on: through its operands, a loop's bounds
+/// and carried values, and the values regions yield.
+static void collectDependence(Value value, Dependence &dependence,
+                              llvm::SmallPtrSetImpl<Value> &visited) {
+  if (!visited.insert(value).second)
+    return;
+  auto visitAll = [&](ValueRange values) {
+    for (Value operand : values)
+      collectDependence(operand, dependence, visited);
+  };
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = argument.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(owner)) {
+      if (argument == loop.getInductionVar())
+        return visitAll(
+            {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
+      unsigned index = argument.getArgNumber() - 1;
+      return visitAll(
+          {loop.getInitArgs()[index], loop.getYieldedValues()[index]});
+    }
+    if (isa<KernelOp>(owner))
+      return; // a kernel argument: the same for every thread
+    // Another region's argument (scf.while): what flows into it.
+    return visitAll(owner->getOperands());
+  }
+  Operation *op = value.getDefiningOp();
+  if (isa<ThreadIdxOp>(op)) {
+    dependence.onThread = true;
+    return;
+  }
+  if (op->getNumRegions() == 0 && !isMemoryEffectFree(op)) {
+    // What it reads (a register slot, memory) is not a function of its
+    // operands.
+    if (!dependence.memoryRead)
+      dependence.memoryRead = op;
+    return;
+  }
+  visitAll(op->getOperands());
+  if (op->getNumRegions() == 0)
+    return;
+  // The values an scf.if, scf.for or scf.while yields.
+  op->walk([&](scf::YieldOp yield) { visitAll(yield.getOperands()); });
+}
+
+static Dependence getDependence(ArrayRef<Value> values) {
+  Dependence dependence;
+  llvm::SmallPtrSet<Value, 16> visited;
+  for (Value value : values)
+    collectDependence(value, dependence, visited);
+  return dependence;
+}
+
+/// Whether `op` is a barrier every thread of the CTA takes part in:
+/// tirx.cta_sync, `bar.sync a` and `bar.sync a, b` with b the block's
+/// thread count.
+static bool isCTABarrier(Operation *op, int64_t numThreads) {
+  if (isa<CtaSyncOp>(op))
+    return true;
+  auto apply = dyn_cast<tile::ApplyOp>(op);
+  if (!apply)
+    return false;
+  ArrayRef<ptx::Instruction> forms = apply.getInstruction().getForms();
+  if (forms.empty() || (forms.front().formName != "bar.sync" &&
+                        forms.front().formName != "bar.sync.count"))
+    return false;
+  FailureOr<SmallVector<tile::MixedOperand>> operands =
+      tile::getMixedOperands(op, apply.getArgs(), apply.getOperandKinds());
+  if (failed(operands) || operands->size() < 2)
+    return succeeded(operands);
+  // bar.sync a, b: b threads; the block's count makes it a CTA barrier.
+  const tile::MixedOperand &count = (*operands)[1];
+  IntegerAttr countAttr;
+  if (count.immediate)
+    countAttr = dyn_cast<IntegerAttr>(count.immediate);
+  else
+    matchPattern(count.value, m_Constant(&countAttr));
+  return countAttr && countAttr.getInt() == numThreads;
+}
+
+namespace {
+/// One thread of the block: its 3-D index and how messages name it.
+struct BlockThread {
+  int64_t index[3];
+  int64_t flat;
+};
+} // namespace
+
+static std::string describeThread(const BlockThread &thread,
+                                  ArrayRef<int64_t> block) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (block.size() <= 1)
+    os << "thread " << thread.flat;
+  else
+    os << "thread (" << thread.index[0] << ", " << thread.index[1] << ", "
+       << thread.index[2] << ")";
+  os << " (warp " << thread.flat / 32 << ", lane " << thread.flat % 32 << ")";
+  return text;
+}
+
+/// What `construct` (an scf.if, scf.for or scf.index_switch around a
+/// barrier) decides for one thread, given the region the barrier is in:
+/// whether the thread enters it, or how often.
+static std::optional<int64_t> decide(Operation *construct, Region *region,
+                                     ConcreteEvaluator &evaluator) {
+  if (auto branch = dyn_cast<scf::IfOp>(construct)) {
+    std::optional<bool> holds = evaluator.holds(branch.getCondition());
+    if (!holds)
+      return std::nullopt;
+    return (region == &branch.getThenRegion()) == *holds;
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(construct)) {
+    std::optional<int64_t> lower =
+        evaluator.evaluateSigned(loop.getLowerBound());
+    std::optional<int64_t> upper =
+        evaluator.evaluateSigned(loop.getUpperBound());
+    std::optional<int64_t> step = evaluator.evaluateSigned(loop.getStep());
+    if (!lower || !upper || !step || *step <= 0)
+      return std::nullopt;
+    return *upper <= *lower ? 0 : (*upper - *lower + *step - 1) / *step;
+  }
+  if (auto dispatch = dyn_cast<scf::IndexSwitchOp>(construct)) {
+    std::optional<int64_t> selector =
+        evaluator.evaluateSigned(dispatch.getArg());
+    if (!selector)
+      return std::nullopt;
+    for (auto [index, value] : llvm::enumerate(dispatch.getCases()))
+      if (value == *selector)
+        return region == &dispatch.getCaseRegions()[index];
+    return region == &dispatch.getDefaultRegion();
+  }
+  return std::nullopt;
+}
+
+/// The values of `construct` that decide whether (or how often) a thread
+/// reaches its regions.
+static SmallVector<Value> getDeciders(Operation *construct) {
+  if (auto branch = dyn_cast<scf::IfOp>(construct))
+    return {branch.getCondition()};
+  if (auto loop = dyn_cast<scf::ForOp>(construct))
+    return {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()};
+  if (auto dispatch = dyn_cast<scf::IndexSwitchOp>(construct))
+    return {dispatch.getArg()};
+  if (auto loop = dyn_cast<scf::WhileOp>(construct)) {
+    // The condition the before region passes on.
+    return {loop.getConditionOp().getCondition()};
+  }
+  return {};
+}
+
+static StringRef describeConstruct(Operation *construct) {
+  if (isa<scf::IfOp>(construct))
+    return "the condition";
+  if (isa<scf::IndexSwitchOp>(construct))
+    return "the switch";
+  return "the loop";
+}
+
+/// Checks one barrier against the constructs around it.
+static LogicalResult checkBarrier(KernelOp kernel, Operation *barrier,
+                                  ArrayRef<BlockThread> threads,
+                                  ArrayRef<int64_t> block) {
+  std::string name = "tirx.cta_sync";
+  if (auto apply = dyn_cast<tile::ApplyOp>(barrier))
+    name = ("'" + apply.getInstruction().getSpelling() + "'").str();
+  for (Operation *construct = barrier->getParentOp(), *child = barrier;
+       construct && construct != kernel;
+       child = construct, construct = construct->getParentOp()) {
+    SmallVector<Value> deciders = getDeciders(construct);
+    Dependence dependence = getDependence(deciders);
+    if (!dependence.onThread) {
+      if (!dependence.memoryRead)
+        continue; // the same for every thread of the CTA
+      InFlightDiagnostic diag =
+          barrier->emitWarning()
+          << name << " may be reached by only part of the CTA's threads: "
+          << describeConstruct(construct)
+          << " around it depends on the result of '"
+          << dependence.memoryRead->getName()
+          << "', which TirX does not prove the same for every thread";
+      diag.attachNote(construct->getLoc())
+          << describeConstruct(construct) << " that depends on it";
+      diag.attachNote(dependence.memoryRead->getLoc())
+          << "the result is made here";
+      continue;
+    }
+    Region *region = child->getParentRegion();
+    // Every thread's decision; the first two that differ are the witness.
+    std::optional<int64_t> first;
+    bool decidable = !isa<scf::WhileOp>(construct);
+    for (const BlockThread &thread : threads) {
+      if (!decidable)
+        break;
+      ConcreteEvaluator evaluator(kernel);
+      for (unsigned dim = 0; dim < 3; ++dim)
+        evaluator.bindLaunchIndex(/*thread=*/true, dim, thread.index[dim]);
+      std::optional<int64_t> decision = decide(construct, region, evaluator);
+      if (!decision) {
+        decidable = false;
+        break;
+      }
+      if (!first) {
+        first = decision;
+        continue;
+      }
+      if (*decision == *first)
+        continue;
+      bool isLoop = isa<scf::ForOp>(construct);
+      auto describe = [&](int64_t value) -> std::string {
+        if (isLoop)
+          return "runs " + std::to_string(value) + " time" +
+                 (value == 1 ? "" : "s");
+        return value ? "enters it" : "does not";
+      };
+      InFlightDiagnostic diag = barrier->emitError()
+                                << name
+                                << " is reached by only part of the CTA's "
+                                   "threads: "
+                                << describeConstruct(construct) << " around it";
+      diag << " depends on the thread index, and "
+           << describeThread(threads.front(), block) << " " << describe(*first)
+           << " while " << describeThread(thread, block) << " "
+           << describe(*decision)
+           << "; a barrier of every thread must be reached by every thread "
+              "(hoist it out, or guard only the work around it)";
+      diag.attachNote(construct->getLoc())
+          << describeConstruct(construct) << " that depends on the thread";
+      return diag;
+    }
+    if (decidable)
+      continue; // the same for every thread
+    // It depends on the thread and on values not fixed here (the block
+    // index, sizes, loop indices): say so rather than accept it silently.
+    InFlightDiagnostic diag =
+        barrier->emitWarning()
+        << name << " may be reached by only part of the CTA's threads: ";
+    if (isa<scf::WhileOp>(construct))
+      diag << "the scf.while around it has a condition that depends on the "
+              "thread index, and TirX does not decide how often each thread "
+              "runs it";
+    else
+      diag << describeConstruct(construct)
+           << " around it depends on the thread index together with values "
+              "that are not constants, and TirX does not prove it the same "
+              "for every thread";
+    diag.attachNote(construct->getLoc())
+        << describeConstruct(construct) << " that depends on the thread";
+  }
+  return success();
+}
+
+LogicalResult mlir::tirx::verifyBarrierConvergence(KernelOp kernel) {
+  LaunchConfigAttr launch = kernel.getLaunch();
+  ArrayRef<int64_t> block = launch.getBlock();
+  int64_t numThreads = launch.getNumThreads();
+  SmallVector<Operation *> barriers;
+  kernel.walk([&](Operation *op) {
+    if (isCTABarrier(op, numThreads))
+      barriers.push_back(op);
+  });
+  if (barriers.empty())
+    return success();
+  SmallVector<BlockThread> threads;
+  int64_t extents[3] = {1, 1, 1};
+  for (auto [dim, extent] : llvm::enumerate(block))
+    extents[dim] = extent;
+  for (int64_t flat = 0; flat < numThreads; ++flat)
+    threads.push_back({{flat % extents[0], flat / extents[0] % extents[1],
+                        flat / (extents[0] * extents[1])},
+                       flat});
+  bool failed = false;
+  for (Operation *barrier : barriers)
+    failed |= mlir::failed(checkBarrier(kernel, barrier, threads, block));
+  return failure(failed);
+}
