@@ -25,14 +25,18 @@ using namespace mlir::tirx;
 namespace {
 struct VerifyKernelsPass
     : public tirx::impl::TirXVerifyKernelsBase<VerifyKernelsPass> {
+  using TirXVerifyKernelsBase::TirXVerifyKernelsBase;
+
   void runOnOperation() override {
     bool failed = false;
     // Every kernel is checked, so that one run reports each kernel's first
     // problem.
     getOperation()->walk([&](KernelOp kernel) {
-      failed |= mlir::failed(verifyRegisterBudget(kernel)) ||
-                mlir::failed(verifyAccessBounds(kernel)) ||
-                mlir::failed(verifyBarrierConvergence(kernel));
+      failed |=
+          mlir::failed(verifyRegisterBudget(kernel)) ||
+          mlir::failed(verifyAccessBounds(kernel)) ||
+          mlir::failed(verifyBarrierConvergence(kernel)) ||
+          (raceProof && mlir::failed(verifyRaceFreedom(kernel, strictRaces)));
     });
     if (failed || mlir::failed(tile::verifyWgmmaFences(getOperation())))
       return signalPassFailure();

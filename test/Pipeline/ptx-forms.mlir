@@ -2611,7 +2611,7 @@ tirx.kernel @form_136(%t0: !tirx.tensor<2x1xf32, global, align = 4>, %io1: !tirx
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}b32 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{%r[0-9]+}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}b32 
 // CHECK: ret;
-tirx.kernel @form_137(%io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_137(%io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], block = [1]) {
   %t0 = tirx.alloc_shared : !tirx.tensor<2x1xf32, shared, align = 4>
   %t1 = tirx.alloc_local : !tirx.tensor<2x1xf32, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x1xf32, local> -> !tirx.tensor<2x1xf32, local>
@@ -2627,7 +2627,7 @@ tirx.kernel @form_137(%io1: !tirx.tensor<2x1xf32, global>) launch(grid = [1], bl
 // CHECK-COUNT-2: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}v2{{[.]}}b64 {{\[%rd[0-9]+(\+[0-9]+)?\]}}, {{[{]%rd[0-9]+, %rd[0-9]+[}]}};{{$}}
 // CHECK-NOT: {{^[[:space:]]*}}st{{[.]}}shared{{[.]}}v2{{[.]}}b64 
 // CHECK: ret;
-tirx.kernel @form_138(%io1: !tirx.tensor<4x1xf64, global>) launch(grid = [1], block = [32]) {
+tirx.kernel @form_138(%io1: !tirx.tensor<4x1xf64, global>) launch(grid = [1], block = [1]) {
   %t0 = tirx.alloc_shared : !tirx.tensor<2x2xf64, shared, align = 16>
   %t1 = tirx.alloc_local : !tirx.tensor<2x2xf64, local>
   %f1 = tirx.view %t1 : !tirx.tensor<2x2xf64, local> -> !tirx.tensor<4x1xf64, local>

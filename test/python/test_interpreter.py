@@ -305,6 +305,75 @@ def test_transpose_without_barrier_is_a_race():
         (2, HERE, line_number("MARK-ld"), "the earlier access")
 
 
+def test_transpose_without_barrier_is_refused_by_the_race_proof():
+    # The static proof (docs/races.md) refuses at compile time, with a
+    # witness the interpreter's run above confirms: the same two accesses.
+    with pytest.raises(CompileError) as error:
+        tirx.compile(make_transpose(sync=False), target={"kind": "cuda", "arch": "sm_90a"})
+    assert_located(error.value, "MARK-ld",
+                   "data race on byte 4 of the shared tensor allocated at ")
+    assert ("this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, "
+            "lane 1) at the op noted below can run with no CTA barrier between them"
+            in str(error.value))
+    notes = [(os.path.basename(note[1]), note[2], note[4])
+             for note in error.value.diagnostics[1:]]
+    assert notes == [
+        (HERE, line_number("MARK-st"),
+         "the other access: the write of byte 4 by thread 1 (warp 0, lane 1)"),
+        (HERE, line_number("MARK-smem"), "the shared tensor is allocated here")]
+    # With the barrier, the proof accepts it.
+    tirx.compile(make_transpose(sync=True), target={"kind": "cuda", "arch": "sm_90a"})
+
+
+def make_transpose_loop(barriers):
+    """make_transpose's exchange repeated in a T.serial loop, with one
+    barrier per iteration (after the stores) or two (after the loads too)."""
+    @T.function
+    def transpose_loop(A: T.Tensor((2, 32, 1), "float32"), B: T.Tensor((2, 32, 1), "float32")):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=64))
+        r = T.alloc_local((2, 32, 1), "float32", layout=OWN)
+        T.cuda.tile.apply(T.ptx["ld.global.f32"], r, A, scope="cta")
+        s = T.alloc_shared((64,), "float32")
+        for i in T.serial(3):  # MARK-loop
+            T.cuda.tile.apply(T.ptx["st.shared.f32"], s.view(2, 32, 1), r,  # MARK-loop-st
+                              scope="cta")
+            T.cuda.cta_sync()
+            T.cuda.tile.apply(T.ptx["ld.shared.f32"], r,  # MARK-loop-ld
+                              s.view(2, 32, 1, layout=TRANSPOSED), scope="cta")
+            if barriers == 2:
+                T.cuda.cta_sync()
+        T.cuda.tile.apply(T.ptx["st.global.f32"], B, r, scope="cta")
+    return transpose_loop
+
+
+def test_loop_back_edge_race_is_refused_and_found_by_the_interpreter():
+    target = {"kind": "cuda", "arch": "sm_90a"}
+    with pytest.raises(CompileError) as error:
+        tirx.compile(make_transpose_loop(barriers=1), target=target)
+    assert_located(error.value, "MARK-loop-st",
+                   "data race on byte 8 of the shared tensor allocated at ")
+    assert ("this write by thread 2 (warp 0, lane 2) and the read by thread 1 (warp 0, "
+            "lane 1) at the op noted below can run with no CTA barrier between them; here "
+            "loop #0's index = 1, there loop #0's index = 0" in str(error.value))
+    loop_note = [note for note in error.value.diagnostics if note[2] == line_number("MARK-loop")]
+    assert loop_note and loop_note[0][4] == (
+        "the write runs in the iteration of this loop after the read's, and no CTA barrier "
+        "lies on the way from one to the other")
+    # The interpreter, which skips the static proof, sees a race of the
+    # same two ops happen.
+    a = transpose_input()
+    with pytest.raises(tirx.InterpreterError) as run:
+        interpret(make_transpose_loop(barriers=1))(a, numpy.zeros_like(a))
+    assert "data race on byte" in str(run.value)
+    lines = {run.value.diagnostics[0][2], run.value.diagnostics[1][2]}
+    assert lines == {line_number("MARK-loop-st"), line_number("MARK-loop-ld")}
+    # Two barriers: proven, and the interpreter agrees.
+    tirx.compile(make_transpose_loop(barriers=2), target=target)
+    b = numpy.full_like(a, numpy.nan)
+    interpret(make_transpose_loop(barriers=2))(a, b)
+    assert not numpy.isnan(b).any()
+
+
 def test_transpose_without_barrier_and_race_check():
     a = transpose_input()
     compiled = interpret(make_transpose(sync=False))

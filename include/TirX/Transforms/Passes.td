@@ -24,8 +24,8 @@ def TirXPrintLayouts : Pass<"tirx-print-layouts"> {
 }
 
 def TirXVerifyKernels : Pass<"tirx-verify-kernels"> {
-  let summary = "Whole-kernel checks: register budget, bounds proof, wgmma "
-                "fences";
+  let summary = "Whole-kernel checks: register budget, bounds proof, barrier "
+                "convergence, race proof, wgmma fences";
   let description = [{
     The checks that look at a whole kernel rather than at one op, run once
     (the first pass of `--tirx-to-ptx`) instead of inside op verifiers,
@@ -34,6 +34,12 @@ def TirXVerifyKernels : Pass<"tirx-verify-kernels"> {
     - the register budget of every `tirx.kernel` (docs/registers.md);
     - the bounds proof: every global or shared tensor operand lies inside
       its tensor (docs/bounds.md), with a witness when it cannot be proven;
+    - barrier convergence: every thread of the CTA reaches each CTA
+      barrier (docs/barriers.md);
+    - the race proof: no two threads access one shared memory byte, one of
+      them writing, with no CTA barrier between them (docs/races.md); a
+      kernel whose synchronization is beyond its model gets a warning
+      naming the construct (an error with `strict-races`);
     - every `wgmma.mma_async` `tile.apply`: no access to its register
       operands since the last `wgmma.fence` (docs/hopper.md).
 
@@ -41,6 +47,15 @@ def TirXVerifyKernels : Pass<"tirx-verify-kernels"> {
     The IR is unchanged. Run it alone to check a kernel without lowering:
     `tirx-opt kernel.mlir --tirx-verify-kernels`.
   }];
+  let options = [
+    Option<"strictRaces", "strict-races", "bool", /*default=*/"false",
+           "Refuse a kernel whose synchronization the race proof does not "
+           "model (cp.async, mbarriers, TMA, wgmma, partial named barriers) "
+           "instead of warning">,
+    Option<"raceProof", "race-proof", "bool", /*default=*/"true",
+           "Run the race proof (off where the interpreter runs the kernel: "
+           "it checks races as they happen, and referees the proof)">,
+  ];
 }
 
 def TirXInterpret : Pass<"tirx-interpret", "::mlir::ModuleOp"> {

@@ -78,6 +78,7 @@ tirx.kernel @named_barrier_of_two_warps() launch(grid = [1], block = [128]) {
   %warp = arith.divui %tx, %c32 : index
   %lt = arith.cmpi ult, %warp, %c2 : index
   scf.if %lt {
+    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races}}
     tile.apply "bar.sync" scope(cta) (1 : i32, 64 : i32)
   }
   tirx.return

@@ -13,7 +13,15 @@
 
 using namespace mlir::tirx::ptx;
 
+static bool isAtomicAccess(const Instruction &instruction) {
+  return instruction.family == "atom" || instruction.family == "red";
+}
+
 const FamilyModule &families::memoryModule() {
-  static const FamilyModule module{/*name=*/"memory"};
+  static const FamilyModule module = [] {
+    FamilyModule memory{/*name=*/"memory"};
+    memory.isAtomicAccess = ::isAtomicAccess;
+    return memory;
+  }();
   return module;
 }

@@ -90,7 +90,7 @@ static Dependence getDependence(ArrayRef<Value> values) {
 /// Whether `op` is a barrier every thread of the CTA takes part in:
 /// tirx.cta_sync, `bar.sync a` and `bar.sync a, b` with b the block's
 /// thread count.
-static bool isCTABarrier(Operation *op, int64_t numThreads) {
+bool mlir::tirx::isCTABarrier(Operation *op, int64_t numThreads) {
   if (isa<CtaSyncOp>(op))
     return true;
   auto apply = dyn_cast<tile::ApplyOp>(op);
@@ -122,17 +122,24 @@ struct BlockThread {
 };
 } // namespace
 
-static std::string describeThread(const BlockThread &thread,
-                                  ArrayRef<int64_t> block) {
+std::string mlir::tirx::describeBlockThread(int64_t flat,
+                                            ArrayRef<int64_t> block) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (block.size() <= 1)
-    os << "thread " << thread.flat;
-  else
-    os << "thread (" << thread.index[0] << ", " << thread.index[1] << ", "
-       << thread.index[2] << ")";
-  os << " (warp " << thread.flat / 32 << ", lane " << thread.flat % 32 << ")";
+  if (block.size() <= 1) {
+    os << "thread " << flat;
+  } else {
+    int64_t x = block[0], y = block.size() > 1 ? block[1] : 1;
+    os << "thread (" << flat % x << ", " << flat / x % y << ", "
+       << flat / (x * y) << ")";
+  }
+  os << " (warp " << flat / 32 << ", lane " << flat % 32 << ")";
   return text;
+}
+
+static std::string describeThread(const BlockThread &thread,
+                                  ArrayRef<int64_t> block) {
+  return describeBlockThread(thread.flat, block);
 }
 
 /// What `construct` (an scf.if, scf.for or scf.index_switch around a
@@ -284,6 +291,15 @@ static LogicalResult checkBarrier(KernelOp kernel, Operation *barrier,
         << describeConstruct(construct) << " that depends on the thread";
   }
   return success();
+}
+
+Operation *mlir::tirx::getConstructDecidedByMemory(Operation *barrier,
+                                                   KernelOp kernel) {
+  for (Operation *construct = barrier->getParentOp();
+       construct && construct != kernel; construct = construct->getParentOp())
+    if (getDependence(getDeciders(construct)).memoryRead)
+      return construct;
+  return nullptr;
 }
 
 LogicalResult mlir::tirx::verifyBarrierConvergence(KernelOp kernel) {

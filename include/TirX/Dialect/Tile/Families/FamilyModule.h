@@ -109,6 +109,15 @@ struct FamilyModule {
   /// Its TMA operand reads a tensor map rather than a box through it
   /// (prefetch.tensormap).
   bool readsTensorMapItself = false;
+  /// Why the race proof (docs/races.md) cannot judge a kernel that uses
+  /// this family, for its warning; empty when the family's shared memory
+  /// accesses complete with the instruction and it orders no threads beyond
+  /// the CTA barriers the proof knows.
+  llvm::StringRef raceProofGap = {};
+  /// Whether `instruction` is an atomic read-modify-write, which races with
+  /// plain accesses of its bytes but not with other atomics (null: none
+  /// is).
+  bool (*isAtomicAccess)(const Instruction &instruction) = nullptr;
 };
 
 /// The module `id` names. The first call checks the table against the

@@ -115,6 +115,29 @@ LogicalResult verifyAccessBounds(KernelOp kernel);
 /// indices), or on an scf.while's condition, a warning says it is not
 /// proven.
 LogicalResult verifyBarrierConvergence(KernelOp kernel);
+
+/// Whether `op` is a barrier every thread of the CTA takes part in:
+/// tirx.cta_sync, `bar.sync a` and `bar.sync a, b` with b the block's
+/// thread count `numThreads`.
+bool isCTABarrier(Operation *op, int64_t numThreads);
+
+/// The innermost construct around `barrier` (an scf.if, scf.for,
+/// scf.while or scf.index_switch) whose decision depends on a value read
+/// from memory, or null.
+Operation *getConstructDecidedByMemory(Operation *barrier, KernelOp kernel);
+
+/// "thread 37 (warp 1, lane 5)", or "thread (5, 1, 0) (warp 1, lane 5)" in
+/// a block of several dimensions: thread `flat` of a block of extents
+/// `block`.
+std::string describeBlockThread(int64_t flat, ArrayRef<int64_t> block);
+
+/// The race proof (docs/races.md): no two threads of a CTA access one
+/// shared memory byte, one of them writing, with no CTA barrier between
+/// them. An error with the witness where they may; a warning naming the
+/// construct where the kernel's synchronization is beyond the proof's model
+/// (an error with `strict`). Assumes the bounds proof and the barrier
+/// convergence check passed.
+LogicalResult verifyRaceFreedom(KernelOp kernel, bool strict = false);
 } // namespace mlir::tirx
 
 #endif // TIRX_DIALECT_TIRX_IR_TIRXOPS_H

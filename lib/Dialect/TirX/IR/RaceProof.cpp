@@ -1,0 +1,927 @@
+//===- RaceProof.cpp - no two threads touch one shared byte unordered -----===//
+//
+// Part of the TirX project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The race proof of docs/races.md. Every shared memory operand of a
+// tile.apply is an *access*: for each executing thread (a warp, for a warp
+// collective such as ldmatrix), the bytes it reads or writes are
+//
+//   Σ dynamic region offset · stride  +  layout(f) · bytes  +  u
+//
+// over the elements f of the thread's group coordinate (spec §2.2: the
+// operand is group × repeat × atom) and the bytes u of an element, where the
+// layout's digits are integer variables (f = Σ d_j·P_j, 0 ≤ d_j < e_j).
+//
+// CTA barriers cut each thread's execution into intervals; the barrier
+// convergence check proved every thread reaches the same barriers, so two
+// accesses by different threads can run unordered exactly when no barrier is
+// executed on the way from one to the other. The kernel's structured control
+// flow gives the ways, as *epoch cases* of an ordered pair (first, second):
+//
+//   - the same iterations of every loop around both, the first before the
+//     second in the block where their paths meet, with no op on the way that
+//     executes a barrier on every path through it (a `must barrier`): a
+//     loop left on the way must then be in its last iteration if its body
+//     has one, a loop entered in its first;
+//   - a later iteration of one loop L around both (the back edge): the first
+//     reaches the end of L's body and the second is reached from its start
+//     barrier-free; the second's iteration is the next one if L's body has
+//     a must barrier, else any later one.
+//
+// Each case, with each case of the two guards, is one integer polyhedron of
+// the bounds proof's (AccessProof): the two executions are two copies of the
+// thread-dependent variables; the block index, sizes, arguments and the
+// indices of loops in the same iteration are shared. A point with two
+// distinct threads (warps), one byte and one write (an atomic against a
+// plain access) is a race; it is recomputed concretely — the layout's own
+// apply, the thread that owns the element, the guards — before it is shown.
+// Where the kernel synchronizes in ways the model does not know (cp.async,
+// mbarriers, TMA, wgmma, partial named barriers), the proof says so with a
+// warning at that op instead of judging.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AccessProof.h"
+
+#include "TirX/Dialect/Tile/Families/FamilyModule.h"
+#include "TirX/Dialect/Tile/IR/FormSelection.h"
+#include "TirX/Dialect/Tile/IR/TileOperands.h"
+#include "TirX/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::tirx;
+using namespace mlir::tirx::proof;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Accesses
+//===----------------------------------------------------------------------===//
+
+/// One shared memory operand of a tile.apply.
+struct SharedAccess {
+  tile::ApplyOp op;
+  unsigned operandIndex = 0;
+  tirx::TensorType type;
+  /// The tirx.alloc_shared it reaches through regions and views.
+  Operation *allocation = nullptr;
+  /// The regions on the way with dynamic offsets.
+  SmallVector<RegionOp> regions;
+  bool writes = false;
+  bool atomic = false;
+  /// A warp collective (ldmatrix, stmatrix): the warp is one accessor.
+  bool collective = false;
+  tile::ExecutionDomain domain;
+  /// Elements of one group coordinate (repeats × atom).
+  int64_t elementsPerGroup = 1;
+  int64_t storageBytes = 1;
+  GuardCases guardCases;
+  Operation *disjunction = nullptr;
+
+  StringRef getKind() const {
+    return atomic ? "atomic access" : writes ? "write" : "read";
+  }
+};
+
+/// The variables of one access in a polyhedron.
+struct AccessForms {
+  Linear byte;
+  /// The flat thread index (for a collective, any lane of the warp).
+  Linear thread;
+  Linear warp;
+  /// The element's row-major index in the operand.
+  Linear element;
+  /// Its byte among the element's.
+  Linear byteInElement;
+};
+
+/// Bytes of a tensor's storage element, if whole.
+std::optional<int64_t> getStorageBytes(tirx::TensorType type) {
+  Type storage = type.getStorageElementType();
+  if (!storage.isIntOrFloat() || storage.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  return storage.getIntOrFloatBitWidth() / 8;
+}
+
+/// Follows a shared operand to its allocation, or says where the model
+/// stops.
+std::optional<std::string> traceToAllocation(Value tensor,
+                                             SharedAccess &access) {
+  for (Value current = tensor;;) {
+    Operation *def = current.getDefiningOp();
+    if (!def)
+      return std::string("its shared tensor is not allocated in the kernel");
+    if (isa<AllocSharedOp>(def)) {
+      access.allocation = def;
+      return std::nullopt;
+    }
+    if (auto region = dyn_cast<RegionOp>(def)) {
+      if (!region.getSource().getType().hasStaticShape())
+        return std::string("its shared tensor has a runtime size");
+      if (!region.getOffsets().empty())
+        access.regions.push_back(region);
+      current = region.getSource();
+      continue;
+    }
+    if (isa<ViewOp, ReinterpretOp>(def)) {
+      current = def->getOperand(0);
+      continue;
+    }
+    return "its shared tensor comes from '" +
+           def->getName().getStringRef().str() +
+           "', which the race proof does not follow";
+  }
+}
+
+/// A construct the model does not cover: the op and why.
+struct ModelGap {
+  Operation *op = nullptr;
+  std::string why;
+};
+
+/// The shared accesses of `kernel` in program order, or the first construct
+/// beyond the model.
+FailureOr<SmallVector<SharedAccess, 0>> collectAccesses(KernelOp kernel,
+                                                        ModelGap &gap) {
+  int64_t numThreads = kernel.getLaunch().getNumThreads();
+  SmallVector<SharedAccess, 0> accesses;
+  bool failed = false;
+  kernel.walk([&](tile::ApplyOp op) {
+    if (gap.op || failed || isCTABarrier(op, numThreads))
+      return;
+    auto setGap = [&](const Twine &why) {
+      gap.op = op;
+      gap.why = why.str();
+    };
+    FailureOr<SmallVector<tile::MixedOperand>> operands =
+        tile::getMixedOperands(op, op.getArgs(), op.getOperandKinds());
+    if (mlir::failed(operands)) {
+      failed = true;
+      return;
+    }
+    FailureOr<const ptx::Instruction *> selected =
+        tile::selectInstructionForm(op, op.getInstruction(), *operands);
+    if (mlir::failed(selected)) {
+      failed = true;
+      return;
+    }
+    const ptx::Instruction &instruction = **selected;
+    const ptx::FamilyModule &module = ptx::getFamilyModule(instruction);
+    if (!module.raceProofGap.empty())
+      return setGap(module.raceProofGap);
+    for (const tile::MixedOperand &operand : *operands) {
+      auto type = operand.value
+                      ? dyn_cast<tirx::TensorType>(operand.value.getType())
+                      : tirx::TensorType();
+      if (!type || !type.isShared() ||
+          operand.position >= instruction.operands.size())
+        continue;
+      const ptx::OperandInfo &info = instruction.operands[operand.position];
+      if (info.remoteOperand >= 0)
+        return setGap("it accesses the shared memory of another CTA of the "
+                      "cluster, which the race proof does not model yet");
+      if (instruction.exec == ptx::ExecKind::Single ||
+          instruction.exec == ptx::ExecKind::Warpgroup)
+        return setGap("its shared operand is accessed by one elected thread "
+                      "or a warpgroup, which the race proof does not model "
+                      "yet");
+      SharedAccess access;
+      access.op = op;
+      access.operandIndex =
+          llvm::find(op.getArgs(), operand.value) - op.getArgs().begin();
+      access.type = type;
+      if (std::optional<std::string> why =
+              traceToAllocation(operand.value, access))
+        return setGap(*why);
+      TileLayout layout = type.getLayoutOrDefault();
+      if (layout.isSwizzled())
+        return setGap("its shared operand's layout is swizzled, which the "
+                      "race proof does not model yet");
+      std::optional<int64_t> bytes = getStorageBytes(type);
+      if (!layout.isMemoryOnly() || layout.getNumReplicas() != 1 || !bytes)
+        return setGap("its shared operand's layout or element type is "
+                      "beyond the race proof's model");
+      access.storageBytes = *bytes;
+      access.writes = info.isDestination || info.isReadWrite;
+      access.atomic =
+          module.isAtomicAccess && module.isAtomicAccess(instruction);
+      access.writes |= access.atomic;
+      access.collective = instruction.exec != ptx::ExecKind::Thread;
+      FailureOr<tile::ExecutionDomain> domain =
+          tile::getExecutionDomain(op, op.getScope(), access.collective);
+      if (mlir::failed(domain)) {
+        failed = true;
+        return;
+      }
+      access.domain = *domain;
+      access.elementsPerGroup = type.getNumElements() / domain->getNumGroups();
+      access.guardCases = collectGuardCases(kernel, op, op.getPred(),
+                                            /*split=*/true, access.disjunction);
+      accesses.push_back(std::move(access));
+    }
+  });
+  if (failed)
+    return failure();
+  return std::move(accesses);
+}
+
+//===----------------------------------------------------------------------===//
+// Barrier intervals
+//===----------------------------------------------------------------------===//
+
+bool isLoop(Operation *op) { return isa<scf::ForOp, scf::WhileOp>(op); }
+
+/// Where the CTA barriers are: which ops execute one on every path through
+/// them.
+class BarrierPaths {
+public:
+  explicit BarrierPaths(int64_t numThreads) : numThreads(numThreads) {}
+
+  /// Whether every execution of `op` executes a CTA barrier.
+  bool isMustBarrier(Operation *op) {
+    auto known = memo.find(op);
+    if (known != memo.end())
+      return known->second;
+    bool must = computeMustBarrier(op);
+    memo[op] = must;
+    return must;
+  }
+
+  /// Whether one iteration of `loop` always executes a barrier.
+  bool bodyHasMustBarrier(Operation *loop) {
+    return llvm::any_of(loop->getRegions(),
+                        [&](Region &region) { return hasMustBarrier(region); });
+  }
+
+  /// Whether the ops before (or after) `op` in its block, and likewise for
+  /// each op around it up to (not including) `top`, are free of must
+  /// barriers; the loops left (or entered) on the way whose bodies have one
+  /// are added to `edgeLoops` (the access must be in their last, or first,
+  /// iteration).
+  bool isFreeUpTo(Operation *op, Operation *top, bool after,
+                  SmallVectorImpl<Operation *> &edgeLoops) {
+    for (Operation *current = op; current != top;
+         current = current->getParentOp()) {
+      if (!isFreeBeside(current, after))
+        return false;
+      Operation *parent = current->getParentOp();
+      if (isLoop(parent) && bodyHasMustBarrier(parent))
+        edgeLoops.push_back(parent);
+    }
+    return true;
+  }
+
+  /// Whether the ops after (or before) `op` in its block are free of must
+  /// barriers.
+  bool isFreeBeside(Operation *op, bool after) {
+    for (Operation *other = after ? op->getNextNode() : op->getPrevNode();
+         other; other = after ? other->getNextNode() : other->getPrevNode())
+      if (isMustBarrier(other))
+        return false;
+    return true;
+  }
+
+  /// Whether the ops strictly between `first` and `second` (one block,
+  /// first before second) are free of must barriers.
+  bool isFreeBetween(Operation *first, Operation *second) {
+    for (Operation *other = first->getNextNode(); other && other != second;
+         other = other->getNextNode())
+      if (isMustBarrier(other))
+        return false;
+    return true;
+  }
+
+private:
+  bool hasMustBarrier(Region &region) {
+    return !region.empty() && llvm::any_of(region.front(), [&](Operation &op) {
+      return isMustBarrier(&op);
+    });
+  }
+
+  bool computeMustBarrier(Operation *op) {
+    if (isCTABarrier(op, numThreads))
+      return true;
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      return hasMustBarrier(ifOp.getThenRegion()) &&
+             hasMustBarrier(ifOp.getElseRegion());
+    if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op))
+      return llvm::all_of(op->getRegions(), [&](Region &region) {
+        return hasMustBarrier(region);
+      });
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      // Only a loop that surely runs: constant bounds, lb < ub.
+      std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+      std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+      return lower && upper && *lower < *upper &&
+             hasMustBarrier(loop.getRegion());
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(op))
+      return hasMustBarrier(loop.getBefore());
+    return false;
+  }
+
+  int64_t numThreads;
+  DenseMap<Operation *, bool> memo;
+};
+
+/// One way two accesses can run between the same two barriers: the first
+/// execution's iterations against the second's.
+struct EpochCase {
+  /// Loops both executions are in the same iteration of.
+  SmallVector<Operation *> sameIteration;
+  /// The loop whose later iteration holds the second execution (null:
+  /// the same iterations of every loop around both), and whether it is the
+  /// next iteration.
+  Operation *advanced = nullptr;
+  bool nextIteration = false;
+  /// Loops the first execution must be in the last iteration of, and the
+  /// second in the first.
+  SmallVector<Operation *> lastOfFirst, firstOfSecond;
+};
+
+/// The ops around `op` up to the kernel, innermost first (not `op`).
+SmallVector<Operation *> getEnclosingOps(Operation *op, KernelOp kernel) {
+  SmallVector<Operation *> result;
+  for (Operation *parent = op->getParentOp(); parent && parent != kernel;
+       parent = parent->getParentOp())
+    result.push_back(parent);
+  return result;
+}
+
+/// The ancestor of `op` (or `op`) whose parent is `parent`.
+Operation *getChildOf(Operation *op, Operation *parent) {
+  Operation *current = op;
+  while (current->getParentOp() != parent)
+    current = current->getParentOp();
+  return current;
+}
+
+/// The epoch cases of `first` running before `second` (in the same
+/// iterations, or in a later iteration of a loop around both).
+SmallVector<EpochCase> getEpochCases(Operation *first, Operation *second,
+                                     KernelOp kernel, BarrierPaths &paths) {
+  SmallVector<EpochCase> cases;
+  SmallVector<Operation *> aroundFirst = getEnclosingOps(first, kernel);
+  SmallVector<Operation *> aroundSecond = getEnclosingOps(second, kernel);
+  llvm::SmallPtrSet<Operation *, 8> secondSet(aroundSecond.begin(),
+                                              aroundSecond.end());
+  // Ops around both, innermost first.
+  SmallVector<Operation *> common;
+  for (Operation *op : aroundFirst)
+    if (secondSet.contains(op))
+      common.push_back(op);
+  SmallVector<Operation *> commonLoops;
+  for (Operation *op : common)
+    if (isLoop(op))
+      commonLoops.push_back(op);
+
+  // The same iterations of every common loop.
+  Operation *meet = common.empty() ? kernel.getOperation() : common.front();
+  if (first == second) {
+    cases.push_back({commonLoops, nullptr, false, {}, {}});
+  } else {
+    Operation *firstChild = getChildOf(first, meet);
+    Operation *secondChild = getChildOf(second, meet);
+    if (firstChild->getBlock() != secondChild->getBlock()) {
+      // Different regions of one op (an if's branches): different threads
+      // may take each.
+      cases.push_back({commonLoops, nullptr, false, {}, {}});
+    } else if (firstChild->isBeforeInBlock(secondChild)) {
+      EpochCase same{commonLoops, nullptr, false, {}, {}};
+      if (paths.isFreeUpTo(first, firstChild, /*after=*/true,
+                           same.lastOfFirst) &&
+          paths.isFreeBetween(firstChild, secondChild) &&
+          paths.isFreeUpTo(second, secondChild, /*after=*/false,
+                           same.firstOfSecond))
+        cases.push_back(std::move(same));
+    }
+  }
+
+  // A later iteration of each common loop (the back edge).
+  for (auto [index, loop] : llvm::enumerate(commonLoops)) {
+    EpochCase later;
+    later.sameIteration.assign(commonLoops.begin() + index + 1,
+                               commonLoops.end());
+    later.advanced = loop;
+    later.nextIteration = paths.bodyHasMustBarrier(loop);
+    Operation *firstChild = getChildOf(first, loop);
+    Operation *secondChild = getChildOf(second, loop);
+    if (paths.isFreeUpTo(first, firstChild, /*after=*/true,
+                         later.lastOfFirst) &&
+        paths.isFreeBeside(firstChild, /*after=*/true) &&
+        paths.isFreeUpTo(second, secondChild, /*after=*/false,
+                         later.firstOfSecond) &&
+        paths.isFreeBeside(secondChild, /*after=*/false))
+      cases.push_back(std::move(later));
+  }
+  return cases;
+}
+
+//===----------------------------------------------------------------------===//
+// The polyhedra
+//===----------------------------------------------------------------------===//
+
+class RaceProof {
+public:
+  RaceProof(KernelOp kernel, bool strict)
+      : kernel(kernel), paths(kernel.getLaunch().getNumThreads()),
+        strict(strict) {
+    for (auto [dim, extent] : llvm::enumerate(kernel.getLaunch().getBlock()))
+      block[dim] = extent;
+    numThreads = block[0] * block[1] * block[2];
+    // A barrier whose condition (or loop) reads memory: the proof treats it
+    // as one that may be skipped, unrelated to the kernel's other
+    // conditions, so what it finds may not be a real execution.
+    kernel.walk([&](Operation *op) {
+      if (!memoryDecided && isCTABarrier(op, numThreads))
+        memoryDecided = getConstructDecidedByMemory(op, kernel);
+    });
+  }
+
+  LogicalResult run(ArrayRef<SharedAccess> accesses);
+  /// Whether a race found is reported as a warning (see memoryDecided).
+  bool isUncertain() const { return memoryDecided && !strict; }
+
+private:
+  /// Checks one ordered pair; a diagnostic where it races.
+  LogicalResult checkPair(const SharedAccess &first,
+                          const SharedAccess &second);
+  /// Adds `access`'s variables to the current copy of `proof`.
+  /// `withWarps`: the other access is a warp collective, so this one's
+  /// warp is needed too.
+  FailureOr<AccessForms> model(AccessProof &proof, const SharedAccess &access,
+                               ArrayRef<GuardLiteral> guard,
+                               SmallVectorImpl<UnusedGuard> &unused,
+                               bool withWarps);
+  /// Adds an epoch case's relations between the copies.
+  void relate(AccessProof &proof, const EpochCase &epoch);
+  /// The access at the point, recomputed: its byte and thread, or nothing
+  /// where the point does not reproduce.
+  struct Concrete {
+    int64_t byte, thread;
+    bool guardsHold;
+  };
+  std::optional<Concrete> recompute(AccessProof &proof, unsigned copy,
+                                    const SharedAccess &access,
+                                    const AccessForms &forms,
+                                    const Point &point);
+  LogicalResult report(AccessProof &proof, const Point &point,
+                       const SharedAccess &first, const AccessForms &firstForms,
+                       const SharedAccess &second,
+                       const AccessForms &secondForms, const EpochCase &epoch,
+                       ArrayRef<UnusedGuard> unused);
+  std::string describeExecutor(const SharedAccess &access, int64_t thread);
+  std::string describeIterations(AccessProof &proof, unsigned copy,
+                                 const SharedAccess &access,
+                                 const Point &point);
+
+  KernelOp kernel;
+  BarrierPaths paths;
+  int64_t block[3] = {1, 1, 1};
+  int64_t numThreads;
+  bool strict;
+  Operation *memoryDecided = nullptr;
+};
+
+FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
+                                        const SharedAccess &access,
+                                        ArrayRef<GuardLiteral> guard,
+                                        SmallVectorImpl<UnusedGuard> &unused,
+                                        bool withWarps) {
+  proof.addGuardCase(guard, unused);
+  AccessForms forms;
+  // The flat thread index: x + X·y + X·Y·z.
+  forms.thread = constant(0);
+  int64_t stride = 1;
+  for (unsigned dim = 0; dim < 3; ++dim) {
+    if (block[dim] == 1)
+      continue;
+    FailureOr<Linear> index = proof.translateThreadIndex(static_cast<Dim>(dim));
+    if (failed(index))
+      return failure();
+    forms.thread = *combine(forms.thread, stride, *index);
+    stride *= block[dim];
+  }
+  // Every variable makes each question to the solver dearer: only those
+  // that are not determined by others are added.
+  int64_t numWarps = llvm::divideCeil(numThreads, 32);
+  if (access.collective || withWarps) {
+    // t = 32·warp + lane.
+    forms.warp = proof.addBoundedVar("warp", 0, numWarps - 1);
+    Linear lane = proof.addBoundedVar("lane", 0, 31);
+    proof.requireZero(
+        *combine(*combine(forms.thread, -32, forms.warp), -1, lane));
+  }
+  // The executing unit (thread, warp, warpgroup or CTA) and its group
+  // coordinate: accessor = unit·q + g.
+  int64_t unit = 1;
+  for (int64_t extent : access.domain.groupShape)
+    unit *= extent;
+  int64_t accessors = access.collective ? numWarps : numThreads;
+  Linear accessor = access.collective ? forms.warp : forms.thread;
+  Linear group = constant(0);
+  if (unit == accessors) {
+    group = accessor;
+  } else if (unit > 1) {
+    group = proof.addBoundedVar("group", 0, unit - 1);
+    Linear unitIndex = proof.addBoundedVar("unit", 0, accessors / unit - 1);
+    proof.requireZero(
+        *combine(*combine(accessor, -unit, unitIndex), -1, group));
+  }
+  // The element: f = g·perGroup + e.
+  forms.element = *combine(constant(0), access.elementsPerGroup, group);
+  if (access.elementsPerGroup > 1)
+    forms.element = *combine(
+        forms.element, 1,
+        proof.addBoundedVar("element", 0, access.elementsPerGroup - 1));
+  // Its memory offset: f = Σ d_j·P_j, offset = m0 + Σ d_j·stride_j, over
+  // the layout's iters with adjacent ones that continue each other merged.
+  TileLayout layout = access.type.getLayoutOrDefault();
+  SmallVector<Iter> iters; // fastest first
+  for (const Iter &iter : llvm::reverse(layout.getShard())) {
+    if (iter.extent == 1)
+      continue;
+    if (!iters.empty() && iters.back().axis == iter.axis &&
+        iter.stride == iters.back().stride * iters.back().extent) {
+      iters.back().extent *= iter.extent;
+      continue;
+    }
+    iters.push_back(iter);
+  }
+  Linear offset = constant(at(layout.getOffset(), Axis::m));
+  if (iters.size() == 1) {
+    // f itself is the one digit (f < the layout's size).
+    if (iters.front().axis == Axis::m)
+      offset = *combine(offset, iters.front().stride, forms.element);
+  } else {
+    Linear flat = constant(0);
+    int64_t inner = 1;
+    for (const Iter &iter : iters) {
+      Linear digit = proof.addBoundedVar("digit", 0, iter.extent - 1);
+      FailureOr<Linear> nextFlat = combine(flat, inner, digit);
+      FailureOr<Linear> nextOffset = iter.axis == Axis::m
+                                         ? combine(offset, iter.stride, digit)
+                                         : FailureOr<Linear>(offset);
+      if (failed(nextFlat) || failed(nextOffset))
+        return failure();
+      flat = *nextFlat;
+      offset = *nextOffset;
+      inner *= iter.extent;
+    }
+    proof.requireZero(*combine(flat, -1, forms.element));
+  }
+  // The byte: Σ region offsets·strides + offset·bytes + u.
+  forms.byteInElement =
+      access.storageBytes > 1
+          ? proof.addBoundedVar("byte", 0, access.storageBytes - 1)
+          : constant(0);
+  FailureOr<Linear> byte =
+      combine(forms.byteInElement, access.storageBytes, offset);
+  for (RegionOp region : access.regions) {
+    int64_t sourceBytes =
+        getStorageBytes(region.getSource().getType()).value_or(1);
+    for (auto [value, elements] :
+         llvm::zip(region.getOffsets(), region.getDynamicOffsetStrides())) {
+      FailureOr<Linear> regionOffset = proof.translate(value);
+      if (failed(regionOffset) || failed(byte))
+        return failure();
+      byte = combine(*byte, elements * sourceBytes, *regionOffset);
+    }
+  }
+  if (failed(byte))
+    return failure();
+  forms.byte = *byte;
+  return forms;
+}
+
+void RaceProof::relate(AccessProof &proof, const EpochCase &epoch) {
+  // Translated in a copy; a loop whose bounds the proof cannot follow keeps
+  // its iterations unrelated (more executions, never fewer).
+  auto indexIn = [&](unsigned copy, Operation *op) -> FailureOr<Linear> {
+    proof.setCopy(copy);
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return proof.translate(loop.getInductionVar());
+    return failure();
+  };
+  auto boundIn = [&](unsigned copy, Value value) -> FailureOr<Linear> {
+    proof.setCopy(copy);
+    return proof.translate(value);
+  };
+  if (auto loop = dyn_cast_if_present<scf::ForOp>(epoch.advanced)) {
+    FailureOr<Linear> early = indexIn(0, loop);
+    FailureOr<Linear> late = indexIn(1, loop);
+    FailureOr<Linear> step = boundIn(0, loop.getStep());
+    if (succeeded(early) && succeeded(late) && succeeded(step)) {
+      // late − early − step = 0 (the next iteration) or ≥ 0.
+      FailureOr<Linear> gap = combine(*late, -1, *early);
+      if (succeeded(gap))
+        gap = combine(*gap, -1, *step);
+      if (succeeded(gap)) {
+        if (epoch.nextIteration)
+          proof.requireZero(*gap);
+        else
+          proof.require(*gap);
+      }
+    }
+  }
+  for (Operation *op : epoch.lastOfFirst) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      continue;
+    FailureOr<Linear> index = indexIn(0, loop);
+    FailureOr<Linear> step = boundIn(0, loop.getStep());
+    FailureOr<Linear> upper = boundIn(0, loop.getUpperBound());
+    if (failed(index) || failed(step) || failed(upper))
+      continue;
+    // index + step ≥ ub.
+    FailureOr<Linear> beyond = combine(*index, 1, *step);
+    if (succeeded(beyond))
+      beyond = combine(*beyond, -1, *upper);
+    if (succeeded(beyond))
+      proof.require(*beyond);
+  }
+  for (Operation *op : epoch.firstOfSecond) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      continue;
+    FailureOr<Linear> index = indexIn(1, loop);
+    FailureOr<Linear> lower = boundIn(1, loop.getLowerBound());
+    if (succeeded(index) && succeeded(lower))
+      if (FailureOr<Linear> start = combine(*index, -1, *lower);
+          succeeded(start))
+        proof.requireZero(*start);
+  }
+}
+
+std::optional<RaceProof::Concrete>
+RaceProof::recompute(AccessProof &proof, unsigned copy,
+                     const SharedAccess &access, const AccessForms &forms,
+                     const Point &point) {
+  ConcreteEvaluator evaluator(kernel);
+  proof.setCopy(copy);
+  proof.bindLeaves(evaluator, point);
+  if (!evaluator.checkDomain().empty())
+    return std::nullopt;
+  auto value = [&](const Linear &form) -> std::optional<int64_t> {
+    DynamicAPInt result = AccessProof::evaluate(form, point);
+    if (result > DynamicAPInt(std::numeric_limits<int64_t>::max()) ||
+        result < DynamicAPInt(std::numeric_limits<int64_t>::min()))
+      return std::nullopt;
+    return static_cast<int64_t>(result);
+  };
+  std::optional<int64_t> thread = value(forms.thread);
+  std::optional<int64_t> element = value(forms.element);
+  std::optional<int64_t> byteInElement = value(forms.byteInElement);
+  if (!thread || !element || !byteInElement || *element < 0 ||
+      *element >= access.type.getNumElements())
+    return std::nullopt;
+  // The thread (warp) that executes the element's group coordinate.
+  SmallVector<int64_t> group;
+  int64_t groupFlat = *element / access.elementsPerGroup;
+  for (int64_t extent : llvm::reverse(access.domain.groupShape)) {
+    group.insert(group.begin(), groupFlat % extent);
+    groupFlat /= extent;
+  }
+  bool executes = false;
+  int64_t accessor = access.collective ? *thread / 32 * 32 : *thread;
+  access.domain.forEachThread(group, [&](int64_t tid) {
+    executes |= tid == accessor;
+    return !executes;
+  });
+  if (!executes)
+    return std::nullopt;
+  // Its byte, as the lowering addresses it.
+  int64_t byte = at(access.type.getLayoutOrDefault().apply(*element), Axis::m) *
+                     access.storageBytes +
+                 *byteInElement;
+  for (RegionOp region : access.regions) {
+    int64_t sourceBytes =
+        getStorageBytes(region.getSource().getType()).value_or(1);
+    for (auto [offset, elements] :
+         llvm::zip(region.getOffsets(), region.getDynamicOffsetStrides())) {
+      std::optional<int64_t> at = evaluator.evaluateSigned(offset);
+      if (!at)
+        return std::nullopt;
+      byte += *at * elements * sourceBytes;
+    }
+  }
+  tile::ApplyOp op = access.op;
+  std::optional<bool> holds = guardsHold(evaluator, kernel, op, op.getPred());
+  return Concrete{byte, *thread, holds.value_or(false)};
+}
+
+std::string RaceProof::describeExecutor(const SharedAccess &access,
+                                        int64_t thread) {
+  if (access.collective)
+    return "warp " + std::to_string(thread / 32);
+  return describeBlockThread(thread, kernel.getLaunch().getBlock());
+}
+
+std::string RaceProof::describeIterations(AccessProof &proof, unsigned copy,
+                                          const SharedAccess &access,
+                                          const Point &point) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::ListSeparator separator;
+  proof.setCopy(copy);
+  SmallVector<Operation *> around = getEnclosingOps(access.op, kernel);
+  unsigned depth = llvm::count_if(around, llvm::IsaPred<scf::ForOp>);
+  for (Operation *op : around) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      continue;
+    --depth;
+    FailureOr<Linear> index = proof.translate(loop.getInductionVar());
+    if (failed(index))
+      continue;
+    os << separator << "loop #" << depth
+       << "'s index = " << AccessProof::evaluate(*index, point);
+  }
+  return text;
+}
+
+LogicalResult
+RaceProof::report(AccessProof &proof, const Point &point,
+                  const SharedAccess &first, const AccessForms &firstForms,
+                  const SharedAccess &second, const AccessForms &secondForms,
+                  const EpochCase &epoch, ArrayRef<UnusedGuard> unused) {
+  std::optional<Concrete> early = recompute(proof, 0, first, firstForms, point);
+  std::optional<Concrete> late =
+      recompute(proof, 1, second, secondForms, point);
+  bool real = early && late && early->byte == late->byte &&
+              (first.collective || second.collective
+                   ? early->thread / 32 != late->thread / 32
+                   : early->thread != late->thread);
+  bool guarded = real && early->guardsHold && late->guardsHold;
+  if (!real || (!guarded && unused.empty()))
+    // check-diagnostics: internal, a witness that does not reproduce is an
+    // error of the proof
+    return second.op->emitOpError()
+           << "cannot prove the shared memory free of data races (the proof's "
+              "witness does not reproduce when evaluated: an error in TirX's "
+              "race proof, please report it)";
+  int64_t byte = early->byte;
+  bool self = &first == &second;
+  bool uncertain = isUncertain();
+  InFlightDiagnostic diag =
+      uncertain ? second.op->emitWarning() : second.op->emitOpError();
+  if (uncertain)
+    diag << "the kernel's shared memory is not proven free of data races: "
+            "a possible ";
+  else if (!guarded)
+    diag << "cannot prove the shared memory free of data races: without the "
+            "parts of the guards the proof cannot use, ";
+  diag << "data race on byte " << byte << " of the shared tensor allocated at "
+       << first.allocation->getLoc() << ": this " << second.getKind() << " by "
+       << describeExecutor(second, late->thread) << " and "
+       << (self ? "its " : "the ") << first.getKind() << " by "
+       << describeExecutor(first, early->thread)
+       << (self ? "" : " at the op noted below")
+       << " can run with no CTA barrier between them";
+  std::string lateIterations = describeIterations(proof, 1, second, point);
+  std::string earlyIterations = describeIterations(proof, 0, first, point);
+  if (!lateIterations.empty())
+    diag << "; here " << lateIterations;
+  if (!earlyIterations.empty())
+    diag << (lateIterations.empty() ? "; " : ", ") << "there "
+         << earlyIterations;
+  // The values every thread of the block shares.
+  if (std::string shared = proof.describeShared(point); !shared.empty())
+    diag << "; with " << shared;
+  if (!self)
+    diag.attachNote(first.op->getLoc())
+        << "the other access: the " << first.getKind() << " of byte " << byte
+        << " by " << describeExecutor(first, early->thread);
+  if (Operation *loop = epoch.advanced) {
+    Diagnostic &note = diag.attachNote(loop->getLoc());
+    if (self)
+      note << "the op runs again in "
+           << (epoch.nextIteration ? "the next" : "a later")
+           << " iteration of this loop";
+    else
+      note << "the " << second.getKind() << " runs in "
+           << (epoch.nextIteration ? "the iteration of this loop after"
+                                   : "a later iteration of this loop than")
+           << " the " << first.getKind() << "'s";
+    note << ", and no CTA barrier lies on the way from one to the other";
+  }
+  diag.attachNote(first.allocation->getLoc())
+      << "the shared tensor is allocated here";
+  if (uncertain)
+    diag.attachNote(memoryDecided->getLoc())
+        << "a CTA barrier runs under this construct, which decides on a "
+           "value read from memory: the race proof does not relate it to the "
+           "kernel's other conditions, so the witness may not be a real "
+           "execution";
+  if (!guarded)
+    noteUnusedGuards(diag, unused,
+                     "splitting the guard at its disjunctions would make "
+                     "more than " +
+                         std::to_string(kMaxGuardCases) + " cases");
+  if (uncertain) {
+    // A warning: the kernel is not refused, and the proof stops here.
+    diag.report();
+    return failure();
+  }
+  return diag;
+}
+
+LogicalResult RaceProof::checkPair(const SharedAccess &first,
+                                   const SharedAccess &second) {
+  bool self = &first == &second;
+  for (const EpochCase &epoch :
+       getEpochCases(first.op, second.op, kernel, paths)) {
+    // Each order of the two executors (one suffices for an access against
+    // itself in the same iterations: the two are interchangeable).
+    bool symmetric = self && !epoch.advanced;
+    for (bool firstIsLower : {true, false}) {
+      if (symmetric && !firstIsLower)
+        continue;
+      for (ArrayRef<GuardLiteral> firstGuard : first.guardCases) {
+        for (ArrayRef<GuardLiteral> secondGuard : second.guardCases) {
+          AccessProof proof(kernel);
+          proof.makeLoopsPrivate();
+          for (Operation *loop : epoch.sameIteration)
+            proof.shareLoop(loop);
+          SmallVector<UnusedGuard> unused;
+          proof.setCopy(0);
+          bool warps = first.collective || second.collective;
+          FailureOr<AccessForms> early =
+              model(proof, first, firstGuard, unused, warps);
+          proof.setCopy(1);
+          FailureOr<AccessForms> late = failure();
+          if (succeeded(early))
+            late = model(proof, second, secondGuard, unused, warps);
+          if (failed(late))
+            // check-diagnostics: internal, the bounds proof translated the
+            // same offsets first (and refuses what overflows)
+            return second.op->emitOpError()
+                   << "cannot prove the shared memory free of data races: "
+                   << (proof.reason.empty()
+                           ? std::string("the integer arithmetic overflows "
+                                         "64 bits")
+                           : proof.reason);
+          relate(proof, epoch);
+          // One byte, two executors.
+          proof.requireZero(*combine(early->byte, -1, late->byte));
+          const Linear &lower = warps ? early->warp : early->thread;
+          const Linear &higher = warps ? late->warp : late->thread;
+          proof.require(*combine(*combine(firstIsLower ? higher : lower, -1,
+                                          firstIsLower ? lower : higher),
+                                 1, constant(-1)));
+          if (!proof.sample())
+            continue;
+          std::optional<Point> point = proof.sampleLeast();
+          return report(proof, *point, first, *early, second, *late, epoch,
+                        unused);
+        }
+      }
+    }
+  }
+  return success();
+}
+
+LogicalResult RaceProof::run(ArrayRef<SharedAccess> accesses) {
+  for (auto [secondIndex, second] : llvm::enumerate(accesses)) {
+    for (const SharedAccess &first : accesses.take_front(secondIndex + 1)) {
+      if (first.allocation != second.allocation ||
+          !(first.writes || second.writes) || (first.atomic && second.atomic))
+        continue;
+      if (failed(checkPair(first, second)))
+        return failure();
+      if (&first != &second && failed(checkPair(second, first)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::tirx::verifyRaceFreedom(KernelOp kernel, bool strict) {
+  ModelGap gap;
+  FailureOr<SmallVector<SharedAccess, 0>> accesses =
+      collectAccesses(kernel, gap);
+  if (failed(accesses))
+    return failure();
+  if (gap.op) {
+    std::string spelling = "'" + gap.op->getName().getStringRef().str() + "'";
+    if (auto apply = dyn_cast<tile::ApplyOp>(gap.op))
+      spelling = ("'" + apply.getInstruction().getSpelling() + "'").str();
+    InFlightDiagnostic diag =
+        strict ? gap.op->emitOpError() : gap.op->emitWarning();
+    diag << "the kernel's shared memory is not proven free of data races: "
+         << spelling << ": " << gap.why;
+    return failure(strict);
+  }
+  if (accesses->empty())
+    return success();
+  RaceProof proof(kernel, strict);
+  if (failed(proof.run(*accesses)))
+    return failure(!proof.isUncertain());
+  return success();
+}

@@ -1,0 +1,402 @@
+// Each kernel races: two threads may access one shared byte, one of them
+// writing, with no CTA barrier between them (docs/races.md). The error names
+// the byte, both threads and loop iterations, at the later access, with a
+// note at the other one.
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels
+
+// Read after write: a transpose through shared memory whose cta_sync was
+// forgotten.
+#own = #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>
+#transposed = #tirx.layout<S[(2, 32, 1) : (1, 2, 1)]>
+!regs = !tirx.tensor<2x32x1xf32, local, #own>
+!tile = !tirx.tensor<2x32x1xf32, shared>
+!tileT = !tirx.tensor<2x32x1xf32, shared, #transposed>
+tirx.kernel @read_after_write() launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
+  %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tile
+  %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tileT
+  // expected-note @+1 {{the other access: the write of byte 4 by thread 1 (warp 0, lane 1)}}
+  tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
+  // expected-error-re @+1 {{data race on byte 4 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them}}
+  tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tileT
+  tirx.return
+}
+
+// -----
+
+// Write after read: the buffer is written again in the next iteration
+// while other threads may still read it (the classic missing second
+// barrier).
+#own = #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>
+#transposed = #tirx.layout<S[(2, 32, 1) : (1, 2, 1)]>
+!regs = !tirx.tensor<2x32x1xf32, local, #own>
+!tile = !tirx.tensor<2x32x1xf32, shared>
+!tileT = !tirx.tensor<2x32x1xf32, shared, #transposed>
+tirx.kernel @loop_back_edge() launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
+  %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tile
+  %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tileT
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-note @+1 {{the write runs in the iteration of this loop after the read's, and no CTA barrier lies on the way from one to the other}}
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-error-re @+1 {{data race on byte 8 of the shared tensor allocated at {{.*}}: this write by thread 2 (warp 0, lane 2) and the read by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
+    tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
+    tirx.cta_sync
+    // expected-note @+1 {{the other access: the read of byte 8 by thread 1 (warp 0, lane 1)}}
+    tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tileT
+  }
+  tirx.return
+}
+
+// -----
+
+// Write after write: every warp stores the same 32 words.
+!regs = !tirx.tensor<32x1xf32, local>
+!words = !tirx.tensor<32x1xf32, shared>
+tirx.kernel @every_warp_writes() launch(grid = [1], block = [128]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(warp) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !words
+  // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them}}
+  tile.apply "st.shared.f32" scope(warp) (%s, %r) : !words, !regs
+  tirx.return
+}
+
+// -----
+
+// Write after write by one op: at scope thread, every thread stores the
+// whole tile.
+!regs = !tirx.tensor<4x1xf32, local>
+!words = !tirx.tensor<4x1xf32, shared>
+tirx.kernel @every_thread_writes() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !words
+  // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 1 (warp 0, lane 1) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them}}
+  tile.apply "st.shared.f32" scope(thread) (%s, %r) : !words, !regs
+  tirx.return
+}
+
+// -----
+
+// A guard that lets two threads through.
+!regs = !tirx.tensor<1xf32, local>
+!words = !tirx.tensor<1xf32, shared>
+tirx.kernel @guard_of_two() launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !words
+  %tx = tirx.thread_idx x
+  %c2 = arith.constant 2 : index
+  %few = arith.cmpi ult, %tx, %c2 : index
+  scf.if %few {
+    // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 1 (warp 0, lane 1) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them}}
+    tile.apply "st.shared.f32" scope(thread) (%s, %r) : !words, !regs
+  }
+  tirx.return
+}
+
+// -----
+
+// Thread-dependent regions that overlap: thread t writes word t / 2.
+!regs = !tirx.tensor<1xf32, local>
+tirx.kernel @overlapping_regions() launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<32xf32, shared>
+  %tx = tirx.thread_idx x
+  %c2 = arith.constant 2 : index
+  %word = arith.divui %tx, %c2 : index
+  %mine = tirx.region %s[%word] [1] : !tirx.tensor<32xf32, shared>
+  // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 1 (warp 0, lane 1) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them}}
+  tile.apply "st.shared.f32" scope(thread) (%mine, %r) : !tirx.tensor<1xf32, shared, #tirx.layout<S[1 : 1]>>, !regs
+  tirx.return
+}
+
+// -----
+
+// The two branches of a thread-dependent condition: threads 32-63 read the
+// words threads 0-31 write.
+!regs = !tirx.tensor<1xf32, local>
+!word = !tirx.tensor<1xf32, shared, #tirx.layout<S[1 : 1]>>
+tirx.kernel @branches() launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<32xf32, shared>
+  %tx = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %low = arith.cmpi ult, %tx, %c32 : index
+  scf.if %low {
+    %mine = tirx.region %s[%tx] [1] : !tirx.tensor<32xf32, shared>
+    // expected-note @+1 {{the other access: the write of byte 0 by thread 0 (warp 0, lane 0)}}
+    tile.apply "st.shared.f32" scope(thread) (%mine, %r) : !word, !regs
+  } else {
+    %other = arith.subi %tx, %c32 : index
+    %theirs = tirx.region %s[%other] [1] : !tirx.tensor<32xf32, shared>
+    // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them}}
+    tile.apply "ld.shared.f32" scope(thread) (%r, %theirs) : !regs, !word
+  }
+  tirx.return
+}
+
+// -----
+
+// A barrier under a condition: the block's threads all take it or all skip
+// it, but where they skip it (block 1) nothing orders the accesses.
+#own = #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>
+#transposed = #tirx.layout<S[(2, 32, 1) : (1, 2, 1)]>
+!regs = !tirx.tensor<2x32x1xf32, local, #own>
+!tile = !tirx.tensor<2x32x1xf32, shared>
+!tileT = !tirx.tensor<2x32x1xf32, shared, #transposed>
+tirx.kernel @conditional_barrier() launch(grid = [2], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
+  %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tile
+  %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tileT
+  // expected-note @+1 {{the other access: the write of byte 4 by thread 1 (warp 0, lane 1)}}
+  tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
+  %bx = tirx.block_idx x
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %bx, %c0 : index
+  scf.if %first {
+    tirx.cta_sync
+  }
+  // expected-error-re @+1 {{data race on byte 4 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them}}
+  tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tileT
+  tirx.return
+}
+
+// -----
+
+// A barrier in a loop that may run no iteration (n = 0).
+#own = #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>
+#transposed = #tirx.layout<S[(2, 32, 1) : (1, 2, 1)]>
+!regs = !tirx.tensor<2x32x1xf32, local, #own>
+!tile = !tirx.tensor<2x32x1xf32, shared>
+!tileT = !tirx.tensor<2x32x1xf32, shared, #transposed>
+tirx.kernel @barrier_loop_may_not_run(%n: index) launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
+  %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tile
+  %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tileT
+  // expected-note @+1 {{the other access: the write of byte 4 by thread 1 (warp 0, lane 1)}}
+  tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    tirx.cta_sync
+  }
+  // expected-error-re @+1 {{data race on byte 4 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them}}
+  tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tileT
+  tirx.return
+}
+
+// -----
+
+// An atomic against a plain read of the same word.
+!regs = !tirx.tensor<1xui32, local>
+!word = !tirx.tensor<1xui32, shared>
+tirx.kernel @atomic_against_read() launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !word
+  // expected-note @+1 {{the other access: the atomic access of byte 0 by thread 0 (warp 0, lane 0)}}
+  tile.apply "red.shared.add.u32" scope(thread) (%s, 1 : i32) : !word
+  // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this read by thread 1 (warp 0, lane 1) and the atomic access by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them}}
+  tile.apply "ld.shared.u32" scope(thread) (%r, %s) : !regs, !word
+  tirx.return
+}
+
+// -----
+
+// A warp collective: warp 1's ldmatrix reads rows that warp 0 stores with
+// no barrier between.
+#ldm4w = #tirx.layout<S[(4, 4, 8, 4) : (1@warpid, 1, 4@laneid, 1@laneid)]>
+!rows = !tirx.tensor<4x4x8x4xui32, shared, align = 16>
+!vec = !tirx.tensor<32x4x4xui32, local, #tirx.layout<S[(32, 4, 4) : (1@laneid, 4, 1)]>>
+tirx.kernel @collective_read() launch(grid = [1], block = [128]) {
+  %v = tirx.alloc_local : !vec
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<32x4x4xui32, shared, align = 16>
+  %tx = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %first = arith.cmpi ult, %tx, %c32 : index
+  scf.if %first {
+    // expected-note @+1 {{the other access: the write of byte 512 by thread 8 (warp 0, lane 8)}}
+    tile.apply "st.shared.v4.b32" scope(warp) (%s, %v) : !tirx.tensor<32x4x4xui32, shared, align = 16>, !vec
+  }
+  %rows = tirx.reinterpret %s : !tirx.tensor<32x4x4xui32, shared, align = 16> -> !rows
+  %r = tirx.alloc_local : !tirx.tensor<4x4x8x4xui32, local, #ldm4w>
+  // expected-error-re @+1 {{data race on byte 512 of the shared tensor allocated at {{.*}}: this read by warp 1 and the write by thread 8 (warp 0, lane 8) at the op noted below can run with no CTA barrier between them}}
+  tile.apply "ldmatrix.sync.aligned.m8n8.x4.shared.b16" scope(cta) (%r, %rows)
+      : !tirx.tensor<4x4x8x4xui32, local, #ldm4w>, !rows
+  tirx.return
+}
+
+// -----
+
+// One buffer where two were meant: the next iteration's store overwrites
+// what this iteration's loads still read.
+#own = #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>
+#transposed = #tirx.layout<S[(2, 32, 1) : (1, 2, 1)]>
+!regs = !tirx.tensor<2x32x1xf32, local, #own>
+!buffers = !tirx.tensor<2x64xf32, shared>
+!buffer = !tirx.tensor<1x64xf32, shared, #tirx.layout<S[(1, 64) : (64, 1)]>>
+tirx.kernel @single_buffer(%n: index) launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !buffers
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  // expected-note @+1 {{the write runs in the iteration of this loop after the read's, and no CTA barrier lies on the way from one to the other}}
+  scf.for %i = %c0 to %n step %c1 {
+    %stage = arith.muli %i, %c0 : index
+    %buffer = tirx.region %s[%stage, 0] [1, 64] : !buffers
+    %w = tirx.reinterpret %buffer : !buffer -> !tirx.tensor<2x32x1xf32, shared>
+    %t = tirx.reinterpret %buffer : !buffer -> !tirx.tensor<2x32x1xf32, shared, #transposed>
+    // expected-error-re @+1 {{data race on byte 8 of the shared tensor allocated at {{.*}}: this write by thread 2 (warp 0, lane 2) and the read by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0; with argument #0 = 2}}
+    tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tirx.tensor<2x32x1xf32, shared>, !regs
+    tirx.cta_sync
+    // expected-note @+1 {{the other access: the read of byte 8 by thread 1 (warp 0, lane 1)}}
+    tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tirx.tensor<2x32x1xf32, shared, #transposed>
+  }
+  tirx.return
+}
+
+// -----
+
+// A loop without a barrier: thread i stores word 0 in iteration i, and
+// nothing orders one iteration's store against a later one's.
+!regs = !tirx.tensor<1xf32, local>
+!word = !tirx.tensor<1xf32, shared>
+tirx.kernel @iterations_without_barrier() launch(grid = [1], block = [32]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !word
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  // expected-note @+1 {{the op runs again in a later iteration of this loop, and no CTA barrier lies on the way from one to the other}}
+  scf.for %i = %c0 to %c32 step %c1 {
+    %turn = arith.cmpi eq, %tx, %i : index
+    scf.if %turn {
+      // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 1 (warp 0, lane 1) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
+      tile.apply "st.shared.f32" scope(thread) (%s, %r) : !word, !regs
+    }
+  }
+  tirx.return
+}
+
+// -----
+
+// The back edge of an outer loop whose barrier is in an inner loop that
+// may run no iteration.
+#own = #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>
+#transposed = #tirx.layout<S[(2, 32, 1) : (1, 2, 1)]>
+!regs = !tirx.tensor<2x32x1xf32, local, #own>
+!tile = !tirx.tensor<2x32x1xf32, shared>
+!tileT = !tirx.tensor<2x32x1xf32, shared, #transposed>
+tirx.kernel @outer_back_edge(%n: index) launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
+  %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tile
+  %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tileT
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  // expected-note @+1 {{the write runs in the iteration of this loop after the read's, and no CTA barrier lies on the way from one to the other}}
+  scf.for %i = %c0 to %c3 step %c1 {
+    // expected-error-re @+1 {{data race on byte 8 of the shared tensor allocated at {{.*}}: this write by thread 2 (warp 0, lane 2) and the read by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
+    tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
+    tirx.cta_sync
+    // expected-note @+1 {{the other access: the read of byte 8 by thread 1 (warp 0, lane 1)}}
+    tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tileT
+    scf.for %j = %c0 to %n step %c1 {
+      tirx.cta_sync
+    }
+  }
+  tirx.return
+}
+
+// -----
+
+// A narrower view of the same bytes: thread t reads the half-word t, which
+// is in the word thread t / 2 stores.
+!regs = !tirx.tensor<2x32x1xf32, local, #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>>
+!halves = !tirx.tensor<2x32x1xf16, local, #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>>
+tirx.kernel @narrower_view() launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  %h = tirx.alloc_local : !halves
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
+  %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tirx.tensor<2x32x1xf32, shared>
+  // expected-note @+1 {{the other access: the write of byte 2 by thread 0 (warp 0, lane 0)}}
+  tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tirx.tensor<2x32x1xf32, shared>, !regs
+  %v = tirx.view %s : !tirx.tensor<64xf32, shared> -> !tirx.tensor<128xf16, shared>
+  %first = tirx.region %v[0] [64] : !tirx.tensor<128xf16, shared>
+  %t = tirx.reinterpret %first : !tirx.tensor<64xf16, shared, #tirx.layout<S[64 : 1]>> -> !tirx.tensor<2x32x1xf16, shared>
+  // expected-error-re @+1 {{data race on byte 2 of the shared tensor allocated at {{.*}}: this read by thread 1 (warp 0, lane 1) and the write by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them}}
+  tile.apply "ld.shared.b16" scope(cta) (%h, %t) : !halves, !tirx.tensor<2x32x1xf16, shared>
+  tirx.return
+}
+
+// -----
+
+// Warps' windows that overlap: warp w stores words 16 w .. 16 w + 31.
+!regs = !tirx.tensor<32x1xf32, local>
+tirx.kernel @overlapping_warp_windows() launch(grid = [1], block = [128]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(warp) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<96x1xf32, shared>
+  %tx = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %c16 = arith.constant 16 : index
+  %warp = arith.divui %tx, %c32 : index
+  %first = arith.muli %warp, %c16 : index
+  %window = tirx.region %s[%first, 0] [32, 1] : !tirx.tensor<96x1xf32, shared>
+  // expected-error-re @+1 {{data race on byte 64 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and its write by thread 16 (warp 0, lane 16) can run with no CTA barrier between them}}
+  tile.apply "st.shared.f32" scope(warp) (%window, %r) : !tirx.tensor<32x1xf32, shared, #tirx.layout<S[(32, 1) : (1, 1)]>>, !regs
+  tirx.return
+}
+
+// -----
+
+// A block of two dimensions: threads are named by (x, y, z).
+!regs = !tirx.tensor<1xf32, local>
+!word = !tirx.tensor<1xf32, shared, #tirx.layout<S[1 : 1]>>
+tirx.kernel @two_dimensional_block() launch(grid = [1], block = [32, 2]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<32xf32, shared>
+  %tx = tirx.thread_idx x
+  %mine = tirx.region %s[%tx] [1] : !tirx.tensor<32xf32, shared>
+  // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread (0, 1, 0) (warp 1, lane 0) and its write by thread (0, 0, 0) (warp 0, lane 0) can run with no CTA barrier between them}}
+  tile.apply "st.shared.f32" scope(thread) (%mine, %r) : !word, !regs
+  tirx.return
+}

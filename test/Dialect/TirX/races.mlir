@@ -1,0 +1,102 @@
+// Kernels the race proof accepts (docs/races.md): every two accesses of one
+// shared byte by different threads, one of them writing, have a CTA barrier
+// between them.
+// RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels
+
+// A transpose through shared memory, with a barrier after the stores and
+// one after the loads (before the next iteration stores again).
+#own = #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>
+#transposed = #tirx.layout<S[(2, 32, 1) : (1, 2, 1)]>
+!regs = !tirx.tensor<2x32x1xf32, local, #own>
+!tile = !tirx.tensor<2x32x1xf32, shared>
+!tileT = !tirx.tensor<2x32x1xf32, shared, #transposed>
+tirx.kernel @transpose_loop(%n: index) launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
+  %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tile
+  %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tileT
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
+    tirx.cta_sync
+    tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tileT
+    tile.apply "bar.sync" scope(cta) (1 : i32, 64 : i32)
+  }
+  tirx.return
+}
+
+// -----
+
+// Double buffering: iteration i stores buffer i mod 2 and reads it after
+// the barrier; the next iteration stores the other buffer, so one barrier
+// per iteration is enough.
+#own = #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>
+#transposed = #tirx.layout<S[(2, 32, 1) : (1, 2, 1)]>
+!regs = !tirx.tensor<2x32x1xf32, local, #own>
+!buffers = !tirx.tensor<2x64xf32, shared>
+tirx.kernel @double_buffer(%n: index) launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  %s = tirx.alloc_shared : !buffers
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %stage = arith.remui %i, %c2 : index
+    %buffer = tirx.region %s[%stage, 0] [1, 64] : !buffers
+    %w = tirx.reinterpret %buffer : !tirx.tensor<1x64xf32, shared, #tirx.layout<S[(1, 64) : (64, 1)]>> -> !tirx.tensor<2x32x1xf32, shared>
+    %t = tirx.reinterpret %buffer : !tirx.tensor<1x64xf32, shared, #tirx.layout<S[(1, 64) : (64, 1)]>> -> !tirx.tensor<2x32x1xf32, shared, #transposed>
+    tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tirx.tensor<2x32x1xf32, shared>, !regs
+    tirx.cta_sync
+    tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tirx.tensor<2x32x1xf32, shared, #transposed>
+  }
+  tirx.return
+}
+
+// -----
+
+// One thread writes, every thread reads after the barrier; each thread's
+// own word needs no barrier at all; atomics of one word do not race.
+!one = !tirx.tensor<1xui32, local>
+!word = !tirx.tensor<1xui32, shared, #tirx.layout<S[1 : 1]>>
+tirx.kernel @owners_and_atomics() launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !one
+  tile.apply "mov.b32" scope(thread) (%r, 0 : i32) : !one
+  %flag = tirx.alloc_shared : !tirx.tensor<1xui32, shared>
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %leader = arith.cmpi eq, %tx, %c0 : index
+  scf.if %leader {
+    tile.apply "st.shared.u32" scope(thread) (%flag, %r) : !tirx.tensor<1xui32, shared>, !one
+  }
+  tirx.cta_sync
+  tile.apply "ld.shared.u32" scope(thread) (%r, %flag) : !one, !tirx.tensor<1xui32, shared>
+  %words = tirx.alloc_shared : !tirx.tensor<64xui32, shared>
+  %mine = tirx.region %words[%tx] [1] : !tirx.tensor<64xui32, shared>
+  tile.apply "st.shared.u32" scope(thread) (%mine, %r) : !word, !one
+  tile.apply "ld.shared.u32" scope(thread) (%r, %mine) : !one, !word
+  %count = tirx.alloc_shared : !tirx.tensor<1xui32, shared>
+  tile.apply "red.shared.add.u32" scope(thread) (%count, 1 : i32) : !tirx.tensor<1xui32, shared>
+  tile.apply "atom.shared.exch.b32" scope(thread) (%r, %count, 5 : i32) : !one, !tirx.tensor<1xui32, shared>
+  tirx.return
+}
+
+// -----
+
+// Warps that each own a slice: a warp's lanes exchange words within it
+// after the barrier, warps never meet.
+#lanes = #tirx.layout<S[(4, 32, 1) : (1@warpid, 1@laneid, 1)]>
+#interleaved = #tirx.layout<S[(4, 2, 16, 1) : (32, 1, 2, 1)]>
+!regs = !tirx.tensor<4x32x1xf32, local, #lanes>
+tirx.kernel @warp_slices() launch(grid = [1], block = [128]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  %s = tirx.alloc_shared : !tirx.tensor<4x32x1xf32, shared>
+  tile.apply "st.shared.f32" scope(cta) (%s, %r) : !tirx.tensor<4x32x1xf32, shared>, !regs
+  tirx.cta_sync
+  %t = tirx.reinterpret %s : !tirx.tensor<4x32x1xf32, shared> -> !tirx.tensor<4x32x1xf32, shared, #interleaved>
+  tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tirx.tensor<4x32x1xf32, shared, #interleaved>
+  tirx.return
+}
