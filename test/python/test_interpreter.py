@@ -351,9 +351,9 @@ def test_loop_back_edge_race_is_refused_and_found_by_the_interpreter():
     with pytest.raises(CompileError) as error:
         tirx.compile(make_transpose_loop(barriers=1), target=target)
     assert_located(error.value, "MARK-loop-st",
-                   "data race on byte 8 of the shared tensor allocated at ")
-    assert ("this write by thread 2 (warp 0, lane 2) and the read by thread 1 (warp 0, "
-            "lane 1) at the op noted below can run with no CTA barrier between them; here "
+                   "data race on byte 128 of the shared tensor allocated at ")
+    assert ("this write by thread 32 (warp 1, lane 0) and the read by thread 16 (warp 0, "
+            "lane 16) at the op noted below can run with no CTA barrier between them; here "
             "loop #0's index = 1, there loop #0's index = 0" in str(error.value))
     loop_note = [note for note in error.value.diagnostics if note[2] == line_number("MARK-loop")]
     assert loop_note and loop_note[0][4] == (

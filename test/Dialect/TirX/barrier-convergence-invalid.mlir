@@ -190,3 +190,36 @@ tirx.kernel @thread_while() launch(grid = [1], block = [64]) {
   }
   tirx.return
 }
+
+// -----
+
+// A named barrier whose thread count is not the number of threads that
+// reach it: four warps take a barrier of 64 threads.
+tirx.kernel @named_barrier_count_too_small() launch(grid = [1], block = [256]) {
+  %tx = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %c4 = arith.constant 4 : index
+  %warp = arith.divui %tx, %c32 : index
+  %lt = arith.cmpi ult, %warp, %c4 : index
+  scf.if %lt {
+    // expected-error @+1 {{'bar.sync' waits for 64 threads of barrier 1, but 128 threads of the CTA reach it: thread 64 (warp 2, lane 0) is one more than it waits for (the count must be the number of threads that take part)}}
+    tile.apply "bar.sync" scope(cta) (1 : i32, 64 : i32)
+  }
+  tirx.return
+}
+
+// -----
+
+// Two warps take a barrier of 128 threads, and nothing else arrives on it.
+tirx.kernel @named_barrier_count_too_large() launch(grid = [1], block = [256]) {
+  %tx = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %c2 = arith.constant 2 : index
+  %warp = arith.divui %tx, %c32 : index
+  %lt = arith.cmpi ult, %warp, %c2 : index
+  scf.if %lt {
+    // expected-error @+1 {{'bar.sync' waits for 128 threads of barrier 2, but 64 threads of the CTA reach it, and no other instruction arrives on barrier 2: they wait for ever (thread 64 (warp 2, lane 0) does not reach it)}}
+    tile.apply "bar.sync" scope(cta) (2 : i32, 128 : i32)
+  }
+  tirx.return
+}

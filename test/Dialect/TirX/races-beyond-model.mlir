@@ -99,7 +99,7 @@ tirx.kernel @barrier_on_loaded_value(%G: !tirx.tensor<1xui32, global>) launch(gr
     // expected-warning @+1 {{tirx.cta_sync may be reached by only part of the CTA's threads}}
     tirx.cta_sync
   }
-  // expected-warning-re @+1 {{the kernel's shared memory is not proven free of data races: a possible data race on byte 0 of the shared tensor allocated at {{.*}}: this read by thread 1 (warp 0, lane 1) and the write by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them}}
+  // expected-warning-re @+1 {{the kernel's shared memory is not proven free of data races: a possible data race on byte 0 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them}}
   tile.apply "ld.shared.u32" scope(thread) (%r, %s) : !one, !word
   tirx.return
 }

@@ -3,6 +3,9 @@
 // the byte, both threads and loop iterations, at the later access, with a
 // note at the other one.
 // RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels
+// The interpreter, which skips the proof, sees each race happen (at the
+// access its schedule meets second):
+// RUN: not tirx-opt %s -split-input-file --tirx-interpret -o /dev/null 2>&1 | FileCheck %s --check-prefix=INTERP
 
 // Read after write: a transpose through shared memory whose cta_sync was
 // forgotten.
@@ -18,6 +21,7 @@ tirx.kernel @read_after_write() launch(grid = [1], block = [64]) {
   %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
   %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tile
   %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tileT
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 128 of the shared tensor
   // expected-note @+1 {{the other access: the write of byte 4 by thread 1 (warp 0, lane 1)}}
   tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
   // expected-error-re @+1 {{data race on byte 4 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them}}
@@ -47,10 +51,11 @@ tirx.kernel @loop_back_edge() launch(grid = [1], block = [64]) {
   %c4 = arith.constant 4 : index
   // expected-note @+1 {{the write runs in the iteration of this loop after the read's, and no CTA barrier lies on the way from one to the other}}
   scf.for %i = %c0 to %c4 step %c1 {
-    // expected-error-re @+1 {{data race on byte 8 of the shared tensor allocated at {{.*}}: this write by thread 2 (warp 0, lane 2) and the read by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
+    // expected-error-re @+1 {{data race on byte 128 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and the read by thread 16 (warp 0, lane 16) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
     tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
     tirx.cta_sync
-    // expected-note @+1 {{the other access: the read of byte 8 by thread 1 (warp 0, lane 1)}}
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: data race on byte 128 of the shared tensor
+    // expected-note @+1 {{the other access: the read of byte 128 by thread 16 (warp 0, lane 16)}}
     tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tileT
   }
   tirx.return
@@ -66,6 +71,7 @@ tirx.kernel @every_warp_writes() launch(grid = [1], block = [128]) {
   tile.apply "mov.b32" scope(warp) (%r, 0.0 : f32) : !regs
   // expected-note @+1 {{the shared tensor is allocated here}}
   %s = tirx.alloc_shared : !words
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 0 of the shared tensor
   // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them}}
   tile.apply "st.shared.f32" scope(warp) (%s, %r) : !words, !regs
   tirx.return
@@ -82,6 +88,7 @@ tirx.kernel @every_thread_writes() launch(grid = [1], block = [32]) {
   tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !regs
   // expected-note @+1 {{the shared tensor is allocated here}}
   %s = tirx.alloc_shared : !words
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 0 of the shared tensor
   // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 1 (warp 0, lane 1) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them}}
   tile.apply "st.shared.f32" scope(thread) (%s, %r) : !words, !regs
   tirx.return
@@ -101,6 +108,7 @@ tirx.kernel @guard_of_two() launch(grid = [1], block = [64]) {
   %c2 = arith.constant 2 : index
   %few = arith.cmpi ult, %tx, %c2 : index
   scf.if %few {
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: data race on byte 0 of the shared tensor
     // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 1 (warp 0, lane 1) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them}}
     tile.apply "st.shared.f32" scope(thread) (%s, %r) : !words, !regs
   }
@@ -120,6 +128,7 @@ tirx.kernel @overlapping_regions() launch(grid = [1], block = [64]) {
   %c2 = arith.constant 2 : index
   %word = arith.divui %tx, %c2 : index
   %mine = tirx.region %s[%word] [1] : !tirx.tensor<32xf32, shared>
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 0 of the shared tensor
   // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 1 (warp 0, lane 1) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them}}
   tile.apply "st.shared.f32" scope(thread) (%mine, %r) : !tirx.tensor<1xf32, shared, #tirx.layout<S[1 : 1]>>, !regs
   tirx.return
@@ -146,6 +155,7 @@ tirx.kernel @branches() launch(grid = [1], block = [64]) {
   } else {
     %other = arith.subi %tx, %c32 : index
     %theirs = tirx.region %s[%other] [1] : !tirx.tensor<32xf32, shared>
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: data race on byte 0 of the shared tensor
     // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them}}
     tile.apply "ld.shared.f32" scope(thread) (%r, %theirs) : !regs, !word
   }
@@ -168,6 +178,7 @@ tirx.kernel @conditional_barrier() launch(grid = [2], block = [64]) {
   %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
   %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tile
   %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tileT
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 128 of the shared tensor
   // expected-note @+1 {{the other access: the write of byte 4 by thread 1 (warp 0, lane 1)}}
   tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
   %bx = tirx.block_idx x
@@ -196,6 +207,7 @@ tirx.kernel @barrier_loop_may_not_run(%n: index) launch(grid = [1], block = [64]
   %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
   %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tile
   %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tileT
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 128 of the shared tensor
   // expected-note @+1 {{the other access: the write of byte 4 by thread 1 (warp 0, lane 1)}}
   tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
   %c0 = arith.constant 0 : index
@@ -217,9 +229,10 @@ tirx.kernel @atomic_against_read() launch(grid = [1], block = [64]) {
   %r = tirx.alloc_local : !regs
   // expected-note @+1 {{the shared tensor is allocated here}}
   %s = tirx.alloc_shared : !word
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 0 of the shared tensor
   // expected-note @+1 {{the other access: the atomic access of byte 0 by thread 0 (warp 0, lane 0)}}
   tile.apply "red.shared.add.u32" scope(thread) (%s, 1 : i32) : !word
-  // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this read by thread 1 (warp 0, lane 1) and the atomic access by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them}}
+  // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the atomic access by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them}}
   tile.apply "ld.shared.u32" scope(thread) (%r, %s) : !regs, !word
   tirx.return
 }
@@ -231,8 +244,9 @@ tirx.kernel @atomic_against_read() launch(grid = [1], block = [64]) {
 #ldm4w = #tirx.layout<S[(4, 4, 8, 4) : (1@warpid, 1, 4@laneid, 1@laneid)]>
 !rows = !tirx.tensor<4x4x8x4xui32, shared, align = 16>
 !vec = !tirx.tensor<32x4x4xui32, local, #tirx.layout<S[(32, 4, 4) : (1@laneid, 4, 1)]>>
-tirx.kernel @collective_read() launch(grid = [1], block = [128]) {
+tirx.kernel @collective_read(%G: !tirx.tensor<32x4x4xui32, global, align = 16>) launch(grid = [1], block = [128]) {
   %v = tirx.alloc_local : !vec
+  tile.apply "ld.global.v4.b32" scope(warp) (%v, %G) : !vec, !tirx.tensor<32x4x4xui32, global, align = 16>
   // expected-note @+1 {{the shared tensor is allocated here}}
   %s = tirx.alloc_shared : !tirx.tensor<32x4x4xui32, shared, align = 16>
   %tx = tirx.thread_idx x
@@ -244,6 +258,7 @@ tirx.kernel @collective_read() launch(grid = [1], block = [128]) {
   }
   %rows = tirx.reinterpret %s : !tirx.tensor<32x4x4xui32, shared, align = 16> -> !rows
   %r = tirx.alloc_local : !tirx.tensor<4x4x8x4xui32, local, #ldm4w>
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 512 of the shared tensor
   // expected-error-re @+1 {{data race on byte 512 of the shared tensor allocated at {{.*}}: this read by warp 1 and the write by thread 8 (warp 0, lane 8) at the op noted below can run with no CTA barrier between them}}
   tile.apply "ldmatrix.sync.aligned.m8n8.x4.shared.b16" scope(cta) (%r, %rows)
       : !tirx.tensor<4x4x8x4xui32, local, #ldm4w>, !rows
@@ -268,15 +283,16 @@ tirx.kernel @single_buffer(%n: index) launch(grid = [1], block = [64]) {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   // expected-note @+1 {{the write runs in the iteration of this loop after the read's, and no CTA barrier lies on the way from one to the other}}
-  scf.for %i = %c0 to %n step %c1 {
+  scf.for %i = %c0 to %c2 step %c1 {
     %stage = arith.muli %i, %c0 : index
     %buffer = tirx.region %s[%stage, 0] [1, 64] : !buffers
     %w = tirx.reinterpret %buffer : !buffer -> !tirx.tensor<2x32x1xf32, shared>
     %t = tirx.reinterpret %buffer : !buffer -> !tirx.tensor<2x32x1xf32, shared, #transposed>
-    // expected-error-re @+1 {{data race on byte 8 of the shared tensor allocated at {{.*}}: this write by thread 2 (warp 0, lane 2) and the read by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0; with argument #0 = 2}}
+    // expected-error-re @+1 {{data race on byte 128 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and the read by thread 16 (warp 0, lane 16) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
     tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tirx.tensor<2x32x1xf32, shared>, !regs
     tirx.cta_sync
-    // expected-note @+1 {{the other access: the read of byte 8 by thread 1 (warp 0, lane 1)}}
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: data race on byte 128 of the shared tensor
+    // expected-note @+1 {{the other access: the read of byte 128 by thread 16 (warp 0, lane 16)}}
     tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tirx.tensor<2x32x1xf32, shared, #transposed>
   }
   tirx.return
@@ -288,7 +304,7 @@ tirx.kernel @single_buffer(%n: index) launch(grid = [1], block = [64]) {
 // nothing orders one iteration's store against a later one's.
 !regs = !tirx.tensor<1xf32, local>
 !word = !tirx.tensor<1xf32, shared>
-tirx.kernel @iterations_without_barrier() launch(grid = [1], block = [32]) {
+tirx.kernel @iterations_without_barrier() launch(grid = [1], block = [64]) {
   %r = tirx.alloc_local : !regs
   tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !regs
   // expected-note @+1 {{the shared tensor is allocated here}}
@@ -296,12 +312,13 @@ tirx.kernel @iterations_without_barrier() launch(grid = [1], block = [32]) {
   %tx = tirx.thread_idx x
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
   // expected-note @+1 {{the op runs again in a later iteration of this loop, and no CTA barrier lies on the way from one to the other}}
-  scf.for %i = %c0 to %c32 step %c1 {
+  scf.for %i = %c0 to %c64 step %c1 {
     %turn = arith.cmpi eq, %tx, %i : index
     scf.if %turn {
-      // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 1 (warp 0, lane 1) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
+      // INTERP: races-invalid.mlir:[[# @LINE + 2]]:7: error: data race on byte 0 of the shared tensor
+      // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them; here loop #0's index = 32, there loop #0's index = 0}}
       tile.apply "st.shared.f32" scope(thread) (%s, %r) : !word, !regs
     }
   }
@@ -329,10 +346,11 @@ tirx.kernel @outer_back_edge(%n: index) launch(grid = [1], block = [64]) {
   %c3 = arith.constant 3 : index
   // expected-note @+1 {{the write runs in the iteration of this loop after the read's, and no CTA barrier lies on the way from one to the other}}
   scf.for %i = %c0 to %c3 step %c1 {
-    // expected-error-re @+1 {{data race on byte 8 of the shared tensor allocated at {{.*}}: this write by thread 2 (warp 0, lane 2) and the read by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
+    // expected-error-re @+1 {{data race on byte 128 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and the read by thread 16 (warp 0, lane 16) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
     tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
     tirx.cta_sync
-    // expected-note @+1 {{the other access: the read of byte 8 by thread 1 (warp 0, lane 1)}}
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: data race on byte 128 of the shared tensor
+    // expected-note @+1 {{the other access: the read of byte 128 by thread 16 (warp 0, lane 16)}}
     tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tileT
     scf.for %j = %c0 to %n step %c1 {
       tirx.cta_sync
@@ -354,12 +372,13 @@ tirx.kernel @narrower_view() launch(grid = [1], block = [64]) {
   // expected-note @+1 {{the shared tensor is allocated here}}
   %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
   %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tirx.tensor<2x32x1xf32, shared>
-  // expected-note @+1 {{the other access: the write of byte 2 by thread 0 (warp 0, lane 0)}}
+  // expected-note @+1 {{the other access: the write of byte 64 by thread 16 (warp 0, lane 16)}}
   tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tirx.tensor<2x32x1xf32, shared>, !regs
   %v = tirx.view %s : !tirx.tensor<64xf32, shared> -> !tirx.tensor<128xf16, shared>
   %first = tirx.region %v[0] [64] : !tirx.tensor<128xf16, shared>
   %t = tirx.reinterpret %first : !tirx.tensor<64xf16, shared, #tirx.layout<S[64 : 1]>> -> !tirx.tensor<2x32x1xf16, shared>
-  // expected-error-re @+1 {{data race on byte 2 of the shared tensor allocated at {{.*}}: this read by thread 1 (warp 0, lane 1) and the write by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them}}
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 64 of the shared tensor
+  // expected-error-re @+1 {{data race on byte 64 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 16 (warp 0, lane 16) at the op noted below can run with no CTA barrier between them}}
   tile.apply "ld.shared.b16" scope(cta) (%h, %t) : !halves, !tirx.tensor<2x32x1xf16, shared>
   tirx.return
 }
@@ -379,6 +398,7 @@ tirx.kernel @overlapping_warp_windows() launch(grid = [1], block = [128]) {
   %warp = arith.divui %tx, %c32 : index
   %first = arith.muli %warp, %c16 : index
   %window = tirx.region %s[%first, 0] [32, 1] : !tirx.tensor<96x1xf32, shared>
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 64 of the shared tensor
   // expected-error-re @+1 {{data race on byte 64 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and its write by thread 16 (warp 0, lane 16) can run with no CTA barrier between them}}
   tile.apply "st.shared.f32" scope(warp) (%window, %r) : !tirx.tensor<32x1xf32, shared, #tirx.layout<S[(32, 1) : (1, 1)]>>, !regs
   tirx.return
@@ -396,6 +416,7 @@ tirx.kernel @two_dimensional_block() launch(grid = [1], block = [32, 2]) {
   %s = tirx.alloc_shared : !tirx.tensor<32xf32, shared>
   %tx = tirx.thread_idx x
   %mine = tirx.region %s[%tx] [1] : !tirx.tensor<32xf32, shared>
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 0 of the shared tensor
   // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread (0, 1, 0) (warp 1, lane 0) and its write by thread (0, 0, 0) (warp 0, lane 0) can run with no CTA barrier between them}}
   tile.apply "st.shared.f32" scope(thread) (%mine, %r) : !word, !regs
   tirx.return

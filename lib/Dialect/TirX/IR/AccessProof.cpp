@@ -415,7 +415,18 @@ FailureOr<Linear> AccessProof::translateAffine(AffineExpr expr) {
 FailureOr<Linear> AccessProof::divide(const Linear &x, int64_t divisor,
                                       bool ceiling, bool remainder,
                                       StringRef what) {
+  std::vector<int64_t> coeffs(x.coeffs.begin(), x.coeffs.end());
+  while (!coeffs.empty() && coeffs.back() == 0)
+    coeffs.pop_back();
+  auto key = std::make_tuple(std::move(coeffs), x.constant, divisor, ceiling);
+  if (auto known = quotients.find(key); known != quotients.end()) {
+    Linear q = variable(known->second);
+    if (!remainder)
+      return q;
+    return combine(x, -divisor, q);
+  }
   Linear q = variable(addVar(what.str() + " quotient", false));
+  quotients[key] = q.coeffs.size() - 1;
   FailureOr<Linear> scaled = combine(constant(0), divisor, q);
   if (failed(scaled))
     return overflow();

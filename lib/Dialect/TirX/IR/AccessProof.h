@@ -62,6 +62,9 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <array>
+#include <map>
+#include <tuple>
+#include <vector>
 
 namespace mlir::tirx::proof {
 
@@ -196,6 +199,13 @@ public:
   /// thread_idx.`dim` of the current copy.
   FailureOr<Linear> translateThreadIndex(Dim dim) {
     return translateLaunchIndex(Value(), /*thread=*/true, dim);
+  }
+
+  /// x floordiv c for a constant c > 0 (one quotient variable per x and c,
+  /// however often asked).
+  FailureOr<Linear> floorDivide(const Linear &x, int64_t divisor) {
+    return divide(x, divisor, /*ceiling=*/false, /*remainder=*/false,
+                  "a division");
   }
 
   /// A new hidden variable low ≤ v ≤ high.
@@ -336,6 +346,12 @@ private:
     DynamicAPInt low, high;
   };
   SmallVector<DeferredRange> deferredRanges;
+  /// The quotient variable of each division asked for: x's coefficients and
+  /// constant, the divisor, and whether it rounds up. The same quotient
+  /// reached twice (t / 32 in a guard and in an offset) is one variable, so
+  /// the solver need not find out they are equal.
+  std::map<std::tuple<std::vector<int64_t>, int64_t, int64_t, bool>, unsigned>
+      quotients;
   /// The variables of values the proof does not follow (any integer).
   SmallVector<unsigned> opaqueVars;
 };

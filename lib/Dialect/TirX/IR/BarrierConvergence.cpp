@@ -13,6 +13,7 @@
 
 #include "ConcreteEvaluation.h"
 
+#include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
@@ -302,16 +303,125 @@ Operation *mlir::tirx::getConstructDecidedByMemory(Operation *barrier,
   return nullptr;
 }
 
+/// The constant value of operand `index` of a tile.apply, if it is one.
+static std::optional<int64_t>
+getConstantOperand(ArrayRef<tile::MixedOperand> operands, unsigned index) {
+  if (index >= operands.size())
+    return std::nullopt;
+  IntegerAttr attr;
+  if (operands[index].immediate)
+    attr = dyn_cast<IntegerAttr>(operands[index].immediate);
+  else
+    matchPattern(operands[index].value, m_Constant(&attr));
+  if (!attr)
+    return std::nullopt;
+  return attr.getInt();
+}
+
+/// A named barrier of part of the block (`bar.sync a, b`, b below the
+/// block's threads) that no other barrier instruction of the kernel names:
+/// exactly b threads must reach it. The threads that do are counted by
+/// evaluating the constructs around it for each thread of the block (as
+/// checkBarrier does); where one cannot be decided, nothing is claimed.
+static LogicalResult checkNamedBarrierCount(KernelOp kernel,
+                                            tile::ApplyOp barrier,
+                                            ArrayRef<BlockThread> threads,
+                                            ArrayRef<int64_t> block) {
+  FailureOr<SmallVector<tile::MixedOperand>> operands = tile::getMixedOperands(
+      barrier, barrier.getArgs(), barrier.getOperandKinds());
+  if (failed(operands))
+    return failure();
+  std::optional<int64_t> id = getConstantOperand(*operands, 0);
+  std::optional<int64_t> count = getConstantOperand(*operands, 1);
+  if (!id || !count)
+    return success();
+  // Another instruction on the same barrier (bar.arrive of producers, a
+  // second bar.sync) shares its count: not checked here.
+  bool shared = false;
+  kernel.walk([&](tile::ApplyOp other) {
+    if (other == barrier || other.getInstruction().getForms().empty() ||
+        other.getInstruction().getForms().front().module !=
+            ptx::FamilyModuleId::barrier)
+      return;
+    FailureOr<SmallVector<tile::MixedOperand>> otherOperands =
+        tile::getMixedOperands(other, other.getArgs(), other.getOperandKinds());
+    std::optional<int64_t> otherId = succeeded(otherOperands)
+                                         ? getConstantOperand(*otherOperands, 0)
+                                         : std::nullopt;
+    shared |= !otherId || *otherId == *id;
+  });
+  if (shared)
+    return success();
+  SmallVector<const BlockThread *> reaching, missing;
+  for (const BlockThread &thread : threads) {
+    ConcreteEvaluator evaluator(kernel);
+    for (unsigned dim = 0; dim < 3; ++dim)
+      evaluator.bindLaunchIndex(/*thread=*/true, dim, thread.index[dim]);
+    bool reaches = true;
+    if (Value pred = barrier.getPred()) {
+      std::optional<bool> holds = evaluator.holds(pred);
+      if (!holds)
+        return success();
+      reaches = *holds;
+    }
+    for (Operation *construct = barrier->getParentOp(), *child = barrier;
+         reaches && construct && construct != kernel;
+         child = construct, construct = construct->getParentOp()) {
+      if (isa<scf::ExecuteRegionOp>(construct))
+        continue;
+      std::optional<int64_t> decision =
+          decide(construct, child->getParentRegion(), evaluator);
+      if (!decision)
+        return success();
+      reaches = *decision > 0;
+    }
+    (reaches ? reaching : missing).push_back(&thread);
+  }
+  int64_t participants = reaching.size();
+  if (participants == *count)
+    return success();
+  std::string name = ("'" + barrier.getInstruction().getSpelling() + "'").str();
+  InFlightDiagnostic diag = barrier.emitError()
+                            << name << " waits for " << *count
+                            << " threads of barrier " << *id << ", but "
+                            << participants << " threads of the CTA reach it";
+  if (participants > *count)
+    diag << ": " << describeThread(*reaching[*count], block)
+         << " is one more than it waits for (the count must be the number "
+            "of threads that take part)";
+  else
+    diag << ", and no other instruction arrives on barrier " << *id
+         << ": they wait for ever ("
+         << (missing.empty() ? std::string("no other thread")
+                             : describeThread(*missing.front(), block))
+         << " does not reach it)";
+  return diag;
+}
+
 LogicalResult mlir::tirx::verifyBarrierConvergence(KernelOp kernel) {
   LaunchConfigAttr launch = kernel.getLaunch();
   ArrayRef<int64_t> block = launch.getBlock();
   int64_t numThreads = launch.getNumThreads();
   SmallVector<Operation *> barriers;
+  SmallVector<tile::ApplyOp> namedBarriers;
   kernel.walk([&](Operation *op) {
-    if (isCTABarrier(op, numThreads))
+    if (isCTABarrier(op, numThreads)) {
       barriers.push_back(op);
+      return;
+    }
+    auto apply = dyn_cast<tile::ApplyOp>(op);
+    if (!apply)
+      return;
+    FailureOr<SmallVector<tile::MixedOperand>> operands =
+        tile::getMixedOperands(op, apply.getArgs(), apply.getOperandKinds());
+    if (failed(operands))
+      return;
+    FailureOr<const ptx::Instruction *> form =
+        tile::selectInstructionForm(op, apply.getInstruction(), *operands);
+    if (succeeded(form) && (*form)->formName == "bar.sync.count")
+      namedBarriers.push_back(apply);
   });
-  if (barriers.empty())
+  if (barriers.empty() && namedBarriers.empty())
     return success();
   SmallVector<BlockThread> threads;
   int64_t extents[3] = {1, 1, 1};
@@ -324,5 +434,8 @@ LogicalResult mlir::tirx::verifyBarrierConvergence(KernelOp kernel) {
   bool failed = false;
   for (Operation *barrier : barriers)
     failed |= mlir::failed(checkBarrier(kernel, barrier, threads, block));
+  for (tile::ApplyOp barrier : namedBarriers)
+    failed |=
+        mlir::failed(checkNamedBarrierCount(kernel, barrier, threads, block));
   return failure(failed);
 }

@@ -348,12 +348,12 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
            << witness
            << " does not reproduce when evaluated: an error in TirX's bounds "
               "proof, please report it)";
-  InFlightDiagnostic diag = region.emitOpError() << "cannot prove align "
-                                                 << claim;
+  InFlightDiagnostic diag = region.emitOpError()
+                            << "cannot prove align " << claim;
   if (verdict == Witness::OutsideUnusedGuard)
     diag << ": without the parts of its guard the proof cannot use";
-  diag << ": the base may move by " << toString(bytes) << " bytes, not a multiple of "
-       << claim;
+  diag << ": the base may move by " << toString(bytes)
+       << " bytes, not a multiple of " << claim;
   if (!witness.empty())
     diag << ": with " << witness;
   noteUnusedGuards(diag, unusedGuards,

@@ -510,11 +510,10 @@ FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
   // that are not determined by others are added.
   int64_t numWarps = llvm::divideCeil(numThreads, 32);
   if (access.collective || withWarps) {
-    // t = 32·warp + lane.
-    forms.warp = proof.addBoundedVar("warp", 0, numWarps - 1);
-    Linear lane = proof.addBoundedVar("lane", 0, 31);
-    proof.requireZero(
-        *combine(*combine(forms.thread, -32, forms.warp), -1, lane));
+    FailureOr<Linear> warp = proof.floorDivide(forms.thread, 32);
+    if (failed(warp))
+      return failure();
+    forms.warp = *warp;
   }
   // The executing unit (thread, warp, warpgroup or CTA) and its group
   // coordinate: accessor = unit·q + g.
@@ -527,10 +526,11 @@ FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
   if (unit == accessors) {
     group = accessor;
   } else if (unit > 1) {
-    group = proof.addBoundedVar("group", 0, unit - 1);
-    Linear unitIndex = proof.addBoundedVar("unit", 0, accessors / unit - 1);
-    proof.requireZero(
-        *combine(*combine(accessor, -unit, unitIndex), -1, group));
+    // g = accessor mod unit.
+    FailureOr<Linear> unitIndex = proof.floorDivide(accessor, unit);
+    if (failed(unitIndex))
+      return failure();
+    group = *combine(accessor, -unit, *unitIndex);
   }
   // The element: f = g·perGroup + e.
   forms.element = *combine(constant(0), access.elementsPerGroup, group);
@@ -558,21 +558,25 @@ FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
     if (iters.front().axis == Axis::m)
       offset = *combine(offset, iters.front().stride, forms.element);
   } else {
-    Linear flat = constant(0);
-    int64_t inner = 1;
-    for (const Iter &iter : iters) {
-      Linear digit = proof.addBoundedVar("digit", 0, iter.extent - 1);
-      FailureOr<Linear> nextFlat = combine(flat, inner, digit);
-      FailureOr<Linear> nextOffset = iter.axis == Axis::m
-                                         ? combine(offset, iter.stride, digit)
-                                         : FailureOr<Linear>(offset);
-      if (failed(nextFlat) || failed(nextOffset))
+    // d_0 = f mod e_0, d_1 = (f / e_0) mod e_1, ...: the last digit is the
+    // last quotient (f is below the layout's size).
+    Linear rest = forms.element;
+    for (auto [index, iter] : llvm::enumerate(iters)) {
+      Linear digit = rest;
+      if (index + 1 < iters.size()) {
+        FailureOr<Linear> quotient = proof.floorDivide(rest, iter.extent);
+        if (failed(quotient))
+          return failure();
+        digit = *combine(rest, -iter.extent, *quotient);
+        rest = *quotient;
+      }
+      if (iter.axis != Axis::m)
+        continue;
+      FailureOr<Linear> nextOffset = combine(offset, iter.stride, digit);
+      if (failed(nextOffset))
         return failure();
-      flat = *nextFlat;
       offset = *nextOffset;
-      inner *= iter.extent;
     }
-    proof.requireZero(*combine(flat, -1, forms.element));
   }
   // The byte: Σ region offsets·strides + offset·bytes + u.
   forms.byteInElement =
@@ -875,7 +879,28 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
                                  1, constant(-1)));
           if (!proof.sample())
             continue;
-          std::optional<Point> point = proof.sampleLeast();
+          // A witness of two warps where there is one: the one the
+          // interpreter (whose warps run in lockstep) and racecheck see too.
+          std::optional<Point> point;
+          if (!warps) {
+            AccessProof acrossWarps = proof;
+            FailureOr<Linear> earlyWarp =
+                acrossWarps.floorDivide(early->thread, 32);
+            FailureOr<Linear> lateWarp =
+                acrossWarps.floorDivide(late->thread, 32);
+            if (succeeded(earlyWarp) && succeeded(lateWarp)) {
+              acrossWarps.require(
+                  *combine(*combine(firstIsLower ? *lateWarp : *earlyWarp, -1,
+                                    firstIsLower ? *earlyWarp : *lateWarp),
+                           1, constant(-1)));
+              if (acrossWarps.sample()) {
+                point = acrossWarps.sampleLeast();
+                return report(acrossWarps, *point, first, *early, second, *late,
+                              epoch, unused);
+              }
+            }
+          }
+          point = proof.sampleLeast();
           return report(proof, *point, first, *early, second, *late, epoch,
                         unused);
         }
