@@ -100,3 +100,32 @@ tirx.kernel @warp_slices() launch(grid = [1], block = [128]) {
   tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tirx.tensor<4x32x1xf32, shared, #interleaved>
   tirx.return
 }
+
+// -----
+
+// A TMA prefetch touches no shared memory: the kernel stays within the
+// model, and its transpose is proven.
+#own = #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>
+#transposed = #tirx.layout<S[(2, 32, 1) : (1, 2, 1)]>
+!regs = !tirx.tensor<2x32x1xf32, local, #own>
+!tile = !tirx.tensor<2x32x1xf32, shared>
+!tileT = !tirx.tensor<2x32x1xf32, shared, #transposed>
+!A = !tirx.tensor<256x64xbf16, global, align = 16>
+tirx.kernel @prefetch_and_transpose(%A: !A) launch(grid = [1], block = [64]) {
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %tx, %c0 : index
+  scf.if %first {
+    %box = tirx.region %A[0, 0] [64, 64] : !A
+    tile.apply "cp.async.bulk.prefetch.tensor.2d.L2.global.tile" scope(thread) (%box) : !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (64, 1)]>, align = 16>
+  }
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
+  %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tile
+  %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tileT
+  tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
+  tirx.cta_sync
+  tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tileT
+  tirx.return
+}

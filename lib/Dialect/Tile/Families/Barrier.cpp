@@ -85,6 +85,13 @@ static SmallVector<Value> buildNVVMOp(OpBuilder &builder, Location loc,
   return {};
 }
 
+/// CTA barriers (bar.sync of the whole block) are the proof's own.
+static llvm::StringRef getRaceProofGap(const Instruction &) {
+  return "named barriers of part of the block, bar.arrive, bar.warp.sync and "
+         "cluster barriers order threads in ways the race proof does not "
+         "model yet";
+}
+
 const FamilyModule &families::barrierModule() {
   static const OperandKind kinds[] = {{"barrier", checkBarrierId},
                                       {"threads", checkThreadCount}};
@@ -92,11 +99,7 @@ const FamilyModule &families::barrierModule() {
     FamilyModule barrier{/*name=*/"barrier", kinds,
                          /*getMatrixRepeats=*/nullptr, ::hasExactNVVMOp,
                          ::buildNVVMOp};
-    // CTA barriers (bar.sync of the whole block) are the proof's own.
-    barrier.raceProofGap =
-        "named barriers of part of the block, bar.arrive, bar.warp.sync and "
-        "cluster barriers order threads in ways the race proof does not "
-        "model yet";
+    barrier.getRaceProofGap = ::getRaceProofGap;
     return barrier;
   }();
   return module;

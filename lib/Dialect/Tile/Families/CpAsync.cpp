@@ -72,6 +72,11 @@ static std::optional<std::string> checkGroupCount(const OperandValue &value) {
   return std::nullopt;
 }
 
+static llvm::StringRef getRaceProofGap(const Instruction &) {
+  return "cp.async writes shared memory until cp.async.wait_group or "
+         "wait_all, which the race proof does not model yet";
+}
+
 const FamilyModule &families::cpasyncModule() {
   static const OperandKind kinds[] = {{"chunk", checkChunkBytes},
                                       {"chunk16", checkChunk16},
@@ -79,9 +84,7 @@ const FamilyModule &families::cpasyncModule() {
                                       {"groups", checkGroupCount}};
   static const FamilyModule module = [] {
     FamilyModule cpasync{/*name=*/"cpasync", kinds};
-    cpasync.raceProofGap =
-        "cp.async writes shared memory until cp.async.wait_group or "
-        "wait_all, which the race proof does not model yet";
+    cpasync.getRaceProofGap = ::getRaceProofGap;
     return cpasync;
   }();
   return module;

@@ -63,6 +63,12 @@ static std::optional<std::string> checkClusterRank(const OperandValue &value) {
   return std::nullopt;
 }
 
+static llvm::StringRef getRaceProofGap(const Instruction &) {
+  return "mbarrier arrivals and phase waits order "
+         "threads in ways the race proof does not model "
+         "yet";
+}
+
 const FamilyModule &families::mbarrierModule() {
   static const OperandKind kinds[] = {{"arrivals", checkArrivals},
                                       {"txcount", checkTxCount},
@@ -70,9 +76,7 @@ const FamilyModule &families::mbarrierModule() {
                                       {"rank", checkClusterRank}};
   static const FamilyModule module = [] {
     FamilyModule mbarrier{/*name=*/"mbarrier", kinds};
-    mbarrier.raceProofGap = "mbarrier arrivals and phase waits order "
-                            "threads in ways the race proof does not model "
-                            "yet";
+    mbarrier.getRaceProofGap = ::getRaceProofGap;
     return mbarrier;
   }();
   return module;

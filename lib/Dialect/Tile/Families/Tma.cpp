@@ -17,11 +17,22 @@
 
 using namespace mlir::tirx::ptx;
 
+/// Prefetches (no shared image) touch no shared memory: nothing to model.
+static llvm::StringRef getRaceProofGap(const Instruction &instruction) {
+  bool usesImage =
+      llvm::any_of(instruction.operands, [](const OperandInfo &operand) {
+        return operand.bulkRole == BulkTensorRole::BoxImage;
+      });
+  if (!usesImage)
+    return {};
+  return "TMA copies complete on an mbarrier transaction, "
+         "which the race proof does not model yet";
+}
+
 const FamilyModule &families::tmaModule() {
   static const FamilyModule module = [] {
     FamilyModule tma{/*name=*/"tma"};
-    tma.raceProofGap = "TMA copies complete on an mbarrier transaction, "
-                       "which the race proof does not model yet";
+    tma.getRaceProofGap = ::getRaceProofGap;
     return tma;
   }();
   return module;

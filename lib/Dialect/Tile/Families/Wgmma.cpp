@@ -36,15 +36,19 @@ static std::optional<std::string> checkZeroOne(const OperandValue &value) {
   return checkEncoded(value, /*sign=*/false);
 }
 
+static llvm::StringRef getRaceProofGap(const Instruction &) {
+  return "wgmma reads its shared operands until "
+         "wgmma.wait_group, which the race proof does not "
+         "model yet";
+}
+
 const FamilyModule &families::wgmmaModule() {
   static const OperandKind kinds[] = {
       {"sign", checkUnitSign, /*isEncodedInInstruction=*/true},
       {"bit", checkZeroOne, /*isEncodedInInstruction=*/true}};
   static const FamilyModule module = [] {
     FamilyModule wgmma{/*name=*/"wgmma", kinds};
-    wgmma.raceProofGap = "wgmma reads its shared operands until "
-                         "wgmma.wait_group, which the race proof does not "
-                         "model yet";
+    wgmma.getRaceProofGap = ::getRaceProofGap;
     return wgmma;
   }();
   return module;

@@ -171,8 +171,11 @@ FailureOr<SmallVector<SharedAccess, 0>> collectAccesses(KernelOp kernel,
     }
     const ptx::Instruction &instruction = **selected;
     const ptx::FamilyModule &module = ptx::getFamilyModule(instruction);
-    if (!module.raceProofGap.empty())
-      return setGap(module.raceProofGap);
+    if (StringRef why = module.getRaceProofGap
+                            ? module.getRaceProofGap(instruction)
+                            : StringRef();
+        !why.empty())
+      return setGap(why);
     for (const tile::MixedOperand &operand : *operands) {
       auto type = operand.value
                       ? dyn_cast<tirx::TensorType>(operand.value.getType())

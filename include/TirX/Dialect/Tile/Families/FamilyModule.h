@@ -110,10 +110,11 @@ struct FamilyModule {
   /// (prefetch.tensormap).
   bool readsTensorMapItself = false;
   /// Why the race proof (docs/races.md) cannot judge a kernel that uses
-  /// this family, for its warning; empty when the family's shared memory
-  /// accesses complete with the instruction and it orders no threads beyond
-  /// the CTA barriers the proof knows.
-  llvm::StringRef raceProofGap = {};
+  /// `instruction`, for its warning; empty (or a null hook) when its shared
+  /// memory accesses complete with the instruction and it orders no threads
+  /// beyond the CTA barriers the proof knows.
+  llvm::StringRef (*getRaceProofGap)(const Instruction &instruction) =
+      nullptr;
   /// Whether `instruction` is an atomic read-modify-write, which races with
   /// plain accesses of its bytes but not with other atomics (null: none
   /// is).
