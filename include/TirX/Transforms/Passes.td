@@ -50,7 +50,8 @@ def TirXVerifyKernels : Pass<"tirx-verify-kernels"> {
   let options = [
     Option<"strictRaces", "strict-races", "bool", /*default=*/"false",
            "Refuse a kernel whose synchronization the race proof does not "
-           "model (cp.async, mbarriers, TMA, wgmma, partial named barriers) "
+           "model (cp.async pipelines, mbarriers, TMA, wgmma, partial named "
+           "barriers) "
            "instead of warning">,
     Option<"raceProof", "race-proof", "bool", /*default=*/"true",
            "Run the race proof (off where the interpreter runs the kernel: "

@@ -421,3 +421,99 @@ tirx.kernel @two_dimensional_block() launch(grid = [1], block = [32, 2]) {
   tile.apply "st.shared.f32" scope(thread) (%mine, %r) : !word, !regs
   tirx.return
 }
+
+// -----
+
+// A swizzled store (Swizzle[0, 1, 3]: bit 0 ^= bit 3) and a plain load of
+// the same bytes without a barrier: thread 8 stores word 8 ^ 1 = 9, which
+// thread 9 loads.
+!regs = !tirx.tensor<2x32x1xf32, local, #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>>
+!swz = !tirx.tensor<2x32x1xf32, shared, #tirx.layout<S[(2, 32, 1) : (32, 1, 1)] + Swizzle[0, 1, 3]>>
+tirx.kernel @swizzled_store_plain_load(%A: !tirx.tensor<2x32x1xf32, global>) launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "ld.global.f32" scope(cta) (%r, %A) : !regs, !tirx.tensor<2x32x1xf32, global>
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
+  %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !swz
+  // expected-note @+1 {{the other access: the write of byte 36 by thread 8 (warp 0, lane 8)}}
+  tile.apply "st.shared.f32" scope(cta) (%w, %r) : !swz, !regs
+  %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tirx.tensor<2x32x1xf32, shared>
+  // expected-error-re @+1 {{data race on byte 36 of the shared tensor allocated at {{.*}}: this read by thread 9 (warp 0, lane 9) and the write by thread 8 (warp 0, lane 8) at the op noted below can run with no CTA barrier between them}}
+  tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tirx.tensor<2x32x1xf32, shared>
+  tirx.return
+}
+
+// -----
+
+// cp.async read before its wait: the copy is still in flight.
+!G = !tirx.tensor<4x32x4xf32, global, align = 16>
+!S = !tirx.tensor<4x32x4xf32, shared, align = 16>
+!T = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (4, 16, 1)]>, align = 16>
+!regs = !tirx.tensor<4x32x4xf32, local, #tirx.layout<S[(4, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+tirx.kernel @cp_async_read_before_wait(%G: !G) launch(grid = [1], block = [128]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !S
+  %r = tirx.alloc_local : !regs
+  // expected-note @+1 {{the other access: the write of byte 16 by thread 1 (warp 0, lane 1)}}
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%s, %G, 16 : i32) : !S, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  %t = tirx.reinterpret %s : !S -> !T
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 16 of the shared tensor
+  // expected-error-re @+1 {{data race on byte 16 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them}}
+  tile.apply "ld.shared.v4.b32" scope(cta) (%r, %t) : !regs, !T
+  // expected-note @+1 {{the copy is still in flight at the read: its write is complete only after this wait}}
+  tile.apply "cp.async.wait_group" scope(cta) (0 : i32)
+  tirx.return
+}
+
+// -----
+
+// A wait without a barrier after it: the copy is complete in its own
+// thread, not yet for the others.
+!G = !tirx.tensor<4x32x4xf32, global, align = 16>
+!S = !tirx.tensor<4x32x4xf32, shared, align = 16>
+!T = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (4, 16, 1)]>, align = 16>
+!regs = !tirx.tensor<4x32x4xf32, local, #tirx.layout<S[(4, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+tirx.kernel @cp_async_wait_without_barrier(%G: !G) launch(grid = [1], block = [128]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !S
+  %r = tirx.alloc_local : !regs
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 512 of the shared tensor
+  // expected-note @+1 {{the other access: the write of byte 16 by thread 1 (warp 0, lane 1)}}
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%s, %G, 16 : i32) : !S, !G
+  // expected-note @+1 {{the copy's write is complete in its thread only after this wait, and no CTA barrier follows it before the read}}
+  tile.apply "cp.async.wait_all" scope(cta) ()
+  %t = tirx.reinterpret %s : !S -> !T
+  // expected-error-re @+1 {{data race on byte 16 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them}}
+  tile.apply "ld.shared.v4.b32" scope(cta) (%r, %t) : !regs, !T
+  tirx.return
+}
+
+// -----
+
+// Write after read: the next iteration's copy overwrites the buffer while
+// other threads may still read it.
+!G = !tirx.tensor<4x32x4xf32, global, align = 16>
+!S = !tirx.tensor<4x32x4xf32, shared, align = 16>
+!T = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (4, 16, 1)]>, align = 16>
+!regs = !tirx.tensor<4x32x4xf32, local, #tirx.layout<S[(4, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+tirx.kernel @cp_async_overwrites_a_read_buffer(%G: !G) launch(grid = [1], block = [128]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !S
+  %r = tirx.alloc_local : !regs
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  // expected-note @+1 {{the write runs in the iteration of this loop after the read's, and no CTA barrier lies on the way from one to the other}}
+  scf.for %i = %c0 to %c2 step %c1 {
+    // expected-error-re @+1 {{data race on byte 512 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and the read by thread 8 (warp 0, lane 8) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
+    tile.apply "cp.async.cg.shared.global" scope(cta) (%s, %G, 16 : i32) : !S, !G
+    tile.apply "cp.async.wait_all" scope(cta) ()
+    tirx.cta_sync
+    %t = tirx.reinterpret %s : !S -> !T
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: data race on byte 1536 of the shared tensor
+    // expected-note @+1 {{the other access: the read of byte 512 by thread 8 (warp 0, lane 8)}}
+    tile.apply "ld.shared.v4.b32" scope(cta) (%r, %t) : !regs, !T
+  }
+  tirx.return
+}

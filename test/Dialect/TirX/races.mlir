@@ -129,3 +129,69 @@ tirx.kernel @prefetch_and_transpose(%A: !A) launch(grid = [1], block = [64]) {
   tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tileT
   tirx.return
 }
+
+// -----
+
+// A 128-byte swizzled image (Swizzle[2, 3, 3] on f32: TMA's and wgmma's
+// layout) written and read back by the same threads through it: the
+// swizzle is a bijection, so no two threads meet.
+!regs = !tirx.tensor<4x32x4x4xf32, local, #tirx.layout<S[(4, 32, 4, 4) : (1@warpid, 1@laneid, 4, 1)]>>
+!swz = !tirx.tensor<4x32x4x4xf32, shared, #tirx.layout<S[(4, 32, 4, 4) : (512, 16, 4, 1)] + Swizzle[2, 3, 3]>, align = 1024>
+tirx.kernel @swizzled_round_trip(%A: !tirx.tensor<4x32x4x4xf32, global, align = 16>) launch(grid = [1], block = [128]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "ld.global.v4.b32" scope(cta) (%r, %A) : !regs, !tirx.tensor<4x32x4x4xf32, global, align = 16>
+  %s = tirx.alloc_shared : !tirx.tensor<2048xf32, shared, align = 1024>
+  %w = tirx.reinterpret %s : !tirx.tensor<2048xf32, shared, align = 1024> -> !swz
+  tile.apply "st.shared.v4.b32" scope(cta) (%w, %r) : !swz, !regs
+  tile.apply "ld.shared.v4.b32" scope(cta) (%r, %w) : !regs, !swz
+  tirx.return
+}
+
+// -----
+
+// A swizzled store and a plain load of the same bytes, ordered by a barrier.
+!regs = !tirx.tensor<2x32x1xf32, local, #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>>
+!swz = !tirx.tensor<2x32x1xf32, shared, #tirx.layout<S[(2, 32, 1) : (32, 1, 1)] + Swizzle[0, 1, 3]>>
+tirx.kernel @swizzled_then_plain(%A: !tirx.tensor<2x32x1xf32, global>) launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "ld.global.f32" scope(cta) (%r, %A) : !regs, !tirx.tensor<2x32x1xf32, global>
+  %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
+  %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !swz
+  tile.apply "st.shared.f32" scope(cta) (%w, %r) : !swz, !regs
+  tirx.cta_sync
+  %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tirx.tensor<2x32x1xf32, shared>
+  tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tirx.tensor<2x32x1xf32, shared>
+  tirx.return
+}
+
+// -----
+
+// cp.async copies complete at the wait that retires their group; a barrier
+// after it hands the bytes to the other threads.
+!G = !tirx.tensor<4x32x4xf32, global, align = 16>
+!S = !tirx.tensor<4x32x4xf32, shared, align = 16>
+!T = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (4, 16, 1)]>, align = 16>
+!regs = !tirx.tensor<4x32x4xf32, local, #tirx.layout<S[(4, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+tirx.kernel @cp_async_then_barrier(%G: !G) launch(grid = [1], block = [128]) {
+  %s = tirx.alloc_shared : !S
+  %r = tirx.alloc_local : !regs
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    tile.apply "cp.async.cg.shared.global" scope(cta) (%s, %G, 16 : i32) : !S, !G
+    tile.apply "cp.async.commit_group" scope(cta) ()
+    tile.apply "cp.async.wait_group" scope(cta) (0 : i32)
+    tirx.cta_sync
+    %t = tirx.reinterpret %s : !S -> !T
+    tile.apply "ld.shared.v4.b32" scope(cta) (%r, %t) : !regs, !T
+    tirx.cta_sync
+  }
+  %u = tirx.alloc_shared : !S
+  tile.apply "cp.async.ca.shared.global" scope(cta) (%u, %G, 16 : i32) : !S, !G
+  tile.apply "cp.async.wait_all" scope(cta) ()
+  tirx.cta_sync
+  %v = tirx.reinterpret %u : !S -> !T
+  tile.apply "ld.shared.v4.b32" scope(cta) (%r, %v) : !regs, !T
+  tirx.return
+}

@@ -72,9 +72,14 @@ static std::optional<std::string> checkGroupCount(const OperandValue &value) {
   return std::nullopt;
 }
 
-static llvm::StringRef getRaceProofGap(const Instruction &) {
-  return "cp.async writes shared memory until cp.async.wait_group or "
-         "wait_all, which the race proof does not model yet";
+static AsyncGroupEvent getAsyncGroupEvent(const Instruction &instruction) {
+  if (instruction.formName == "cp.async.commit_group")
+    return AsyncGroupEvent::Commit;
+  if (instruction.formName == "cp.async.wait_group")
+    return AsyncGroupEvent::WaitGroup;
+  if (instruction.formName == "cp.async.wait_all")
+    return AsyncGroupEvent::WaitAll;
+  return AsyncGroupEvent::Copy;
 }
 
 const FamilyModule &families::cpasyncModule() {
@@ -84,7 +89,7 @@ const FamilyModule &families::cpasyncModule() {
                                       {"groups", checkGroupCount}};
   static const FamilyModule module = [] {
     FamilyModule cpasync{/*name=*/"cpasync", kinds};
-    cpasync.getRaceProofGap = ::getRaceProofGap;
+    cpasync.getAsyncGroupEvent = ::getAsyncGroupEvent;
     return cpasync;
   }();
   return module;

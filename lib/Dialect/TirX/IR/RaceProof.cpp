@@ -81,6 +81,10 @@ struct SharedAccess {
   int64_t storageBytes = 1;
   GuardCases guardCases;
   Operation *disjunction = nullptr;
+  /// An asynchronous copy's write (cp.async): the wait after which it is
+  /// complete in the issuing thread; null for an access that completes
+  /// with its instruction.
+  Operation *retirement = nullptr;
 
   StringRef getKind() const {
     return atomic ? "atomic access" : writes ? "write" : "read";
@@ -137,6 +141,74 @@ std::optional<std::string> traceToAllocation(Value tensor,
   }
 }
 
+bool isLoop(Operation *op) { return isa<scf::ForOp, scf::WhileOp>(op); }
+
+/// The op's part in grouped asynchronous copies, and a wait_group's N.
+ptx::AsyncGroupEvent getAsyncGroupEvent(Operation *op, int64_t &pending) {
+  auto apply = dyn_cast<tile::ApplyOp>(op);
+  if (!apply || apply.getInstruction().getForms().empty())
+    return ptx::AsyncGroupEvent::None;
+  const ptx::Instruction &form = apply.getInstruction().getForms().front();
+  const ptx::FamilyModule &module = ptx::getFamilyModule(form);
+  if (!module.getAsyncGroupEvent)
+    return ptx::AsyncGroupEvent::None;
+  ptx::AsyncGroupEvent event = module.getAsyncGroupEvent(form);
+  if (event == ptx::AsyncGroupEvent::WaitGroup) {
+    pending = -1;
+    FailureOr<SmallVector<tile::MixedOperand>> operands =
+        tile::getMixedOperands(op, apply.getArgs(), apply.getOperandKinds());
+    if (succeeded(operands) && !operands->empty())
+      if (auto count =
+              dyn_cast_if_present<IntegerAttr>(operands->front().immediate))
+        pending = count.getInt();
+  }
+  return event;
+}
+
+/// The wait after which the cp.async `copy` is complete in its thread: the
+/// first wait_all, or wait_group N with more than N commits after the copy,
+/// on the way from the copy through the rest of its block and the blocks
+/// around it, within one iteration of the loops around it. Null where none
+/// is on that way, or a construct on the way commits or waits inside.
+Operation *findRetirement(Operation *copy, KernelOp kernel) {
+  int64_t commits = 0;
+  for (Operation *current = copy;;) {
+    for (Operation *next = current->getNextNode(); next;
+         next = next->getNextNode()) {
+      if (next->getNumRegions()) {
+        int64_t unused = 0;
+        WalkResult inside = next->walk([&](Operation *nested) {
+          return getAsyncGroupEvent(nested, unused) ==
+                         ptx::AsyncGroupEvent::None
+                     ? WalkResult::advance()
+                     : WalkResult::interrupt();
+        });
+        if (inside.wasInterrupted())
+          return nullptr;
+        continue;
+      }
+      int64_t pending = 0;
+      switch (getAsyncGroupEvent(next, pending)) {
+      case ptx::AsyncGroupEvent::Commit:
+        ++commits;
+        break;
+      case ptx::AsyncGroupEvent::WaitGroup:
+        if (pending >= 0 && commits > pending)
+          return next;
+        break;
+      case ptx::AsyncGroupEvent::WaitAll:
+        return next;
+      default:
+        break;
+      }
+    }
+    Operation *parent = current->getParentOp();
+    if (!parent || parent == kernel.getOperation() || isLoop(parent))
+      return nullptr;
+    current = parent;
+  }
+}
+
 /// A construct the model does not cover: the op and why.
 struct ModelGap {
   Operation *op = nullptr;
@@ -171,6 +243,19 @@ FailureOr<SmallVector<SharedAccess, 0>> collectAccesses(KernelOp kernel,
     }
     const ptx::Instruction &instruction = **selected;
     const ptx::FamilyModule &module = ptx::getFamilyModule(instruction);
+    Operation *retirement = nullptr;
+    if (module.getAsyncGroupEvent) {
+      ptx::AsyncGroupEvent event = module.getAsyncGroupEvent(instruction);
+      if (event != ptx::AsyncGroupEvent::Copy)
+        return; // commits and waits: no access of their own
+      retirement = findRetirement(op, kernel);
+      if (!retirement)
+        return setGap("no wait on the way after it (within one iteration "
+                      "of the loops around it) is sure to complete its "
+                      "group, as in a cp.async pipeline; the race proof "
+                      "does not model a copy in flight across iterations "
+                      "yet");
+    }
     if (StringRef why = module.getRaceProofGap
                             ? module.getRaceProofGap(instruction)
                             : StringRef();
@@ -201,9 +286,6 @@ FailureOr<SmallVector<SharedAccess, 0>> collectAccesses(KernelOp kernel,
               traceToAllocation(operand.value, access))
         return setGap(*why);
       TileLayout layout = type.getLayoutOrDefault();
-      if (layout.isSwizzled())
-        return setGap("its shared operand's layout is swizzled, which the "
-                      "race proof does not model yet");
       std::optional<int64_t> bytes = getStorageBytes(type);
       if (!layout.isMemoryOnly() || layout.getNumReplicas() != 1 || !bytes)
         return setGap("its shared operand's layout or element type is "
@@ -222,6 +304,7 @@ FailureOr<SmallVector<SharedAccess, 0>> collectAccesses(KernelOp kernel,
       }
       access.domain = *domain;
       access.elementsPerGroup = type.getNumElements() / domain->getNumGroups();
+      access.retirement = retirement;
       access.guardCases = collectGuardCases(kernel, op, op.getPred(),
                                             /*split=*/true, access.disjunction);
       accesses.push_back(std::move(access));
@@ -235,8 +318,6 @@ FailureOr<SmallVector<SharedAccess, 0>> collectAccesses(KernelOp kernel,
 //===----------------------------------------------------------------------===//
 // Barrier intervals
 //===----------------------------------------------------------------------===//
-
-bool isLoop(Operation *op) { return isa<scf::ForOp, scf::WhileOp>(op); }
 
 /// Where the CTA barriers are: which ops execute one on every path through
 /// them.
@@ -344,6 +425,8 @@ struct EpochCase {
   /// Loops the first execution must be in the last iteration of, and the
   /// second in the first.
   SmallVector<Operation *> lastOfFirst, firstOfSecond;
+  /// The second runs while the first, an asynchronous copy, is in flight.
+  bool inFlight = false;
 };
 
 /// The ops around `op` up to the kernel, innermost first (not `op`).
@@ -436,6 +519,8 @@ public:
     for (auto [dim, extent] : llvm::enumerate(kernel.getLaunch().getBlock()))
       block[dim] = extent;
     numThreads = block[0] * block[1] * block[2];
+    kernel.walk<WalkOrder::PreOrder>(
+        [&](Operation *op) { programOrder[op] = programOrder.size(); });
     // A barrier whose condition (or loop) reads memory: the proof treats it
     // as one that may be skipped, unrelated to the kernel's other
     // conditions, so what it finds may not be a real execution.
@@ -455,11 +540,13 @@ private:
                           const SharedAccess &second);
   /// Adds `access`'s variables to the current copy of `proof`.
   /// `withWarps`: the other access is a warp collective, so this one's
-  /// warp is needed too.
+  /// warp is needed too. `withoutSwizzle`: both accesses swizzle alike
+  /// (isSwizzledAlike), so their bytes meet where their unswizzled offsets
+  /// do.
   FailureOr<AccessForms> model(AccessProof &proof, const SharedAccess &access,
                                ArrayRef<GuardLiteral> guard,
                                SmallVectorImpl<UnusedGuard> &unused,
-                               bool withWarps);
+                               bool withWarps, bool withoutSwizzle);
   /// Adds an epoch case's relations between the copies.
   void relate(AccessProof &proof, const EpochCase &epoch);
   /// The access at the point, recomputed: its byte and thread, or nothing
@@ -488,13 +575,80 @@ private:
   int64_t numThreads;
   bool strict;
   Operation *memoryDecided = nullptr;
+  /// Each op's position in the kernel's text (a pre-order walk).
+  DenseMap<Operation *, unsigned> programOrder;
 };
+
+/// The swizzled offset of an affine offset x ≥ 0 (Swizzle.h), exactly:
+/// x's bits split by floor divisions into low (p bits), the group A (s bits,
+/// one at a time), mid (a − s bits), the group B (s bits) and the rest; the
+/// XOR of two bits is a + b − 2c with c = a ∧ b (c ≤ a, c ≤ b,
+/// c ≥ a + b − 1). Inner: A becomes A ^ B; outer: B becomes A ^ B.
+static FailureOr<Linear> applySwizzle(AccessProof &proof, const Linear &x,
+                                      const Swizzle &swizzle) {
+  int64_t p = swizzle.getPerElement(), s = swizzle.getSwizzleLen(),
+          a = swizzle.getAtomLen();
+  if (s == 0)
+    return x;
+  // Peels `bits` low bits off `rest` (one division by 2^bits).
+  auto peel = [&](Linear &rest, int64_t bits) -> FailureOr<Linear> {
+    if (bits == 0)
+      return constant(0);
+    FailureOr<Linear> quotient = proof.floorDivide(rest, int64_t(1) << bits);
+    if (failed(quotient))
+      return failure();
+    FailureOr<Linear> low = combine(rest, -(int64_t(1) << bits), *quotient);
+    rest = *quotient;
+    return low;
+  };
+  Linear rest = x;
+  if (failed(peel(rest, p)))
+    return failure();
+  SmallVector<Linear, 3> groupA, groupB;
+  for (int64_t bit = 0; bit < s; ++bit) {
+    FailureOr<Linear> value = peel(rest, 1);
+    if (failed(value))
+      return failure();
+    groupA.push_back(*value);
+  }
+  if (failed(peel(rest, a - s)))
+    return failure();
+  for (int64_t bit = 0; bit < s; ++bit) {
+    FailureOr<Linear> value = peel(rest, 1);
+    if (failed(value))
+      return failure();
+    groupB.push_back(*value);
+  }
+  // y = x + Σ (xor_i − changed_i)·2^(shift + i), the changed group's bits
+  // replaced by the XOR.
+  int64_t shift = swizzle.isSwizzleInner() ? p : p + a;
+  Linear result = x;
+  for (int64_t bit = 0; bit < s; ++bit) {
+    const Linear &bitA = groupA[bit], &bitB = groupB[bit];
+    Linear both = proof.addBoundedVar("xor carry", 0, 1);
+    proof.require(*combine(bitA, -1, both));
+    proof.require(*combine(bitB, -1, both));
+    proof.require(
+        *combine(*combine(*combine(both, -1, bitA), -1, bitB), 1, constant(1)));
+    // xor − changed = (a + b − 2c) − changed: the other bit minus 2c.
+    const Linear &other = swizzle.isSwizzleInner() ? bitB : bitA;
+    FailureOr<Linear> delta = combine(other, -2, both);
+    if (failed(delta))
+      return failure();
+    FailureOr<Linear> next =
+        combine(result, int64_t(1) << (shift + bit), *delta);
+    if (failed(next))
+      return failure();
+    result = *next;
+  }
+  return result;
+}
 
 FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
                                         const SharedAccess &access,
                                         ArrayRef<GuardLiteral> guard,
                                         SmallVectorImpl<UnusedGuard> &unused,
-                                        bool withWarps) {
+                                        bool withWarps, bool withoutSwizzle) {
   proof.addGuardCase(guard, unused);
   AccessForms forms;
   // The flat thread index: x + X·y + X·Y·z.
@@ -580,6 +734,13 @@ FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
         return failure();
       offset = *nextOffset;
     }
+  }
+  if (const std::optional<Swizzle> &swizzle = layout.getSwizzle();
+      swizzle && !withoutSwizzle) {
+    FailureOr<Linear> swizzled = applySwizzle(proof, offset, *swizzle);
+    if (failed(swizzled))
+      return failure();
+    offset = *swizzled;
   }
   // The byte: Σ region offsets·strides + offset·bytes + u.
   forms.byteInElement =
@@ -816,6 +977,15 @@ RaceProof::report(AccessProof &proof, const Point &point,
            << " the " << first.getKind() << "'s";
     note << ", and no CTA barrier lies on the way from one to the other";
   }
+  if (first.retirement && epoch.inFlight)
+    diag.attachNote(first.retirement->getLoc())
+        << "the copy is still in flight at the " << second.getKind()
+        << ": its write is complete only after this wait";
+  else if (first.retirement)
+    diag.attachNote(first.retirement->getLoc())
+        << "the copy's write is complete in its thread only after this wait, "
+           "and no CTA barrier follows it before the "
+        << second.getKind();
   diag.attachNote(first.allocation->getLoc())
       << "the shared tensor is allocated here";
   if (uncertain)
@@ -837,11 +1007,59 @@ RaceProof::report(AccessProof &proof, const Point &point,
   return diag;
 }
 
+/// Whether two accesses swizzle alike: one swizzle, one element size, and
+/// regions that move their bases by whole periods. A swizzle is a bijection
+/// that commutes with whole periods (Swizzle.h), so their bytes then meet
+/// exactly where their unswizzled offsets do, and the XOR need not be
+/// modelled.
+static bool isSwizzledAlike(const SharedAccess &first,
+                            const SharedAccess &second) {
+  std::optional<Swizzle> swizzle = first.type.getLayoutOrDefault().getSwizzle();
+  if (!swizzle || first.storageBytes != second.storageBytes ||
+      swizzle != second.type.getLayoutOrDefault().getSwizzle())
+    return false;
+  int64_t periodBytes = swizzle->getPeriod() * first.storageBytes;
+  for (const SharedAccess *access : {&first, &second})
+    for (RegionOp region : access->regions) {
+      int64_t sourceBytes =
+          getStorageBytes(region.getSource().getType()).value_or(1);
+      for (int64_t elements : region.getDynamicOffsetStrides())
+        if (elements * sourceBytes % periodBytes != 0)
+          return false;
+    }
+  return true;
+}
+
 LogicalResult RaceProof::checkPair(const SharedAccess &first,
                                    const SharedAccess &second) {
   bool self = &first == &second;
-  for (const EpochCase &epoch :
-       getEpochCases(first.op, second.op, kernel, paths)) {
+  bool alike = isSwizzledAlike(first, second);
+  // An asynchronous copy's write lasts from its issue to the wait that
+  // retires it: against a later access it ends there.
+  tile::ApplyOp firstOp = first.op;
+  SmallVector<EpochCase> epochs = getEpochCases(
+      first.retirement ? first.retirement : firstOp.getOperation(), second.op,
+      kernel, paths);
+  if (self && first.retirement)
+    llvm::append_range(epochs,
+                       getEpochCases(first.op, second.op, kernel, paths));
+  // An access on the way from the copy to its wait meets the copy in flight,
+  // whatever barriers lie between (they do not complete it).
+  if (first.retirement && !self &&
+      programOrder.lookup(firstOp) < programOrder.lookup(second.op) &&
+      programOrder.lookup(second.op) < programOrder.lookup(first.retirement)) {
+    SmallVector<Operation *> around = getEnclosingOps(first.retirement, kernel);
+    llvm::SmallPtrSet<Operation *, 8> secondAround;
+    for (Operation *op : getEnclosingOps(second.op, kernel))
+      secondAround.insert(op);
+    EpochCase inFlight;
+    inFlight.inFlight = true;
+    for (Operation *op : around)
+      if (isLoop(op) && secondAround.contains(op))
+        inFlight.sameIteration.push_back(op);
+    epochs.push_back(std::move(inFlight));
+  }
+  for (const EpochCase &epoch : epochs) {
     // Each order of the two executors (one suffices for an access against
     // itself in the same iterations: the two are interchangeable).
     bool symmetric = self && !epoch.advanced;
@@ -858,11 +1076,11 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
           proof.setCopy(0);
           bool warps = first.collective || second.collective;
           FailureOr<AccessForms> early =
-              model(proof, first, firstGuard, unused, warps);
+              model(proof, first, firstGuard, unused, warps, alike);
           proof.setCopy(1);
           FailureOr<AccessForms> late = failure();
           if (succeeded(early))
-            late = model(proof, second, secondGuard, unused, warps);
+            late = model(proof, second, secondGuard, unused, warps, alike);
           if (failed(late))
             // check-diagnostics: internal, the bounds proof translated the
             // same offsets first (and refuses what overflows)

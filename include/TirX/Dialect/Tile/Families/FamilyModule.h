@@ -86,6 +86,13 @@ struct MmaRepeats {
   llvm::SmallVector<int64_t> getB() const;
 };
 
+/// What an instruction of a family whose copies a thread waits for in
+/// groups (cp.async) is to the race proof: a copy (its shared destination is
+/// written until a wait retires its group), a commit closing the current
+/// group, a wait for all but the most recent N committed groups, or a wait
+/// for everything.
+enum class AsyncGroupEvent { None, Copy, Commit, WaitGroup, WaitAll };
+
 /// One family module. Hooks a module does not need stay null.
 struct FamilyModule {
   llvm::StringRef name;
@@ -119,6 +126,9 @@ struct FamilyModule {
   /// plain accesses of its bytes but not with other atomics (null: none
   /// is).
   bool (*isAtomicAccess)(const Instruction &instruction) = nullptr;
+  /// The instruction's part in grouped asynchronous copies (null: none).
+  AsyncGroupEvent (*getAsyncGroupEvent)(const Instruction &instruction) =
+      nullptr;
 };
 
 /// The module `id` names. The first call checks the table against the
