@@ -386,19 +386,20 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
   // LLVM's option parser prints its complaints; check the names first so
   // that every problem comes back as a diagnostic.
   static constexpr llvm::StringLiteral kOptionNames[] = {
-      "chip",      "features",     "opt-level",  "format",        "fast-math",
-      "cuda-path", "ptxas-report", "keep-cubin", "max-registers", "ptx-output"};
+      "chip",          "features",   "opt-level",    "format",
+      "fast-math",     "cuda-path",  "ptxas-report", "keep-cubin",
+      "max-registers", "ptx-output", "strict-races"};
   llvm::SmallVector<llvm::StringRef> words;
   llvm::StringRef(options ? options : "").split(words, ' ', -1, false);
   for (llvm::StringRef word : words) {
     llvm::StringRef key = word.split('=').first;
     if (!llvm::is_contained(kOptionNames, key)) {
-      emitError(UnknownLoc::get(&context))
-          << "invalid compile options '" << (options ? options : "")
-          << "': unknown option '" << key
-          << "' (known: chip, features, opt-level, format, fast-math, "
-             "cuda-path, ptxas-report, keep-cubin, max-registers, "
-             "ptx-output)";
+      InFlightDiagnostic diag = emitError(UnknownLoc::get(&context))
+                                << "invalid compile options '"
+                                << (options ? options : "")
+                                << "': unknown option '" << key << "' (known: ";
+      llvm::interleaveComma(kOptionNames, diag);
+      diag << ")";
       return result;
     }
   }

@@ -196,7 +196,9 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
     if (feature.consume_front("+ptx"))
       (void)feature.getAsInteger(10, ptxVersion);
   // The whole-kernel checks, once, on the kernels as written.
-  pm.addPass(createTirXVerifyKernels());
+  TirXVerifyKernelsOptions verifyOptions;
+  verifyOptions.strictRaces = options.strictRaces;
+  pm.addPass(createTirXVerifyKernels(verifyOptions));
   pm.addPass(createTirXToGPU({options.chip, ptxVersion}));
   pm.addPass(createTileDispatch());
   pm.addPass(createTileJoinAccumulatorChains());

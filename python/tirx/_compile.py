@@ -10,7 +10,8 @@ from ._dsl import CompileError, DSLError
 from ._function import Function, Module
 
 
-_TARGET_KEYS = ("kind", "arch", "backend_config", "fast_math", "max_registers")
+_TARGET_KEYS = ("kind", "arch", "backend_config", "fast_math", "max_registers",
+                "strict_races")
 _NVRTC_FLAGS = ("--use_fast_math",)
 # sm_NN, sm_NNa, sm_NNf; whether LLVM knows the chip is the compiler's
 # check (the pipeline picks the chip's PTX ISA).
@@ -44,8 +45,11 @@ def _target_options(target):
         if type(max_registers) is not int or not 0 <= max_registers <= 255:
             raise ValueError("target max_registers must be an int from 1 to 255 (0 or "
                              "absent: ptxas's choice), got %r" % (max_registers,))
+        strict = target.get("strict_races", False)
+        if type(strict) is not bool:
+            raise ValueError("target strict_races must be True or False, got %r" % (strict,))
     elif target in (None, "cuda"):
-        arch, fast, max_registers = None, False, 0
+        arch, fast, max_registers, strict = None, False, 0, False
     else:
         raise ValueError("target must be 'cuda', 'interpret' or {'kind': 'cuda', 'arch': "
                          "'sm_90'}, got %r" % (target,))
@@ -56,7 +60,7 @@ def _target_options(target):
     if not match:
         raise ValueError("target arch must be a chip name such as 'sm_90' or 'sm_90a', got %r"
                          % (arch,))
-    return arch, fast, max_registers
+    return arch, fast, max_registers, strict
 
 
 # Diagnostics the parser reports inside the generated IR text (type errors
@@ -104,9 +108,9 @@ def compile(f, target=None, pipeline="default"):
         raise ValueError("pipeline must be 'default', got %r" % (pipeline,))
     if _interpret.requested(target):
         return _interpret.compile_interpreted(f, target)
-    arch, fast, max_registers = _target_options(target)
+    arch, fast, max_registers, strict = _target_options(target)
     caching = _cache.enabled()
-    memory_key = (arch, fast, max_registers, _cache.environment())
+    memory_key = (arch, fast, max_registers, strict, _cache.environment())
     if caching:
         hit = f.compiled.get(memory_key)
         if hit is not None:
@@ -115,9 +119,12 @@ def compile(f, target=None, pipeline="default"):
     # keep-cubin: ptxas -v runs on the PTX when a toolkit is found, for
     # .registers and .spill_bytes (docs/registers.md), and its cubin is what
     # the launcher loads (no JIT at the first launch).
-    options = "chip=%s%s keep-cubin=1%s" % (
+    # strict-races: a kernel beyond the race proof's model is an error, not
+    # a ProofWarning (docs/races.md).
+    options = "chip=%s%s keep-cubin=1%s%s" % (
         arch, " fast-math=1" if fast else "",
-        " max-registers=%d" % max_registers if max_registers else "")
+        " max-registers=%d" % max_registers if max_registers else "",
+        " strict-races=1" if strict else "")
     disk_key = _cache.key(ir, options) if caching else None
     entry = _cache.load(disk_key) if caching else None
     source = "disk"

@@ -713,3 +713,30 @@ def test_indices_and_sizes_as_numbers():
     assert re.search(r"arith\.sitofp %\w+ : i64 to f32", ir)
     assert re.search(r"arith\.trunci %\w+ : i64 to i32", ir)
     assert re.search(r"cvt\.rn\.f32\.s64", compiled.ptx)
+
+
+def test_kernel_beyond_the_race_proof_warns_or_with_strict_races_is_refused():
+    # An mbarrier orders threads in ways the race proof does not model yet
+    # (docs/races.md): a ProofWarning at its line, or with strict_races an
+    # error there.
+    @T.function
+    def k(A: T.Tensor((128,), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=128))
+        mbar = T.alloc_shared((1,), "uint64", align=8)
+        tx = T.cuda.thread_idx("x")
+        with T.If(tx == 0):
+            with T.Then():
+                T.ptx.mbarrier.init.shared.b64(mbar.ptr_to([0]), T.uint32(1))  # MARK-mbar
+        T.cuda.cta_sync()
+    message = ("the kernel's shared memory is not proven free of data races: "
+               "'mbarrier.init.shared.b64': mbarrier arrivals and phase waits order "
+               "threads in ways the race proof does not model yet")
+    with pytest.warns(tirx.ProofWarning, match=re.escape(message)) as record:
+        tirx.compile(k, target={"kind": "cuda", "arch": "sm_90a"})
+    assert [(w.filename.endswith(HERE), w.lineno) for w in record] == [
+        (True, int(line_of("MARK-mbar").split(":")[1]))]
+    with raises(line_of("MARK-mbar") + "error: " + message):
+        tirx.compile(k, target={"kind": "cuda", "arch": "sm_90a", "strict_races": True})
+    with pytest.raises(ValueError,
+                       match=re.escape("target strict_races must be True or False, got 1")):
+        tirx.compile(k, target={"kind": "cuda", "arch": "sm_90a", "strict_races": 1})

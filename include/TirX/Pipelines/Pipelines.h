@@ -63,6 +63,11 @@ struct TirXToPTXOptions : public PassPipelineOptions<TirXToPTXOptions> {
       llvm::cl::desc("Registers per thread a kernel may use (.maxnreg; "
                      "0: ptxas's choice), e.g. to see ptxas spill"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> strictRaces{
+      *this, "strict-races",
+      llvm::cl::desc("Refuse a kernel whose synchronization the race proof "
+                     "does not model, instead of warning (docs/races.md)"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> ptxOutput{
       *this, "ptx-output",
       llvm::cl::desc("Also write the bare PTX (or cubin) to this file; '-' "

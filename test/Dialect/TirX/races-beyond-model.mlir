@@ -5,7 +5,7 @@
 // RUN: not tirx-opt %s -split-input-file --tirx-verify-kernels=strict-races=true 2>&1 | FileCheck %s --check-prefix=STRICT
 
 // A cp.async pipeline: each copy completes at a wait in a later iteration.
-// STRICT: races-beyond-model.mlir:[[# @LINE + 13]]:5: error: 'tile.apply' op the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it (within one iteration of the loops around it) is sure to complete its group, as in a cp.async pipeline; the race proof does not model a copy in flight across iterations yet
+// STRICT: races-beyond-model.mlir:[[# @LINE + 13]]:5: error: the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it (within one iteration of the loops around it) is sure to complete its group, as in a cp.async pipeline; the race proof does not model a copy in flight across iterations yet
 !G = !tirx.tensor<4x32x4xf32, global, align = 16>
 !S = !tirx.tensor<2x4x32x4xf32, shared, align = 16>
 tirx.kernel @cp_async_pipeline(%G: !G) launch(grid = [1], block = [128]) {

@@ -1159,7 +1159,7 @@ LogicalResult mlir::tirx::verifyRaceFreedom(KernelOp kernel, bool strict) {
     if (auto apply = dyn_cast<tile::ApplyOp>(gap.op))
       spelling = ("'" + apply.getInstruction().getSpelling() + "'").str();
     InFlightDiagnostic diag =
-        strict ? gap.op->emitOpError() : gap.op->emitWarning();
+        strict ? gap.op->emitError() : gap.op->emitWarning();
     diag << "the kernel's shared memory is not proven free of data races: "
          << spelling << ": " << gap.why;
     return failure(strict);
