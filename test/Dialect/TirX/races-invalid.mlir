@@ -517,3 +517,118 @@ tirx.kernel @cp_async_overwrites_a_read_buffer(%G: !G) launch(grid = [1], block 
   }
   tirx.return
 }
+
+// -----
+
+// stmatrix (a warp collective) stores rows that another warp reads with no
+// barrier between. (Its registers are never written: the interpreter stops
+// at that first.)
+#ldm4w = #tirx.layout<S[(4, 4, 8, 4) : (1@warpid, 1, 4@laneid, 1@laneid)]>
+!rows = !tirx.tensor<4x4x8x4xui32, shared, align = 16>
+!regs = !tirx.tensor<4x32x1x4xui32, local, #tirx.layout<S[(4, 32, 1, 4) : (1@warpid, 1@laneid, 4, 1)]>>
+!view = !tirx.tensor<4x32x1x4xui32, shared, #tirx.layout<S[(4, 32, 1, 4) : (4, 16, 4, 1)]>, align = 16>
+tirx.kernel @collective_write(%G: !tirx.tensor<4x4x8x4xui32, global, align = 16>) launch(grid = [1], block = [128]) {
+  %f = tirx.alloc_local : !tirx.tensor<4x4x8x4xui32, local, #ldm4w>
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !rows
+  // expected-note @+1 {{the other access: the write of byte 16 by warp 0}}
+  tile.apply "stmatrix.sync.aligned.m8n8.x4.shared.b16" scope(cta) (%s, %f) : !rows, !tirx.tensor<4x4x8x4xui32, local, #ldm4w>
+  %r = tirx.alloc_local : !regs
+  %v = tirx.reinterpret %s : !rows -> !view
+  // expected-error-re @+1 {{data race on byte 16 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by warp 0 at the op noted below can run with no CTA barrier between them}}
+  tile.apply "ld.shared.v4.b32" scope(cta) (%r, %v) : !regs, !view
+  tirx.return
+}
+
+// -----
+
+// A switch on the thread's warp: warp 0 stores what warp 1 loads in
+// another case of the same switch. (The interpreter does not run
+// scf.index_switch.)
+!regs = !tirx.tensor<32x1xf32, local>
+!words = !tirx.tensor<32x1xf32, shared>
+tirx.kernel @switch_cases() launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(warp) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !words
+  %tx = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %warp = arith.divui %tx, %c32 : index
+  scf.index_switch %warp
+  case 0 {
+    // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 0 (warp 0, lane 0) and the read by thread 32 (warp 1, lane 0) at the op noted below can run with no CTA barrier between them}}
+    tile.apply "st.shared.f32" scope(warp) (%s, %r) : !words, !regs
+    scf.yield
+  }
+  default {
+    // expected-note @+1 {{the other access: the read of byte 0 by thread 32 (warp 1, lane 0)}}
+    tile.apply "ld.shared.f32" scope(warp) (%r, %s) : !regs, !words
+    scf.yield
+  }
+  tirx.return
+}
+
+// -----
+
+// Warpgroups each store one slice; warpgroup 1 reads warpgroup 0's.
+!regs = !tirx.tensor<4x32x1xf32, local, #tirx.layout<S[(4, 32, 1) : (1@wid_in_wg, 1@laneid, 1)]>>
+!slice = !tirx.tensor<4x32x1xf32, shared>
+tirx.kernel @warpgroup_slices() launch(grid = [1], block = [256]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(warpgroup) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<2x128xf32, shared>
+  %tx = tirx.thread_idx x
+  %c128 = arith.constant 128 : index
+  %c1 = arith.constant 1 : index
+  %wg = arith.divui %tx, %c128 : index
+  %mine = tirx.region %s[%wg, 0] [1, 128] : !tirx.tensor<2x128xf32, shared>
+  %w = tirx.reinterpret %mine : !tirx.tensor<1x128xf32, shared, #tirx.layout<S[(1, 128) : (128, 1)]>> -> !slice
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 512 of the shared tensor
+  // expected-note @+1 {{the other access: the write of byte 0 by thread 0 (warp 0, lane 0)}}
+  tile.apply "st.shared.f32" scope(warpgroup) (%w, %r) : !slice, !regs
+  %other = arith.subi %c1, %wg : index
+  %theirs = tirx.region %s[%other, 0] [1, 128] : !tirx.tensor<2x128xf32, shared>
+  %t = tirx.reinterpret %theirs : !tirx.tensor<1x128xf32, shared, #tirx.layout<S[(1, 128) : (128, 1)]>> -> !slice
+  // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this read by thread 128 (warp 4, lane 0) and the write by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them}}
+  tile.apply "ld.shared.f32" scope(warpgroup) (%r, %t) : !regs, !slice
+  tirx.return
+}
+
+// -----
+
+// A do-while loop (scf.while) whose body stores and loads one buffer with
+// one barrier: the next iteration's store meets this iteration's load.
+#own = #tirx.layout<S[(2, 32, 1) : (1@warpid, 1@laneid, 1)]>
+#transposed = #tirx.layout<S[(2, 32, 1) : (1, 2, 1)]>
+!regs = !tirx.tensor<2x32x1xf32, local, #own>
+!tile = !tirx.tensor<2x32x1xf32, shared>
+!tileT = !tirx.tensor<2x32x1xf32, shared, #transposed>
+tirx.kernel @while_back_edge() launch(grid = [1], block = [64]) {
+  %r = tirx.alloc_local : !regs
+  tile.apply "mov.b32" scope(cta) (%r, 0.0 : f32) : !regs
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !tirx.tensor<64xf32, shared>
+  %w = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tile
+  %t = tirx.reinterpret %s : !tirx.tensor<64xf32, shared> -> !tileT
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-note @+1 {{the write runs in the iteration of this loop after the read's, and no CTA barrier lies on the way from one to the other}}
+  %end = scf.while (%i = %c0) : (index) -> index {
+    // expected-error-re @+1 {{data race on byte 128 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and the read by thread 16 (warp 0, lane 16) at the op noted below can run with no CTA barrier between them}}
+    tile.apply "st.shared.f32" scope(cta) (%w, %r) : !tile, !regs
+    tirx.cta_sync
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: data race on byte 128 of the shared tensor
+    // expected-note @+1 {{the other access: the read of byte 128 by thread 16 (warp 0, lane 16)}}
+    tile.apply "ld.shared.f32" scope(cta) (%r, %t) : !regs, !tileT
+    %next = arith.addi %i, %c1 : index
+    %c3 = arith.constant 3 : index
+    %more = arith.cmpi ult, %next, %c3 : index
+    scf.condition(%more) %next : index
+  } do {
+  ^bb0(%j: index):
+    scf.yield %j : index
+  }
+  tirx.return
+}

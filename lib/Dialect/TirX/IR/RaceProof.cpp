@@ -58,6 +58,12 @@ using namespace mlir::tirx::proof;
 
 namespace {
 
+constexpr StringLiteral kDefaultCase =
+    "the default case of an scf.index_switch (the proof uses the values of "
+    "its cases only)";
+constexpr StringLiteral kUnusedSelector =
+    "an scf.index_switch whose selector is not affine in the indices";
+
 //===----------------------------------------------------------------------===//
 // Accesses
 //===----------------------------------------------------------------------===//
@@ -650,6 +656,25 @@ FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
                                         SmallVectorImpl<UnusedGuard> &unused,
                                         bool withWarps, bool withoutSwizzle) {
   proof.addGuardCase(guard, unused);
+  // The cases of the scf.index_switch ops around the access: arg = value
+  // (the default case would be a disjunction of the others' negations: left
+  // out, and said so where a witness falls in another case).
+  for (Operation *around : getEnclosingOps(access.op, kernel)) {
+    auto dispatch = dyn_cast<scf::IndexSwitchOp>(around);
+    if (!dispatch)
+      continue;
+    Region *region = getChildOf(access.op, dispatch)->getParentRegion();
+    std::optional<int64_t> value;
+    for (auto [index, caseValue] : llvm::enumerate(dispatch.getCases()))
+      if (region == &dispatch.getCaseRegions()[index])
+        value = caseValue;
+    FailureOr<Linear> selector =
+        value ? proof.translate(dispatch.getArg()) : FailureOr<Linear>();
+    if (value && succeeded(selector))
+      proof.requireZero(*combine(*selector, -1, constant(*value)));
+    else
+      unused.push_back({dispatch, value ? kUnusedSelector : kDefaultCase});
+  }
   AccessForms forms;
   // The flat thread index: x + X·y + X·Y·z.
   forms.thread = constant(0);
@@ -879,6 +904,20 @@ RaceProof::recompute(AccessProof &proof, unsigned copy,
   }
   tile::ApplyOp op = access.op;
   std::optional<bool> holds = guardsHold(evaluator, kernel, op, op.getPred());
+  // And the cases of the switches around it.
+  for (Operation *around : getEnclosingOps(op, kernel)) {
+    auto dispatch = dyn_cast<scf::IndexSwitchOp>(around);
+    if (!dispatch || !holds || !*holds)
+      continue;
+    std::optional<int64_t> selector =
+        evaluator.evaluateSigned(dispatch.getArg());
+    Region *region = getChildOf(op, dispatch)->getParentRegion();
+    Region *taken = &dispatch.getDefaultRegion();
+    for (auto [index, caseValue] : llvm::enumerate(dispatch.getCases()))
+      if (selector && caseValue == *selector)
+        taken = &dispatch.getCaseRegions()[index];
+    holds = selector && taken == region;
+  }
   return Concrete{byte, *thread, holds.value_or(false)};
 }
 
