@@ -12,7 +12,10 @@
 //
 // over the elements f of the thread's group coordinate (spec §2.2: the
 // operand is group × repeat × atom) and the bytes u of an element, where the
-// layout's digits are integer variables (f = Σ d_j·P_j, 0 ≤ d_j < e_j).
+// layout's digits are floor divisions of f (one quotient variable each); a
+// swizzle's XOR is written bit by bit (x ^ y = x + y − 2·(x ∧ y)), or left
+// out where both accesses swizzle alike. A cp.async's write lasts from its
+// issue to the wait that retires its group.
 //
 // CTA barriers cut each thread's execution into intervals; the barrier
 // convergence check proved every thread reaches the same barriers, so two
@@ -28,7 +31,9 @@
 //   - a later iteration of one loop L around both (the back edge): the first
 //     reaches the end of L's body and the second is reached from its start
 //     barrier-free; the second's iteration is the next one if L's body has
-//     a must barrier, else any later one.
+//     a must barrier, else any later one;
+//   - two branches of one condition or switch (different threads may take
+//     each), and an access on the way from a cp.async to its wait.
 //
 // Each case, with each case of the two guards, is one integer polyhedron of
 // the bounds proof's (AccessProof): the two executions are two copies of the
@@ -37,9 +42,9 @@
 // distinct threads (warps), one byte and one write (an atomic against a
 // plain access) is a race; it is recomputed concretely — the layout's own
 // apply, the thread that owns the element, the guards — before it is shown.
-// Where the kernel synchronizes in ways the model does not know (cp.async,
-// mbarriers, TMA, wgmma, partial named barriers), the proof says so with a
-// warning at that op instead of judging.
+// Where the kernel synchronizes in ways the model does not know (cp.async
+// pipelines, mbarriers, TMA, wgmma, partial named barriers), the proof says
+// so with a warning at that op instead of judging.
 //
 //===----------------------------------------------------------------------===//
 
