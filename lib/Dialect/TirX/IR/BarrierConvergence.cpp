@@ -88,6 +88,21 @@ static Dependence getDependence(ArrayRef<Value> values) {
   return dependence;
 }
 
+/// The constant value of operand `index` of a tile.apply, if it is one.
+static std::optional<int64_t>
+getConstantOperand(ArrayRef<tile::MixedOperand> operands, unsigned index) {
+  if (index >= operands.size())
+    return std::nullopt;
+  IntegerAttr attr;
+  if (operands[index].immediate)
+    attr = dyn_cast<IntegerAttr>(operands[index].immediate);
+  else
+    matchPattern(operands[index].value, m_Constant(&attr));
+  if (!attr)
+    return std::nullopt;
+  return attr.getInt();
+}
+
 /// Whether `op` is a barrier every thread of the CTA takes part in:
 /// tirx.cta_sync, `bar.sync a` and `bar.sync a, b` with b the block's
 /// thread count.
@@ -106,13 +121,7 @@ bool mlir::tirx::isCTABarrier(Operation *op, int64_t numThreads) {
   if (failed(operands) || operands->size() < 2)
     return succeeded(operands);
   // bar.sync a, b: b threads; the block's count makes it a CTA barrier.
-  const tile::MixedOperand &count = (*operands)[1];
-  IntegerAttr countAttr;
-  if (count.immediate)
-    countAttr = dyn_cast<IntegerAttr>(count.immediate);
-  else
-    matchPattern(count.value, m_Constant(&countAttr));
-  return countAttr && countAttr.getInt() == numThreads;
+  return getConstantOperand(*operands, 1) == numThreads;
 }
 
 namespace {
@@ -136,11 +145,6 @@ std::string mlir::tirx::describeBlockThread(int64_t flat,
   }
   os << " (warp " << flat / 32 << ", lane " << flat % 32 << ")";
   return text;
-}
-
-static std::string describeThread(const BlockThread &thread,
-                                  ArrayRef<int64_t> block) {
-  return describeBlockThread(thread.flat, block);
 }
 
 /// What `construct` (an scf.if, scf.for or scf.index_switch around a
@@ -263,8 +267,9 @@ static LogicalResult checkBarrier(KernelOp kernel, Operation *barrier,
                                    "threads: "
                                 << describeConstruct(construct) << " around it";
       diag << " depends on the thread index, and "
-           << describeThread(threads.front(), block) << " " << describe(*first)
-           << " while " << describeThread(thread, block) << " "
+           << describeBlockThread(threads.front().flat, block) << " "
+           << describe(*first) << " while "
+           << describeBlockThread(thread.flat, block) << " "
            << describe(*decision)
            << "; a barrier of every thread must be reached by every thread "
               "(hoist it out, or guard only the work around it)";
@@ -301,21 +306,6 @@ Operation *mlir::tirx::getConstructDecidedByMemory(Operation *barrier,
     if (getDependence(getDeciders(construct)).memoryRead)
       return construct;
   return nullptr;
-}
-
-/// The constant value of operand `index` of a tile.apply, if it is one.
-static std::optional<int64_t>
-getConstantOperand(ArrayRef<tile::MixedOperand> operands, unsigned index) {
-  if (index >= operands.size())
-    return std::nullopt;
-  IntegerAttr attr;
-  if (operands[index].immediate)
-    attr = dyn_cast<IntegerAttr>(operands[index].immediate);
-  else
-    matchPattern(operands[index].value, m_Constant(&attr));
-  if (!attr)
-    return std::nullopt;
-  return attr.getInt();
 }
 
 /// A named barrier of part of the block (`bar.sync a, b`, b below the
@@ -386,14 +376,15 @@ static LogicalResult checkNamedBarrierCount(KernelOp kernel,
                             << " threads of barrier " << *id << ", but "
                             << participants << " threads of the CTA reach it";
   if (participants > *count)
-    diag << ": " << describeThread(*reaching[*count], block)
+    diag << ": " << describeBlockThread(reaching[*count]->flat, block)
          << " is one more than it waits for (the count must be the number "
             "of threads that take part)";
   else
     diag << ", and no other instruction arrives on barrier " << *id
          << ": they wait for ever ("
-         << (missing.empty() ? std::string("no other thread")
-                             : describeThread(*missing.front(), block))
+         << (missing.empty()
+                 ? std::string("no other thread")
+                 : describeBlockThread(missing.front()->flat, block))
          << " does not reach it)";
   return diag;
 }
