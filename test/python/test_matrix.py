@@ -133,6 +133,15 @@ def test_gemm_down_to_ptx(gemm_256):
     assert ".extern .shared .align 128 .b8 gemm_dsmem[];" in ptx
 
 
+def test_gemm_is_proven_free_of_races():
+    # Its cp.async pipeline (docs/races.md): each stage is read after its
+    # step's wait_group and barrier and loaded again only after the barrier
+    # that follows its reads. strict_races refuses what the proof leaves out.
+    tirx.compile(gemm.make_kernel(256, 256, 128), target=dict(TARGET, strict_races=True))
+    tirx.compile(gemm.make_kernel(256, 256, 256, STAGES=3),
+                 target=dict(TARGET, strict_races=True))
+
+
 def test_gemm_has_no_spills(gemm_256):
     # Fails when ptxas is found and gave no report; skips only without ptxas.
     helpers.ptxas_report(gemm_256)

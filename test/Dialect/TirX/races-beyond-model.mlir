@@ -4,8 +4,9 @@
 // RUN: tirx-opt %s -split-input-file -verify-diagnostics --tirx-verify-kernels
 // RUN: not tirx-opt %s -split-input-file --tirx-verify-kernels=strict-races=true 2>&1 | FileCheck %s --check-prefix=STRICT
 
-// A cp.async pipeline: each copy completes at a wait in a later iteration.
-// STRICT: races-beyond-model.mlir:[[# @LINE + 13]]:5: error: the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it (within one iteration of the loops around it) is sure to complete its group, as in a cp.async pipeline; the race proof does not model a copy in flight across iterations yet
+// A cp.async pipeline with no wait after its loop: the copies of its last
+// iteration are never completed.
+// STRICT: races-beyond-model.mlir:[[# @LINE + 13]]:5: error: the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it is sure to complete its group (the race proof looks in the copy's iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level, and for a pipeline's last copies after that loop)
 !G = !tirx.tensor<4x32x4xf32, global, align = 16>
 !S = !tirx.tensor<2x4x32x4xf32, shared, align = 16>
 tirx.kernel @cp_async_pipeline(%G: !G) launch(grid = [1], block = [128]) {
@@ -17,7 +18,7 @@ tirx.kernel @cp_async_pipeline(%G: !G) launch(grid = [1], block = [128]) {
     %stage = arith.remui %i, %c1 : index
     %stage_tile = tirx.region %s[%stage, 0, 0, 0] [1, 4, 32, 4] : !S
     %dst = tirx.view %stage_tile : !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 128, 4, 1)]>, align = 16> -> !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>
-    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it (within one iteration of the loops around it) is sure to complete its group, as in a cp.async pipeline; the race proof does not model a copy in flight across iterations yet}}
+    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it is sure to complete its group (the race proof looks in the copy's iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level, and for a pipeline's last copies after that loop)}}
     tile.apply "cp.async.ca.shared.global" scope(cta) (%dst, %G, 16 : i32) : !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>, !G
     tile.apply "cp.async.commit_group" scope(cta) ()
     tile.apply "cp.async.wait_group" scope(cta) (1 : i32)

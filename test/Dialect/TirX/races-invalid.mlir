@@ -632,3 +632,271 @@ tirx.kernel @while_back_edge() launch(grid = [1], block = [64]) {
   }
   tirx.return
 }
+
+// -----
+
+// A pipeline that reads the stage of step i + 1, whose copies are still in
+// flight (they complete at step i + 1's wait).
+!G = !tirx.tensor<4x32x4xf32, global, align = 16>
+!S = !tirx.tensor<3x4x32x4xf32, shared, align = 16>
+!ST = !tirx.tensor<3x4x32x4xf32, shared, #tirx.layout<S[(3, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!stage = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 128, 4, 1)]>, align = 16>
+!stageT = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!regs = !tirx.tensor<4x32x4xf32, local, #tirx.layout<S[(4, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+!dst = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>
+!src = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (4, 16, 1)]>, align = 16>
+tirx.kernel @cp_async_pipeline_reads_ahead(%G: !G) launch(grid = [1], block = [128]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !S
+  %t = tirx.reinterpret %s : !S -> !ST
+  %r = tirx.alloc_local : !regs
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %p0s = tirx.region %s[%c0, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p0 = tirx.view %p0s : !stage -> !dst
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p0, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  %p1s = tirx.region %s[%c1, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p1 = tirx.view %p1s : !stage -> !dst
+  // expected-note @+1 {{the other access: the write of byte 2064 by thread 1 (warp 0, lane 1)}}
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p1, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  scf.for %i = %c0 to %c6 step %c1 {
+    %ahead = arith.addi %i, %c2 : index
+    %load = arith.remui %ahead, %c3 : index
+    %dsts = tirx.region %s[%load, 0, 0, 0] [1, 4, 32, 4] : !S
+    %dst = tirx.view %dsts : !stage -> !dst
+    tile.apply "cp.async.cg.shared.global" scope(cta) (%dst, %G, 16 : i32) : !dst, !G
+    tile.apply "cp.async.commit_group" scope(cta) ()
+    // expected-note @+1 {{the copy is still in flight at the read: its write is complete only after this wait, in the loop's iteration #1 (counting from 0)}}
+    tile.apply "cp.async.wait_group" scope(cta) (2 : i32)
+    tirx.cta_sync
+    %next = arith.addi %i, %c1 : index
+    %read = arith.remui %next, %c3 : index
+    %srcs = tirx.region %t[%read, 0, 0, 0] [1, 4, 32, 4] : !ST
+    %src = tirx.view %srcs : !stageT -> !src
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: reads byte 2096 of the shared tensor
+    // expected-error-re @+1 {{data race on byte 2064 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them; here loop #0's index = 0}}
+    tile.apply "ld.shared.v4.b32" scope(cta) (%r, %src) : !regs, !src
+    tirx.cta_sync
+  }
+  tile.apply "cp.async.wait_all" scope(cta) ()
+  tirx.return
+}
+
+// -----
+
+// A pipeline without the barrier after the reads: the copies of step i + 3,
+// issued in step i + 1, overwrite step i's stage while other threads may
+// still read it. (The interpreter lands a copy at the wait that completes
+// it, after the barriers on the way, so it does not meet this one.)
+!G = !tirx.tensor<4x32x4xf32, global, align = 16>
+!S = !tirx.tensor<3x4x32x4xf32, shared, align = 16>
+!ST = !tirx.tensor<3x4x32x4xf32, shared, #tirx.layout<S[(3, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!stage = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 128, 4, 1)]>, align = 16>
+!stageT = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!regs = !tirx.tensor<4x32x4xf32, local, #tirx.layout<S[(4, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+!dst = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>
+!src = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (4, 16, 1)]>, align = 16>
+tirx.kernel @cp_async_pipeline_without_release(%G: !G) launch(grid = [1], block = [128]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !S
+  %t = tirx.reinterpret %s : !S -> !ST
+  %r = tirx.alloc_local : !regs
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %p0s = tirx.region %s[%c0, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p0 = tirx.view %p0s : !stage -> !dst
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p0, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  %p1s = tirx.region %s[%c1, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p1 = tirx.view %p1s : !stage -> !dst
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p1, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  // expected-note @+1 {{the write runs in the iteration of this loop after the read's, and no CTA barrier lies on the way from one to the other}}
+  scf.for %i = %c0 to %c6 step %c1 {
+    %ahead = arith.addi %i, %c2 : index
+    %load = arith.remui %ahead, %c3 : index
+    %dsts = tirx.region %s[%load, 0, 0, 0] [1, 4, 32, 4] : !S
+    %dst = tirx.view %dsts : !stage -> !dst
+    // expected-error-re @+1 {{data race on byte 512 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and the read by thread 8 (warp 0, lane 8) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
+    tile.apply "cp.async.cg.shared.global" scope(cta) (%dst, %G, 16 : i32) : !dst, !G
+    tile.apply "cp.async.commit_group" scope(cta) ()
+    tile.apply "cp.async.wait_group" scope(cta) (2 : i32)
+    tirx.cta_sync
+    %read = arith.remui %i, %c3 : index
+    %srcs = tirx.region %t[%read, 0, 0, 0] [1, 4, 32, 4] : !ST
+    %src = tirx.view %srcs : !stageT -> !src
+    // expected-note @+1 {{the other access: the read of byte 512 by thread 8 (warp 0, lane 8)}}
+    tile.apply "ld.shared.v4.b32" scope(cta) (%r, %src) : !regs, !src
+  }
+  tile.apply "cp.async.wait_all" scope(cta) ()
+  tirx.return
+}
+
+// -----
+
+// A pipeline whose wait has no barrier after it: step i's copies are
+// complete in the threads that issued them, not yet in the others.
+!G = !tirx.tensor<4x32x4xf32, global, align = 16>
+!S = !tirx.tensor<3x4x32x4xf32, shared, align = 16>
+!ST = !tirx.tensor<3x4x32x4xf32, shared, #tirx.layout<S[(3, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!stage = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 128, 4, 1)]>, align = 16>
+!stageT = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!regs = !tirx.tensor<4x32x4xf32, local, #tirx.layout<S[(4, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+!dst = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>
+!src = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (4, 16, 1)]>, align = 16>
+tirx.kernel @cp_async_pipeline_without_handover(%G: !G) launch(grid = [1], block = [128]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !S
+  %t = tirx.reinterpret %s : !S -> !ST
+  %r = tirx.alloc_local : !regs
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %p0s = tirx.region %s[%c0, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p0 = tirx.view %p0s : !stage -> !dst
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 512 of the shared tensor
+  // expected-note @+1 {{the other access: the write of byte 16 by thread 1 (warp 0, lane 1)}}
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p0, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  %p1s = tirx.region %s[%c1, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p1 = tirx.view %p1s : !stage -> !dst
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p1, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  scf.for %i = %c0 to %c6 step %c1 {
+    %ahead = arith.addi %i, %c2 : index
+    %load = arith.remui %ahead, %c3 : index
+    %dsts = tirx.region %s[%load, 0, 0, 0] [1, 4, 32, 4] : !S
+    %dst = tirx.view %dsts : !stage -> !dst
+    tile.apply "cp.async.cg.shared.global" scope(cta) (%dst, %G, 16 : i32) : !dst, !G
+    tile.apply "cp.async.commit_group" scope(cta) ()
+    // expected-note @+1 {{the copy's write is complete in its thread only after this wait, in the loop's iteration #0 (counting from 0), and no CTA barrier follows it before the read}}
+    tile.apply "cp.async.wait_group" scope(cta) (2 : i32)
+    %read = arith.remui %i, %c3 : index
+    %srcs = tirx.region %t[%read, 0, 0, 0] [1, 4, 32, 4] : !ST
+    %src = tirx.view %srcs : !stageT -> !src
+    // expected-error-re @+1 {{data race on byte 16 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them; here loop #0's index = 0}}
+    tile.apply "ld.shared.v4.b32" scope(cta) (%r, %src) : !regs, !src
+    tirx.cta_sync
+  }
+  tile.apply "cp.async.wait_all" scope(cta) ()
+  tirx.return
+}
+
+// -----
+
+// wait_group 3 leaves three groups in flight: step i's copies are not yet
+// complete when step i is read.
+!G = !tirx.tensor<4x32x4xf32, global, align = 16>
+!S = !tirx.tensor<3x4x32x4xf32, shared, align = 16>
+!ST = !tirx.tensor<3x4x32x4xf32, shared, #tirx.layout<S[(3, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!stage = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 128, 4, 1)]>, align = 16>
+!stageT = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!regs = !tirx.tensor<4x32x4xf32, local, #tirx.layout<S[(4, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+!dst = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>
+!src = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (4, 16, 1)]>, align = 16>
+tirx.kernel @cp_async_pipeline_waits_too_little(%G: !G) launch(grid = [1], block = [128]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !S
+  %t = tirx.reinterpret %s : !S -> !ST
+  %r = tirx.alloc_local : !regs
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %p0s = tirx.region %s[%c0, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p0 = tirx.view %p0s : !stage -> !dst
+  // expected-note @+1 {{the other access: the write of byte 16 by thread 1 (warp 0, lane 1)}}
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p0, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  %p1s = tirx.region %s[%c1, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p1 = tirx.view %p1s : !stage -> !dst
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p1, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  scf.for %i = %c0 to %c6 step %c1 {
+    %ahead = arith.addi %i, %c2 : index
+    %load = arith.remui %ahead, %c3 : index
+    %dsts = tirx.region %s[%load, 0, 0, 0] [1, 4, 32, 4] : !S
+    %dst = tirx.view %dsts : !stage -> !dst
+    tile.apply "cp.async.cg.shared.global" scope(cta) (%dst, %G, 16 : i32) : !dst, !G
+    tile.apply "cp.async.commit_group" scope(cta) ()
+    // expected-note @+1 {{the copy is still in flight at the read: its write is complete only after this wait, in the loop's iteration #1 (counting from 0)}}
+    tile.apply "cp.async.wait_group" scope(cta) (3 : i32)
+    tirx.cta_sync
+    %read = arith.remui %i, %c3 : index
+    %srcs = tirx.region %t[%read, 0, 0, 0] [1, 4, 32, 4] : !ST
+    %src = tirx.view %srcs : !stageT -> !src
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: reads byte 48 of the shared tensor
+    // expected-error-re @+1 {{data race on byte 16 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them; here loop #0's index = 0}}
+    tile.apply "ld.shared.v4.b32" scope(cta) (%r, %src) : !regs, !src
+    tirx.cta_sync
+  }
+  tile.apply "cp.async.wait_all" scope(cta) ()
+  tirx.return
+}
+
+// -----
+
+// The epilogue reads the last stage loaded without wait_all first.
+!G = !tirx.tensor<4x32x4xf32, global, align = 16>
+!S = !tirx.tensor<3x4x32x4xf32, shared, align = 16>
+!ST = !tirx.tensor<3x4x32x4xf32, shared, #tirx.layout<S[(3, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!stage = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 128, 4, 1)]>, align = 16>
+!stageT = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!regs = !tirx.tensor<4x32x4xf32, local, #tirx.layout<S[(4, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+!dst = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>
+!src = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (4, 16, 1)]>, align = 16>
+tirx.kernel @cp_async_pipeline_skips_drain(%G: !G) launch(grid = [1], block = [128]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !S
+  %t = tirx.reinterpret %s : !S -> !ST
+  %r = tirx.alloc_local : !regs
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %p0s = tirx.region %s[%c0, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p0 = tirx.view %p0s : !stage -> !dst
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p0, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  %p1s = tirx.region %s[%c1, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p1 = tirx.view %p1s : !stage -> !dst
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p1, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  scf.for %i = %c0 to %c6 step %c1 {
+    %ahead = arith.addi %i, %c2 : index
+    %load = arith.remui %ahead, %c3 : index
+    %dsts = tirx.region %s[%load, 0, 0, 0] [1, 4, 32, 4] : !S
+    %dst = tirx.view %dsts : !stage -> !dst
+    // expected-note @+1 {{the other access: the write of byte 16 by thread 1 (warp 0, lane 1)}}
+    tile.apply "cp.async.cg.shared.global" scope(cta) (%dst, %G, 16 : i32) : !dst, !G
+    tile.apply "cp.async.commit_group" scope(cta) ()
+    tile.apply "cp.async.wait_group" scope(cta) (2 : i32)
+    tirx.cta_sync
+    %read = arith.remui %i, %c3 : index
+    %srcs = tirx.region %t[%read, 0, 0, 0] [1, 4, 32, 4] : !ST
+    %src = tirx.view %srcs : !stageT -> !src
+    tile.apply "ld.shared.v4.b32" scope(cta) (%r, %src) : !regs, !src
+    tirx.cta_sync
+  }
+  tirx.cta_sync
+  %lasts = tirx.region %t[%c0, 0, 0, 0] [1, 4, 32, 4] : !ST
+  %last = tirx.view %lasts : !stageT -> !src
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 1536 of the shared tensor
+  // expected-error-re @+1 {{data race on byte 16 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them; there loop #0's index = 4}}
+  tile.apply "ld.shared.v4.b32" scope(cta) (%r, %last) : !regs, !src
+  // expected-note @+1 {{the copy is still in flight at the read: its write is complete only after this wait, after the loop (the copy runs in one of its last 2 iterations)}}
+  tile.apply "cp.async.wait_all" scope(cta) ()
+  tirx.return
+}

@@ -195,3 +195,54 @@ tirx.kernel @cp_async_then_barrier(%G: !G) launch(grid = [1], block = [128]) {
   tile.apply "ld.shared.v4.b32" scope(cta) (%r, %v) : !regs, !T
   tirx.return
 }
+
+// -----
+
+// A cp.async pipeline of three stages: steps i + 1 and i + 2 load while step
+// i is read. wait_group 2 in step i, after step i + 2's commit, completes step
+// i's copies (issued two iterations earlier, or before the loop), the barrier
+// after it hands them to every thread, and the barrier after the reads frees
+// the stage that step i + 3 loads into (in the next iteration).
+!G = !tirx.tensor<4x32x4xf32, global, align = 16>
+!S = !tirx.tensor<3x4x32x4xf32, shared, align = 16>
+!ST = !tirx.tensor<3x4x32x4xf32, shared, #tirx.layout<S[(3, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!stage = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 128, 4, 1)]>, align = 16>
+!stageT = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!regs = !tirx.tensor<4x32x4xf32, local, #tirx.layout<S[(4, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+!dst = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>
+!src = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (4, 16, 1)]>, align = 16>
+tirx.kernel @cp_async_pipeline(%G: !G) launch(grid = [1], block = [128]) {
+  %s = tirx.alloc_shared : !S
+  %t = tirx.reinterpret %s : !S -> !ST
+  %r = tirx.alloc_local : !regs
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %p0s = tirx.region %s[%c0, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p0 = tirx.view %p0s : !stage -> !dst
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p0, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  %p1s = tirx.region %s[%c1, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p1 = tirx.view %p1s : !stage -> !dst
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p1, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  scf.for %i = %c0 to %c6 step %c1 {
+    %ahead = arith.addi %i, %c2 : index
+    %load = arith.remui %ahead, %c3 : index
+    %dsts = tirx.region %s[%load, 0, 0, 0] [1, 4, 32, 4] : !S
+    %dst = tirx.view %dsts : !stage -> !dst
+    tile.apply "cp.async.cg.shared.global" scope(cta) (%dst, %G, 16 : i32) : !dst, !G
+    tile.apply "cp.async.commit_group" scope(cta) ()
+    tile.apply "cp.async.wait_group" scope(cta) (2 : i32)
+    tirx.cta_sync
+    %read = arith.remui %i, %c3 : index
+    %srcs = tirx.region %t[%read, 0, 0, 0] [1, 4, 32, 4] : !ST
+    %src = tirx.view %srcs : !stageT -> !src
+    tile.apply "ld.shared.v4.b32" scope(cta) (%r, %src) : !regs, !src
+    tirx.cta_sync
+  }
+  tile.apply "cp.async.wait_all" scope(cta) ()
+  tirx.return
+}

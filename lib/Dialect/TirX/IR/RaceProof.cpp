@@ -55,7 +55,10 @@
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -72,6 +75,23 @@ constexpr StringLiteral kUnusedSelector =
 //===----------------------------------------------------------------------===//
 // Accesses
 //===----------------------------------------------------------------------===//
+
+/// Where a cp.async's write is complete in its thread.
+struct Retirement {
+  /// The wait that completes it; null where none is known.
+  Operation *wait = nullptr;
+  /// A pipeline: the innermost loop around the copy, and how many of its
+  /// iterations after the copy's `wait` runs in; or (fromLoopStart) a loop
+  /// after the copy, and how many iterations after its first.
+  scf::ForOp loop;
+  int64_t iterations = 0;
+  bool fromLoopStart = false;
+  /// With iterations > 0: the wait after the loop that completes the copy
+  /// when the loop ends first (the copy runs in one of its last iterations).
+  Operation *afterLoop = nullptr;
+
+  explicit operator bool() const { return wait; }
+};
 
 /// One shared memory operand of a tile.apply.
 struct SharedAccess {
@@ -93,9 +113,9 @@ struct SharedAccess {
   GuardCases guardCases;
   Operation *disjunction = nullptr;
   /// An asynchronous copy's write (cp.async): the wait after which it is
-  /// complete in the issuing thread; null for an access that completes
+  /// complete in the issuing thread; none for an access that completes
   /// with its instruction.
-  Operation *retirement = nullptr;
+  Retirement retirement;
 
   StringRef getKind() const {
     return atomic ? "atomic access" : writes ? "write" : "read";
@@ -176,48 +196,154 @@ ptx::AsyncGroupEvent getAsyncGroupEvent(Operation *op, int64_t &pending) {
   return event;
 }
 
-/// The wait after which the cp.async `copy` is complete in its thread: the
-/// first wait_all, or wait_group N with more than N commits after the copy,
-/// on the way from the copy through the rest of its block and the blocks
-/// around it, within one iteration of the loops around it. Null where none
-/// is on that way, or a construct on the way commits or waits inside.
-Operation *findRetirement(Operation *copy, KernelOp kernel) {
-  int64_t commits = 0;
-  for (Operation *current = copy;;) {
-    for (Operation *next = current->getNextNode(); next;
-         next = next->getNextNode()) {
-      if (next->getNumRegions()) {
-        int64_t unused = 0;
-        WalkResult inside = next->walk([&](Operation *nested) {
-          return getAsyncGroupEvent(nested, unused) ==
-                         ptx::AsyncGroupEvent::None
-                     ? WalkResult::advance()
-                     : WalkResult::interrupt();
-        });
-        if (inside.wasInterrupted())
-          return nullptr;
+/// Whether `op` holds a commit or a wait (copies do not count groups).
+bool holdsGroupEvents(Operation *op) {
+  int64_t unused = 0;
+  return op
+      ->walk([&](Operation *nested) {
+        ptx::AsyncGroupEvent event = getAsyncGroupEvent(nested, unused);
+        return event == ptx::AsyncGroupEvent::None ||
+                       event == ptx::AsyncGroupEvent::Copy
+                   ? WalkResult::advance()
+                   : WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
+
+/// Whether `op` is an scf.for whose body commits or waits at its top level
+/// only: a loop the walk for a retiring wait can enter.
+bool isPipelineLoop(Operation *op) {
+  auto loop = dyn_cast<scf::ForOp>(op);
+  return loop && llvm::none_of(*loop.getBody(), [](Operation &nested) {
+           return nested.getNumRegions() && holdsGroupEvents(&nested);
+         });
+}
+
+/// Walks the ops from `first` on in its block, counting `commits`: the
+/// first wait_all, or wait_group N with more than N commits, completes the
+/// groups committed before. Null where none is in the block, or where the
+/// walk stops at a loop that commits or waits (`loop`; only where `loop` is
+/// given); failure where another construct on the way commits or waits
+/// inside.
+FailureOr<Operation *> findRetiringWait(Operation *first, int64_t &commits,
+                                        Operation **loop = nullptr) {
+  for (Operation *next = first; next; next = next->getNextNode()) {
+    if (next->getNumRegions()) {
+      if (!holdsGroupEvents(next))
         continue;
-      }
-      int64_t pending = 0;
-      switch (getAsyncGroupEvent(next, pending)) {
-      case ptx::AsyncGroupEvent::Commit:
-        ++commits;
-        break;
-      case ptx::AsyncGroupEvent::WaitGroup:
-        if (pending >= 0 && commits > pending)
-          return next;
-        break;
-      case ptx::AsyncGroupEvent::WaitAll:
-        return next;
-      default:
-        break;
-      }
+      if (!loop || !isPipelineLoop(next))
+        return failure();
+      *loop = next;
+      return static_cast<Operation *>(nullptr);
     }
+    int64_t pending = 0;
+    switch (getAsyncGroupEvent(next, pending)) {
+    case ptx::AsyncGroupEvent::Commit:
+      ++commits;
+      break;
+    case ptx::AsyncGroupEvent::WaitGroup:
+      if (pending >= 0 && commits > pending)
+        return next;
+      break;
+    case ptx::AsyncGroupEvent::WaitAll:
+      return next;
+    default:
+      break;
+    }
+  }
+  return static_cast<Operation *>(nullptr);
+}
+
+/// Walks from `op` (excluded) through the rest of its block and the blocks
+/// around it up to the kernel or a loop around `op` (`around`): the
+/// retiring wait, or null, where the walk stops at the loop around, at a
+/// loop on the way that commits or waits (`ahead`, where given), or at the
+/// kernel's end; failure where another construct on the way commits or
+/// waits inside.
+FailureOr<Operation *> findWaitUpToLoop(Operation *op, KernelOp kernel,
+                                        int64_t &commits, Operation *&around,
+                                        Operation **ahead = nullptr) {
+  around = nullptr;
+  for (Operation *current = op;;) {
+    FailureOr<Operation *> wait =
+        findRetiringWait(current->getNextNode(), commits, ahead);
+    if (failed(wait) || *wait || (ahead && *ahead))
+      return wait;
     Operation *parent = current->getParentOp();
-    if (!parent || parent == kernel.getOperation() || isLoop(parent))
-      return nullptr;
+    if (!parent || parent == kernel.getOperation())
+      return static_cast<Operation *>(nullptr);
+    if (isLoop(parent)) {
+      around = parent;
+      return static_cast<Operation *>(nullptr);
+    }
     current = parent;
   }
+}
+
+/// The retiring wait in an iteration of `loop` (whose body commits or waits
+/// at its top level only), `commits` counted before its first: the first
+/// iteration (1, 2, ...) with one. Null where none is (the body commits
+/// nothing, so no later wait completes more).
+Operation *findWaitInIterations(scf::ForOp loop, int64_t commits,
+                                int64_t &iteration) {
+  Block *body = loop.getBody();
+  // wait_group N takes at most N + 1 iterations that commit.
+  for (iteration = 1; iteration <= 64; ++iteration) {
+    int64_t before = commits;
+    FailureOr<Operation *> wait = findRetiringWait(&body->front(), commits);
+    if (failed(wait))
+      return nullptr;
+    if (*wait)
+      return *wait;
+    if (commits == before)
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// The wait after which the cp.async `copy` is complete in its thread: on
+/// the way from the copy through the rest of its block and the blocks around
+/// it within one iteration of the loops around it; else, in a pipeline, in
+/// a later iteration of the innermost loop around it, or in an iteration of
+/// a loop after it (an scf.for whose body commits and waits at its top
+/// level), with the wait after that loop that completes the copy when the
+/// loop ends first. None where there is no such wait.
+Retirement findRetirement(Operation *copy, KernelOp kernel) {
+  int64_t commits = 0;
+  Operation *around = nullptr, *ahead = nullptr;
+  FailureOr<Operation *> wait =
+      findWaitUpToLoop(copy, kernel, commits, around, &ahead);
+  if (failed(wait))
+    return {};
+  Retirement retirement;
+  if (*wait) {
+    retirement.wait = *wait;
+    return retirement;
+  }
+  if (ahead) {
+    // A loop after the copy: the wait runs in its iteration `shift` + 1.
+    retirement.loop = cast<scf::ForOp>(ahead);
+    retirement.fromLoopStart = true;
+  } else if (auto loop = dyn_cast_if_present<scf::ForOp>(around);
+             loop && isPipelineLoop(loop)) {
+    retirement.loop = loop;
+  } else {
+    return {};
+  }
+  int64_t iteration = 0;
+  retirement.wait = findWaitInIterations(retirement.loop, commits, iteration);
+  if (!retirement.wait)
+    return {};
+  retirement.iterations = retirement.fromLoopStart ? iteration - 1 : iteration;
+  // The loop may end first: after it, the commits counted so far are sure
+  // (later ones may not run; fewer commits retire no earlier).
+  Operation *unused = nullptr;
+  FailureOr<Operation *> afterLoop =
+      findWaitUpToLoop(retirement.loop, kernel, commits, unused);
+  if (failed(afterLoop) || !*afterLoop)
+    return {};
+  retirement.afterLoop = *afterLoop;
+  return retirement;
 }
 
 /// A construct the model does not cover: the op and why.
@@ -254,18 +380,19 @@ FailureOr<SmallVector<SharedAccess, 0>> collectAccesses(KernelOp kernel,
     }
     const ptx::Instruction &instruction = **selected;
     const ptx::FamilyModule &module = ptx::getFamilyModule(instruction);
-    Operation *retirement = nullptr;
+    Retirement retirement;
     if (module.getAsyncGroupEvent) {
       ptx::AsyncGroupEvent event = module.getAsyncGroupEvent(instruction);
       if (event != ptx::AsyncGroupEvent::Copy)
         return; // commits and waits: no access of their own
       retirement = findRetirement(op, kernel);
       if (!retirement)
-        return setGap("no wait on the way after it (within one iteration "
-                      "of the loops around it) is sure to complete its "
-                      "group, as in a cp.async pipeline; the race proof "
-                      "does not model a copy in flight across iterations "
-                      "yet");
+        return setGap(
+            "no wait on the way after it is sure to complete its group (the "
+            "race proof looks in the copy's iteration, in later iterations of "
+            "the innermost loop around it or of a loop after it, an scf.for "
+            "that commits and waits at its body's top level, and for a "
+            "pipeline's last copies after that loop)");
     }
     if (StringRef why = module.getRaceProofGap
                             ? module.getRaceProofGap(instruction)
@@ -438,7 +565,25 @@ struct EpochCase {
   SmallVector<Operation *> lastOfFirst, firstOfSecond;
   /// The second runs while the first, an asynchronous copy, is in flight.
   bool inFlight = false;
+  /// A copy's case: the wait that retires it (noted in a witness).
+  Operation *retiredAt = nullptr;
+  /// A pipeline's copy (copy 0, retired `shift` iterations of `pipelineLoop`
+  /// after its own): the first of the case is that wait, in the copy's
+  /// iteration + shift (so `pipelineLoop` is never shared); `copyEnds`
+  /// says whether the copy is in the loop's last `shift` iterations (+1:
+  /// it is, the wait after the loop retires it; −1: it is not; 0: either),
+  /// and an in-flight case bounds the second's iteration to the copy's +
+  /// [secondRange.first, secondRange.second] steps.
+  scf::ForOp pipelineLoop;
+  int64_t shift = 0;
+  /// The wait's iteration counts from the loop's first, not the copy's (a
+  /// copy before the loop).
+  bool fromLoopStart = false;
+  int copyEnds = 0;
+  std::optional<std::pair<int64_t, int64_t>> secondRange;
 };
+
+using EpochCases = SmallVector<EpochCase, 2>;
 
 /// The ops around `op` up to the kernel, innermost first (not `op`).
 SmallVector<Operation *> getEnclosingOps(Operation *op, KernelOp kernel) {
@@ -459,9 +604,9 @@ Operation *getChildOf(Operation *op, Operation *parent) {
 
 /// The epoch cases of `first` running before `second` (in the same
 /// iterations, or in a later iteration of a loop around both).
-SmallVector<EpochCase> getEpochCases(Operation *first, Operation *second,
-                                     KernelOp kernel, BarrierPaths &paths) {
-  SmallVector<EpochCase> cases;
+EpochCases getEpochCases(Operation *first, Operation *second, KernelOp kernel,
+                         BarrierPaths &paths) {
+  EpochCases cases;
   SmallVector<Operation *> aroundFirst = getEnclosingOps(first, kernel);
   SmallVector<Operation *> aroundSecond = getEnclosingOps(second, kernel);
   llvm::SmallPtrSet<Operation *, 8> secondSet(aroundSecond.begin(),
@@ -477,18 +622,20 @@ SmallVector<EpochCase> getEpochCases(Operation *first, Operation *second,
       commonLoops.push_back(op);
 
   // The same iterations of every common loop.
+  EpochCase sameIterations;
+  sameIterations.sameIteration = commonLoops;
   Operation *meet = common.empty() ? kernel.getOperation() : common.front();
   if (first == second) {
-    cases.push_back({commonLoops, nullptr, false, {}, {}});
+    cases.push_back(sameIterations);
   } else {
     Operation *firstChild = getChildOf(first, meet);
     Operation *secondChild = getChildOf(second, meet);
     if (firstChild->getBlock() != secondChild->getBlock()) {
       // Different regions of one op (an if's branches): different threads
       // may take each.
-      cases.push_back({commonLoops, nullptr, false, {}, {}});
+      cases.push_back(sameIterations);
     } else if (firstChild->isBeforeInBlock(secondChild)) {
-      EpochCase same{commonLoops, nullptr, false, {}, {}};
+      EpochCase same = sameIterations;
       if (paths.isFreeUpTo(first, firstChild, /*after=*/true,
                            same.lastOfFirst) &&
           paths.isFreeBetween(firstChild, secondChild) &&
@@ -558,6 +705,10 @@ private:
                                ArrayRef<GuardLiteral> guard,
                                SmallVectorImpl<UnusedGuard> &unused,
                                bool withWarps, bool withoutSwizzle);
+  /// The epoch cases of `first` before `second`; for an asynchronous copy,
+  /// those of its retiring wait and those where it is in flight.
+  EpochCases getCopyEpochCases(const SharedAccess &first,
+                               const SharedAccess &second);
   /// Adds an epoch case's relations between the copies.
   void relate(AccessProof &proof, const EpochCase &epoch);
   /// The access at the point, recomputed: its byte and thread, or nothing
@@ -799,20 +950,48 @@ FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
 void RaceProof::relate(AccessProof &proof, const EpochCase &epoch) {
   // Translated in a copy; a loop whose bounds the proof cannot follow keeps
   // its iterations unrelated (more executions, never fewer).
-  auto indexIn = [&](unsigned copy, Operation *op) -> FailureOr<Linear> {
-    proof.setCopy(copy);
-    if (auto loop = dyn_cast<scf::ForOp>(op))
-      return proof.translate(loop.getInductionVar());
-    return failure();
-  };
   auto boundIn = [&](unsigned copy, Value value) -> FailureOr<Linear> {
     proof.setCopy(copy);
     return proof.translate(value);
   };
-  if (auto loop = dyn_cast_if_present<scf::ForOp>(epoch.advanced)) {
-    FailureOr<Linear> early = indexIn(0, loop);
-    FailureOr<Linear> late = indexIn(1, loop);
+  // The loop's index in a copy, moved by `steps` of its step.
+  auto indexIn = [&](unsigned copy, Operation *op,
+                     int64_t steps = 0) -> FailureOr<Linear> {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      return failure();
+    FailureOr<Linear> index = boundIn(copy, loop.getInductionVar());
+    if (failed(index) || steps == 0)
+      return index;
+    FailureOr<Linear> step = boundIn(copy, loop.getStep());
+    if (failed(step))
+      return failure();
+    return combine(*index, steps, *step);
+  };
+  // A pipeline's base iteration moved by `steps`: the copy's, or the
+  // loop's first.
+  auto pipelineIndex = [&](int64_t steps) -> FailureOr<Linear> {
+    scf::ForOp loop = epoch.pipelineLoop;
+    if (!epoch.fromLoopStart)
+      return indexIn(0, loop, steps);
+    FailureOr<Linear> lower = boundIn(0, loop.getLowerBound());
     FailureOr<Linear> step = boundIn(0, loop.getStep());
+    if (failed(lower) || failed(step))
+      return failure();
+    return combine(*lower, steps, *step);
+  };
+  // The first's iteration: a pipeline's wait runs `shift` iterations after
+  // the base.
+  auto firstIndex = [&](Operation *loop) {
+    return loop == epoch.pipelineLoop ? pipelineIndex(epoch.shift)
+                                      : indexIn(0, loop);
+  };
+  if (Operation *loop = epoch.advanced) {
+    FailureOr<Linear> early = firstIndex(loop);
+    FailureOr<Linear> late = indexIn(1, loop);
+    FailureOr<Linear> step = isa<scf::ForOp>(loop)
+                                 ? boundIn(0, cast<scf::ForOp>(loop).getStep())
+                                 : FailureOr<Linear>();
     if (succeeded(early) && succeeded(late) && succeeded(step)) {
       // late − early − step = 0 (the next iteration) or ≥ 0.
       FailureOr<Linear> gap = combine(*late, -1, *early);
@@ -830,13 +1009,13 @@ void RaceProof::relate(AccessProof &proof, const EpochCase &epoch) {
     auto loop = dyn_cast<scf::ForOp>(op);
     if (!loop)
       continue;
-    FailureOr<Linear> index = indexIn(0, loop);
+    FailureOr<Linear> beyond = firstIndex(loop);
     FailureOr<Linear> step = boundIn(0, loop.getStep());
     FailureOr<Linear> upper = boundIn(0, loop.getUpperBound());
-    if (failed(index) || failed(step) || failed(upper))
+    if (failed(beyond) || failed(step) || failed(upper))
       continue;
     // index + step ≥ ub.
-    FailureOr<Linear> beyond = combine(*index, 1, *step);
+    beyond = combine(*beyond, 1, *step);
     if (succeeded(beyond))
       beyond = combine(*beyond, -1, *upper);
     if (succeeded(beyond))
@@ -852,6 +1031,37 @@ void RaceProof::relate(AccessProof &proof, const EpochCase &epoch) {
       if (FailureOr<Linear> start = combine(*index, -1, *lower);
           succeeded(start))
         proof.requireZero(*start);
+  }
+  scf::ForOp pipeline = epoch.pipelineLoop;
+  if (!pipeline)
+    return;
+  FailureOr<Linear> waitIndex = firstIndex(pipeline);
+  if (failed(waitIndex))
+    return;
+  // The wait's iteration in the second's: the same one.
+  if (llvm::is_contained(epoch.sameIteration, pipeline.getOperation()))
+    if (FailureOr<Linear> late = indexIn(1, pipeline); succeeded(late))
+      if (FailureOr<Linear> gap = combine(*late, -1, *waitIndex);
+          succeeded(gap))
+        proof.requireZero(*gap);
+  // The copy in the loop's last `shift` iterations or not: its iteration +
+  // shift·step ≥ ub, or < ub.
+  if (epoch.copyEnds != 0)
+    if (FailureOr<Linear> upper = boundIn(0, pipeline.getUpperBound());
+        succeeded(upper))
+      if (FailureOr<Linear> beyond = combine(*waitIndex, -1, *upper);
+          succeeded(beyond))
+        proof.require(epoch.copyEnds > 0 ? *beyond
+                                         : *combine(constant(-1), -1, *beyond));
+  // An in-flight second: copy + low·step ≤ second ≤ copy + high·step.
+  if (epoch.secondRange) {
+    FailureOr<Linear> low = pipelineIndex(epoch.secondRange->first);
+    FailureOr<Linear> high = pipelineIndex(epoch.secondRange->second);
+    FailureOr<Linear> late = indexIn(1, pipeline);
+    if (succeeded(low) && succeeded(high) && succeeded(late)) {
+      proof.require(*combine(*late, -1, *low));
+      proof.require(*combine(*high, -1, *late));
+    }
   }
 }
 
@@ -1021,15 +1231,29 @@ RaceProof::report(AccessProof &proof, const Point &point,
            << " the " << first.getKind() << "'s";
     note << ", and no CTA barrier lies on the way from one to the other";
   }
-  if (first.retirement && epoch.inFlight)
-    diag.attachNote(first.retirement->getLoc())
-        << "the copy is still in flight at the " << second.getKind()
-        << ": its write is complete only after this wait";
-  else if (first.retirement)
-    diag.attachNote(first.retirement->getLoc())
-        << "the copy's write is complete in its thread only after this wait, "
-           "and no CTA barrier follows it before the "
-        << second.getKind();
+  if (Operation *wait = epoch.retiredAt) {
+    Diagnostic &note = diag.attachNote(wait->getLoc());
+    if (epoch.inFlight)
+      note << "the copy is still in flight at the " << second.getKind()
+           << ": its write is complete only after this wait";
+    else
+      note << "the copy's write is complete in its thread only after this "
+              "wait";
+    if (epoch.copyEnds > 0 && epoch.fromLoopStart)
+      note << ", after the loop (it runs fewer than " << epoch.shift + 1
+           << " iterations)";
+    else if (epoch.copyEnds > 0)
+      note << ", after the loop (the copy runs in one of its last "
+           << epoch.shift << " iterations)";
+    else if (epoch.pipelineLoop && epoch.fromLoopStart)
+      note << ", in the loop's iteration #" << epoch.shift
+           << " (counting from 0)";
+    else if (epoch.pipelineLoop)
+      note << ", " << epoch.shift << " iteration"
+           << (epoch.shift > 1 ? "s" : "") << " of the loop after the copy's";
+    if (!epoch.inFlight)
+      note << ", and no CTA barrier follows it before the " << second.getKind();
+  }
   diag.attachNote(first.allocation->getLoc())
       << "the shared tensor is allocated here";
   if (uncertain)
@@ -1051,6 +1275,35 @@ RaceProof::report(AccessProof &proof, const Point &point,
   return diag;
 }
 
+/// A number the index `value` is always a multiple of (1 where nothing is
+/// known): constants, and products, sums and remainders of such.
+static int64_t getKnownMultiple(Value value, unsigned depth = 0) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return *constant == std::numeric_limits<int64_t>::min()
+               ? 1
+               : std::abs(*constant);
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 8)
+    return 1;
+  auto of = [&](unsigned index) {
+    return getKnownMultiple(def->getOperand(index), depth + 1);
+  };
+  // 0 is a multiple of everything: gcd(0, m) = m.
+  if (isa<arith::MulIOp>(def)) {
+    int64_t left = of(0), right = of(1);
+    if (left == 0 || right == 0)
+      return 0;
+    int64_t product;
+    return llvm::MulOverflow(left, right, product) ? 1 : product;
+  }
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return std::gcd(of(0), of(1));
+  // a rem c = a − c·q.
+  if (isa<arith::RemSIOp, arith::RemUIOp>(def))
+    return std::gcd(of(0), of(1));
+  return 1;
+}
+
 /// Whether two accesses swizzle alike: one swizzle, one element size, and
 /// regions that move their bases by whole periods. A swizzle is a bijection
 /// that commutes with whole periods (Swizzle.h), so their bytes then meet
@@ -1067,42 +1320,119 @@ static bool isSwizzledAlike(const SharedAccess &first,
     for (RegionOp region : access->regions) {
       int64_t sourceBytes =
           getStorageBytes(region.getSource().getType()).value_or(1);
-      for (int64_t elements : region.getDynamicOffsetStrides())
-        if (elements * sourceBytes % periodBytes != 0)
+      for (auto [offset, elements] :
+           llvm::zip(region.getOffsets(), region.getDynamicOffsetStrides())) {
+        // Whole periods: (a multiple of k) · elements · bytes.
+        int64_t moves = 0;
+        if (llvm::MulOverflow(elements * sourceBytes, getKnownMultiple(offset),
+                              moves) ||
+            moves % periodBytes != 0)
           return false;
+      }
     }
   return true;
+}
+
+/// Whether `op` runs after `loop` has ended (outside it, later in the
+/// text).
+static bool isAfterLoop(Operation *op, Operation *loop,
+                        const DenseMap<Operation *, unsigned> &programOrder) {
+  return !loop->isAncestor(op) &&
+         programOrder.lookup(op) > programOrder.lookup(loop);
+}
+
+EpochCases RaceProof::getCopyEpochCases(const SharedAccess &first,
+                                        const SharedAccess &second) {
+  bool self = &first == &second;
+  tile::ApplyOp firstOp = first.op;
+  const Retirement &retirement = first.retirement;
+  if (!retirement)
+    return getEpochCases(firstOp, second.op, kernel, paths);
+  auto order = [&](Operation *op) { return programOrder.lookup(op); };
+  // An asynchronous copy's write lasts from its issue to the wait that
+  // retires it: against a later access it ends there.
+  EpochCases epochs;
+  auto addAfter = [&](Operation *wait, int copyEnds) {
+    for (EpochCase &epoch : getEpochCases(wait, second.op, kernel, paths)) {
+      epoch.retiredAt = wait;
+      epoch.pipelineLoop = retirement.loop;
+      epoch.shift = retirement.iterations;
+      epoch.fromLoopStart = retirement.fromLoopStart;
+      epoch.copyEnds = copyEnds;
+      epochs.push_back(std::move(epoch));
+    }
+  };
+  // The loops around both `op` and the second.
+  auto loopsAroundBoth = [&](Operation *op) {
+    SmallVector<Operation *> loops;
+    for (Operation *around : getEnclosingOps(op, kernel))
+      if (isLoop(around) && around->isAncestor(second.op))
+        loops.push_back(around);
+    return loops;
+  };
+  if (self)
+    epochs = getEpochCases(firstOp, second.op, kernel, paths);
+  if (!retirement.loop) {
+    addAfter(retirement.wait, 0);
+    // An access on the way from the copy to its wait meets the copy in
+    // flight, whatever barriers lie between (they do not complete it).
+    if (!self && order(firstOp) < order(second.op) &&
+        order(second.op) < order(retirement.wait)) {
+      EpochCase inFlight;
+      inFlight.inFlight = true;
+      inFlight.retiredAt = retirement.wait;
+      inFlight.sameIteration = loopsAroundBoth(retirement.wait);
+      epochs.push_back(std::move(inFlight));
+    }
+    return epochs;
+  }
+  // A pipeline: the wait `shift` iterations after the copy's (or after the
+  // loop's first), or the one after the loop where the loop ends first.
+  scf::ForOp loop = retirement.loop;
+  addAfter(retirement.wait, -1);
+  addAfter(retirement.afterLoop, +1);
+  EpochCase inFlight;
+  inFlight.inFlight = true;
+  inFlight.pipelineLoop = loop;
+  inFlight.shift = retirement.iterations;
+  inFlight.fromLoopStart = retirement.fromLoopStart;
+  if (loop->isAncestor(second.op)) {
+    // In the copy's iteration after it (or from the loop's first), in the
+    // iterations between, or in the wait's iteration before it.
+    int64_t low =
+        retirement.fromLoopStart || order(second.op) > order(firstOp) ? 0 : 1;
+    int64_t high = retirement.iterations -
+                   (order(second.op) < order(retirement.wait) ? 0 : 1);
+    if (low > high)
+      return epochs;
+    inFlight.retiredAt = retirement.wait;
+    inFlight.secondRange = std::make_pair(low, high);
+    inFlight.sameIteration = loopsAroundBoth(loop);
+  } else if (retirement.fromLoopStart && !self &&
+             order(firstOp) < order(second.op) &&
+             order(second.op) < order(loop)) {
+    // Between the copy and the loop.
+    inFlight.retiredAt = retirement.wait;
+    inFlight.pipelineLoop = nullptr;
+    inFlight.sameIteration = loopsAroundBoth(loop);
+  } else if (isAfterLoop(second.op, loop, programOrder) &&
+             order(second.op) < order(retirement.afterLoop)) {
+    // After the loop, before the wait that completes its last copies.
+    inFlight.retiredAt = retirement.afterLoop;
+    inFlight.copyEnds = +1;
+    inFlight.sameIteration = loopsAroundBoth(retirement.afterLoop);
+  } else {
+    return epochs;
+  }
+  epochs.push_back(std::move(inFlight));
+  return epochs;
 }
 
 LogicalResult RaceProof::checkPair(const SharedAccess &first,
                                    const SharedAccess &second) {
   bool self = &first == &second;
   bool alike = isSwizzledAlike(first, second);
-  // An asynchronous copy's write lasts from its issue to the wait that
-  // retires it: against a later access it ends there.
-  tile::ApplyOp firstOp = first.op;
-  SmallVector<EpochCase> epochs = getEpochCases(
-      first.retirement ? first.retirement : firstOp.getOperation(), second.op,
-      kernel, paths);
-  if (self && first.retirement)
-    llvm::append_range(epochs,
-                       getEpochCases(first.op, second.op, kernel, paths));
-  // An access on the way from the copy to its wait meets the copy in flight,
-  // whatever barriers lie between (they do not complete it).
-  if (first.retirement && !self &&
-      programOrder.lookup(firstOp) < programOrder.lookup(second.op) &&
-      programOrder.lookup(second.op) < programOrder.lookup(first.retirement)) {
-    SmallVector<Operation *> around = getEnclosingOps(first.retirement, kernel);
-    llvm::SmallPtrSet<Operation *, 8> secondAround;
-    for (Operation *op : getEnclosingOps(second.op, kernel))
-      secondAround.insert(op);
-    EpochCase inFlight;
-    inFlight.inFlight = true;
-    for (Operation *op : around)
-      if (isLoop(op) && secondAround.contains(op))
-        inFlight.sameIteration.push_back(op);
-    epochs.push_back(std::move(inFlight));
-  }
+  EpochCases epochs = getCopyEpochCases(first, second);
   for (const EpochCase &epoch : epochs) {
     // Each order of the two executors (one suffices for an access against
     // itself in the same iterations: the two are interchangeable).
@@ -1115,7 +1445,8 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
           AccessProof proof(kernel);
           proof.makeLoopsPrivate();
           for (Operation *loop : epoch.sameIteration)
-            proof.shareLoop(loop);
+            if (loop != epoch.pipelineLoop)
+              proof.shareLoop(loop);
           SmallVector<UnusedGuard> unused;
           proof.setCopy(0);
           bool warps = first.collective || second.collective;
