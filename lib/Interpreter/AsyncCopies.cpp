@@ -10,7 +10,9 @@
 // at the issuing warp's clock of that moment, so that a read of the
 // destination by another warp before the wait and a barrier after it is a
 // race, and a read by the issuing thread before its wait sees the old
-// bytes, as on the hardware.
+// bytes, as on the hardware. The hardware may write any time after the
+// issue, so the write is also checked (not made) at the issue: an access of
+// another warp not ordered before the issue races with it too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +66,8 @@ LogicalResult interp::executeAsyncCopyInstruction(
   int64_t copied = srcsize >= 0
                        ? std::min<int64_t>(operands[srcsize].elements[0], size)
                        : size;
+  if (failed(executor.checkWriteStarts(op, *storage, lane, destination, size)))
+    return failure();
   AsyncCopy copy;
   copy.storage = storage;
   copy.offset = destination;

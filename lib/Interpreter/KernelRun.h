@@ -210,6 +210,11 @@ public:
                      int64_t offset, int64_t bytes, void *out);
   LogicalResult write(Operation *op, Storage &storage, unsigned lane,
                       int64_t offset, int64_t bytes, const void *in);
+  /// Checks a write that is about to start without making it: an
+  /// asynchronous copy may write its destination any time after its issue,
+  /// so an unordered access of another warp already conflicts then.
+  LogicalResult checkWriteStarts(Operation *op, Storage &storage, unsigned lane,
+                                 int64_t offset, int64_t bytes);
   /// Starts a new instruction (AccessEpoch::instruction).
   void beginInstruction() { ++warp.instructions; }
   /// The accesses being made are atomic (atom, red).
@@ -224,7 +229,8 @@ private:
   LogicalResult executeWhile(Operation *op, LaneMask mask);
   LogicalResult executeTensorOp(Operation *op, LaneMask mask);
   LogicalResult checkAccess(Operation *op, Storage &storage, unsigned lane,
-                            int64_t offset, int64_t bytes, bool isWrite);
+                            int64_t offset, int64_t bytes, bool isWrite,
+                            bool record = true);
 };
 
 /// Emits an error at `op` for the run (its text names the threads).

@@ -37,7 +37,8 @@ static std::string describeAccess(CtaRun &cta, const AccessEpoch &epoch,
 
 LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
                                         unsigned lane, int64_t offset,
-                                        int64_t bytes, bool isWrite) {
+                                        int64_t bytes, bool isWrite,
+                                        bool record) {
   int64_t limit =
       storage.kind == Storage::Kind::Local ? storage.laneBytes : storage.bytes;
   if (offset < 0 || offset + bytes > limit) {
@@ -99,7 +100,7 @@ LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
       break;
     }
   }
-  if (isWrite)
+  if (isWrite && record)
     std::fill_n(storage.initialized.begin() + initBase + offset, bytes, 1);
   if (storage.kind != Storage::Kind::Shared || !cta.launch.options.checkRaces)
     return success();
@@ -158,6 +159,8 @@ LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
       for (const AccessEpoch &read : shadow.reads)
         if (!ordered(read))
           return report(read, false, byte);
+      if (!record)
+        continue;
       shadow.write = current;
       shadow.reads.clear();
       continue;
@@ -171,6 +174,13 @@ LogicalResult WarpExecutor::checkAccess(Operation *op, Storage &storage,
       shadow.reads.push_back(current);
   }
   return success();
+}
+
+LogicalResult WarpExecutor::checkWriteStarts(Operation *op, Storage &storage,
+                                             unsigned lane, int64_t offset,
+                                             int64_t bytes) {
+  return checkAccess(op, storage, lane, offset, bytes, /*isWrite=*/true,
+                     /*record=*/false);
 }
 
 LogicalResult WarpExecutor::read(Operation *op, Storage &storage, unsigned lane,

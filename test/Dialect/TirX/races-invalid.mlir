@@ -454,11 +454,11 @@ tirx.kernel @cp_async_read_before_wait(%G: !G) launch(grid = [1], block = [128])
   // expected-note @+1 {{the shared tensor is allocated here}}
   %s = tirx.alloc_shared : !S
   %r = tirx.alloc_local : !regs
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 512 of the shared tensor
   // expected-note @+1 {{the other access: the write of byte 16 by thread 1 (warp 0, lane 1)}}
   tile.apply "cp.async.cg.shared.global" scope(cta) (%s, %G, 16 : i32) : !S, !G
   tile.apply "cp.async.commit_group" scope(cta) ()
   %t = tirx.reinterpret %s : !S -> !T
-  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 16 of the shared tensor
   // expected-error-re @+1 {{data race on byte 16 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them}}
   tile.apply "ld.shared.v4.b32" scope(cta) (%r, %t) : !regs, !T
   // expected-note @+1 {{the copy is still in flight at the read: its write is complete only after this wait}}
@@ -691,8 +691,7 @@ tirx.kernel @cp_async_pipeline_reads_ahead(%G: !G) launch(grid = [1], block = [1
 
 // A pipeline without the barrier after the reads: the copies of step i + 3,
 // issued in step i + 1, overwrite step i's stage while other threads may
-// still read it. (The interpreter lands a copy at the wait that completes
-// it, after the barriers on the way, so it does not meet this one.)
+// still read it.
 !G = !tirx.tensor<4x32x4xf32, global, align = 16>
 !S = !tirx.tensor<3x4x32x4xf32, shared, align = 16>
 !ST = !tirx.tensor<3x4x32x4xf32, shared, #tirx.layout<S[(3, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
@@ -725,6 +724,7 @@ tirx.kernel @cp_async_pipeline_without_release(%G: !G) launch(grid = [1], block 
     %load = arith.remui %ahead, %c3 : index
     %dsts = tirx.region %s[%load, 0, 0, 0] [1, 4, 32, 4] : !S
     %dst = tirx.view %dsts : !stage -> !dst
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: data race on byte 48 of the shared tensor
     // expected-error-re @+1 {{data race on byte 512 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and the read by thread 8 (warp 0, lane 8) at the op noted below can run with no CTA barrier between them; here loop #0's index = 1, there loop #0's index = 0}}
     tile.apply "cp.async.cg.shared.global" scope(cta) (%dst, %G, 16 : i32) : !dst, !G
     tile.apply "cp.async.commit_group" scope(cta) ()
