@@ -226,6 +226,7 @@ private:
   LogicalResult executeOp(Operation &op, LaneMask mask);
   LogicalResult executeFor(Operation *op, LaneMask mask);
   LogicalResult executeIf(Operation *op, LaneMask mask);
+  LogicalResult executeIndexSwitch(Operation *op, LaneMask mask);
   LogicalResult executeWhile(Operation *op, LaneMask mask);
   LogicalResult executeTensorOp(Operation *op, LaneMask mask);
   LogicalResult checkAccess(Operation *op, Storage &storage, unsigned lane,

@@ -68,6 +68,8 @@ LogicalResult WarpExecutor::executeOp(Operation &op, LaneMask mask) {
     return executeFor(&op, mask);
   if (isa<scf::IfOp>(op))
     return executeIf(&op, mask);
+  if (isa<scf::IndexSwitchOp>(op))
+    return executeIndexSwitch(&op, mask);
   if (isa<scf::WhileOp>(op))
     return executeWhile(&op, mask);
   if (isa<tile::ApplyOp>(op))
@@ -152,6 +154,42 @@ LogicalResult WarpExecutor::executeIf(Operation *op, LaneMask mask) {
       mergeLanes(result, value, notTaken);
   }
   for (auto [result, value] : llvm::zip(ifOp.getResults(), results))
+    set(result, value);
+  return success();
+}
+
+LogicalResult WarpExecutor::executeIndexSwitch(Operation *op, LaneMask mask) {
+  auto switchOp = cast<scf::IndexSwitchOp>(op);
+  const LaneValue &selector = get(switchOp.getArg());
+  LaneValues results(switchOp.getNumResults());
+  // Each case runs for the lanes whose selector equals its value, the
+  // default for the rest, one after the other (divergent lanes).
+  LaneMask remaining = mask;
+  auto run = [&](Region &region, LaneMask lanes) -> LogicalResult {
+    if (!lanes)
+      return success();
+    FailureOr<LaneValues> values = executeBlock(region.front(), lanes);
+    if (failed(values))
+      return failure();
+    for (auto [result, value] : llvm::zip(results, *values))
+      mergeLanes(result, value, lanes);
+    return success();
+  };
+  for (auto [value, region] :
+       llvm::zip(switchOp.getCases(), switchOp.getCaseRegions())) {
+    int64_t caseValue = value;
+    LaneMask lanes = 0;
+    forEachLane(remaining, [&](unsigned lane) {
+      if (static_cast<int64_t>(selector.lanes[lane]) == caseValue)
+        lanes |= LaneMask(1) << lane;
+    });
+    remaining &= ~lanes;
+    if (failed(run(region, lanes)))
+      return failure();
+  }
+  if (failed(run(switchOp.getDefaultRegion(), remaining)))
+    return failure();
+  for (auto [result, value] : llvm::zip(switchOp.getResults(), results))
     set(result, value);
   return success();
 }

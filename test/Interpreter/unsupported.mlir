@@ -53,16 +53,10 @@ tirx.kernel @cluster_missing_arrival() launch(grid = [2], block = [64], cluster 
 // -----
 
 // An operation the interpreter does not model is refused by name.
-tirx.kernel @switch() launch(grid = [1], block = [32]) {
-  %tx = tirx.thread_idx x
-  // expected-error @+1 {{the interpreter does not model 'scf.index_switch'}}
-  %r = scf.index_switch %tx -> index
-  case 1 {
+tirx.kernel @region() launch(grid = [1], block = [32]) {
+  // expected-error @+1 {{the interpreter does not model 'scf.execute_region'}}
+  %r = scf.execute_region -> index {
     %c = arith.constant 5 : index
-    scf.yield %c : index
-  }
-  default {
-    %c = arith.constant 6 : index
     scf.yield %c : index
   }
   tirx.return

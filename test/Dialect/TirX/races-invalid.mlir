@@ -543,8 +543,7 @@ tirx.kernel @collective_write(%G: !tirx.tensor<4x4x8x4xui32, global, align = 16>
 // -----
 
 // A switch on the thread's warp: warp 0 stores what warp 1 loads in
-// another case of the same switch. (The interpreter does not run
-// scf.index_switch.)
+// another case of the same switch.
 !regs = !tirx.tensor<32x1xf32, local>
 !words = !tirx.tensor<32x1xf32, shared>
 tirx.kernel @switch_cases() launch(grid = [1], block = [64]) {
@@ -562,6 +561,7 @@ tirx.kernel @switch_cases() launch(grid = [1], block = [64]) {
     scf.yield
   }
   default {
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: data race on byte 0 of the shared tensor
     // expected-note @+1 {{the other access: the read of byte 0 by thread 32 (warp 1, lane 0)}}
     tile.apply "ld.shared.f32" scope(warp) (%r, %s) : !regs, !words
     scf.yield
