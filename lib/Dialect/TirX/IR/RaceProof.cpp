@@ -1434,40 +1434,44 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
   bool alike = isSwizzledAlike(first, second);
   EpochCases epochs = getCopyEpochCases(first, second);
   for (const EpochCase &epoch : epochs) {
-    // Each order of the two executors (one suffices for an access against
-    // itself in the same iterations: the two are interchangeable).
-    bool symmetric = self && !epoch.advanced;
-    for (bool firstIsLower : {true, false}) {
-      if (symmetric && !firstIsLower)
-        continue;
-      for (ArrayRef<GuardLiteral> firstGuard : first.guardCases) {
-        for (ArrayRef<GuardLiteral> secondGuard : second.guardCases) {
-          AccessProof proof(kernel);
-          proof.makeLoopsPrivate();
-          for (Operation *loop : epoch.sameIteration)
-            if (loop != epoch.pipelineLoop)
-              proof.shareLoop(loop);
-          SmallVector<UnusedGuard> unused;
-          proof.setCopy(0);
-          bool warps = first.collective || second.collective;
-          FailureOr<AccessForms> early =
-              model(proof, first, firstGuard, unused, warps, alike);
-          proof.setCopy(1);
-          FailureOr<AccessForms> late = failure();
-          if (succeeded(early))
-            late = model(proof, second, secondGuard, unused, warps, alike);
-          if (failed(late))
-            // check-diagnostics: internal, the bounds proof translated the
-            // same offsets first (and refuses what overflows)
-            return second.op->emitOpError()
-                   << "cannot prove the shared memory free of data races: "
-                   << (proof.reason.empty()
-                           ? std::string("the integer arithmetic overflows "
-                                         "64 bits")
-                           : proof.reason);
-          relate(proof, epoch);
-          // One byte, two executors.
-          proof.requireZero(*combine(early->byte, -1, late->byte));
+    for (ArrayRef<GuardLiteral> firstGuard : first.guardCases) {
+      for (ArrayRef<GuardLiteral> secondGuard : second.guardCases) {
+        AccessProof shared(kernel);
+        shared.makeLoopsPrivate();
+        for (Operation *loop : epoch.sameIteration)
+          if (loop != epoch.pipelineLoop)
+            shared.shareLoop(loop);
+        SmallVector<UnusedGuard> unused;
+        shared.setCopy(0);
+        bool warps = first.collective || second.collective;
+        FailureOr<AccessForms> early =
+            model(shared, first, firstGuard, unused, warps, alike);
+        shared.setCopy(1);
+        FailureOr<AccessForms> late = failure();
+        if (succeeded(early))
+          late = model(shared, second, secondGuard, unused, warps, alike);
+        if (failed(late))
+          // check-diagnostics: internal, the bounds proof translated the
+          // same offsets first (and refuses what overflows)
+          return second.op->emitOpError()
+                 << "cannot prove the shared memory free of data races: "
+                 << (shared.reason.empty()
+                         ? std::string("the integer arithmetic overflows "
+                                       "64 bits")
+                         : shared.reason);
+        relate(shared, epoch);
+        // One byte: most pairs never meet, which one question settles for
+        // both orders of the executors.
+        shared.requireZero(*combine(early->byte, -1, late->byte));
+        if (!shared.sample())
+          continue;
+        // Two executors, in each order (one suffices for an access against
+        // itself in the same iterations: the two are interchangeable).
+        bool symmetric = self && !epoch.advanced;
+        for (bool firstIsLower : {true, false}) {
+          if (symmetric && !firstIsLower)
+            continue;
+          AccessProof proof = shared;
           const Linear &lower = warps ? early->warp : early->thread;
           const Linear &higher = warps ? late->warp : late->thread;
           proof.require(*combine(*combine(firstIsLower ? higher : lower, -1,
