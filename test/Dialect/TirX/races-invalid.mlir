@@ -900,3 +900,57 @@ tirx.kernel @cp_async_pipeline_skips_drain(%G: !G) launch(grid = [1], block = [1
   tile.apply "cp.async.wait_all" scope(cta) ()
   tirx.return
 }
+
+// -----
+
+// A pipeline that waits at the top of each step: step i + 1's copies,
+// issued at the end of step i, complete at step i + 1's wait. The epilogue
+// reads the stage the last step loaded before the drain.
+!G = !tirx.tensor<4x32x4xf32, global, align = 16>
+!S = !tirx.tensor<3x4x32x4xf32, shared, align = 16>
+!ST = !tirx.tensor<3x4x32x4xf32, shared, #tirx.layout<S[(3, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!stage = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 128, 4, 1)]>, align = 16>
+!stageT = !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 4, 16, 1)]>, align = 16>
+!regs = !tirx.tensor<4x32x4xf32, local, #tirx.layout<S[(4, 32, 4) : (1@warpid, 1@laneid, 1)]>>
+!dst = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>
+!src = !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (4, 16, 1)]>, align = 16>
+tirx.kernel @cp_async_pipeline_reads_last_stage_early(%G: !G) launch(grid = [1], block = [128]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %s = tirx.alloc_shared : !S
+  %t = tirx.reinterpret %s : !S -> !ST
+  %r = tirx.alloc_local : !regs
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %p0s = tirx.region %s[%c0, 0, 0, 0] [1, 4, 32, 4] : !S
+  %p0 = tirx.view %p0s : !stage -> !dst
+  tile.apply "cp.async.cg.shared.global" scope(cta) (%p0, %G, 16 : i32) : !dst, !G
+  tile.apply "cp.async.commit_group" scope(cta) ()
+  scf.for %i = %c0 to %c6 step %c1 {
+    tile.apply "cp.async.wait_group" scope(cta) (0 : i32)
+    tirx.cta_sync
+    %read = arith.remui %i, %c3 : index
+    %srcs = tirx.region %t[%read, 0, 0, 0] [1, 4, 32, 4] : !ST
+    %src = tirx.view %srcs : !stageT -> !src
+    tile.apply "ld.shared.v4.b32" scope(cta) (%r, %src) : !regs, !src
+    tirx.cta_sync
+    %ahead = arith.addi %i, %c1 : index
+    %load = arith.remui %ahead, %c3 : index
+    %dsts = tirx.region %s[%load, 0, 0, 0] [1, 4, 32, 4] : !S
+    %dst = tirx.view %dsts : !stage -> !dst
+    // expected-note @+1 {{the other access: the write of byte 16 by thread 1 (warp 0, lane 1)}}
+    tile.apply "cp.async.cg.shared.global" scope(cta) (%dst, %G, 16 : i32) : !dst, !G
+    tile.apply "cp.async.commit_group" scope(cta) ()
+  }
+  tirx.cta_sync
+  %lasts = tirx.region %t[%c0, 0, 0, 0] [1, 4, 32, 4] : !ST
+  %last = tirx.view %lasts : !stageT -> !src
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 1536 of the shared tensor
+  // expected-error-re @+1 {{data race on byte 16 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them; there loop #0's index = 5}}
+  tile.apply "ld.shared.v4.b32" scope(cta) (%r, %last) : !regs, !src
+  // expected-note @+1 {{the copy is still in flight at the read: its write is complete only after this wait, after the loop (the copy runs in its last iteration)}}
+  tile.apply "cp.async.wait_all" scope(cta) ()
+  tirx.return
+}

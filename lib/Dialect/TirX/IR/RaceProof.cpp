@@ -15,7 +15,9 @@
 // layout's digits are floor divisions of f (one quotient variable each); a
 // swizzle's XOR is written bit by bit (x ^ y = x + y − 2·(x ∧ y)), or left
 // out where both accesses swizzle alike. A cp.async's write lasts from its
-// issue to the wait that retires its group.
+// issue to the wait that retires its group: in its iteration, or in a
+// pipeline a later iteration of its loop (of the loop after it, for a
+// prologue's copies), or after that loop when it ends first.
 //
 // CTA barriers cut each thread's execution into intervals; the barrier
 // convergence check proved every thread reaches the same barriers, so two
@@ -42,9 +44,9 @@
 // distinct threads (warps), one byte and one write (an atomic against a
 // plain access) is a race; it is recomputed concretely — the layout's own
 // apply, the thread that owns the element, the guards — before it is shown.
-// Where the kernel synchronizes in ways the model does not know (cp.async
-// pipelines, mbarriers, TMA, wgmma, partial named barriers), the proof says
-// so with a warning at that op instead of judging.
+// Where the kernel synchronizes in ways the model does not know (a cp.async
+// no wait is sure to retire, mbarriers, TMA, wgmma, partial named barriers),
+// the proof says so with a warning at that op instead of judging.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1242,6 +1244,8 @@ RaceProof::report(AccessProof &proof, const Point &point,
     if (epoch.copyEnds > 0 && epoch.fromLoopStart)
       note << ", after the loop (it runs fewer than " << epoch.shift + 1
            << " iterations)";
+    else if (epoch.copyEnds > 0 && epoch.shift == 1)
+      note << ", after the loop (the copy runs in its last iteration)";
     else if (epoch.copyEnds > 0)
       note << ", after the loop (the copy runs in one of its last "
            << epoch.shift << " iterations)";
