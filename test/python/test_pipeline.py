@@ -176,3 +176,69 @@ def test_cp_async_pipeline_and_named_barrier_misuse():
     for make, expected in cases:
         with pytest.raises(tirx.CompileError, match=here + re.escape(expected)):
             make()
+
+
+def cp_async_stages(handover):
+    """A three-stage CpAsyncPipeline over a T.serial loop: step i + 2 loads
+    while step i is read, each warp reading rows the other warp copied;
+    without the handover (the barrier of consumer_wait) the read races with
+    the copy its wait completed in the issuing thread only."""
+    from tirx.cuda.axis import laneid, warpid
+    from tirx.layout import S, TileLayout
+    from tirx.pipeline import CpAsyncPipeline
+    own = TileLayout(S[(2, 32, 4) : (1 @ warpid, 1 @ laneid, 1)])
+    across = TileLayout(S[(2, 32, 4) : (4, 8, 1)])
+
+    @T.function
+    def staged(A: T.Tensor((64, 32, 4), "float32", align=16),
+               B: T.Tensor((2, 32, 4), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=64))
+        s = T.alloc_shared((6, 32, 4), "float32", align=16)  # the stages
+        r = T.alloc_local((2, 32, 4), "float32", layout=own)
+        pipe = CpAsyncPipeline(3)
+
+        def load(step, stage):
+            T.cuda.tile.apply(T.ptx["cp.async.cg.shared.global"],  # the copy
+                              s[2 * stage:2 * stage + 2], A[2 * step:2 * step + 2],
+                              chunk_bytes=16, scope="cta")
+            pipe.commit()
+        load(0, 0)
+        load(1, 1)
+        for i in T.serial(0, 30):
+            load(i + 2, (i + 2) % 3)
+            if handover:
+                pipe.consumer_wait()
+            else:
+                T.ptx.cp.async_.wait_group(1)  # wait without handover
+            stage = i % 3
+            T.cuda.tile.apply(T.ptx["ld.shared.v4.b32"], r,  # read the stage
+                              s[2 * stage:2 * stage + 2].view(2, 32, 4, layout=across),
+                              scope="cta")
+            T.cuda.cta_sync()
+        pipe.drain()
+        T.cuda.tile.apply(T.ptx["st.global.v4.b32"], B, r, scope="cta")
+    return staged
+
+
+def test_cp_async_pipeline_is_proven_or_refused_at_the_users_line():
+    # docs/races.md: a pipeline's copy completes at the wait of a later
+    # iteration (or, before the loop, of one of its first), and the barrier
+    # after that wait hands it to the other threads.
+    tirx.compile(cp_async_stages(handover=True), target=dict(TARGET, strict_races=True))
+    with pytest.raises(tirx.CompileError) as error:
+        tirx.compile(cp_async_stages(handover=False), target=TARGET)
+    message = str(error.value)
+    assert helpers.line_of(__file__, "# read the stage") + (
+        "error: 'tile.apply' op data race on byte 16 of the shared tensor allocated at ") \
+        in message, message
+    assert ("this read by thread 32 (warp 1, lane 0) and the write by thread 1 (warp 0, "
+            "lane 1) at the op noted below can run with no CTA barrier between them; here "
+            "loop #0's index = 0") in message
+    assert helpers.line_of(__file__, "# the copy") + (
+        "note: the other access: the write of byte 16 by thread 1 (warp 0, lane 1)") in message
+    assert helpers.line_of(__file__, "# wait without handover") + (
+        "note: the copy's write is complete in its thread only after this wait, in the "
+        "loop's iteration #0 (counting from 0), and no CTA barrier follows it before the "
+        "read") in message
+    assert helpers.line_of(__file__, "# the stages") + (
+        "note: the shared tensor is allocated here") in message
