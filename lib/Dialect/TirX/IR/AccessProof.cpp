@@ -956,6 +956,17 @@ Value proof::getDynamicOffset(RegionOp region, unsigned dim) {
 }
 
 /// The offset of dimension `dim` of `region`, as a form of the proof.
+uint64_t proof::getCommonDivisor(const Linear &form) {
+  auto magnitude = [](int64_t value) {
+    return value < 0 ? 0 - static_cast<uint64_t>(value)
+                     : static_cast<uint64_t>(value);
+  };
+  uint64_t divisor = magnitude(form.constant);
+  for (int64_t coeff : form.coeffs)
+    divisor = std::gcd(divisor, magnitude(coeff));
+  return divisor;
+}
+
 FailureOr<Linear> proof::translateOffset(AccessProof &proof, RegionOp region,
                                          unsigned dim) {
   if (Value offset = getDynamicOffset(region, dim))

@@ -399,6 +399,10 @@ void noteWrapping(InFlightDiagnostic &diag, const AccessProof &proof,
 /// The SSA offset of dimension `dim` of `region`, or null for a static one.
 Value getDynamicOffset(RegionOp region, unsigned dim);
 
+/// A number every value of `form` is a multiple of: the gcd of its
+/// coefficients and constant (variables are integers); 0 where `form` is 0.
+uint64_t getCommonDivisor(const Linear &form);
+
 /// The offset of dimension `dim` of `region`, as a form of the proof.
 FailureOr<Linear> translateOffset(AccessProof &proof, RegionOp region,
                                   unsigned dim);

@@ -274,13 +274,7 @@ static LogicalResult verifyAlignClaim(KernelOp kernel, RegionOp region) {
       if (dynamic) {
         FailureOr<Linear> offset = translateOffset(proof, region, dim);
         if (succeeded(offset)) {
-          auto magnitude = [](int64_t value) {
-            return value < 0 ? 0 - static_cast<uint64_t>(value)
-                             : static_cast<uint64_t>(value);
-          };
-          uint64_t divisor = magnitude(offset->constant);
-          for (int64_t coeff : offset->coeffs)
-            divisor = std::gcd(divisor, magnitude(coeff));
+          uint64_t divisor = getCommonDivisor(*offset);
           if (divisor == 0)
             continue; // the offset is 0
           zeros += llvm::countr_zero(divisor);

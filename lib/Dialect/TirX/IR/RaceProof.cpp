@@ -57,10 +57,7 @@
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-
-#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -84,12 +81,12 @@ struct Retirement {
   Operation *wait = nullptr;
   /// A pipeline: the innermost loop around the copy, and how many of its
   /// iterations after the copy's `wait` runs in; or (fromLoopStart) a loop
-  /// after the copy, and how many iterations after its first.
+  /// after the copy, and how many iterations after the loop's first.
   scf::ForOp loop;
   int64_t iterations = 0;
   bool fromLoopStart = false;
-  /// With iterations > 0: the wait after the loop that completes the copy
-  /// when the loop ends first (the copy runs in one of its last iterations).
+  /// With a loop: the wait after it that completes the copy when the loop
+  /// ends before `wait` runs.
   Operation *afterLoop = nullptr;
 
   explicit operator bool() const { return wait; }
@@ -323,7 +320,7 @@ Retirement findRetirement(Operation *copy, KernelOp kernel) {
     return retirement;
   }
   if (ahead) {
-    // A loop after the copy: the wait runs in its iteration `shift` + 1.
+    // A loop after the copy: the wait runs in one of its first iterations.
     retirement.loop = cast<scf::ForOp>(ahead);
     retirement.fromLoopStart = true;
   } else if (auto loop = dyn_cast_if_present<scf::ForOp>(around);
@@ -569,18 +566,14 @@ struct EpochCase {
   bool inFlight = false;
   /// A copy's case: the wait that retires it (noted in a witness).
   Operation *retiredAt = nullptr;
-  /// A pipeline's copy (copy 0, retired `shift` iterations of `pipelineLoop`
-  /// after its own): the first of the case is that wait, in the copy's
-  /// iteration + shift (so `pipelineLoop` is never shared); `copyEnds`
-  /// says whether the copy is in the loop's last `shift` iterations (+1:
-  /// it is, the wait after the loop retires it; −1: it is not; 0: either),
-  /// and an in-flight case bounds the second's iteration to the copy's +
-  /// [secondRange.first, secondRange.second] steps.
-  scf::ForOp pipelineLoop;
-  int64_t shift = 0;
-  /// The wait's iteration counts from the loop's first, not the copy's (a
-  /// copy before the loop).
-  bool fromLoopStart = false;
+  /// A pipeline's copy (copy 0) and its retirement (Retirement): the first
+  /// of the case is its wait, `iterations` after the copy's iteration (or
+  /// the loop's first), so the loop is never shared; `copyEnds` says whether
+  /// the copy is in the loop's last `iterations` (+1: it is, the wait after
+  /// the loop retires it; −1: it is not; 0: either), and an in-flight case
+  /// bounds the second's iteration to the base + [secondRange.first,
+  /// secondRange.second] steps.
+  const Retirement *pipeline = nullptr;
   int copyEnds = 0;
   std::optional<std::pair<int64_t, int64_t>> secondRange;
 };
@@ -973,8 +966,8 @@ void RaceProof::relate(AccessProof &proof, const EpochCase &epoch) {
   // A pipeline's base iteration moved by `steps`: the copy's, or the
   // loop's first.
   auto pipelineIndex = [&](int64_t steps) -> FailureOr<Linear> {
-    scf::ForOp loop = epoch.pipelineLoop;
-    if (!epoch.fromLoopStart)
+    scf::ForOp loop = epoch.pipeline->loop;
+    if (!epoch.pipeline->fromLoopStart)
       return indexIn(0, loop, steps);
     FailureOr<Linear> lower = boundIn(0, loop.getLowerBound());
     FailureOr<Linear> step = boundIn(0, loop.getStep());
@@ -982,11 +975,12 @@ void RaceProof::relate(AccessProof &proof, const EpochCase &epoch) {
       return failure();
     return combine(*lower, steps, *step);
   };
-  // The first's iteration: a pipeline's wait runs `shift` iterations after
-  // the base.
+  // The first's iteration: a pipeline's wait runs `iterations` after the
+  // base.
   auto firstIndex = [&](Operation *loop) {
-    return loop == epoch.pipelineLoop ? pipelineIndex(epoch.shift)
-                                      : indexIn(0, loop);
+    return epoch.pipeline && loop == epoch.pipeline->loop
+               ? pipelineIndex(epoch.pipeline->iterations)
+               : indexIn(0, loop);
   };
   if (Operation *loop = epoch.advanced) {
     FailureOr<Linear> early = firstIndex(loop);
@@ -1034,9 +1028,9 @@ void RaceProof::relate(AccessProof &proof, const EpochCase &epoch) {
           succeeded(start))
         proof.requireZero(*start);
   }
-  scf::ForOp pipeline = epoch.pipelineLoop;
-  if (!pipeline)
+  if (!epoch.pipeline)
     return;
+  scf::ForOp pipeline = epoch.pipeline->loop;
   FailureOr<Linear> waitIndex = firstIndex(pipeline);
   if (failed(waitIndex))
     return;
@@ -1046,8 +1040,8 @@ void RaceProof::relate(AccessProof &proof, const EpochCase &epoch) {
       if (FailureOr<Linear> gap = combine(*late, -1, *waitIndex);
           succeeded(gap))
         proof.requireZero(*gap);
-  // The copy in the loop's last `shift` iterations or not: its iteration +
-  // shift·step ≥ ub, or < ub.
+  // The copy in the loop's last `iterations` or not: its iteration +
+  // iterations·step ≥ ub, or < ub.
   if (epoch.copyEnds != 0)
     if (FailureOr<Linear> upper = boundIn(0, pipeline.getUpperBound());
         succeeded(upper))
@@ -1241,20 +1235,23 @@ RaceProof::report(AccessProof &proof, const Point &point,
     else
       note << "the copy's write is complete in its thread only after this "
               "wait";
-    if (epoch.copyEnds > 0 && epoch.fromLoopStart)
-      note << ", after the loop (it runs fewer than " << epoch.shift + 1
-           << " iterations)";
-    else if (epoch.copyEnds > 0 && epoch.shift == 1)
-      note << ", after the loop (the copy runs in its last iteration)";
-    else if (epoch.copyEnds > 0)
-      note << ", after the loop (the copy runs in one of its last "
-           << epoch.shift << " iterations)";
-    else if (epoch.pipelineLoop && epoch.fromLoopStart)
-      note << ", in the loop's iteration #" << epoch.shift
-           << " (counting from 0)";
-    else if (epoch.pipelineLoop)
-      note << ", " << epoch.shift << " iteration"
-           << (epoch.shift > 1 ? "s" : "") << " of the loop after the copy's";
+    if (const Retirement *pipeline = epoch.pipeline) {
+      int64_t iterations = pipeline->iterations;
+      if (epoch.copyEnds > 0 && pipeline->fromLoopStart)
+        note << ", after the loop (it runs fewer than " << iterations + 1
+             << " iterations)";
+      else if (epoch.copyEnds > 0 && iterations == 1)
+        note << ", after the loop (the copy runs in its last iteration)";
+      else if (epoch.copyEnds > 0)
+        note << ", after the loop (the copy runs in one of its last "
+             << iterations << " iterations)";
+      else if (pipeline->fromLoopStart)
+        note << ", in the loop's iteration #" << iterations
+             << " (counting from 0)";
+      else
+        note << ", " << iterations << " iteration"
+             << (iterations > 1 ? "s" : "") << " of the loop after the copy's";
+    }
     if (!epoch.inFlight)
       note << ", and no CTA barrier follows it before the " << second.getKind();
   }
@@ -1279,41 +1276,12 @@ RaceProof::report(AccessProof &proof, const Point &point,
   return diag;
 }
 
-/// A number the index `value` is always a multiple of (1 where nothing is
-/// known): constants, and products, sums and remainders of such.
-static int64_t getKnownMultiple(Value value, unsigned depth = 0) {
-  if (std::optional<int64_t> constant = getConstantIntValue(value))
-    return *constant == std::numeric_limits<int64_t>::min()
-               ? 1
-               : std::abs(*constant);
-  Operation *def = value.getDefiningOp();
-  if (!def || depth > 8)
-    return 1;
-  auto of = [&](unsigned index) {
-    return getKnownMultiple(def->getOperand(index), depth + 1);
-  };
-  // 0 is a multiple of everything: gcd(0, m) = m.
-  if (isa<arith::MulIOp>(def)) {
-    int64_t left = of(0), right = of(1);
-    if (left == 0 || right == 0)
-      return 0;
-    int64_t product;
-    return llvm::MulOverflow(left, right, product) ? 1 : product;
-  }
-  if (isa<arith::AddIOp, arith::SubIOp>(def))
-    return std::gcd(of(0), of(1));
-  // a rem c = a − c·q.
-  if (isa<arith::RemSIOp, arith::RemUIOp>(def))
-    return std::gcd(of(0), of(1));
-  return 1;
-}
-
 /// Whether two accesses swizzle alike: one swizzle, one element size, and
 /// regions that move their bases by whole periods. A swizzle is a bijection
 /// that commutes with whole periods (Swizzle.h), so their bytes then meet
 /// exactly where their unswizzled offsets do, and the XOR need not be
 /// modelled.
-static bool isSwizzledAlike(const SharedAccess &first,
+static bool isSwizzledAlike(KernelOp kernel, const SharedAccess &first,
                             const SharedAccess &second) {
   std::optional<Swizzle> swizzle = first.type.getLayoutOrDefault().getSwizzle();
   if (!swizzle || first.storageBytes != second.storageBytes ||
@@ -1326,11 +1294,17 @@ static bool isSwizzledAlike(const SharedAccess &first,
           getStorageBytes(region.getSource().getType()).value_or(1);
       for (auto [offset, elements] :
            llvm::zip(region.getOffsets(), region.getDynamicOffsetStrides())) {
-        // Whole periods: (a multiple of k) · elements · bytes.
-        int64_t moves = 0;
-        if (llvm::MulOverflow(elements * sourceBytes, getKnownMultiple(offset),
-                              moves) ||
-            moves % periodBytes != 0)
+        // Whole periods: (a multiple of k) · elements · bytes, k the
+        // common divisor of the offset's affine form (a stage index times
+        // a stage's elements), as the bounds proof finds alignments.
+        AccessProof scratch(kernel);
+        scratch.opaqueValues = true;
+        FailureOr<Linear> form = scratch.translate(offset);
+        uint64_t multiple = succeeded(form) ? getCommonDivisor(*form) : 1;
+        uint64_t period = periodBytes;
+        if (static_cast<uint64_t>(elements * sourceBytes) % period *
+                (multiple % period) % period !=
+            0)
           return false;
       }
     }
@@ -1359,9 +1333,7 @@ EpochCases RaceProof::getCopyEpochCases(const SharedAccess &first,
   auto addAfter = [&](Operation *wait, int copyEnds) {
     for (EpochCase &epoch : getEpochCases(wait, second.op, kernel, paths)) {
       epoch.retiredAt = wait;
-      epoch.pipelineLoop = retirement.loop;
-      epoch.shift = retirement.iterations;
-      epoch.fromLoopStart = retirement.fromLoopStart;
+      epoch.pipeline = retirement.loop ? &retirement : nullptr;
       epoch.copyEnds = copyEnds;
       epochs.push_back(std::move(epoch));
     }
@@ -1390,16 +1362,14 @@ EpochCases RaceProof::getCopyEpochCases(const SharedAccess &first,
     }
     return epochs;
   }
-  // A pipeline: the wait `shift` iterations after the copy's (or after the
-  // loop's first), or the one after the loop where the loop ends first.
+  // A pipeline: the wait `iterations` after the copy's (or the loop's
+  // first), or the one after the loop where the loop ends first.
   scf::ForOp loop = retirement.loop;
   addAfter(retirement.wait, -1);
   addAfter(retirement.afterLoop, +1);
   EpochCase inFlight;
   inFlight.inFlight = true;
-  inFlight.pipelineLoop = loop;
-  inFlight.shift = retirement.iterations;
-  inFlight.fromLoopStart = retirement.fromLoopStart;
+  inFlight.pipeline = &retirement;
   if (loop->isAncestor(second.op)) {
     // In the copy's iteration after it (or from the loop's first), in the
     // iterations between, or in the wait's iteration before it.
@@ -1417,7 +1387,7 @@ EpochCases RaceProof::getCopyEpochCases(const SharedAccess &first,
              order(second.op) < order(loop)) {
     // Between the copy and the loop.
     inFlight.retiredAt = retirement.wait;
-    inFlight.pipelineLoop = nullptr;
+    inFlight.pipeline = nullptr;
     inFlight.sameIteration = loopsAroundBoth(loop);
   } else if (isAfterLoop(second.op, loop, programOrder) &&
              order(second.op) < order(retirement.afterLoop)) {
@@ -1435,7 +1405,7 @@ EpochCases RaceProof::getCopyEpochCases(const SharedAccess &first,
 LogicalResult RaceProof::checkPair(const SharedAccess &first,
                                    const SharedAccess &second) {
   bool self = &first == &second;
-  bool alike = isSwizzledAlike(first, second);
+  bool alike = isSwizzledAlike(kernel, first, second);
   EpochCases epochs = getCopyEpochCases(first, second);
   for (const EpochCase &epoch : epochs) {
     for (ArrayRef<GuardLiteral> firstGuard : first.guardCases) {
@@ -1443,7 +1413,7 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
         AccessProof shared(kernel);
         shared.makeLoopsPrivate();
         for (Operation *loop : epoch.sameIteration)
-          if (loop != epoch.pipelineLoop)
+          if (!epoch.pipeline || loop != epoch.pipeline->loop)
             shared.shareLoop(loop);
         SmallVector<UnusedGuard> unused;
         shared.setCopy(0);
