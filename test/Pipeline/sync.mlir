@@ -91,7 +91,8 @@ tirx.kernel @phases(%parity: i32) launch(grid = [1], block = [128]) {
 }
 
 // Transaction bytes: expect_tx alone and with an arrival; the async-proxy
-// fences; the bulk async-group fences.
+// fences; the bulk async-group fences. One thread: its initialization is
+// the barrier's only write (several threads initializing it would race).
 // CHECK-LABEL: .entry transactions(
 // CHECK: mbarrier.init.shared.b64 {{\[}}[[B:%rd[0-9]+]]{{\]}}, 0x00000001;
 // CHECK: fence.proxy.async.shared::cta;
@@ -104,7 +105,7 @@ tirx.kernel @phases(%parity: i32) launch(grid = [1], block = [128]) {
 // CHECK: cp.async.bulk.commit_group;
 // CHECK: cp.async.bulk.wait_group 0x00000001;
 // CHECK: cp.async.bulk.wait_group.read 0x00000000;
-tirx.kernel @transactions(%bytes: i32) launch(grid = [1], block = [32]) {
+tirx.kernel @transactions(%bytes: i32) launch(grid = [1], block = [1]) {
   %bar = tirx.alloc_shared : !bar
   tile.apply "mbarrier.init.shared.b64" scope(thread) (%bar, 1 : i32) : !bar
   tile.apply "fence.proxy.async.shared::cta" scope(thread) ()

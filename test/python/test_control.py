@@ -716,8 +716,9 @@ def test_indices_and_sizes_as_numbers():
 
 
 def test_kernel_beyond_the_race_proof_warns_or_with_strict_races_is_refused():
-    # An mbarrier orders threads in ways the race proof does not model yet
-    # (docs/races.md): a ProofWarning at its line, or with strict_races an
+    # One mbarrier arrived on in every iteration of a loop is beyond the race
+    # proof's model (docs/races.md: it models rings of mbarriers indexed by
+    # a pipeline step): a ProofWarning at its line, or with strict_races an
     # error there.
     @T.function
     def k(A: T.Tensor((128,), "float32", align=16)):
@@ -726,11 +727,14 @@ def test_kernel_beyond_the_race_proof_warns_or_with_strict_races_is_refused():
         tx = T.cuda.thread_idx("x")
         with T.If(tx == 0):
             with T.Then():
-                T.ptx.mbarrier.init.shared.b64(mbar.ptr_to([0]), T.uint32(1))  # MARK-mbar
+                T.ptx.mbarrier.init.shared.b64(mbar.ptr_to([0]), T.uint32(128))
         T.cuda.cta_sync()
+        for i in T.serial(0, 4):
+            T.ptx.mbarrier.arrive(mbar.ptr_to([0]))  # MARK-mbar
     message = ("the kernel's shared memory is not proven free of data races: "
-               "'mbarrier.init.shared.b64': mbarrier arrivals and phase waits order "
-               "threads in ways the race proof does not model yet")
+               "'mbarrier.arrive.shared::cta.b64': it uses one mbarrier in every iteration "
+               "of a loop: the race proof models rings of mbarriers whose index is "
+               "`step % stages` of a pipeline step")
     with pytest.warns(tirx.ProofWarning, match=re.escape(message)) as record:
         tirx.compile(k, target={"kind": "cuda", "arch": "sm_90a"})
     assert [(w.filename.endswith(HERE), w.lineno) for w in record] == [

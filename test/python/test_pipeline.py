@@ -242,3 +242,63 @@ def test_cp_async_pipeline_is_proven_or_refused_at_the_users_line():
         "read") in message
     assert helpers.line_of(__file__, "# the stages") + (
         "note: the shared tensor is allocated here") in message
+
+
+def tma_stages(waits):
+    """A TmaPipeline of two stages over a T.serial loop: thread 128 loads
+    each step's box, the 128 consumer threads read their element of the
+    stage and each release it (release="thread": an arrival orders its own
+    thread's reads only); without `waits`, the consumers read before the
+    stage's full barrier says the load completed."""
+    @T.function
+    def stream(A: T.Tensor((32, 256), "float32", align=16),
+               out: T.Tensor((128,), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=160))
+        staged = T.alloc_shared((2, 32, 32), "float32", align=128)  # the TMA stages
+        pipe = TmaPipeline(2, buffers=(staged,), consumers=1, release="thread")
+        tid = T.cuda.thread_idx("x")
+        with T.If(tid == 0):
+            with T.Then():
+                pipe.init()
+        T.cuda.cta_sync()
+        with T.If(tid < 128):
+            with T.Then():
+                r = T.alloc_local((1, 1, 1), "float32")
+                for kb in T.serial(0, 8):
+                    s = pipe.consumer_wait(kb) if waits else kb % 2
+                    T.cuda.tile.apply(T.ptx["ld.shared.b32"], r,  # read a TMA stage
+                                      staged[s, tid % 32, tid // 32], scope="thread")
+                    pipe.consumer_release(kb)
+            with T.Else():
+                with T.If(tid == 128):
+                    with T.Then():
+                        for kb in T.serial(0, 8):
+                            with pipe.produce(kb) as stage:  # wait for a free TMA stage
+                                stage.load(staged[stage.index],  # load a TMA stage
+                                           A[0:32, kb * 32:kb * 32 + 32])
+    return stream
+
+
+def test_tma_pipeline_is_proven_or_refused_at_the_users_line():
+    # docs/races.md, "mbarrier pipelines": a stage's load completes on its
+    # full barrier's phase, which the consumer's wait orders its read after;
+    # the consumers' arrivals on the empty barrier order their reads before
+    # the producer's next load into the stage.
+    tirx.compile(tma_stages(waits=True), target=dict(TARGET, strict_races=True))
+    with pytest.raises(tirx.CompileError) as error:
+        tirx.compile(tma_stages(waits=False), target=TARGET)
+    message = str(error.value)
+    assert helpers.line_of(__file__, "# load a TMA stage") + (
+        "error: 'tile.apply' op data race on byte 0 of the shared tensor allocated at ") \
+        in message, message
+    assert ("this write by thread 128 (warp 4, lane 0) and the read by thread 0 (warp 0, "
+            "lane 0) at the op noted below can run with no CTA barrier between them and no "
+            "mbarrier phase orders them; here loop #0's index = 0, there loop #0's index = 0") \
+        in message, message
+    assert helpers.line_of(__file__, "# read a TMA stage") + (
+        "note: the other access: the read of byte 0 by thread 0 (warp 0, lane 0)") in message
+    assert helpers.line_of(__file__, "# wait for a free TMA stage") + (
+        "note: this wait is for phase -1 (the one before the first: it returns at once) of "
+        "mbarrier #0 of the allocation at ") in message, message
+    assert helpers.line_of(__file__, "# the TMA stages") + (
+        "note: the shared tensor is allocated here") in message

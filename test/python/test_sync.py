@@ -44,7 +44,13 @@ def test_tma_guide_spellings():
         T.cuda.cta_sync()
         T.ptx.mbarrier.try_wait(mbar.data, 0)
         T.ptx.mbarrier.try_wait.parity.acquire.cta.shared__cta.b64(mbar.data, 1)
-        T.ptx.mbarrier.inval.shared__cta.b64(mbar.data)
+        # One thread invalidates it, once no thread uses it any more (the
+        # race proof refuses an inval by every thread: each would race with
+        # the others' waits).
+        T.cuda.cta_sync()
+        with T.If(tx == 0):
+            with T.Then():
+                T.ptx.mbarrier.inval.shared__cta.b64(mbar.data)
     ptx = tirx.compile(k, target=SM90).ptx
     assert re.search(r"mbarrier\.init\.shared\.b64 \[%rd\d+\], 0x00000001;", ptx)
     assert "fence.proxy.async.shared::cta;" in ptx

@@ -29,28 +29,151 @@ tirx.kernel @cp_async_pipeline(%G: !G) launch(grid = [1], block = [128]) {
 
 // -----
 
-tirx.kernel @mbarrier() launch(grid = [1], block = [128]) {
-  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+// A single test of a phase: its retry loop is the kernel's own.
+!bar = !tirx.tensor<1xi64, shared, align = 8>
+tirx.kernel @single_try() launch(grid = [1], block = [128]) {
+  %bar = tirx.alloc_shared : !bar
   %tx = tirx.thread_idx x
   %c0 = arith.constant 0 : index
   %first = arith.cmpi eq, %tx, %c0 : index
-  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'mbarrier.init.shared::cta.b64': mbarrier arrivals and phase waits order threads in ways the race proof does not model yet}}
-  tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%bar, 1 : i32) pred(%first) : !tirx.tensor<1xi64, shared, align = 8>
+  tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%bar, 128 : i32) pred(%first) : !bar
+  tirx.cta_sync
+  tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%bar) : !bar
+  %done = tirx.alloc_local : !tirx.tensor<1xi1, local>
+  // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:3: error: the kernel's shared memory is not proven free of data races: 'mbarrier.test_wait.parity.shared::cta.b64': a single test of a phase, whose retry loop the race proof does not follow (the retry form, `mbarrier.try_wait.parity` without a predicate, is modeled)
+  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'mbarrier.test_wait.parity.shared::cta.b64': a single test of a phase, whose retry loop the race proof does not follow (the retry form, `mbarrier.try_wait.parity` without a predicate, is modeled)}}
+  tile.apply "mbarrier.test_wait.parity.shared::cta.b64" scope(thread) (%done, %bar, 0 : i32) : !tirx.tensor<1xi1, local>, !bar
   tirx.return
 }
 
 // -----
 
-tirx.kernel @tma(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
-  %img = tirx.alloc_shared : !tirx.tensor<64x64xbf16, shared, align = 128>
+// One mbarrier in every iteration of a loop: its phases are not numbered
+// by a step.
+tirx.kernel @one_barrier_in_a_loop() launch(grid = [1], block = [128]) {
   %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:5: error: the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': it uses one mbarrier in every iteration of a loop: the race proof models rings of mbarriers whose index is `step % stages` of a pipeline step
+    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': it uses one mbarrier in every iteration of a loop: the race proof models rings of mbarriers whose index is `step % stages` of a pipeline step}}
+    tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%bar) : !tirx.tensor<1xi64, shared, align = 8>
+  }
+  tirx.return
+}
+
+// -----
+
+// A ring whose step restarts in every iteration of the outer loop (each
+// tile's K steps numbered from 0): its phases are not the steps'.
+!ring = !tirx.tensor<2xi64, shared, align = 8>
+tirx.kernel @step_restarts() launch(grid = [1], block = [128]) {
+  %bars = tirx.alloc_shared : !ring
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  scf.for %tile = %c0 to %c4 step %c1 {
+    scf.for %kb = %c0 to %c4 step %c1 {
+      %stage = arith.remsi %kb, %c2 : index
+      %bar = tirx.region %bars[%stage] [1] : !ring
+      // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:7: error: the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': its pipeline step does not grow from one iteration of the loop at loc({{.*}}races-beyond-model.mlir":{{.*}}:3) to the next, so its phase is not the step's (the race proof numbers a ring's phases by its steps)
+      // expected-warning-re @+1 {{the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': its pipeline step does not grow from one iteration of the loop at loc({{.*}}races-beyond-model.mlir":{{[0-9]+}}:3) to the next, so its phase is not the step's (the race proof numbers a ring's phases by its steps)}}
+      tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%bar) : !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+    }
+  }
+  tirx.return
+}
+
+// -----
+
+// A wait whose parity is not the phase of its step.
+!ring = !tirx.tensor<2xi64, shared, align = 8>
+tirx.kernel @parity_of_another_step() launch(grid = [1], block = [128]) {
+  %bars = tirx.alloc_shared : !ring
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  scf.for %kb = %c0 to %c8 step %c1 {
+    %stage = arith.remsi %kb, %c2 : index
+    %bar = tirx.region %bars[%stage] [1] : !ring
+    %parity = arith.remsi %kb, %c2 : index
+    %p = arith.index_cast %parity : index to i32
+    // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:5: error: the kernel's shared memory is not proven free of data races: 'mbarrier.try_wait.parity.shared::cta.b64': its parity is not `step / 2 % 2` (or 1 minus it) of the step its mbarrier's index is taken from
+    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'mbarrier.try_wait.parity.shared::cta.b64': its parity is not `step / 2 % 2` (or 1 minus it) of the step its mbarrier's index is taken from}}
+    tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%bar, %p) : !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>, i32
+  }
+  tirx.return
+}
+
+// -----
+
+// A wait outside loops whose parity is not its phase's: the first wait on
+// a barrier is for phase 0.
+tirx.kernel @first_wait_at_parity_one() launch(grid = [1], block = [128]) {
+  %bar = tirx.alloc_shared : !tirx.tensor<1xi64, shared, align = 8>
+  // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:3: error: the kernel's shared memory is not proven free of data races: 'mbarrier.try_wait.parity.shared::cta.b64': its parity is not that of phase 0, the waits on its mbarrier before it in program order (the race proof numbers the phases of an mbarrier used outside loops by its waits)
+  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'mbarrier.try_wait.parity.shared::cta.b64': its parity is not that of phase 0, the waits on its mbarrier before it in program order (the race proof numbers the phases of an mbarrier used outside loops by its waits)}}
+  tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%bar, 1 : i32) : !tirx.tensor<1xi64, shared, align = 8>
+  tirx.return
+}
+
+// -----
+
+// A barrier of a two-dimensional allocation.
+tirx.kernel @two_dimensional_barriers() launch(grid = [1], block = [128]) {
+  %bars = tirx.alloc_shared : !tirx.tensor<2x2xi64, shared, align = 8>
+  %bar = tirx.region %bars[1, 0] [1, 1] : !tirx.tensor<2x2xi64, shared, align = 8>
+  // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:3: error: the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': its mbarrier is not an element of a one-dimensional allocation of mbarriers
+  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': its mbarrier is not an element of a one-dimensional allocation of mbarriers}}
+  tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%bar) : !tirx.tensor<1x1xi64, shared, #tirx.layout<S[(1, 1) : (2, 1)] + 2>, align = 8>
+  tirx.return
+}
+
+// -----
+
+// A barrier of a view of the allocation.
+tirx.kernel @viewed_barriers() launch(grid = [1], block = [128]) {
+  %bars = tirx.alloc_shared : !tirx.tensor<2xi64, shared, align = 8>
+  %view = tirx.view %bars : !tirx.tensor<2xi64, shared, align = 8> -> !tirx.tensor<2x1xi64, shared, align = 8>
+  // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:3: error: the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': its mbarrier is not an element of a one-dimensional allocation of mbarriers (tirx.alloc_shared)
+  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': its mbarrier is not an element of a one-dimensional allocation of mbarriers (tirx.alloc_shared)}}
+  tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%view) : !tirx.tensor<2x1xi64, shared, align = 8>
+  tirx.return
+}
+
+// -----
+
+// A ring indexed by the step itself, not the step modulo its barriers.
+tirx.kernel @index_not_modulo() launch(grid = [1], block = [128]) {
+  %bars = tirx.alloc_shared : !tirx.tensor<4xi64, shared, align = 8>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %kb = %c0 to %c4 step %c1 {
+    %bar = tirx.region %bars[%kb] [1] : !tirx.tensor<4xi64, shared, align = 8>
+    // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:5: error: the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': its mbarrier's index is not `step % 4` of a pipeline step (the race proof models rings of mbarriers used in turn)
+    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': its mbarrier's index is not `step % 4` of a pipeline step (the race proof models rings of mbarriers used in turn)}}
+    tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%bar) : !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+  }
+  tirx.return
+}
+
+// -----
+
+// A TMA store: it reads its image until a bulk wait_group.
+tirx.kernel @tma_store(%A: !tirx.tensor<256x512xbf16, global, align = 16>) launch(grid = [1], block = [128]) {
+  %img = tirx.alloc_shared : !tirx.tensor<64x64xbf16, shared, align = 128>
   %box = tirx.region %A[0, 64] [64, 64] : !tirx.tensor<256x512xbf16, global, align = 16>
   %tx = tirx.thread_idx x
   %c0 = arith.constant 0 : index
   %first = arith.cmpi eq, %tx, %c0 : index
-  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes': TMA copies complete on an mbarrier transaction, which the race proof does not model yet}}
-  tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%img, %box, %bar) pred(%first)
-      : !tirx.tensor<64x64xbf16, shared, align = 128>, !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)] + 64>, align = 16>, !tirx.tensor<1xi64, shared, align = 8>
+  // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:3: error: the kernel's shared memory is not proven free of data races: 'cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group': TMA stores and reductions complete in bulk groups, which the race proof does not model yet
+  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group': TMA stores and reductions complete in bulk groups, which the race proof does not model yet}}
+  tile.apply "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" scope(thread) (%box, %img) pred(%first)
+      : !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)] + 64>, align = 16>, !tirx.tensor<64x64xbf16, shared, align = 128>
   tirx.return
 }
 
@@ -64,6 +187,7 @@ tirx.kernel @partial_named_barrier() launch(grid = [1], block = [128]) {
   %warp = arith.divui %tx, %c32 : index
   %low = arith.cmpi ult, %warp, %c2 : index
   scf.if %low {
+    // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:5: error: the kernel's shared memory is not proven free of data races: 'bar.sync': named barriers of part of the block, bar.arrive, bar.warp.sync and cluster barriers order threads in ways the race proof does not model yet
     // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'bar.sync': named barriers of part of the block, bar.arrive, bar.warp.sync and cluster barriers order threads in ways the race proof does not model yet}}
     tile.apply "bar.sync" scope(cta) (1 : i32, 64 : i32)
   }

@@ -954,3 +954,498 @@ tirx.kernel @cp_async_pipeline_reads_last_stage_early(%G: !G) launch(grid = [1],
   tile.apply "cp.async.wait_all" scope(cta) ()
   tirx.return
 }
+
+// -----
+
+// A TMA pipeline's consumer that reads a stage without waiting for its
+// `full` mbarrier: the TMA load may still be writing it.
+!A = !tirx.tensor<32x256xf32, global, align = 16>
+!img = !tirx.tensor<2x32x32xf32, shared, align = 128>
+!ring = !tirx.tensor<2xi64, shared, align = 8>
+!bar = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar0 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar1 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1] + 1>, align = 8>
+!stage = !tirx.tensor<1x32x32xf32, shared, #tirx.layout<S[(1, 32, 32) : (1024, 32, 1)]>, align = 128>
+!elem = !tirx.tensor<1x1x1xf32, shared, #tirx.layout<S[(1, 1, 1) : (1024, 32, 1)]>, align = 4>
+!box = !tirx.tensor<32x32xf32, global, #tirx.layout<S[(32, 32) : (256, 1)]>, align = 16>
+!reg = !tirx.tensor<1x1x1xf32, local>
+tirx.kernel @tma_nowait(%A: !A) launch(grid = [1], block = [160]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %img = tirx.alloc_shared : !img
+  %full = tirx.alloc_shared : !ring
+  %empty = tirx.alloc_shared : !ring
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %first = arith.cmpi eq, %tx, %c0 : index
+  scf.if %first {
+    %f0 = tirx.region %full[0] [1] : !ring
+    %f1 = tirx.region %full[1] [1] : !ring
+    %e0 = tirx.region %empty[0] [1] : !ring
+    %e1 = tirx.region %empty[1] [1] : !ring
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f0, 1 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f1, 1 : i32) : !bar1
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e0, 128 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e1, 128 : i32) : !bar1
+    tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+  }
+  tirx.cta_sync
+  %consumer = arith.cmpi ult, %tx, %c128 : index
+  scf.if %consumer {
+    %r = tirx.alloc_local : !reg
+    %row = arith.remui %tx, %c32 : index
+    %col = arith.divui %tx, %c32 : index
+    scf.for %kb = %c0 to %c8 step %c1 {
+      %s = arith.remsi %kb, %c2 : index
+      %fb = tirx.region %full[%s] [1] : !ring
+      %eb = tirx.region %empty[%s] [1] : !ring
+      %x = tirx.region %img[%s, %row, %col] [1, 1, 1] : !img
+      // expected-note @+1 {{the other access: the read of byte 0 by thread 0 (warp 0, lane 0)}}
+      tile.apply "ld.shared.b32" scope(thread) (%r, %x) : !reg, !elem
+      tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%eb) : !bar
+    }
+  } else {
+    %producer = arith.cmpi eq, %tx, %c128 : index
+    scf.if %producer {
+      scf.for %kb = %c0 to %c8 step %c1 {
+        %s = arith.remsi %kb, %c2 : index
+        %eb = tirx.region %empty[%s] [1] : !ring
+        %q = arith.divsi %kb, %c2 : index
+        %p = arith.remsi %q, %c2 : index
+        %np = arith.subi %c1, %p : index
+        %np32 = arith.index_cast %np : index to i32
+        // expected-note-re @+1 {{this wait is for phase -1 (the one before the first: it returns at once) of mbarrier #0 of the allocation at {{.*}}; the arrival after the read at {{.*}} is in its later phase 0}}
+        tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%eb, %np32) : !bar, i32
+        %fb = tirx.region %full[%s] [1] : !ring
+        tile.apply "mbarrier.arrive.expect_tx.shared::cta.b64" scope(thread) (%fb, 4096 : i32) : !bar
+        %dst = tirx.region %img[%s, 0, 0] [1, 32, 32] : !img
+        %k = arith.muli %kb, %c32 : index
+        %box = tirx.region %A[0, %k] [32, 32] align 16 : !A
+        // INTERP: races-invalid.mlir:[[# @LINE + 2]]:9: error: data race on byte 0 of the shared tensor
+        // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 128 (warp 4, lane 0) and the read by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them and no mbarrier phase orders them; here loop #0's index = 0, there loop #0's index = 0}}
+        tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%dst, %box, %fb) : !stage, !box, !bar
+      }
+    }
+  }
+  tirx.return
+}
+
+// -----
+
+// A TMA pipeline's producer that loads a stage without waiting for its
+// `empty` mbarrier: it overwrites a stage the consumers may still read.
+// The interpreter meets the producer's next arrival on a phase that has
+// none left.
+!A = !tirx.tensor<32x256xf32, global, align = 16>
+!img = !tirx.tensor<2x32x32xf32, shared, align = 128>
+!ring = !tirx.tensor<2xi64, shared, align = 8>
+!bar = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar0 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar1 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1] + 1>, align = 8>
+!stage = !tirx.tensor<1x32x32xf32, shared, #tirx.layout<S[(1, 32, 32) : (1024, 32, 1)]>, align = 128>
+!elem = !tirx.tensor<1x1x1xf32, shared, #tirx.layout<S[(1, 1, 1) : (1024, 32, 1)]>, align = 4>
+!box = !tirx.tensor<32x32xf32, global, #tirx.layout<S[(32, 32) : (256, 1)]>, align = 16>
+!reg = !tirx.tensor<1x1x1xf32, local>
+tirx.kernel @tma_noempty(%A: !A) launch(grid = [1], block = [160]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %img = tirx.alloc_shared : !img
+  %full = tirx.alloc_shared : !ring
+  %empty = tirx.alloc_shared : !ring
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %first = arith.cmpi eq, %tx, %c0 : index
+  scf.if %first {
+    %f0 = tirx.region %full[0] [1] : !ring
+    %f1 = tirx.region %full[1] [1] : !ring
+    %e0 = tirx.region %empty[0] [1] : !ring
+    %e1 = tirx.region %empty[1] [1] : !ring
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f0, 1 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f1, 1 : i32) : !bar1
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e0, 128 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e1, 128 : i32) : !bar1
+    tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+  }
+  tirx.cta_sync
+  %consumer = arith.cmpi ult, %tx, %c128 : index
+  scf.if %consumer {
+    %r = tirx.alloc_local : !reg
+    %row = arith.remui %tx, %c32 : index
+    %col = arith.divui %tx, %c32 : index
+    scf.for %kb = %c0 to %c8 step %c1 {
+      %s = arith.remsi %kb, %c2 : index
+      %fb = tirx.region %full[%s] [1] : !ring
+      %eb = tirx.region %empty[%s] [1] : !ring
+      %q = arith.divsi %kb, %c2 : index
+      %p = arith.remsi %q, %c2 : index
+      %p32 = arith.index_cast %p : index to i32
+      // expected-note-re @+1 {{this wait is for phase 0 of mbarrier #0 of the allocation at {{.*}}; the TMA load's completion at {{.*}} is in its later phase 1}}
+      tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%fb, %p32) : !bar, i32
+      %x = tirx.region %img[%s, %row, %col] [1, 1, 1] : !img
+      // expected-note @+1 {{the other access: the read of byte 0 by thread 0 (warp 0, lane 0)}}
+      tile.apply "ld.shared.b32" scope(thread) (%r, %x) : !reg, !elem
+      tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%eb) : !bar
+    }
+  } else {
+    %producer = arith.cmpi eq, %tx, %c128 : index
+    scf.if %producer {
+      scf.for %kb = %c0 to %c8 step %c1 {
+        %s = arith.remsi %kb, %c2 : index
+        %eb = tirx.region %empty[%s] [1] : !ring
+        %fb = tirx.region %full[%s] [1] : !ring
+        // INTERP: races-invalid.mlir:[[# @LINE + 1]]:9: error: arrives 1 time(s) on an mbarrier whose phase 0 expects only 0 more arrival(s) of 1 (block (0, 0, 0) thread 128 (warp 4, lane 0))
+        tile.apply "mbarrier.arrive.expect_tx.shared::cta.b64" scope(thread) (%fb, 4096 : i32) : !bar
+        %dst = tirx.region %img[%s, 0, 0] [1, 32, 32] : !img
+        %k = arith.muli %kb, %c32 : index
+        %box = tirx.region %A[0, %k] [32, 32] align 16 : !A
+        // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 128 (warp 4, lane 0) and the read by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them and no mbarrier phase orders them; here loop #0's index = 2, there loop #0's index = 0}}
+        tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%dst, %box, %fb) : !stage, !box, !bar
+      }
+    }
+  }
+  tirx.return
+}
+
+// -----
+
+// A consumer that releases its stage before it reads it: the producer may
+// load the next step into it meanwhile.
+!A = !tirx.tensor<32x256xf32, global, align = 16>
+!img = !tirx.tensor<2x32x32xf32, shared, align = 128>
+!ring = !tirx.tensor<2xi64, shared, align = 8>
+!bar = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar0 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar1 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1] + 1>, align = 8>
+!stage = !tirx.tensor<1x32x32xf32, shared, #tirx.layout<S[(1, 32, 32) : (1024, 32, 1)]>, align = 128>
+!elem = !tirx.tensor<1x1x1xf32, shared, #tirx.layout<S[(1, 1, 1) : (1024, 32, 1)]>, align = 4>
+!box = !tirx.tensor<32x32xf32, global, #tirx.layout<S[(32, 32) : (256, 1)]>, align = 16>
+!reg = !tirx.tensor<1x1x1xf32, local>
+tirx.kernel @tma_releasefirst(%A: !A) launch(grid = [1], block = [160]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %img = tirx.alloc_shared : !img
+  %full = tirx.alloc_shared : !ring
+  %empty = tirx.alloc_shared : !ring
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %first = arith.cmpi eq, %tx, %c0 : index
+  scf.if %first {
+    %f0 = tirx.region %full[0] [1] : !ring
+    %f1 = tirx.region %full[1] [1] : !ring
+    %e0 = tirx.region %empty[0] [1] : !ring
+    %e1 = tirx.region %empty[1] [1] : !ring
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f0, 1 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f1, 1 : i32) : !bar1
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e0, 128 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e1, 128 : i32) : !bar1
+    tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+  }
+  tirx.cta_sync
+  %consumer = arith.cmpi ult, %tx, %c128 : index
+  scf.if %consumer {
+    %r = tirx.alloc_local : !reg
+    %row = arith.remui %tx, %c32 : index
+    %col = arith.divui %tx, %c32 : index
+    scf.for %kb = %c0 to %c8 step %c1 {
+      %s = arith.remsi %kb, %c2 : index
+      %fb = tirx.region %full[%s] [1] : !ring
+      %eb = tirx.region %empty[%s] [1] : !ring
+      %q = arith.divsi %kb, %c2 : index
+      %p = arith.remsi %q, %c2 : index
+      %p32 = arith.index_cast %p : index to i32
+      // expected-note-re @+1 {{this wait is for phase 0 of mbarrier #0 of the allocation at {{.*}}; the TMA load's completion at {{.*}} is in its later phase 1}}
+      tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%fb, %p32) : !bar, i32
+      tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%eb) : !bar
+      %x = tirx.region %img[%s, %row, %col] [1, 1, 1] : !img
+      // expected-note @+1 {{the other access: the read of byte 0 by thread 0 (warp 0, lane 0)}}
+      tile.apply "ld.shared.b32" scope(thread) (%r, %x) : !reg, !elem
+    }
+  } else {
+    %producer = arith.cmpi eq, %tx, %c128 : index
+    scf.if %producer {
+      scf.for %kb = %c0 to %c8 step %c1 {
+        %s = arith.remsi %kb, %c2 : index
+        %eb = tirx.region %empty[%s] [1] : !ring
+        %q = arith.divsi %kb, %c2 : index
+        %p = arith.remsi %q, %c2 : index
+        %np = arith.subi %c1, %p : index
+        %np32 = arith.index_cast %np : index to i32
+        tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%eb, %np32) : !bar, i32
+        %fb = tirx.region %full[%s] [1] : !ring
+        tile.apply "mbarrier.arrive.expect_tx.shared::cta.b64" scope(thread) (%fb, 4096 : i32) : !bar
+        %dst = tirx.region %img[%s, 0, 0] [1, 32, 32] : !img
+        %k = arith.muli %kb, %c32 : index
+        %box = tirx.region %A[0, %k] [32, 32] align 16 : !A
+        // INTERP: races-invalid.mlir:[[# @LINE + 2]]:9: error: data race on byte 0 of the shared tensor
+        // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 128 (warp 4, lane 0) and the read by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them and no mbarrier phase orders them; here loop #0's index = 2, there loop #0's index = 0}}
+        tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%dst, %box, %fb) : !stage, !box, !bar
+      }
+    }
+  }
+  tirx.return
+}
+
+// -----
+
+// Lane 0 of each consumer warp releases the stage for its warp, but the
+// reads are each thread's own (ld.shared): an arrival orders only its own
+// thread's accesses (a warp collective's, its warp's). The interpreter,
+// whose lanes run in lockstep, does not meet this one.
+!A = !tirx.tensor<32x256xf32, global, align = 16>
+!img = !tirx.tensor<2x32x32xf32, shared, align = 128>
+!ring = !tirx.tensor<2xi64, shared, align = 8>
+!bar = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar0 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar1 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1] + 1>, align = 8>
+!stage = !tirx.tensor<1x32x32xf32, shared, #tirx.layout<S[(1, 32, 32) : (1024, 32, 1)]>, align = 128>
+!elem = !tirx.tensor<1x1x1xf32, shared, #tirx.layout<S[(1, 1, 1) : (1024, 32, 1)]>, align = 4>
+!box = !tirx.tensor<32x32xf32, global, #tirx.layout<S[(32, 32) : (256, 1)]>, align = 16>
+!reg = !tirx.tensor<1x1x1xf32, local>
+tirx.kernel @tma_warprelease(%A: !A) launch(grid = [1], block = [160]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %img = tirx.alloc_shared : !img
+  %full = tirx.alloc_shared : !ring
+  %empty = tirx.alloc_shared : !ring
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %first = arith.cmpi eq, %tx, %c0 : index
+  scf.if %first {
+    %f0 = tirx.region %full[0] [1] : !ring
+    %f1 = tirx.region %full[1] [1] : !ring
+    %e0 = tirx.region %empty[0] [1] : !ring
+    %e1 = tirx.region %empty[1] [1] : !ring
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f0, 1 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f1, 1 : i32) : !bar1
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e0, 4 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e1, 4 : i32) : !bar1
+    tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+  }
+  tirx.cta_sync
+  %consumer = arith.cmpi ult, %tx, %c128 : index
+  scf.if %consumer {
+    %r = tirx.alloc_local : !reg
+    %row = arith.remui %tx, %c32 : index
+    %col = arith.divui %tx, %c32 : index
+    scf.for %kb = %c0 to %c8 step %c1 {
+      %s = arith.remsi %kb, %c2 : index
+      %fb = tirx.region %full[%s] [1] : !ring
+      %eb = tirx.region %empty[%s] [1] : !ring
+      %q = arith.divsi %kb, %c2 : index
+      %p = arith.remsi %q, %c2 : index
+      %p32 = arith.index_cast %p : index to i32
+      // expected-note-re @+1 {{this wait is for phase 0 of mbarrier #0 of the allocation at {{.*}}; the TMA load's completion at {{.*}} is in its later phase 1}}
+      tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%fb, %p32) : !bar, i32
+      %x = tirx.region %img[%s, %row, %col] [1, 1, 1] : !img
+      // expected-note @+1 {{the other access: the read of byte 128 by thread 1 (warp 0, lane 1)}}
+      tile.apply "ld.shared.b32" scope(thread) (%r, %x) : !reg, !elem
+      %lane = arith.remui %tx, %c32 : index
+      %lead = arith.cmpi eq, %lane, %c0 : index
+      scf.if %lead {
+        tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%eb) : !bar
+      }
+    }
+  } else {
+    %producer = arith.cmpi eq, %tx, %c128 : index
+    scf.if %producer {
+      scf.for %kb = %c0 to %c8 step %c1 {
+        %s = arith.remsi %kb, %c2 : index
+        %eb = tirx.region %empty[%s] [1] : !ring
+        %q = arith.divsi %kb, %c2 : index
+        %p = arith.remsi %q, %c2 : index
+        %np = arith.subi %c1, %p : index
+        %np32 = arith.index_cast %np : index to i32
+        // expected-note-re @+1 {{this wait is for phase 0 of mbarrier #0 of the allocation at {{.*}}; the arrival after the read at {{.*}} is not run by thread 1 (it is under a condition)}}
+        tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%eb, %np32) : !bar, i32
+        %fb = tirx.region %full[%s] [1] : !ring
+        tile.apply "mbarrier.arrive.expect_tx.shared::cta.b64" scope(thread) (%fb, 4096 : i32) : !bar
+        %dst = tirx.region %img[%s, 0, 0] [1, 32, 32] : !img
+        %k = arith.muli %kb, %c32 : index
+        %box = tirx.region %A[0, %k] [32, 32] align 16 : !A
+        // expected-error-re @+1 {{data race on byte 128 of the shared tensor allocated at {{.*}}: this write by thread 128 (warp 4, lane 0) and the read by thread 1 (warp 0, lane 1) at the op noted below can run with no CTA barrier between them and no mbarrier phase orders them; here loop #0's index = 2, there loop #0's index = 0}}
+        tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%dst, %box, %fb) : !stage, !box, !bar
+      }
+    }
+  }
+  tirx.return
+}
+
+// -----
+
+// A consumer that waits for the phase before its step's (1 - parity): the
+// load of its step may still be in flight.
+!A = !tirx.tensor<32x256xf32, global, align = 16>
+!img = !tirx.tensor<2x32x32xf32, shared, align = 128>
+!ring = !tirx.tensor<2xi64, shared, align = 8>
+!bar = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar0 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar1 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1] + 1>, align = 8>
+!stage = !tirx.tensor<1x32x32xf32, shared, #tirx.layout<S[(1, 32, 32) : (1024, 32, 1)]>, align = 128>
+!elem = !tirx.tensor<1x1x1xf32, shared, #tirx.layout<S[(1, 1, 1) : (1024, 32, 1)]>, align = 4>
+!box = !tirx.tensor<32x32xf32, global, #tirx.layout<S[(32, 32) : (256, 1)]>, align = 16>
+!reg = !tirx.tensor<1x1x1xf32, local>
+tirx.kernel @tma_parity(%A: !A) launch(grid = [1], block = [160]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %img = tirx.alloc_shared : !img
+  %full = tirx.alloc_shared : !ring
+  %empty = tirx.alloc_shared : !ring
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %first = arith.cmpi eq, %tx, %c0 : index
+  scf.if %first {
+    %f0 = tirx.region %full[0] [1] : !ring
+    %f1 = tirx.region %full[1] [1] : !ring
+    %e0 = tirx.region %empty[0] [1] : !ring
+    %e1 = tirx.region %empty[1] [1] : !ring
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f0, 1 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f1, 1 : i32) : !bar1
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e0, 128 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e1, 128 : i32) : !bar1
+    tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+  }
+  tirx.cta_sync
+  %consumer = arith.cmpi ult, %tx, %c128 : index
+  scf.if %consumer {
+    %r = tirx.alloc_local : !reg
+    %row = arith.remui %tx, %c32 : index
+    %col = arith.divui %tx, %c32 : index
+    scf.for %kb = %c0 to %c8 step %c1 {
+      %s = arith.remsi %kb, %c2 : index
+      %fb = tirx.region %full[%s] [1] : !ring
+      %eb = tirx.region %empty[%s] [1] : !ring
+      %q = arith.divsi %kb, %c2 : index
+      %p = arith.remsi %q, %c2 : index
+      %pb = arith.subi %c1, %p : index
+      %p32 = arith.index_cast %pb : index to i32
+      // expected-note-re @+1 {{this wait is for phase -1 (the one before the first: it returns at once) of mbarrier #0 of the allocation at {{.*}}; the TMA load's completion at {{.*}} is in its later phase 0}}
+      tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%fb, %p32) : !bar, i32
+      %x = tirx.region %img[%s, %row, %col] [1, 1, 1] : !img
+      // expected-note @+1 {{the other access: the read of byte 0 by thread 0 (warp 0, lane 0)}}
+      tile.apply "ld.shared.b32" scope(thread) (%r, %x) : !reg, !elem
+      tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%eb) : !bar
+    }
+  } else {
+    %producer = arith.cmpi eq, %tx, %c128 : index
+    scf.if %producer {
+      scf.for %kb = %c0 to %c8 step %c1 {
+        %s = arith.remsi %kb, %c2 : index
+        %eb = tirx.region %empty[%s] [1] : !ring
+        %q = arith.divsi %kb, %c2 : index
+        %p = arith.remsi %q, %c2 : index
+        %np = arith.subi %c1, %p : index
+        %np32 = arith.index_cast %np : index to i32
+        // expected-note-re @+1 {{this wait is for phase -1 (the one before the first: it returns at once) of mbarrier #0 of the allocation at {{.*}}; the arrival after the read at {{.*}} is in its later phase 0}}
+        tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%eb, %np32) : !bar, i32
+        %fb = tirx.region %full[%s] [1] : !ring
+        tile.apply "mbarrier.arrive.expect_tx.shared::cta.b64" scope(thread) (%fb, 4096 : i32) : !bar
+        %dst = tirx.region %img[%s, 0, 0] [1, 32, 32] : !img
+        %k = arith.muli %kb, %c32 : index
+        %box = tirx.region %A[0, %k] [32, 32] align 16 : !A
+        // INTERP: races-invalid.mlir:[[# @LINE + 2]]:9: error: data race on byte 0 of the shared tensor
+        // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 128 (warp 4, lane 0) and the read by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier between them and no mbarrier phase orders them; here loop #0's index = 0, there loop #0's index = 0}}
+        tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%dst, %box, %fb) : !stage, !box, !bar
+      }
+    }
+  }
+  tirx.return
+}
+
+// -----
+
+// One TMA load outside loops; thread 0 waits for its mbarrier, but the
+// other threads read without a CTA barrier after that wait.
+!A = !tirx.tensor<32x256xf32, global, align = 16>
+!img = !tirx.tensor<32x32xf32, shared, align = 128>
+!bar = !tirx.tensor<1xi64, shared, align = 8>
+!box = !tirx.tensor<32x32xf32, global, #tirx.layout<S[(32, 32) : (256, 1)] + 32>, align = 16>
+!elem = !tirx.tensor<1x1xf32, shared, #tirx.layout<S[(1, 1) : (32, 1)]>, align = 4>
+!reg = !tirx.tensor<1x1xf32, local>
+tirx.kernel @tma_once_one_no_barrier(%A: !A) launch(grid = [1], block = [128]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %img = tirx.alloc_shared : !img
+  %bar = tirx.alloc_shared : !bar
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %first = arith.cmpi eq, %tx, %c0 : index
+  tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%bar, 1 : i32) pred(%first) : !bar
+  tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+  tirx.cta_sync
+  scf.if %first {
+    tile.apply "mbarrier.arrive.expect_tx.shared::cta.b64" scope(thread) (%bar, 4096 : i32) : !bar
+    %box = tirx.region %A[0, 32] [32, 32] : !A
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: data race on byte 12 of the shared tensor
+    // expected-note @+1 {{the other access: the write of byte 4 by thread 0 (warp 0, lane 0)}}
+    tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%img, %box, %bar) : !img, !box, !bar
+  }
+  scf.if %first {
+    tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%bar, 0 : i32) : !bar
+  }
+  %row = arith.remui %tx, %c32 : index
+  %col = arith.divui %tx, %c32 : index
+  %x = tirx.region %img[%row, %col] [1, 1] : !img
+  %r = tirx.alloc_local : !reg
+  // expected-error-re @+1 {{data race on byte 4 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 0 (warp 0, lane 0) at the op noted below can run unordered (a TMA load's write is complete only at its mbarrier's phase, whatever CTA barriers follow it)}}
+  tile.apply "ld.shared.b32" scope(thread) (%r, %x) : !reg, !elem
+  tirx.return
+}
+
+// -----
+
+// A CTA barrier after a TMA load does not complete it: only a wait for its
+// mbarrier's phase does. (The interpreter meets the read of bytes the load
+// has not written yet.)
+!A = !tirx.tensor<32x256xf32, global, align = 16>
+!img = !tirx.tensor<32x32xf32, shared, align = 128>
+!bar = !tirx.tensor<1xi64, shared, align = 8>
+!box = !tirx.tensor<32x32xf32, global, #tirx.layout<S[(32, 32) : (256, 1)] + 32>, align = 16>
+!elem = !tirx.tensor<1x1xf32, shared, #tirx.layout<S[(1, 1) : (32, 1)]>, align = 4>
+!reg = !tirx.tensor<1x1xf32, local>
+tirx.kernel @tma_barrier_is_no_wait(%A: !A) launch(grid = [1], block = [128]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %img = tirx.alloc_shared : !img
+  %bar = tirx.alloc_shared : !bar
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %first = arith.cmpi eq, %tx, %c0 : index
+  tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%bar, 1 : i32) pred(%first) : !bar
+  tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+  tirx.cta_sync
+  scf.if %first {
+    tile.apply "mbarrier.arrive.expect_tx.shared::cta.b64" scope(thread) (%bar, 4096 : i32) : !bar
+    %box = tirx.region %A[0, 32] [32, 32] : !A
+    // expected-note @+1 {{the other access: the write of byte 4 by thread 0 (warp 0, lane 0)}}
+    tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%img, %box, %bar) : !img, !box, !bar
+  }
+  tirx.cta_sync
+  %row = arith.remui %tx, %c32 : index
+  %col = arith.divui %tx, %c32 : index
+  %x = tirx.region %img[%row, %col] [1, 1] : !img
+  %r = tirx.alloc_local : !reg
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: reads byte 8 of the shared tensor
+  // expected-error-re @+1 {{data race on byte 4 of the shared tensor allocated at {{.*}}: this read by thread 32 (warp 1, lane 0) and the write by thread 0 (warp 0, lane 0) at the op noted below can run unordered (a TMA load's write is complete only at its mbarrier's phase, whatever CTA barriers follow it)}}
+  tile.apply "ld.shared.b32" scope(thread) (%r, %x) : !reg, !elem
+  tirx.return
+}

@@ -7,7 +7,8 @@
 // mbarrier (docs/hopper.md). Declares the operand kinds `arrivals` (an
 // arrival count), `txcount` (a transaction count), `parity` (a phase
 // parity) and `rank` (a CTA of the kernel's cluster, whose barrier a remote
-// arrive names).
+// arrive names). To the race proof, initializations write a barrier,
+// arrivals and the retry loop of try_wait.parity order threads by phase.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,10 +64,32 @@ static std::optional<std::string> checkClusterRank(const OperandValue &value) {
   return std::nullopt;
 }
 
-static llvm::StringRef getRaceProofGap(const Instruction &) {
-  return "mbarrier arrivals and phase waits order "
-         "threads in ways the race proof does not model "
-         "yet";
+static MbarrierEvent getMbarrierEvent(const Instruction &instruction) {
+  llvm::StringRef form = instruction.formName;
+  if (form == "mbarrier.init" || form == "mbarrier.inval")
+    return MbarrierEvent::Init;
+  if (form == "mbarrier.try_wait.parity.loop")
+    return MbarrierEvent::Wait;
+  if (form.starts_with("mbarrier.arrive"))
+    return MbarrierEvent::Arrive;
+  return MbarrierEvent::None;
+}
+
+/// Arrivals, waits and transaction counts update or read the barrier
+/// atomically; an initialization writes it.
+static bool isAtomicAccess(const Instruction &instruction) {
+  return getMbarrierEvent(instruction) != MbarrierEvent::Init;
+}
+
+static llvm::StringRef getRaceProofGap(const Instruction &instruction) {
+  // One try whose retry loop is the kernel's own: the proof does not follow
+  // a loop on a predicate to the phase it waits for.
+  if (instruction.formName == "mbarrier.test_wait.parity" ||
+      instruction.formName == "mbarrier.try_wait.parity")
+    return "a single test of a phase, whose retry loop the race proof does "
+           "not follow (the retry form, `mbarrier.try_wait.parity` without "
+           "a predicate, is modeled)";
+  return {};
 }
 
 const FamilyModule &families::mbarrierModule() {
@@ -77,6 +100,8 @@ const FamilyModule &families::mbarrierModule() {
   static const FamilyModule module = [] {
     FamilyModule mbarrier{/*name=*/"mbarrier", kinds};
     mbarrier.getRaceProofGap = ::getRaceProofGap;
+    mbarrier.getMbarrierEvent = ::getMbarrierEvent;
+    mbarrier.isAtomicAccess = ::isAtomicAccess;
     return mbarrier;
   }();
   return module;

@@ -44,13 +44,20 @@
 // distinct threads (warps), one byte and one write (an atomic against a
 // plain access) is a race; it is recomputed concretely — the layout's own
 // apply, the thread that owns the element, the guards — before it is shown.
+// mbarrier rings (MbarrierRings.h) order more: a TMA load's write, which no
+// CTA barrier completes, and any access, against another thread's through
+// an arrival (or the load's completion) and a wait for its phase; a case
+// races only where no such order holds.
+//
 // Where the kernel synchronizes in ways the model does not know (a cp.async
-// no wait is sure to retire, mbarriers, TMA, wgmma, partial named barriers),
-// the proof says so with a warning at that op instead of judging.
+// no wait is sure to retire, mbarriers beyond rings, TMA stores, wgmma,
+// partial named barriers), the proof says so with a warning at that op
+// instead of judging.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AccessProof.h"
+#include "MbarrierRings.h"
 
 #include "TirX/Dialect/Tile/Families/FamilyModule.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
@@ -58,6 +65,8 @@
 #include "TirX/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tirx;
@@ -115,6 +124,13 @@ struct SharedAccess {
   /// complete in the issuing thread; none for an access that completes
   /// with its instruction.
   Retirement retirement;
+  /// A TMA load's write: complete at its mbarrier's phase, ordered before
+  /// another thread's access only through a wait for that phase.
+  const RingEvent *completion = nullptr;
+  /// The mbarrier waits before the access in its thread (it runs after
+  /// their phases), and the arrivals after it (their phases follow it; a
+  /// TMA load's own completion).
+  SmallVector<RingLink, 2> acquires, releases;
 
   StringRef getKind() const {
     return atomic ? "atomic access" : writes ? "write" : "read";
@@ -353,8 +369,8 @@ struct ModelGap {
 
 /// The shared accesses of `kernel` in program order, or the first construct
 /// beyond the model.
-FailureOr<SmallVector<SharedAccess, 0>> collectAccesses(KernelOp kernel,
-                                                        ModelGap &gap) {
+FailureOr<SmallVector<SharedAccess, 0>>
+collectAccesses(KernelOp kernel, const MbarrierRings &rings, ModelGap &gap) {
   int64_t numThreads = kernel.getLaunch().getNumThreads();
   SmallVector<SharedAccess, 0> accesses;
   bool failed = false;
@@ -431,6 +447,15 @@ FailureOr<SmallVector<SharedAccess, 0>> collectAccesses(KernelOp kernel,
       access.writes = info.isDestination || info.isReadWrite;
       access.atomic =
           module.isAtomicAccess && module.isAtomicAccess(instruction);
+      // A TMA load writes its image and completes on its mbarrier, which
+      // is an atomic access of the barrier.
+      const RingEvent *event = rings.lookup(op);
+      if (event && event->kind == ptx::MbarrierEvent::Completion) {
+        if (operand.position == event->barrierOperand)
+          access.atomic = true;
+        else
+          access.completion = event;
+      }
       access.writes |= access.atomic;
       access.collective = instruction.exec != ptx::ExecKind::Thread;
       FailureOr<tile::ExecutionDomain> domain =
@@ -442,6 +467,11 @@ FailureOr<SmallVector<SharedAccess, 0>> collectAccesses(KernelOp kernel,
       access.domain = *domain;
       access.elementsPerGroup = type.getNumElements() / domain->getNumGroups();
       access.retirement = retirement;
+      access.acquires = rings.getWaitsBefore(op);
+      if (access.completion)
+        access.releases.push_back({access.completion, Value()});
+      else if (!retirement)
+        access.releases = rings.getArrivalsAfter(op, access.collective);
       access.guardCases = collectGuardCases(kernel, op, op.getPred(),
                                             /*split=*/true, access.disjunction);
       accesses.push_back(std::move(access));
@@ -598,9 +628,11 @@ Operation *getChildOf(Operation *op, Operation *parent) {
 }
 
 /// The epoch cases of `first` running before `second` (in the same
-/// iterations, or in a later iteration of a loop around both).
+/// iterations, or in a later iteration of a loop around both);
+/// `ignoreBarriers`: whatever CTA barriers lie between (a TMA load's write,
+/// which no CTA barrier completes).
 EpochCases getEpochCases(Operation *first, Operation *second, KernelOp kernel,
-                         BarrierPaths &paths) {
+                         BarrierPaths &paths, bool ignoreBarriers = false) {
   EpochCases cases;
   SmallVector<Operation *> aroundFirst = getEnclosingOps(first, kernel);
   SmallVector<Operation *> aroundSecond = getEnclosingOps(second, kernel);
@@ -631,11 +663,12 @@ EpochCases getEpochCases(Operation *first, Operation *second, KernelOp kernel,
       cases.push_back(sameIterations);
     } else if (firstChild->isBeforeInBlock(secondChild)) {
       EpochCase same = sameIterations;
-      if (paths.isFreeUpTo(first, firstChild, /*after=*/true,
-                           same.lastOfFirst) &&
-          paths.isFreeBetween(firstChild, secondChild) &&
-          paths.isFreeUpTo(second, secondChild, /*after=*/false,
-                           same.firstOfSecond))
+      if (ignoreBarriers ||
+          (paths.isFreeUpTo(first, firstChild, /*after=*/true,
+                            same.lastOfFirst) &&
+           paths.isFreeBetween(firstChild, secondChild) &&
+           paths.isFreeUpTo(second, secondChild, /*after=*/false,
+                            same.firstOfSecond)))
         cases.push_back(std::move(same));
     }
   }
@@ -646,15 +679,16 @@ EpochCases getEpochCases(Operation *first, Operation *second, KernelOp kernel,
     later.sameIteration.assign(commonLoops.begin() + index + 1,
                                commonLoops.end());
     later.advanced = loop;
-    later.nextIteration = paths.bodyHasMustBarrier(loop);
+    later.nextIteration = !ignoreBarriers && paths.bodyHasMustBarrier(loop);
     Operation *firstChild = getChildOf(first, loop);
     Operation *secondChild = getChildOf(second, loop);
-    if (paths.isFreeUpTo(first, firstChild, /*after=*/true,
-                         later.lastOfFirst) &&
-        paths.isFreeBeside(firstChild, /*after=*/true) &&
-        paths.isFreeUpTo(second, secondChild, /*after=*/false,
-                         later.firstOfSecond) &&
-        paths.isFreeBeside(secondChild, /*after=*/false))
+    if (ignoreBarriers ||
+        (paths.isFreeUpTo(first, firstChild, /*after=*/true,
+                          later.lastOfFirst) &&
+         paths.isFreeBeside(firstChild, /*after=*/true) &&
+         paths.isFreeUpTo(second, secondChild, /*after=*/false,
+                          later.firstOfSecond) &&
+         paths.isFreeBeside(secondChild, /*after=*/false)))
       cases.push_back(std::move(later));
   }
   return cases;
@@ -663,6 +697,18 @@ EpochCases getEpochCases(Operation *first, Operation *second, KernelOp kernel,
 //===----------------------------------------------------------------------===//
 // The polyhedra
 //===----------------------------------------------------------------------===//
+
+/// An order an mbarrier ring may give two accesses: the arrival (or TMA
+/// completion) after one of them precedes the wait before the other where
+/// both are on one barrier and the wait's phase is not earlier.
+struct RingOrder {
+  RingLink release;
+  /// The copy (execution) the arrival belongs to.
+  unsigned releaseCopy;
+  RingForms arrival;
+  RingLink acquire;
+  RingForms wait;
+};
 
 class RaceProof {
 public:
@@ -720,7 +766,8 @@ private:
                        const SharedAccess &first, const AccessForms &firstForms,
                        const SharedAccess &second,
                        const AccessForms &secondForms, const EpochCase &epoch,
-                       ArrayRef<UnusedGuard> unused);
+                       ArrayRef<UnusedGuard> unused,
+                       ArrayRef<RingOrder> orders);
   std::string describeExecutor(const SharedAccess &access, int64_t thread);
   std::string describeIterations(AccessProof &proof, unsigned copy,
                                  const SharedAccess &access,
@@ -1162,11 +1209,46 @@ std::string RaceProof::describeIterations(AccessProof &proof, unsigned copy,
   return text;
 }
 
+/// Why a ring order does not hold at a witness: the wait is on another
+/// barrier or for an earlier phase, or the thread does not take the
+/// conditional arrival.
+static void noteRingOrder(InFlightDiagnostic &diag, AccessProof &proof,
+                          const Point &point, const RingOrder &order,
+                          const SharedAccess &released, int64_t thread) {
+  auto value = [&](const Linear &form) {
+    return toString(AccessProof::evaluate(form, point));
+  };
+  std::string arrivalBarrier = value(order.arrival.barrier),
+              arrivalPhase = value(order.arrival.phase),
+              waitBarrier = value(order.wait.barrier),
+              waitPhase = value(order.wait.phase);
+  const RingEvent &arrival = *order.release.event;
+  std::string what = arrival.kind == ptx::MbarrierEvent::Completion
+                         ? std::string("the TMA load's completion")
+                         : "the arrival after the " + released.getKind().str();
+  Diagnostic &note = diag.attachNote(order.acquire.event->op->getLoc());
+  note << "this wait is for phase " << waitPhase
+       << (AccessProof::evaluate(order.wait.phase, point) < 0
+               ? " (the one before the first: it returns at once)"
+               : "")
+       << " of mbarrier #" << waitBarrier << " of the allocation at "
+       << arrival.barriers->getLoc() << "; " << what << " at "
+       << arrival.op->getLoc();
+  if (arrivalBarrier != waitBarrier)
+    note << " is on mbarrier #" << arrivalBarrier;
+  else if (AccessProof::evaluate(order.arrival.phase, point) >
+           AccessProof::evaluate(order.wait.phase, point))
+    note << " is in its later phase " << arrivalPhase;
+  else
+    note << " is not run by thread " << thread << " (it is under a condition)";
+}
+
 LogicalResult
 RaceProof::report(AccessProof &proof, const Point &point,
                   const SharedAccess &first, const AccessForms &firstForms,
                   const SharedAccess &second, const AccessForms &secondForms,
-                  const EpochCase &epoch, ArrayRef<UnusedGuard> unused) {
+                  const EpochCase &epoch, ArrayRef<UnusedGuard> unused,
+                  ArrayRef<RingOrder> orders) {
   std::optional<Concrete> early = recompute(proof, 0, first, firstForms, point);
   std::optional<Concrete> late =
       recompute(proof, 1, second, secondForms, point);
@@ -1198,8 +1280,14 @@ RaceProof::report(AccessProof &proof, const Point &point,
        << describeExecutor(second, late->thread) << " and "
        << (self ? "its " : "the ") << first.getKind() << " by "
        << describeExecutor(first, early->thread)
-       << (self ? "" : " at the op noted below")
-       << " can run with no CTA barrier between them";
+       << (self ? "" : " at the op noted below");
+  if (first.completion && !self)
+    diag << " can run unordered (a TMA load's write is complete only at its "
+            "mbarrier's phase, whatever CTA barriers follow it)";
+  else
+    diag << " can run with no CTA barrier between them";
+  if (!orders.empty())
+    diag << " and no mbarrier phase orders them";
   std::string lateIterations = describeIterations(proof, 1, second, point);
   std::string earlyIterations = describeIterations(proof, 0, first, point);
   if (!lateIterations.empty())
@@ -1255,6 +1343,10 @@ RaceProof::report(AccessProof &proof, const Point &point,
     if (!epoch.inFlight)
       note << ", and no CTA barrier follows it before the " << second.getKind();
   }
+  for (const RingOrder &order : orders)
+    noteRingOrder(diag, proof, point, order,
+                  order.releaseCopy == 0 ? first : second,
+                  order.releaseCopy == 0 ? early->thread : late->thread);
   diag.attachNote(first.allocation->getLoc())
       << "the shared tensor is allocated here";
   if (uncertain)
@@ -1324,6 +1416,9 @@ EpochCases RaceProof::getCopyEpochCases(const SharedAccess &first,
   bool self = &first == &second;
   tile::ApplyOp firstOp = first.op;
   const Retirement &retirement = first.retirement;
+  if (first.completion)
+    return getEpochCases(firstOp, second.op, kernel, paths,
+                         /*ignoreBarriers=*/true);
   if (!retirement)
     return getEpochCases(firstOp, second.op, kernel, paths);
   auto order = [&](Operation *op) { return programOrder.lookup(op); };
@@ -1434,50 +1529,132 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
                                        "64 bits")
                          : shared.reason);
         relate(shared, epoch);
+        // The mbarrier phases that may order them (MbarrierRings.h): one
+        // access's arrival or completion, a wait before the other.
+        SmallVector<RingOrder, 2> orders;
+        auto addOrders = [&](const SharedAccess &before, unsigned beforeCopy,
+                             const SharedAccess &after, unsigned afterCopy) {
+          for (const RingLink &release : before.releases)
+            for (const RingLink &acquire : after.acquires) {
+              if (release.event->barriers != acquire.event->barriers)
+                continue;
+              shared.setCopy(beforeCopy);
+              FailureOr<RingForms> arrival =
+                  MbarrierRings::translate(shared, *release.event);
+              shared.setCopy(afterCopy);
+              FailureOr<RingForms> wait =
+                  MbarrierRings::translate(shared, *acquire.event);
+              if (succeeded(arrival) && succeeded(wait))
+                orders.push_back(
+                    {release, beforeCopy, *arrival, acquire, *wait});
+            }
+        };
+        addOrders(first, 0, second, 1);
+        addOrders(second, 1, first, 0);
         // One byte: most pairs never meet, which one question settles for
         // both orders of the executors.
         shared.requireZero(*combine(early->byte, -1, late->byte));
         if (!shared.sample())
           continue;
-        // Two executors, in each order (one suffices for an access against
-        // itself in the same iterations: the two are interchangeable).
-        bool symmetric = self && !epoch.advanced;
-        for (bool firstIsLower : {true, false}) {
-          if (symmetric && !firstIsLower)
-            continue;
-          AccessProof proof = shared;
-          const Linear &lower = warps ? early->warp : early->thread;
-          const Linear &higher = warps ? late->warp : late->thread;
-          proof.require(*combine(*combine(firstIsLower ? higher : lower, -1,
-                                          firstIsLower ? lower : higher),
-                                 1, constant(-1)));
-          if (!proof.sample())
-            continue;
-          // A witness of two warps where there is one: the one the
-          // interpreter (whose warps run in lockstep) and racecheck see too.
-          std::optional<Point> point;
-          if (!warps) {
-            AccessProof acrossWarps = proof;
-            FailureOr<Linear> earlyWarp =
-                acrossWarps.floorDivide(early->thread, 32);
-            FailureOr<Linear> lateWarp =
-                acrossWarps.floorDivide(late->thread, 32);
-            if (succeeded(earlyWarp) && succeeded(lateWarp)) {
-              acrossWarps.require(
-                  *combine(*combine(firstIsLower ? *lateWarp : *earlyWarp, -1,
-                                    firstIsLower ? *earlyWarp : *lateWarp),
-                           1, constant(-1)));
-              if (acrossWarps.sample()) {
-                point = acrossWarps.sampleLeast();
-                return report(acrossWarps, *point, first, *early, second, *late,
-                              epoch, unused);
+        auto findExecutors =
+            [&](AccessProof &unordered) -> std::optional<LogicalResult> {
+          // Two executors, in each order (one suffices for an access against
+          // itself in the same iterations: the two are interchangeable).
+          bool symmetric = self && !epoch.advanced;
+          for (bool firstIsLower : {true, false}) {
+            if (symmetric && !firstIsLower)
+              continue;
+            AccessProof proof = unordered;
+            const Linear &lower = warps ? early->warp : early->thread;
+            const Linear &higher = warps ? late->warp : late->thread;
+            proof.require(*combine(*combine(firstIsLower ? higher : lower, -1,
+                                            firstIsLower ? lower : higher),
+                                   1, constant(-1)));
+            if (!proof.sample())
+              continue;
+            // A witness of two warps where there is one: the one the
+            // interpreter (whose warps run in lockstep) and racecheck see too.
+            std::optional<Point> point;
+            if (!warps) {
+              AccessProof acrossWarps = proof;
+              FailureOr<Linear> earlyWarp =
+                  acrossWarps.floorDivide(early->thread, 32);
+              FailureOr<Linear> lateWarp =
+                  acrossWarps.floorDivide(late->thread, 32);
+              if (succeeded(earlyWarp) && succeeded(lateWarp)) {
+                acrossWarps.require(
+                    *combine(*combine(firstIsLower ? *lateWarp : *earlyWarp, -1,
+                                      firstIsLower ? *earlyWarp : *lateWarp),
+                             1, constant(-1)));
+                if (acrossWarps.sample()) {
+                  point = acrossWarps.sampleLeast();
+                  return report(acrossWarps, *point, first, *early, second,
+                                *late, epoch, unused, orders);
+                }
               }
             }
+            point = proof.sampleLeast();
+            return report(proof, *point, first, *early, second, *late, epoch,
+                          unused, orders);
           }
-          point = proof.sampleLeast();
-          return report(proof, *point, first, *early, second, *late, epoch,
-                        unused);
-        }
+          return std::nullopt;
+        };
+        // Neither ring order holds: for each, the wait is on another
+        // barrier or for an earlier phase than the arrival's.
+        std::function<std::optional<LogicalResult>(AccessProof &, size_t)>
+            withoutOrders = [&](AccessProof &proof,
+                                size_t index) -> std::optional<LogicalResult> {
+          if (index == orders.size())
+            return findExecutors(proof);
+          const RingOrder &order = orders[index];
+          SmallVector<Linear, 4> apart = {
+              *combine(*combine(order.arrival.barrier, -1, order.wait.barrier),
+                       1, constant(-1)),
+              *combine(*combine(order.wait.barrier, -1, order.arrival.barrier),
+                       1, constant(-1)),
+              *combine(*combine(order.arrival.phase, -1, order.wait.phase), 1,
+                       constant(-1))};
+          // A conditional arrival: or the thread does not take it.
+          bool negateCondition = false;
+          if (Value condition = order.release.condition) {
+            proof.setCopy(order.releaseCopy);
+            auto compare = condition.getDefiningOp<arith::CmpIOp>();
+            FailureOr<Linear> lhs = failure(), rhs = failure();
+            if (compare && compare.getPredicate() == arith::CmpIPredicate::eq) {
+              lhs = proof.translate(compare.getLhs());
+              rhs = succeeded(lhs) ? proof.translate(compare.getRhs()) : lhs;
+            }
+            if (succeeded(rhs)) {
+              apart.push_back(
+                  *combine(*combine(*lhs, -1, *rhs), 1, constant(-1)));
+              apart.push_back(
+                  *combine(*combine(*rhs, -1, *lhs), 1, constant(-1)));
+            } else {
+              negateCondition = true;
+            }
+          }
+          for (const Linear &form : apart) {
+            AccessProof next = proof;
+            next.require(form);
+            if (!next.sample())
+              continue;
+            if (std::optional<LogicalResult> result =
+                    withoutOrders(next, index + 1))
+              return result;
+          }
+          if (negateCondition) {
+            AccessProof next = proof;
+            next.setCopy(order.releaseCopy);
+            next.addGuard(order.release.condition, /*negated=*/true, unused);
+            if (next.sample())
+              if (std::optional<LogicalResult> result =
+                      withoutOrders(next, index + 1))
+                return result;
+          }
+          return std::nullopt;
+        };
+        if (std::optional<LogicalResult> result = withoutOrders(shared, 0))
+          return *result;
       }
     }
   }
@@ -1503,8 +1680,11 @@ LogicalResult RaceProof::run(ArrayRef<SharedAccess> accesses) {
 
 LogicalResult mlir::tirx::verifyRaceFreedom(KernelOp kernel, bool strict) {
   ModelGap gap;
+  MbarrierRings rings;
   FailureOr<SmallVector<SharedAccess, 0>> accesses =
-      collectAccesses(kernel, gap);
+      succeeded(rings.collect(kernel, gap.op, gap.why))
+          ? collectAccesses(kernel, rings, gap)
+          : SmallVector<SharedAccess, 0>();
   if (failed(accesses))
     return failure();
   if (gap.op) {

@@ -93,6 +93,14 @@ struct MmaRepeats {
 /// for everything.
 enum class AsyncGroupEvent { None, Copy, Commit, WaitGroup, WaitAll };
 
+/// What an instruction is to the race proof's mbarrier phases
+/// (docs/races.md, "mbarrier pipelines"): an initialization (a plain write
+/// of the barrier), an arrival on the barrier's current phase, a copy whose
+/// bytes complete on its `mbar` operand's current phase (a TMA load), or a
+/// wait until the phase of a parity has completed (the retry loop only).
+/// Every other use of a barrier is an atomic access of it, ordering nothing.
+enum class MbarrierEvent { None, Init, Arrive, Completion, Wait };
+
 /// One family module. Hooks a module does not need stay null.
 struct FamilyModule {
   llvm::StringRef name;
@@ -129,6 +137,8 @@ struct FamilyModule {
   /// The instruction's part in grouped asynchronous copies (null: none).
   AsyncGroupEvent (*getAsyncGroupEvent)(const Instruction &instruction) =
       nullptr;
+  /// The instruction's part in mbarrier phases (null: none).
+  MbarrierEvent (*getMbarrierEvent)(const Instruction &instruction) = nullptr;
 };
 
 /// The module `id` names. The first call checks the table against the
