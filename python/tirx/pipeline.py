@@ -56,12 +56,16 @@ class PipelineState:
     (step % stages), and `phase`, the parity of its use of that stage
     ((step // stages) % 2). Each property emits its arithmetic when read."""
 
-    def __init__(self, stages, step):
+    def __init__(self, stages, step, traced_step=None):
+        # traced_step: an int step as an index value, whose stage is then
+        # traced arithmetic (the race proof reads a ring's steps from its
+        # mbarriers' indices; the parities stay immediates).
         self.stages, self.step = stages, step
+        self._indexed = step if traced_step is None else traced_step
 
     @property
     def index(self):
-        return self.step % self.stages
+        return self._indexed % self.stages
 
     @property
     def phase(self):
@@ -224,7 +228,11 @@ class TmaPipeline:
         return " + ".join("%s %d" % (b.ssa, n) for b, n in zip(self.buffers, self.buffer_bytes))
 
     def state(self, step):
-        """The PipelineState of `step`."""
+        """The PipelineState of `step` (an int step's stage is traced from an
+        index value: the race proof numbers a ring's phases by the steps it
+        sees)."""
+        if is_int(step):
+            return PipelineState(self.stages, step, _dsl.to_index_constant(step))
         return PipelineState(self.stages, step)
 
     def init(self):

@@ -13,5 +13,5 @@ from ._builder import Builder, builder, current_builder  # noqa: F401
 from ._sizes import GridExpr, SizeVar, ceildiv, check_align, divisor_of  # noqa: F401
 from ._dtypes import DTYPES, Constant, DType, as_dtype  # noqa: F401
 from ._tensors import Tensor, TensorType, TensorValue, _as_layout  # noqa: F401
-from ._scalars import _BOOL, ScalarValue, load_element, to_index  # noqa: F401
+from ._scalars import _BOOL, ScalarValue, load_element, to_index, to_index_constant  # noqa: F401
 from ._math import if_then_else, math_functions  # noqa: F401

@@ -299,6 +299,15 @@ def load_element(tile, what):
     return scalar, scalar.zext
 
 
+def to_index_constant(value):
+    """An int as a traced index value (`arith.constant`): arithmetic on it
+    is then traced rather than folded in Python."""
+    b = builder()
+    result = b.fresh("c")
+    b.emit("%s = arith.constant %d : index" % (result, value))
+    return ScalarValue(result, None, ((), int(value)))
+
+
 def to_index(value):
     """`T.index(x)`: an index (loop bounds, region offsets, comparisons with
     sizes) from a traced integer, a register tile element (`regs[0]`,

@@ -22,7 +22,7 @@ tirx.kernel @fill_fence_mma_read() launch(grid = [1], block = [128]) {
   %w = tirx.alloc_local : !w
   %dl = tirx.reinterpret %d : !d -> !dl
   tile.apply "mov.b32" scope(warpgroup) (%dl, 0.0 : f32) : !dl
-  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races}}
+  // (The race proof: a wait_group completes the wgmma's reads.)
   tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
@@ -50,7 +50,7 @@ tirx.kernel @fresh() launch(grid = [1], block = [128]) {
   %d = tirx.alloc_local : !d
   %w = tirx.alloc_local : !w
   %dl = tirx.reinterpret %d : !d -> !dl
-  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races}}
+  // (The race proof: a wait_group completes the wgmma's reads.)
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
       (%d, %sa, %sb, false, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
   tile.apply "wgmma.commit_group.sync.aligned" scope(warpgroup) ()
@@ -81,7 +81,7 @@ tirx.kernel @k_loop() launch(grid = [1], block = [128]) {
   %dl = tirx.reinterpret %d : !d -> !dl
   tile.apply "mov.b32" scope(warpgroup) (%dl, 0.0 : f32) : !dl
   scf.for %k = %c0 to %c4 step %c1 {
-    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races}}
+    // (The race proof: a wait_group completes the wgmma's reads.)
     tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
     tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
         (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
@@ -116,7 +116,7 @@ tirx.kernel @tile_loop(%p: i1) launch(grid = [1], block = [128]) {
   %dl = tirx.reinterpret %d : !d -> !dl
   scf.for %t = %c0 to %c4 step %c1 {
     scf.for %k = %c0 to %c4 step %c1 {
-      // expected-warning @+1 {{the kernel's shared memory is not proven free of data races}}
+      // expected-warning @+13 {{the kernel's shared memory is not proven free of data races: 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': no wait on the way after it is sure to complete its group}}
       tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
       tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
           (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
@@ -164,7 +164,7 @@ tirx.kernel @alloc_in_loop() launch(grid = [1], block = [128]) {
   scf.for %t = %c0 to %c4 step %c1 {
     %d = tirx.alloc_local : !d
     %dl = tirx.reinterpret %d : !d -> !dl
-    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races}}
+    // (The race proof: a wait_group completes the wgmma's reads.)
     tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
         (%d, %sa, %sb, false, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
     tile.apply "wgmma.commit_group.sync.aligned" scope(warpgroup) ()
@@ -189,7 +189,7 @@ tirx.kernel @fill_no_fence() launch(grid = [1], block = [128]) {
   %dl = tirx.reinterpret %d : !d -> !dl
   // expected-note @+1 {{the access}}
   tile.apply "mov.b32" scope(warpgroup) (%dl, 0.0 : f32) : !dl
-  // expected-warning @+2 {{the kernel's shared memory is not proven free of data races}}
+  // expected-warning @+2 {{the kernel's shared memory is not proven free of data races: 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': no wait on the way after it is sure to complete its group}}
   // expected-error @+1 {{'tile.apply' op operand #0 (d) of 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': its registers were accessed by 'mov.b32' (see note) with no wgmma.fence.sync.aligned between that access and this wgmma (PTX: wgmma.fence orders register accesses before wgmma.mma_async)}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
       (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
@@ -209,7 +209,7 @@ tirx.kernel @fence_before_fill() launch(grid = [1], block = [128]) {
   %sb = tirx.alloc_shared : !sb
   %d = tirx.alloc_local : !d
   %dl = tirx.reinterpret %d : !d -> !dl
-  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races}}
+  // expected-warning @+5 {{the kernel's shared memory is not proven free of data races: 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': no wait on the way after it is sure to complete its group}}
   tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
   // expected-note @+1 {{the access}}
   tile.apply "mov.b32" scope(warpgroup) (%dl, 0.0 : f32) : !dl
@@ -238,7 +238,7 @@ tirx.kernel @read_in_loop() launch(grid = [1], block = [128]) {
   %w = tirx.alloc_local : !w
   %dl = tirx.reinterpret %d : !d -> !dl
   tile.apply "mov.b32" scope(warpgroup) (%dl, 0.0 : f32) : !dl
-  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races}}
+  // (The race proof: a wait_group completes the wgmma's reads.)
   tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
   scf.for %k = %c0 to %c4 step %c1 {
     // expected-error @+1 {{operand #0 (d) of 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': its registers were accessed by 'cvt.rzi.s32.f32' (see note) with no wgmma.fence.sync.aligned between that access and this wgmma}}
@@ -272,7 +272,7 @@ tirx.kernel @fence_after_mma(%p: i1) launch(grid = [1], block = [128]) {
   %dl = tirx.reinterpret %d : !d -> !dl
   scf.for %t = %c0 to %c4 step %c1 {
     scf.for %k = %c0 to %c4 step %c1 {
-      // expected-warning @+2 {{the kernel's shared memory is not proven free of data races}}
+      // expected-warning @+2 {{the kernel's shared memory is not proven free of data races: 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': no wait on the way after it is sure to complete its group}}
       // expected-error @+1 {{its registers were accessed by 'cvt.rzi.s32.f32' (see note) with no wgmma.fence.sync.aligned between that access and this wgmma}}
       tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
           (%d, %sa, %sb, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !d, !sa, !sb
@@ -302,7 +302,7 @@ tirx.kernel @one_branch(%p: i1) launch(grid = [1], block = [128]) {
   // expected-note @+1 {{the access}}
   tile.apply "mov.b32" scope(warpgroup) (%dl, 0.0 : f32) : !dl
   scf.if %p {
-    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races}}
+    // expected-warning @+4 {{the kernel's shared memory is not proven free of data races: 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': no wait on the way after it is sure to complete its group}}
     tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
   }
   // expected-error @+1 {{its registers were accessed by 'mov.b32' (see note) with no wgmma.fence.sync.aligned between that access and this wgmma}}
@@ -330,7 +330,7 @@ tirx.kernel @a_regs_no_fence(%A: !ag) launch(grid = [1], block = [128]) {
   // expected-note @+1 {{the access}}
   tile.apply "ld.global.b32" scope(warpgroup) (%al, %A) : !al, !ag
   %d = tirx.alloc_local : !d
-  // expected-warning @+2 {{the kernel's shared memory is not proven free of data races}}
+  // expected-warning @+2 {{the kernel's shared memory is not proven free of data races: 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': no wait on the way after it is sure to complete its group}}
   // expected-error @+1 {{'tile.apply' op operand #1 (a) of 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': its registers were accessed by 'ld.global.b32' (see note) with no wgmma.fence.sync.aligned}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)
       (%d, %a, %sb, false, 1 : i32, 1 : i32, 0 : i32) : !d, !a, !sb
@@ -352,7 +352,7 @@ tirx.kernel @commit_is_no_fence() launch(grid = [1], block = [128]) {
   %dl = tirx.reinterpret %d : !d -> !dl
   // expected-note @+1 {{the access}}
   tile.apply "mov.b32" scope(warpgroup) (%dl, 0.0 : f32) : !dl
-  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races}}
+  // expected-warning @+3 {{the kernel's shared memory is not proven free of data races: 'wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16': no wait on the way after it is sure to complete its group}}
   tile.apply "wgmma.commit_group.sync.aligned" scope(warpgroup) ()
   // expected-error @+1 {{its registers were accessed by 'mov.b32' (see note) with no wgmma.fence.sync.aligned between that access and this wgmma}}
   tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup)

@@ -6,7 +6,7 @@
 
 // A cp.async pipeline with no wait after its loop: the copies of its last
 // iteration are never completed.
-// STRICT: races-beyond-model.mlir:[[# @LINE + 13]]:5: error: the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it is sure to complete its group (the race proof looks in the copy's iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level, and for a pipeline's last copies after that loop)
+// STRICT: races-beyond-model.mlir:[[# @LINE + 13]]:5: error: the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it is sure to complete its group (the race proof looks in its own iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level, and for a pipeline's last accesses after that loop)
 !G = !tirx.tensor<4x32x4xf32, global, align = 16>
 !S = !tirx.tensor<2x4x32x4xf32, shared, align = 16>
 tirx.kernel @cp_async_pipeline(%G: !G) launch(grid = [1], block = [128]) {
@@ -18,7 +18,7 @@ tirx.kernel @cp_async_pipeline(%G: !G) launch(grid = [1], block = [128]) {
     %stage = arith.remui %i, %c1 : index
     %stage_tile = tirx.region %s[%stage, 0, 0, 0] [1, 4, 32, 4] : !S
     %dst = tirx.view %stage_tile : !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 128, 4, 1)]>, align = 16> -> !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>
-    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it is sure to complete its group (the race proof looks in the copy's iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level, and for a pipeline's last copies after that loop)}}
+    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it is sure to complete its group (the race proof looks in its own iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level, and for a pipeline's last accesses after that loop)}}
     tile.apply "cp.async.ca.shared.global" scope(cta) (%dst, %G, 16 : i32) : !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>, !G
     tile.apply "cp.async.commit_group" scope(cta) ()
     tile.apply "cp.async.wait_group" scope(cta) (1 : i32)
@@ -158,6 +158,28 @@ tirx.kernel @index_not_modulo() launch(grid = [1], block = [128]) {
     // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': its mbarrier's index is not `step % 4` of a pipeline step (the race proof models rings of mbarriers used in turn)}}
     tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%bar) : !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
   }
+  tirx.return
+}
+
+// -----
+
+// A ring's last release named by a constant index (its step folded away):
+// which phase it arrives in is unknown.
+tirx.kernel @constant_on_a_ring() launch(grid = [1], block = [128]) {
+  %bars = tirx.alloc_shared : !tirx.tensor<2xi64, shared, align = 8>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  scf.for %kb = %c0 to %c4 step %c1 {
+    %stage = arith.remsi %kb, %c2 : index
+    %bar = tirx.region %bars[%stage] [1] : !tirx.tensor<2xi64, shared, align = 8>
+    tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%bar) : !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+  }
+  %last = tirx.region %bars[1] [1] : !tirx.tensor<2xi64, shared, align = 8>
+  // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:3: error: the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': its mbarrier is a constant element of a ring whose other ops name a pipeline step, so its step is unknown (the race proof needs its index as `step % stages` of an index value)
+  // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'mbarrier.arrive.shared::cta.b64': its mbarrier is a constant element of a ring whose other ops name a pipeline step, so its step is unknown (the race proof needs its index as `step % stages` of an index value)}}
+  tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%last) : !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1] + 1>, align = 8>
   tirx.return
 }
 

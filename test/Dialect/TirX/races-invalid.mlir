@@ -1449,3 +1449,159 @@ tirx.kernel @tma_barrier_is_no_wait(%A: !A) launch(grid = [1], block = [128]) {
   tile.apply "ld.shared.b32" scope(thread) (%r, %x) : !reg, !elem
   tirx.return
 }
+
+// -----
+
+// The wgmma pipeline of races.mlir with wait_group 2 in its loop: the
+// release of the previous step's stage no longer follows the completion of
+// the wgmma that reads it, so the producer's next load may overwrite the
+// operand the tensor cores still read.
+#layout = #tirx.layout<S[(2, 64, 64) : (4096, 64, 1)] + Swizzle[3, 3, 3]>
+#layout1 = #tirx.layout<S[(2, 8, 64) : (512, 64, 1)] + Swizzle[3, 3, 3]>
+#layout2 = #tirx.layout<S[1 : 1]>
+#layout3 = #tirx.layout<S[1 : 1] + 1>
+#layout4 = #tirx.layout<S[(4, 2, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 1@laneid, 1)]>
+#layout5 = #tirx.layout<S[(1, 64, 64) : (4096, 64, 1)] + Swizzle[3, 3, 3]>
+#layout6 = #tirx.layout<S[(64, 16) : (64, 1)] + Swizzle[3, 3, 3]>
+#layout7 = #tirx.layout<S[(1, 8, 64) : (512, 64, 1)] + Swizzle[3, 3, 3]>
+#layout8 = #tirx.layout<S[(8, 16) : (64, 1)] + Swizzle[3, 3, 3]>
+#layout9 = #tirx.layout<S[(64, 16) : (64, 1)] + 16 + Swizzle[3, 3, 3]>
+#layout10 = #tirx.layout<S[(8, 16) : (64, 1)] + 16 + Swizzle[3, 3, 3]>
+#layout11 = #tirx.layout<S[(64, 16) : (64, 1)] + 32 + Swizzle[3, 3, 3]>
+#layout12 = #tirx.layout<S[(8, 16) : (64, 1)] + 32 + Swizzle[3, 3, 3]>
+#layout13 = #tirx.layout<S[(64, 16) : (64, 1)] + 48 + Swizzle[3, 3, 3]>
+#layout14 = #tirx.layout<S[(8, 16) : (64, 1)] + 48 + Swizzle[3, 3, 3]>
+#layout15 = #tirx.layout<S[(64, 64) : (256, 1)]>
+#layout16 = #tirx.layout<S[(8, 64) : (256, 1)]>
+#loop_unroll = #llvm.loop_unroll<disable = true>
+#loop_annotation = #llvm.loop_annotation<unroll = #loop_unroll>
+module attributes {tirx.chip = "sm_90a"} {
+  tirx.kernel @wgmma_ring(%arg0: !tirx.tensor<64x256xbf16, global, align = 16>, %arg1: !tirx.tensor<8x256xbf16, global, align = 16>, %arg2: !tirx.tensor<64x8xf32, global, align = 16>) launch(grid = [1], block = [256]) {
+    // expected-note @+1 {{the shared tensor is allocated here}}
+    %smem = tirx.alloc_shared : !tirx.tensor<2x64x64xbf16, shared, #layout, align = 1024>
+    %smem_0 = tirx.alloc_shared : !tirx.tensor<2x8x64xbf16, shared, #layout1, align = 1024>
+    %smem_1 = tirx.alloc_shared : !tirx.tensor<2xui64, shared, align = 8>
+    %smem_2 = tirx.alloc_shared : !tirx.tensor<2xui64, shared, align = 8>
+    %tx = tirx.thread_idx x
+    %c128 = arith.constant 128 : index
+    %0 = arith.divsi %tx, %c128 : index
+    %c0 = arith.constant 0 : index
+    %1 = arith.cmpi eq, %tx, %c0 : index
+    scf.if %1 {
+      %3 = tirx.region %smem_1 [0] [1] : !tirx.tensor<2xui64, shared, align = 8>
+      tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%3, 1 : i32) : !tirx.tensor<1xui64, shared, #layout2, align = 8>
+      %4 = tirx.region %smem_2 [0] [1] : !tirx.tensor<2xui64, shared, align = 8>
+      tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%4, 4 : i32) : !tirx.tensor<1xui64, shared, #layout2, align = 8>
+      %5 = tirx.region %smem_1 [1] [1] : !tirx.tensor<2xui64, shared, align = 8>
+      tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%5, 1 : i32) : !tirx.tensor<1xui64, shared, #layout3, align = 8>
+      %6 = tirx.region %smem_2 [1] [1] : !tirx.tensor<2xui64, shared, align = 8>
+      tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%6, 4 : i32) : !tirx.tensor<1xui64, shared, #layout3, align = 8>
+      tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+    }
+    tirx.cta_sync
+    %c1 = arith.constant 1 : index
+    %2 = arith.cmpi sge, %0, %c1 : index
+    scf.if %2 {
+      tile.apply "setmaxnreg.inc.sync.aligned.u32" scope(warpgroup) (232 : i32)
+      %regs = tirx.alloc_local : !tirx.tensor<64x8xf32, local, #layout4>
+      %c2 = arith.constant 2 : index
+      %3 = arith.remsi %c0, %c2 : index
+      %4 = tirx.region %smem_1 [%3] [1] : !tirx.tensor<2xui64, shared, align = 8>
+      // expected-note-re @+1 {{this wait is for phase 0 of mbarrier #0 of the allocation at {{.*}}; the TMA load's completion at {{.*}} is in its later phase 1}}
+      tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%4, 0 : i32) : !tirx.tensor<1xui64, shared, #layout2, align = 8>
+      %5 = tirx.region %smem [%3, 0, 0] [1, 64, 64] : !tirx.tensor<2x64x64xbf16, shared, #layout, align = 1024>
+      %6 = tirx.region %smem_0 [%3, 0, 0] [1, 8, 64] : !tirx.tensor<2x8x64xbf16, shared, #layout1, align = 1024>
+      tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
+      %7 = tirx.reinterpret %5 : !tirx.tensor<1x64x64xbf16, shared, #layout5, align = 1024> -> !tirx.tensor<64x16xbf16, shared, #layout6, align = 1024>
+      %8 = tirx.reinterpret %6 : !tirx.tensor<1x8x64xbf16, shared, #layout7, align = 1024> -> !tirx.tensor<8x16xbf16, shared, #layout8, align = 1024>
+      // expected-note @+1 {{the other access: the read of byte 0 by warp 4}}
+      tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup) (%regs, %7, %8, false, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !tirx.tensor<64x8xf32, local, #layout4>, !tirx.tensor<64x16xbf16, shared, #layout6, align = 1024>, !tirx.tensor<8x16xbf16, shared, #layout8, align = 1024>
+      %9 = tirx.reinterpret %5 : !tirx.tensor<1x64x64xbf16, shared, #layout5, align = 1024> -> !tirx.tensor<64x16xbf16, shared, #layout9, align = 1024>
+      %10 = tirx.reinterpret %6 : !tirx.tensor<1x8x64xbf16, shared, #layout7, align = 1024> -> !tirx.tensor<8x16xbf16, shared, #layout10, align = 1024>
+      tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup) (%regs, %9, %10, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !tirx.tensor<64x8xf32, local, #layout4>, !tirx.tensor<64x16xbf16, shared, #layout9, align = 1024>, !tirx.tensor<8x16xbf16, shared, #layout10, align = 1024>
+      %11 = tirx.reinterpret %5 : !tirx.tensor<1x64x64xbf16, shared, #layout5, align = 1024> -> !tirx.tensor<64x16xbf16, shared, #layout11, align = 1024>
+      %12 = tirx.reinterpret %6 : !tirx.tensor<1x8x64xbf16, shared, #layout7, align = 1024> -> !tirx.tensor<8x16xbf16, shared, #layout12, align = 1024>
+      tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup) (%regs, %11, %12, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !tirx.tensor<64x8xf32, local, #layout4>, !tirx.tensor<64x16xbf16, shared, #layout11, align = 1024>, !tirx.tensor<8x16xbf16, shared, #layout12, align = 1024>
+      %13 = tirx.reinterpret %5 : !tirx.tensor<1x64x64xbf16, shared, #layout5, align = 1024> -> !tirx.tensor<64x16xbf16, shared, #layout13, align = 1024>
+      %14 = tirx.reinterpret %6 : !tirx.tensor<1x8x64xbf16, shared, #layout7, align = 1024> -> !tirx.tensor<8x16xbf16, shared, #layout14, align = 1024>
+      tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup) (%regs, %13, %14, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !tirx.tensor<64x8xf32, local, #layout4>, !tirx.tensor<64x16xbf16, shared, #layout13, align = 1024>, !tirx.tensor<8x16xbf16, shared, #layout14, align = 1024>
+      tile.apply "wgmma.commit_group.sync.aligned" scope(warpgroup) ()
+      %c4 = arith.constant 4 : index
+      scf.for %arg3 = %c1 to %c4 step %c1 {
+        %17 = arith.remsi %arg3, %c2 : index
+        %18 = tirx.region %smem_1 [%17] [1] : !tirx.tensor<2xui64, shared, align = 8>
+        %19 = arith.divsi %arg3, %c2 : index
+        %20 = arith.remsi %19, %c2 : index
+        %21 = arith.index_cast %20 : index to i64
+        %22 = arith.trunci %21 : i64 to i32
+        tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%18, %22) : !tirx.tensor<1xui64, shared, #layout2, align = 8>, i32
+        %23 = tirx.region %smem [%17, 0, 0] [1, 64, 64] : !tirx.tensor<2x64x64xbf16, shared, #layout, align = 1024>
+        %24 = tirx.region %smem_0 [%17, 0, 0] [1, 8, 64] : !tirx.tensor<2x8x64xbf16, shared, #layout1, align = 1024>
+        tile.apply "wgmma.fence.sync.aligned" scope(warpgroup) ()
+        %25 = tirx.reinterpret %23 : !tirx.tensor<1x64x64xbf16, shared, #layout5, align = 1024> -> !tirx.tensor<64x16xbf16, shared, #layout6, align = 1024>
+        %26 = tirx.reinterpret %24 : !tirx.tensor<1x8x64xbf16, shared, #layout7, align = 1024> -> !tirx.tensor<8x16xbf16, shared, #layout8, align = 1024>
+        tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup) (%regs, %25, %26, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !tirx.tensor<64x8xf32, local, #layout4>, !tirx.tensor<64x16xbf16, shared, #layout6, align = 1024>, !tirx.tensor<8x16xbf16, shared, #layout8, align = 1024>
+        %27 = tirx.reinterpret %23 : !tirx.tensor<1x64x64xbf16, shared, #layout5, align = 1024> -> !tirx.tensor<64x16xbf16, shared, #layout9, align = 1024>
+        %28 = tirx.reinterpret %24 : !tirx.tensor<1x8x64xbf16, shared, #layout7, align = 1024> -> !tirx.tensor<8x16xbf16, shared, #layout10, align = 1024>
+        tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup) (%regs, %27, %28, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !tirx.tensor<64x8xf32, local, #layout4>, !tirx.tensor<64x16xbf16, shared, #layout9, align = 1024>, !tirx.tensor<8x16xbf16, shared, #layout10, align = 1024>
+        %29 = tirx.reinterpret %23 : !tirx.tensor<1x64x64xbf16, shared, #layout5, align = 1024> -> !tirx.tensor<64x16xbf16, shared, #layout11, align = 1024>
+        %30 = tirx.reinterpret %24 : !tirx.tensor<1x8x64xbf16, shared, #layout7, align = 1024> -> !tirx.tensor<8x16xbf16, shared, #layout12, align = 1024>
+        tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup) (%regs, %29, %30, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !tirx.tensor<64x8xf32, local, #layout4>, !tirx.tensor<64x16xbf16, shared, #layout11, align = 1024>, !tirx.tensor<8x16xbf16, shared, #layout12, align = 1024>
+        %31 = tirx.reinterpret %23 : !tirx.tensor<1x64x64xbf16, shared, #layout5, align = 1024> -> !tirx.tensor<64x16xbf16, shared, #layout13, align = 1024>
+        %32 = tirx.reinterpret %24 : !tirx.tensor<1x8x64xbf16, shared, #layout7, align = 1024> -> !tirx.tensor<8x16xbf16, shared, #layout14, align = 1024>
+        tile.apply "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" scope(warpgroup) (%regs, %31, %32, true, 1 : i32, 1 : i32, 0 : i32, 0 : i32) : !tirx.tensor<64x8xf32, local, #layout4>, !tirx.tensor<64x16xbf16, shared, #layout13, align = 1024>, !tirx.tensor<8x16xbf16, shared, #layout14, align = 1024>
+        tile.apply "wgmma.commit_group.sync.aligned" scope(warpgroup) ()
+        tile.apply "wgmma.wait_group.sync.aligned" scope(warpgroup) (2 : i32)
+        %33 = arith.subi %arg3, %c1 : index
+        %c32_3 = arith.constant 32 : index
+        %34 = arith.remsi %tx, %c32_3 : index
+        %35 = arith.cmpi eq, %34, %c0 : index
+        scf.if %35 {
+          %36 = arith.remsi %33, %c2 : index
+          %37 = tirx.region %smem_2 [%36] [1] : !tirx.tensor<2xui64, shared, align = 8>
+          tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%37) : !tirx.tensor<1xui64, shared, #layout2, align = 8>
+        }
+      } {loop_annotation = #loop_annotation}
+      tile.apply "wgmma.wait_group.sync.aligned" scope(warpgroup) (0 : i32)
+      %c32 = arith.constant 32 : index
+      %15 = arith.remsi %tx, %c32 : index
+      %16 = arith.cmpi eq, %15, %c0 : index
+      scf.if %16 {
+        %c3 = arith.constant 3 : index
+        %17 = arith.remsi %c3, %c2 : index
+        %18 = tirx.region %smem_2 [%17] [1] : !tirx.tensor<2xui64, shared, align = 8>
+        tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%18) : !tirx.tensor<1xui64, shared, #layout2, align = 8>
+      }
+    } else {
+      tile.apply "setmaxnreg.dec.sync.aligned.u32" scope(warpgroup) (40 : i32)
+      scf.if %1 {
+        %c4 = arith.constant 4 : index
+        scf.for %arg3 = %c0 to %c4 step %c1 {
+          %c2 = arith.constant 2 : index
+          %3 = arith.remsi %arg3, %c2 : index
+          %4 = tirx.region %smem_2 [%3] [1] : !tirx.tensor<2xui64, shared, align = 8>
+          %5 = arith.divsi %arg3, %c2 : index
+          %6 = arith.remsi %5, %c2 : index
+          %7 = arith.subi %c1, %6 : index
+          %8 = arith.index_cast %7 : index to i64
+          %9 = arith.trunci %8 : i64 to i32
+          // expected-note-re @+1 {{this wait is for phase 0 of mbarrier #0 of the allocation at {{.*}}; the arrival after the read at {{.*}} is on mbarrier #1}}
+          tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%4, %9) : !tirx.tensor<1xui64, shared, #layout2, align = 8>, i32
+          %10 = tirx.region %smem_1 [%3] [1] : !tirx.tensor<2xui64, shared, align = 8>
+          tile.apply "mbarrier.arrive.expect_tx.shared::cta.b64" scope(thread) (%10, 9216 : i32) : !tirx.tensor<1xui64, shared, #layout2, align = 8>
+          %11 = tirx.region %smem [%3, 0, 0] [1, 64, 64] : !tirx.tensor<2x64x64xbf16, shared, #layout, align = 1024>
+          %c64 = arith.constant 64 : index
+          %12 = arith.muli %arg3, %c64 : index
+          %13 = tirx.region %arg0 [0, %12] [64, 64] align 16 : !tirx.tensor<64x256xbf16, global, align = 16>
+          // INTERP: races-invalid.mlir:[[# @LINE + 2]]:11: error: overwrites byte 0 of the shared tensor
+          // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 0 (warp 0, lane 0) and the read by warp 4 at the op noted below can run with no CTA barrier between them and no mbarrier phase orders them; here loop #0's index = 2}}
+          tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%11, %13, %10) : !tirx.tensor<1x64x64xbf16, shared, #layout5, align = 1024>, !tirx.tensor<64x64xbf16, global, #layout15, align = 16>, !tirx.tensor<1xui64, shared, #layout2, align = 8>
+          %14 = tirx.region %smem_0 [%3, 0, 0] [1, 8, 64] : !tirx.tensor<2x8x64xbf16, shared, #layout1, align = 1024>
+          %15 = tirx.region %arg1 [0, %12] [8, 64] align 16 : !tirx.tensor<8x256xbf16, global, align = 16>
+          tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%14, %15, %10) : !tirx.tensor<1x8x64xbf16, shared, #layout7, align = 1024>, !tirx.tensor<8x64xbf16, global, #layout16, align = 16>, !tirx.tensor<1xui64, shared, #layout2, align = 8>
+        } {loop_annotation = #loop_annotation}
+      }
+    }
+    tirx.return
+  }
+}

@@ -6,7 +6,8 @@
 //
 // wgmma (docs/wgmma.md). Declares the operand kinds `sign` (imm-scale-a/b:
 // 1 or -1) and `bit` (imm-trans-a/b: 0 or 1), immediates PTX encodes in the
-// instruction.
+// instruction. To the race proof, mma_async reads its shared operands in
+// groups that commit_group closes and wait_group retires.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,10 +37,16 @@ static std::optional<std::string> checkZeroOne(const OperandValue &value) {
   return checkEncoded(value, /*sign=*/false);
 }
 
-static llvm::StringRef getRaceProofGap(const Instruction &) {
-  return "wgmma reads its shared operands until "
-         "wgmma.wait_group, which the race proof does not "
-         "model yet";
+/// mma_async reads its shared operands until the wait_group that retires
+/// its group (the race proof's asynchronous access).
+static AsyncGroupEvent getAsyncGroupEvent(const Instruction &instruction) {
+  if (llvm::StringRef(instruction.formName).starts_with("wgmma.mma_async"))
+    return AsyncGroupEvent::Copy;
+  if (instruction.formName == "wgmma.wait_group")
+    return AsyncGroupEvent::WaitGroup;
+  if (instruction.hasModifier("commit_group"))
+    return AsyncGroupEvent::Commit;
+  return AsyncGroupEvent::None;
 }
 
 const FamilyModule &families::wgmmaModule() {
@@ -48,7 +55,7 @@ const FamilyModule &families::wgmmaModule() {
       {"bit", checkZeroOne, /*isEncodedInInstruction=*/true}};
   static const FamilyModule module = [] {
     FamilyModule wgmma{/*name=*/"wgmma", kinds};
-    wgmma.getRaceProofGap = ::getRaceProofGap;
+    wgmma.getAsyncGroupEvent = ::getAsyncGroupEvent;
     return wgmma;
   }();
   return module;

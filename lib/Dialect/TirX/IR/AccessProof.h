@@ -187,10 +187,16 @@ public:
   /// "block_idx.x = 8191, thread_idx.x = 0" for the shown variables.
   std::string describe(ArrayRef<DynamicAPInt> point) const;
 
-  /// Two executions at once (the race proof): the copy later translations
-  /// belong to, 0 or 1. Thread indices, loaded values and the indices of
-  /// loops not shared are each copy's own.
-  void setCopy(unsigned copy) { current = copy; }
+  /// Several executions at once (the race proof): the copy later
+  /// translations belong to, below kCopies (0 and 1: the two accesses; 2
+  /// and 3: where the mbarrier arrivals that order them run). Thread
+  /// indices, loaded values and the indices of loops not shared are each
+  /// copy's own.
+  static constexpr unsigned kCopies = 4;
+  void setCopy(unsigned copy) {
+    assert(copy < kCopies && "an execution the proof does not hold");
+    current = copy;
+  }
   /// Gives each copy its own index of every loop but those shareLoop names
   /// (called before any translation).
   void makeLoopsPrivate() { loopsPrivate = true; }
@@ -216,6 +222,11 @@ public:
   /// An integer point of every constraint so far, or nothing when there is
   /// none.
   std::optional<Point> sample() { return sampleWhere(constant(0)); }
+  /// Whether the constraints so far have an integer point (sample() without
+  /// looking for one with small values).
+  bool isFeasible() {
+    return sampleRow(row(constant(0)), /*preferSmall=*/false).has_value();
+  }
   /// The lexicographically least integer point (variables in the order
   /// they were added, each shown one within ±2^31), for a witness that does
   /// not depend on which vertex the solver visits; sample() where that
@@ -324,7 +335,7 @@ private:
     /// The variable of thread_idx.d (d + 3).
     DenseMap<unsigned, unsigned> threadVars;
   };
-  std::array<Copy, 2> copies;
+  std::array<Copy, kCopies> copies;
   unsigned current = 0;
   /// The variables of leaves every copy shares: kernel arguments, size
   /// variables, indices of shared loops.

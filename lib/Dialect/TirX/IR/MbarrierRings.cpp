@@ -185,6 +185,16 @@ LogicalResult MbarrierRings::collect(KernelOp kernelOp, Operation *&gapOp,
                       "mbarrier used outside loops by its waits)");
         ++waits;
       }
+    } else if (std::optional<int64_t> fixed = getConstantIntValue(event.step);
+               event.isWait() && fixed &&
+               (parityImmediate ||
+                (parity && getConstantIntValue(stripCasts(parity))))) {
+      // A constant step and parity: the phase of the step's (step / S) or
+      // the one before, whichever has the parity.
+      int64_t value = parityImmediate
+                          ? *parityImmediate
+                          : *getConstantIntValue(stripCasts(parity));
+      event.delta = (*fixed / event.stages) % 2 == value ? 0 : -1;
     } else if (event.isWait()) {
       // (step / S) % 2: the phase step / S; 1 - that: the one before.
       Value phase = parity ? stripCasts(parity) : Value();
@@ -214,6 +224,23 @@ LogicalResult MbarrierRings::collect(KernelOp kernelOp, Operation *&gapOp,
       return fail(*reason);
     events[op] = event;
     return WalkResult::advance();
+  });
+  if (gapOp)
+    return failure();
+  // A single-shot op on a ring whose other ops name steps: its phase is
+  // not the count of waits (which step it is, a constant index cannot say).
+  llvm::SmallPtrSet<Operation *, 4> rings;
+  for (auto &[op, event] : events)
+    if (event.step)
+      rings.insert(event.barriers);
+  kernel.walk([&](tile::ApplyOp op) {
+    const RingEvent *event = lookup(op);
+    if (!gapOp && event && !event->step && rings.contains(event->barriers)) {
+      gapOp = op;
+      why = "its mbarrier is a constant element of a ring whose other ops "
+            "name a pipeline step, so its step is unknown (the race proof "
+            "needs its index as `step % stages` of an index value)";
+    }
   });
   return failure(gapOp != nullptr);
 }

@@ -14,10 +14,11 @@
 // operand is group × repeat × atom) and the bytes u of an element, where the
 // layout's digits are floor divisions of f (one quotient variable each); a
 // swizzle's XOR is written bit by bit (x ^ y = x + y − 2·(x ∧ y)), or left
-// out where both accesses swizzle alike. A cp.async's write lasts from its
-// issue to the wait that retires its group: in its iteration, or in a
-// pipeline a later iteration of its loop (of the loop after it, for a
-// prologue's copies), or after that loop when it ends first.
+// out where both accesses swizzle alike. A cp.async's write (a wgmma's read
+// of its shared operands, the warpgroup's) lasts from its issue to the wait
+// of its family that retires its group: in its iteration, or in a pipeline
+// a later iteration of its loop (of the loop after it, for a prologue's
+// copies), or after that loop when it ends first.
 //
 // CTA barriers cut each thread's execution into intervals; the barrier
 // convergence check proved every thread reaches the same barriers, so two
@@ -47,7 +48,9 @@
 // mbarrier rings (MbarrierRings.h) order more: a TMA load's write, which no
 // CTA barrier completes, and any access, against another thread's through
 // an arrival (or the load's completion) and a wait for its phase; a case
-// races only where no such order holds.
+// races only where no such order holds. Each pair is asked coarsely first
+// (any byte of each operand's span; accesses alike but for their bytes
+// together), and exactly only where it may meet.
 //
 // Where the kernel synchronizes in ways the model does not know (a cp.async
 // no wait is sure to retire, mbarriers beyond rings, TMA stores, wgmma,
@@ -101,6 +104,15 @@ struct Retirement {
   explicit operator bool() const { return wait; }
 };
 
+/// An mbarrier arrival after an access, and where it runs: in the access's
+/// iterations, or after the wait that retires an asynchronous access in a
+/// pipeline: in that wait's iteration of the loop (`copyEnds` −1: the
+/// access is not in the loop's last `iterations`) or after the loop (+1).
+struct RingRelease {
+  RingLink link;
+  int copyEnds = 0;
+};
+
 /// One shared memory operand of a tile.apply.
 struct SharedAccess {
   tile::ApplyOp op;
@@ -124,13 +136,17 @@ struct SharedAccess {
   /// complete in the issuing thread; none for an access that completes
   /// with its instruction.
   Retirement retirement;
+  /// A coarse question's bytes in the operand (RaceProof::run's groups),
+  /// instead of its layout's span.
+  std::optional<std::pair<int64_t, int64_t>> coarseSpan;
   /// A TMA load's write: complete at its mbarrier's phase, ordered before
   /// another thread's access only through a wait for that phase.
   const RingEvent *completion = nullptr;
   /// The mbarrier waits before the access in its thread (it runs after
   /// their phases), and the arrivals after it (their phases follow it; a
   /// TMA load's own completion).
-  SmallVector<RingLink, 2> acquires, releases;
+  SmallVector<RingLink, 2> acquires;
+  SmallVector<RingRelease, 2> releases;
 
   StringRef getKind() const {
     return atomic ? "atomic access" : writes ? "write" : "read";
@@ -189,14 +205,19 @@ std::optional<std::string> traceToAllocation(Value tensor,
 
 bool isLoop(Operation *op) { return isa<scf::ForOp, scf::WhileOp>(op); }
 
-/// The op's part in grouped asynchronous copies, and a wait_group's N.
-ptx::AsyncGroupEvent getAsyncGroupEvent(Operation *op, int64_t &pending) {
+/// The family module whose groups an asynchronous access counts: its
+/// commits and waits (cp.async's, wgmma's) are the only ones it sees.
+using GroupFamily = const ptx::FamilyModule *;
+
+/// The op's part in `family`'s groups, and a wait_group's N.
+ptx::AsyncGroupEvent getAsyncGroupEvent(Operation *op, GroupFamily family,
+                                        int64_t &pending) {
   auto apply = dyn_cast<tile::ApplyOp>(op);
   if (!apply || apply.getInstruction().getForms().empty())
     return ptx::AsyncGroupEvent::None;
   const ptx::Instruction &form = apply.getInstruction().getForms().front();
   const ptx::FamilyModule &module = ptx::getFamilyModule(form);
-  if (!module.getAsyncGroupEvent)
+  if (&module != family || !module.getAsyncGroupEvent)
     return ptx::AsyncGroupEvent::None;
   ptx::AsyncGroupEvent event = module.getAsyncGroupEvent(form);
   if (event == ptx::AsyncGroupEvent::WaitGroup) {
@@ -212,11 +233,11 @@ ptx::AsyncGroupEvent getAsyncGroupEvent(Operation *op, int64_t &pending) {
 }
 
 /// Whether `op` holds a commit or a wait (copies do not count groups).
-bool holdsGroupEvents(Operation *op) {
+bool holdsGroupEvents(Operation *op, GroupFamily family) {
   int64_t unused = 0;
   return op
       ->walk([&](Operation *nested) {
-        ptx::AsyncGroupEvent event = getAsyncGroupEvent(nested, unused);
+        ptx::AsyncGroupEvent event = getAsyncGroupEvent(nested, family, unused);
         return event == ptx::AsyncGroupEvent::None ||
                        event == ptx::AsyncGroupEvent::Copy
                    ? WalkResult::advance()
@@ -227,10 +248,10 @@ bool holdsGroupEvents(Operation *op) {
 
 /// Whether `op` is an scf.for whose body commits or waits at its top level
 /// only: a loop the walk for a retiring wait can enter.
-bool isPipelineLoop(Operation *op) {
+bool isPipelineLoop(Operation *op, GroupFamily family) {
   auto loop = dyn_cast<scf::ForOp>(op);
-  return loop && llvm::none_of(*loop.getBody(), [](Operation &nested) {
-           return nested.getNumRegions() && holdsGroupEvents(&nested);
+  return loop && llvm::none_of(*loop.getBody(), [&](Operation &nested) {
+           return nested.getNumRegions() && holdsGroupEvents(&nested, family);
          });
 }
 
@@ -240,19 +261,20 @@ bool isPipelineLoop(Operation *op) {
 /// walk stops at a loop that commits or waits (`loop`; only where `loop` is
 /// given); failure where another construct on the way commits or waits
 /// inside.
-FailureOr<Operation *> findRetiringWait(Operation *first, int64_t &commits,
+FailureOr<Operation *> findRetiringWait(Operation *first, GroupFamily family,
+                                        int64_t &commits,
                                         Operation **loop = nullptr) {
   for (Operation *next = first; next; next = next->getNextNode()) {
     if (next->getNumRegions()) {
-      if (!holdsGroupEvents(next))
+      if (!holdsGroupEvents(next, family))
         continue;
-      if (!loop || !isPipelineLoop(next))
+      if (!loop || !isPipelineLoop(next, family))
         return failure();
       *loop = next;
       return static_cast<Operation *>(nullptr);
     }
     int64_t pending = 0;
-    switch (getAsyncGroupEvent(next, pending)) {
+    switch (getAsyncGroupEvent(next, family, pending)) {
     case ptx::AsyncGroupEvent::Commit:
       ++commits;
       break;
@@ -276,12 +298,13 @@ FailureOr<Operation *> findRetiringWait(Operation *first, int64_t &commits,
 /// kernel's end; failure where another construct on the way commits or
 /// waits inside.
 FailureOr<Operation *> findWaitUpToLoop(Operation *op, KernelOp kernel,
-                                        int64_t &commits, Operation *&around,
+                                        GroupFamily family, int64_t &commits,
+                                        Operation *&around,
                                         Operation **ahead = nullptr) {
   around = nullptr;
   for (Operation *current = op;;) {
     FailureOr<Operation *> wait =
-        findRetiringWait(current->getNextNode(), commits, ahead);
+        findRetiringWait(current->getNextNode(), family, commits, ahead);
     if (failed(wait) || *wait || (ahead && *ahead))
       return wait;
     Operation *parent = current->getParentOp();
@@ -299,13 +322,14 @@ FailureOr<Operation *> findWaitUpToLoop(Operation *op, KernelOp kernel,
 /// at its top level only), `commits` counted before its first: the first
 /// iteration (1, 2, ...) with one. Null where none is (the body commits
 /// nothing, so no later wait completes more).
-Operation *findWaitInIterations(scf::ForOp loop, int64_t commits,
-                                int64_t &iteration) {
+Operation *findWaitInIterations(scf::ForOp loop, GroupFamily family,
+                                int64_t commits, int64_t &iteration) {
   Block *body = loop.getBody();
   // wait_group N takes at most N + 1 iterations that commit.
   for (iteration = 1; iteration <= 64; ++iteration) {
     int64_t before = commits;
-    FailureOr<Operation *> wait = findRetiringWait(&body->front(), commits);
+    FailureOr<Operation *> wait =
+        findRetiringWait(&body->front(), family, commits);
     if (failed(wait))
       return nullptr;
     if (*wait)
@@ -323,11 +347,12 @@ Operation *findWaitInIterations(scf::ForOp loop, int64_t commits,
 /// a loop after it (an scf.for whose body commits and waits at its top
 /// level), with the wait after that loop that completes the copy when the
 /// loop ends first. None where there is no such wait.
-Retirement findRetirement(Operation *copy, KernelOp kernel) {
+Retirement findRetirement(Operation *copy, KernelOp kernel,
+                          GroupFamily family) {
   int64_t commits = 0;
   Operation *around = nullptr, *ahead = nullptr;
   FailureOr<Operation *> wait =
-      findWaitUpToLoop(copy, kernel, commits, around, &ahead);
+      findWaitUpToLoop(copy, kernel, family, commits, around, &ahead);
   if (failed(wait))
     return {};
   Retirement retirement;
@@ -340,13 +365,14 @@ Retirement findRetirement(Operation *copy, KernelOp kernel) {
     retirement.loop = cast<scf::ForOp>(ahead);
     retirement.fromLoopStart = true;
   } else if (auto loop = dyn_cast_if_present<scf::ForOp>(around);
-             loop && isPipelineLoop(loop)) {
+             loop && isPipelineLoop(loop, family)) {
     retirement.loop = loop;
   } else {
     return {};
   }
   int64_t iteration = 0;
-  retirement.wait = findWaitInIterations(retirement.loop, commits, iteration);
+  retirement.wait =
+      findWaitInIterations(retirement.loop, family, commits, iteration);
   if (!retirement.wait)
     return {};
   retirement.iterations = retirement.fromLoopStart ? iteration - 1 : iteration;
@@ -354,7 +380,7 @@ Retirement findRetirement(Operation *copy, KernelOp kernel) {
   // (later ones may not run; fewer commits retire no earlier).
   Operation *unused = nullptr;
   FailureOr<Operation *> afterLoop =
-      findWaitUpToLoop(retirement.loop, kernel, commits, unused);
+      findWaitUpToLoop(retirement.loop, kernel, family, commits, unused);
   if (failed(afterLoop) || !*afterLoop)
     return {};
   retirement.afterLoop = *afterLoop;
@@ -400,14 +426,14 @@ collectAccesses(KernelOp kernel, const MbarrierRings &rings, ModelGap &gap) {
       ptx::AsyncGroupEvent event = module.getAsyncGroupEvent(instruction);
       if (event != ptx::AsyncGroupEvent::Copy)
         return; // commits and waits: no access of their own
-      retirement = findRetirement(op, kernel);
+      retirement = findRetirement(op, kernel, &module);
       if (!retirement)
         return setGap(
             "no wait on the way after it is sure to complete its group (the "
-            "race proof looks in the copy's iteration, in later iterations of "
+            "race proof looks in its own iteration, in later iterations of "
             "the innermost loop around it or of a loop after it, an scf.for "
             "that commits and waits at its body's top level, and for a "
-            "pipeline's last copies after that loop)");
+            "pipeline's last accesses after that loop)");
     }
     if (StringRef why = module.getRaceProofGap
                             ? module.getRaceProofGap(instruction)
@@ -425,8 +451,13 @@ collectAccesses(KernelOp kernel, const MbarrierRings &rings, ModelGap &gap) {
       if (info.remoteOperand >= 0)
         return setGap("it accesses the shared memory of another CTA of the "
                       "cluster, which the race proof does not model yet");
+      // A warpgroup collective reads a shared matrix through its
+      // descriptor (wgmma): each warp of the warpgroup, the whole matrix.
+      bool byWarpgroup = instruction.exec == ptx::ExecKind::Warpgroup &&
+                         info.descriptor != ptx::DescriptorMatrix::None &&
+                         op.getScope() == tile::Scope::warpgroup;
       if (instruction.exec == ptx::ExecKind::Single ||
-          instruction.exec == ptx::ExecKind::Warpgroup)
+          (instruction.exec == ptx::ExecKind::Warpgroup && !byWarpgroup))
         return setGap("its shared operand is accessed by one elected thread "
                       "or a warpgroup, which the race proof does not model "
                       "yet");
@@ -458,8 +489,8 @@ collectAccesses(KernelOp kernel, const MbarrierRings &rings, ModelGap &gap) {
       }
       access.writes |= access.atomic;
       access.collective = instruction.exec != ptx::ExecKind::Thread;
-      FailureOr<tile::ExecutionDomain> domain =
-          tile::getExecutionDomain(op, op.getScope(), access.collective);
+      FailureOr<tile::ExecutionDomain> domain = tile::getExecutionDomain(
+          op, op.getScope(), access.collective, byWarpgroup);
       if (mlir::failed(domain)) {
         failed = true;
         return;
@@ -468,10 +499,21 @@ collectAccesses(KernelOp kernel, const MbarrierRings &rings, ModelGap &gap) {
       access.elementsPerGroup = type.getNumElements() / domain->getNumGroups();
       access.retirement = retirement;
       access.acquires = rings.getWaitsBefore(op);
+      auto releaseAfter = [&](Operation *point, int copyEnds) {
+        for (const RingLink &link :
+             rings.getArrivalsAfter(point, access.collective))
+          access.releases.push_back({link, copyEnds});
+      };
       if (access.completion)
-        access.releases.push_back({access.completion, Value()});
+        access.releases.push_back({{access.completion, Value()}, 0});
       else if (!retirement)
-        access.releases = rings.getArrivalsAfter(op, access.collective);
+        releaseAfter(op, 0);
+      else if (!retirement.loop)
+        releaseAfter(retirement.wait, 0);
+      else {
+        releaseAfter(retirement.wait, -1);
+        releaseAfter(retirement.afterLoop, +1);
+      }
       access.guardCases = collectGuardCases(kernel, op, op.getPred(),
                                             /*split=*/true, access.disjunction);
       accesses.push_back(std::move(access));
@@ -702,18 +744,26 @@ EpochCases getEpochCases(Operation *first, Operation *second, KernelOp kernel,
 /// completion) after one of them precedes the wait before the other where
 /// both are on one barrier and the wait's phase is not earlier.
 struct RingOrder {
-  RingLink release;
-  /// The copy (execution) the arrival belongs to.
+  /// The access the arrival follows, and its copy (0 or 1).
+  const SharedAccess *released;
   unsigned releaseCopy;
-  RingForms arrival;
-  RingLink acquire;
-  RingForms wait;
+  const RingRelease *release;
+  const RingLink *acquire;
+};
+
+/// A ring order on the way to a witness: where it applies, its forms.
+struct RingOrderCase {
+  const RingOrder *order;
+  bool applies;
+  RingForms arrival, wait;
+  /// The copy the arrival was translated in.
+  unsigned arrivalCopy;
 };
 
 class RaceProof {
 public:
-  RaceProof(KernelOp kernel, bool strict)
-      : kernel(kernel), paths(kernel.getLaunch().getNumThreads()),
+  RaceProof(KernelOp kernel, const MbarrierRings &rings, bool strict)
+      : kernel(kernel), rings(rings), paths(kernel.getLaunch().getNumThreads()),
         strict(strict) {
     for (auto [dim, extent] : llvm::enumerate(kernel.getLaunch().getBlock()))
       block[dim] = extent;
@@ -735,8 +785,17 @@ public:
 
 private:
   /// Checks one ordered pair; a diagnostic where it races.
-  LogicalResult checkPair(const SharedAccess &first,
-                          const SharedAccess &second);
+  /// `apart`: the two are in two branches of one condition, in no common
+  /// loop (areInOtherBranches), so one unordered case covers every
+  /// execution of both.
+  LogicalResult checkPair(const SharedAccess &first, const SharedAccess &second,
+                          bool apart);
+  /// checkPair's question, with each access's bytes exactly, or (`coarse`)
+  /// as any byte of its operand's span: then `mayMeet` says whether two
+  /// executors may meet one byte unordered, and nothing is reported.
+  LogicalResult checkPairModel(const SharedAccess &first,
+                               const SharedAccess &second, bool apart,
+                               bool coarse, bool &mayMeet);
   /// Adds `access`'s variables to the current copy of `proof`.
   /// `withWarps`: the other access is a warp collective, so this one's
   /// warp is needed too. `withoutSwizzle`: both accesses swizzle alike
@@ -745,13 +804,37 @@ private:
   FailureOr<AccessForms> model(AccessProof &proof, const SharedAccess &access,
                                ArrayRef<GuardLiteral> guard,
                                SmallVectorImpl<UnusedGuard> &unused,
-                               bool withWarps, bool withoutSwizzle);
+                               bool withWarps, bool withoutSwizzle,
+                               bool coarse = false);
   /// The epoch cases of `first` before `second`; for an asynchronous copy,
   /// those of its retiring wait and those where it is in flight.
   EpochCases getCopyEpochCases(const SharedAccess &first,
                                const SharedAccess &second);
   /// Adds an epoch case's relations between the copies.
   void relate(AccessProof &proof, const EpochCase &epoch);
+  /// The cases where `order` does not hold, each narrowing `proof`: it
+  /// does not apply (a pipeline's arrival in the other iterations), or the
+  /// wait is on another barrier, for an earlier phase, or the thread does
+  /// not take the arrival; each feasible one is handed to `visit` until it
+  /// returns true (the result).
+  using CaseVisitor = function_ref<bool(AccessProof &, const RingOrderCase &)>;
+  bool forEachUnorderedCase(AccessProof &proof, const RingOrder &order,
+                            CaseVisitor visit,
+                            SmallVectorImpl<UnusedGuard> &unused);
+  /// The cases where none of `orders` from `index` on holds, each handed to
+  /// `leaf` with the cases taken, until one returns a result.
+  using UnorderedLeaf = function_ref<std::optional<LogicalResult>(
+      AccessProof &, ArrayRef<RingOrderCase>)>;
+  std::optional<LogicalResult>
+  findUnordered(AccessProof &proof, ArrayRef<RingOrder> orders, size_t index,
+                SmallVectorImpl<RingOrderCase> &path, UnorderedLeaf leaf,
+                SmallVectorImpl<UnusedGuard> &unused);
+  /// The arrival's barrier and phase where it runs (for a pipeline's
+  /// retiring wait, the iteration `iterations` after the access's, in copy
+  /// 2 + releaseCopy); `arrivalCopy` is set to the copy.
+  FailureOr<RingForms> translateArrival(AccessProof &proof,
+                                        const RingOrder &order,
+                                        unsigned &arrivalCopy);
   /// The access at the point, recomputed: its byte and thread, or nothing
   /// where the point does not reproduce.
   struct Concrete {
@@ -767,13 +850,14 @@ private:
                        const SharedAccess &second,
                        const AccessForms &secondForms, const EpochCase &epoch,
                        ArrayRef<UnusedGuard> unused,
-                       ArrayRef<RingOrder> orders);
+                       ArrayRef<RingOrderCase> orders);
   std::string describeExecutor(const SharedAccess &access, int64_t thread);
   std::string describeIterations(AccessProof &proof, unsigned copy,
                                  const SharedAccess &access,
                                  const Point &point);
 
   KernelOp kernel;
+  const MbarrierRings &rings;
   BarrierPaths paths;
   int64_t block[3] = {1, 1, 1};
   int64_t numThreads;
@@ -852,7 +936,8 @@ FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
                                         const SharedAccess &access,
                                         ArrayRef<GuardLiteral> guard,
                                         SmallVectorImpl<UnusedGuard> &unused,
-                                        bool withWarps, bool withoutSwizzle) {
+                                        bool withWarps, bool withoutSwizzle,
+                                        bool coarse) {
   proof.addGuardCase(guard, unused);
   // The cases of the scf.index_switch ops around the access: arg = value
   // (the default case would be a disjunction of the others' negations: left
@@ -874,6 +959,25 @@ FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
       unused.push_back({dispatch, value ? kUnusedSelector : kDefaultCase});
   }
   AccessForms forms;
+  // Σ region offsets·strides + `within` bytes.
+  auto addRegions = [&](Linear within) -> FailureOr<AccessForms> {
+    FailureOr<Linear> byte = within;
+    for (RegionOp region : access.regions) {
+      int64_t sourceBytes =
+          getStorageBytes(region.getSource().getType()).value_or(1);
+      for (auto [value, elements] :
+           llvm::zip(region.getOffsets(), region.getDynamicOffsetStrides())) {
+        FailureOr<Linear> regionOffset = proof.translate(value);
+        if (failed(regionOffset) || failed(byte))
+          return failure();
+        byte = combine(*byte, elements * sourceBytes, *regionOffset);
+      }
+    }
+    if (failed(byte))
+      return failure();
+    forms.byte = *byte;
+    return forms;
+  };
   // The flat thread index: x + X·y + X·Y·z.
   forms.thread = constant(0);
   int64_t stride = 1;
@@ -911,6 +1015,16 @@ FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
     if (failed(unitIndex))
       return failure();
     group = *combine(accessor, -unit, *unitIndex);
+  }
+  if (coarse) {
+    // Any byte of the operand's span (its elements and their owners left
+    // out): a superset of its bytes, for a first, cheap question.
+    TileLayout layout = access.type.getLayoutOrDefault();
+    forms.element = forms.byteInElement = constant(0);
+    auto [low, high] = access.coarseSpan.value_or(
+        std::make_pair(at(layout.getOffset(), Axis::m) * access.storageBytes,
+                       layout.span(Axis::m) * access.storageBytes - 1));
+    return addRegions(proof.addBoundedVar("byte", low, high));
   }
   // The element: f = g·perGroup + e.
   forms.element = *combine(constant(0), access.elementsPerGroup, group);
@@ -970,23 +1084,11 @@ FailureOr<AccessForms> RaceProof::model(AccessProof &proof,
       access.storageBytes > 1
           ? proof.addBoundedVar("byte", 0, access.storageBytes - 1)
           : constant(0);
-  FailureOr<Linear> byte =
+  FailureOr<Linear> within =
       combine(forms.byteInElement, access.storageBytes, offset);
-  for (RegionOp region : access.regions) {
-    int64_t sourceBytes =
-        getStorageBytes(region.getSource().getType()).value_or(1);
-    for (auto [value, elements] :
-         llvm::zip(region.getOffsets(), region.getDynamicOffsetStrides())) {
-      FailureOr<Linear> regionOffset = proof.translate(value);
-      if (failed(regionOffset) || failed(byte))
-        return failure();
-      byte = combine(*byte, elements * sourceBytes, *regionOffset);
-    }
-  }
-  if (failed(byte))
+  if (failed(within))
     return failure();
-  forms.byte = *byte;
-  return forms;
+  return addRegions(*within);
 }
 
 void RaceProof::relate(AccessProof &proof, const EpochCase &epoch) {
@@ -1138,7 +1240,9 @@ RaceProof::recompute(AccessProof &proof, unsigned copy,
     groupFlat /= extent;
   }
   bool executes = false;
-  int64_t accessor = access.collective ? *thread / 32 * 32 : *thread;
+  int64_t accessor = access.domain.warpgroupInAtom ? *thread / 128 * 128
+                     : access.collective           ? *thread / 32 * 32
+                                                   : *thread;
   access.domain.forEachThread(group, [&](int64_t tid) {
     executes |= tid == accessor;
     return !executes;
@@ -1212,9 +1316,9 @@ std::string RaceProof::describeIterations(AccessProof &proof, unsigned copy,
 /// Why a ring order does not hold at a witness: the wait is on another
 /// barrier or for an earlier phase, or the thread does not take the
 /// conditional arrival.
-static void noteRingOrder(InFlightDiagnostic &diag, AccessProof &proof,
-                          const Point &point, const RingOrder &order,
-                          const SharedAccess &released, int64_t thread) {
+static void noteRingOrder(InFlightDiagnostic &diag, const Point &point,
+                          const RingOrderCase &order, int64_t thread) {
+  const SharedAccess &released = *order.order->released;
   auto value = [&](const Linear &form) {
     return toString(AccessProof::evaluate(form, point));
   };
@@ -1222,11 +1326,11 @@ static void noteRingOrder(InFlightDiagnostic &diag, AccessProof &proof,
               arrivalPhase = value(order.arrival.phase),
               waitBarrier = value(order.wait.barrier),
               waitPhase = value(order.wait.phase);
-  const RingEvent &arrival = *order.release.event;
+  const RingEvent &arrival = *order.order->release->link.event;
   std::string what = arrival.kind == ptx::MbarrierEvent::Completion
                          ? std::string("the TMA load's completion")
                          : "the arrival after the " + released.getKind().str();
-  Diagnostic &note = diag.attachNote(order.acquire.event->op->getLoc());
+  Diagnostic &note = diag.attachNote(order.order->acquire->event->op->getLoc());
   note << "this wait is for phase " << waitPhase
        << (AccessProof::evaluate(order.wait.phase, point) < 0
                ? " (the one before the first: it returns at once)"
@@ -1248,7 +1352,7 @@ RaceProof::report(AccessProof &proof, const Point &point,
                   const SharedAccess &first, const AccessForms &firstForms,
                   const SharedAccess &second, const AccessForms &secondForms,
                   const EpochCase &epoch, ArrayRef<UnusedGuard> unused,
-                  ArrayRef<RingOrder> orders) {
+                  ArrayRef<RingOrderCase> orders) {
   std::optional<Concrete> early = recompute(proof, 0, first, firstForms, point);
   std::optional<Concrete> late =
       recompute(proof, 1, second, secondForms, point);
@@ -1343,10 +1447,11 @@ RaceProof::report(AccessProof &proof, const Point &point,
     if (!epoch.inFlight)
       note << ", and no CTA barrier follows it before the " << second.getKind();
   }
-  for (const RingOrder &order : orders)
-    noteRingOrder(diag, proof, point, order,
-                  order.releaseCopy == 0 ? first : second,
-                  order.releaseCopy == 0 ? early->thread : late->thread);
+  for (const RingOrderCase &order : orders)
+    if (order.applies)
+      noteRingOrder(diag, point, order,
+                    order.order->releaseCopy == 0 ? early->thread
+                                                  : late->thread);
   diag.attachNote(first.allocation->getLoc())
       << "the shared tensor is allocated here";
   if (uncertain)
@@ -1401,6 +1506,29 @@ static bool isSwizzledAlike(KernelOp kernel, const SharedAccess &first,
       }
     }
   return true;
+}
+
+/// Whether `first` and `second` are in two regions of one op (branches of
+/// a condition or cases of a switch) with no loop around both: then every
+/// execution of one may run beside every execution of the other, whatever
+/// barriers or waits either passes.
+static bool areInOtherBranches(Operation *first, Operation *second,
+                               KernelOp kernel) {
+  SmallVector<Operation *> around = getEnclosingOps(first, kernel);
+  llvm::SmallPtrSet<Operation *, 8> aroundFirst(around.begin(), around.end());
+  Operation *meet = nullptr;
+  for (Operation *parent : getEnclosingOps(second, kernel))
+    if (aroundFirst.contains(parent)) {
+      meet = parent;
+      break;
+    }
+  if (!meet)
+    return false;
+  for (Operation *op = meet; op && op != kernel; op = op->getParentOp())
+    if (isLoop(op))
+      return false;
+  return getChildOf(first, meet)->getParentRegion() !=
+         getChildOf(second, meet)->getParentRegion();
 }
 
 /// Whether `op` runs after `loop` has ended (outside it, later in the
@@ -1497,11 +1625,184 @@ EpochCases RaceProof::getCopyEpochCases(const SharedAccess &first,
   return epochs;
 }
 
+FailureOr<RingForms> RaceProof::translateArrival(AccessProof &proof,
+                                                 const RingOrder &order,
+                                                 unsigned &arrivalCopy) {
+  unsigned copy = order.releaseCopy;
+  const RingEvent &arrival = *order.release->link.event;
+  arrivalCopy = copy;
+  const Retirement &retirement = order.released->retirement;
+  if (order.release->copyEnds >= 0) {
+    proof.setCopy(copy);
+    return MbarrierRings::translate(proof, arrival);
+  }
+  // After the retiring wait, `iterations` after the access's iteration (or
+  // the loop's first): its own execution, in the same thread.
+  arrivalCopy = 2 + copy;
+  scf::ForOp pipeline = retirement.loop;
+  for (Operation *around : getEnclosingOps(arrival.op, kernel)) {
+    auto loop = dyn_cast<scf::ForOp>(around);
+    if (!loop || (loop != pipeline && !loop->isAncestor(order.released->op)))
+      continue;
+    proof.setCopy(copy);
+    FailureOr<Linear> base =
+        loop != pipeline           ? proof.translate(loop.getInductionVar())
+        : retirement.fromLoopStart ? proof.translate(loop.getLowerBound())
+                                   : proof.translate(loop.getInductionVar());
+    FailureOr<Linear> step = proof.translate(loop.getStep());
+    if (failed(base) || failed(step))
+      return failure();
+    if (loop == pipeline)
+      base = combine(*base, retirement.iterations, *step);
+    proof.setCopy(arrivalCopy);
+    FailureOr<Linear> index = proof.translate(loop.getInductionVar());
+    if (failed(base) || failed(index))
+      return failure();
+    proof.requireZero(*combine(*index, -1, *base));
+  }
+  for (unsigned dim = 0; dim < 3; ++dim) {
+    if (block[dim] == 1)
+      continue;
+    proof.setCopy(copy);
+    FailureOr<Linear> thread =
+        proof.translateThreadIndex(static_cast<Dim>(dim));
+    proof.setCopy(arrivalCopy);
+    FailureOr<Linear> same = proof.translateThreadIndex(static_cast<Dim>(dim));
+    if (failed(thread) || failed(same))
+      return failure();
+    proof.requireZero(*combine(*same, -1, *thread));
+  }
+  proof.setCopy(arrivalCopy);
+  return MbarrierRings::translate(proof, arrival);
+}
+
+bool RaceProof::forEachUnorderedCase(AccessProof &proof, const RingOrder &order,
+                                     CaseVisitor visit,
+                                     SmallVectorImpl<UnusedGuard> &unused) {
+  auto tryCase = [&](AccessProof &narrowed, const RingOrderCase &taken) {
+    return narrowed.isFeasible() && visit(narrowed, taken);
+  };
+  RingOrderCase elsewhere{&order, /*applies=*/false, {}, {}, 0};
+  // A pipeline's arrival runs where the access is (−1: not, +1: is) in its
+  // loop's last `iterations`: base + iterations·step ≥ ub, or < ub.
+  AccessProof applied = proof;
+  if (int copyEnds = order.release->copyEnds) {
+    const Retirement &retirement = order.released->retirement;
+    scf::ForOp loop = retirement.loop;
+    proof.setCopy(order.releaseCopy);
+    FailureOr<Linear> base = retirement.fromLoopStart
+                                 ? proof.translate(loop.getLowerBound())
+                                 : proof.translate(loop.getInductionVar());
+    FailureOr<Linear> step = proof.translate(loop.getStep());
+    FailureOr<Linear> upper = proof.translate(loop.getUpperBound());
+    if (failed(base) || failed(step) || failed(upper))
+      return tryCase(proof, elsewhere);
+    Linear beyond =
+        *combine(*combine(*base, retirement.iterations, *step), -1, *upper);
+    Linear holds = copyEnds > 0 ? beyond : *combine(constant(-1), -1, beyond);
+    AccessProof outside = proof;
+    outside.require(*combine(constant(-1), -1, holds));
+    if (tryCase(outside, elsewhere))
+      return true;
+    applied.require(holds);
+  }
+  unsigned arrivalCopy = 0;
+  FailureOr<RingForms> arrival = translateArrival(applied, order, arrivalCopy);
+  applied.setCopy(1 - order.releaseCopy);
+  FailureOr<RingForms> wait = failure();
+  if (succeeded(arrival))
+    wait = MbarrierRings::translate(applied, *order.acquire->event);
+  // An order the proof cannot translate orders nothing.
+  if (failed(wait))
+    return tryCase(applied, elsewhere);
+  RingOrderCase taken{&order, /*applies=*/true, *arrival, *wait, arrivalCopy};
+  SmallVector<Linear, 5> apart = {
+      *combine(*combine(arrival->barrier, -1, wait->barrier), 1, constant(-1)),
+      *combine(*combine(wait->barrier, -1, arrival->barrier), 1, constant(-1)),
+      *combine(*combine(arrival->phase, -1, wait->phase), 1, constant(-1))};
+  // A conditional arrival: or the thread does not take it (x ≠ y as x < y
+  // or x > y; other conditions negated as guards).
+  Value condition = order.release->link.condition;
+  bool negateCondition = false;
+  if (condition) {
+    applied.setCopy(arrivalCopy);
+    auto compare = condition.getDefiningOp<arith::CmpIOp>();
+    FailureOr<Linear> lhs = failure(), rhs = failure();
+    if (compare && compare.getPredicate() == arith::CmpIPredicate::eq) {
+      lhs = applied.translate(compare.getLhs());
+      rhs = succeeded(lhs) ? applied.translate(compare.getRhs()) : lhs;
+    }
+    if (succeeded(rhs)) {
+      apart.push_back(*combine(*combine(*lhs, -1, *rhs), 1, constant(-1)));
+      apart.push_back(*combine(*combine(*rhs, -1, *lhs), 1, constant(-1)));
+    } else {
+      negateCondition = true;
+    }
+  }
+  for (const Linear &form : apart) {
+    AccessProof narrowed = applied;
+    narrowed.require(form);
+    if (tryCase(narrowed, taken))
+      return true;
+  }
+  if (negateCondition) {
+    AccessProof narrowed = applied;
+    narrowed.setCopy(arrivalCopy);
+    narrowed.addGuard(condition, /*negated=*/true, unused);
+    if (tryCase(narrowed, taken))
+      return true;
+  }
+  return false;
+}
+
+std::optional<LogicalResult>
+RaceProof::findUnordered(AccessProof &proof, ArrayRef<RingOrder> orders,
+                         size_t index, SmallVectorImpl<RingOrderCase> &path,
+                         UnorderedLeaf leaf,
+                         SmallVectorImpl<UnusedGuard> &unused) {
+  if (index == orders.size())
+    return leaf(proof, path);
+  std::optional<LogicalResult> result;
+  forEachUnorderedCase(
+      proof, orders[index],
+      [&](AccessProof &narrowed, const RingOrderCase &taken) {
+        path.push_back(taken);
+        result = findUnordered(narrowed, orders, index + 1, path, leaf, unused);
+        path.pop_back();
+        return result.has_value();
+      },
+      unused);
+  return result;
+}
+
 LogicalResult RaceProof::checkPair(const SharedAccess &first,
-                                   const SharedAccess &second) {
+                                   const SharedAccess &second, bool apart) {
+  // Most pairs an mbarrier ring orders are settled by their stages alone:
+  // the exact model (layouts, swizzles, owners) only where they may meet.
+  bool mayMeet = false;
+  if (failed(checkPairModel(first, second, apart, /*coarse=*/true, mayMeet)))
+    return failure();
+  if (!mayMeet)
+    return success();
+  return checkPairModel(first, second, apart, /*coarse=*/false, mayMeet);
+}
+
+LogicalResult RaceProof::checkPairModel(const SharedAccess &first,
+                                        const SharedAccess &second, bool apart,
+                                        bool coarse, bool &mayMeet) {
   bool self = &first == &second;
   bool alike = isSwizzledAlike(kernel, first, second);
-  EpochCases epochs = getCopyEpochCases(first, second);
+  EpochCases epochs = apart ? getEpochCases(first.op, second.op, kernel, paths)
+                            : getCopyEpochCases(first, second);
+  // The mbarrier phases that may order them: one access's arrival (or
+  // completion) against a wait before the other.
+  SmallVector<RingOrder, 2> orders;
+  for (auto [before, beforeCopy, after] :
+       {std::tuple(&first, 0u, &second), std::tuple(&second, 1u, &first)})
+    for (const RingRelease &release : before->releases)
+      for (const RingLink &acquire : after->acquires)
+        if (release.link.event->barriers == acquire.event->barriers)
+          orders.push_back({before, beforeCopy, &release, &acquire});
   for (const EpochCase &epoch : epochs) {
     for (ArrayRef<GuardLiteral> firstGuard : first.guardCases) {
       for (ArrayRef<GuardLiteral> secondGuard : second.guardCases) {
@@ -1514,11 +1815,12 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
         shared.setCopy(0);
         bool warps = first.collective || second.collective;
         FailureOr<AccessForms> early =
-            model(shared, first, firstGuard, unused, warps, alike);
+            model(shared, first, firstGuard, unused, warps, alike, coarse);
         shared.setCopy(1);
         FailureOr<AccessForms> late = failure();
         if (succeeded(early))
-          late = model(shared, second, secondGuard, unused, warps, alike);
+          late =
+              model(shared, second, secondGuard, unused, warps, alike, coarse);
         if (failed(late))
           // check-diagnostics: internal, the bounds proof translated the
           // same offsets first (and refuses what overflows)
@@ -1529,35 +1831,17 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
                                        "64 bits")
                          : shared.reason);
         relate(shared, epoch);
-        // The mbarrier phases that may order them (MbarrierRings.h): one
-        // access's arrival or completion, a wait before the other.
-        SmallVector<RingOrder, 2> orders;
-        auto addOrders = [&](const SharedAccess &before, unsigned beforeCopy,
-                             const SharedAccess &after, unsigned afterCopy) {
-          for (const RingLink &release : before.releases)
-            for (const RingLink &acquire : after.acquires) {
-              if (release.event->barriers != acquire.event->barriers)
-                continue;
-              shared.setCopy(beforeCopy);
-              FailureOr<RingForms> arrival =
-                  MbarrierRings::translate(shared, *release.event);
-              shared.setCopy(afterCopy);
-              FailureOr<RingForms> wait =
-                  MbarrierRings::translate(shared, *acquire.event);
-              if (succeeded(arrival) && succeeded(wait))
-                orders.push_back(
-                    {release, beforeCopy, *arrival, acquire, *wait});
-            }
-        };
-        addOrders(first, 0, second, 1);
-        addOrders(second, 1, first, 0);
         // One byte: most pairs never meet, which one question settles for
         // both orders of the executors.
         shared.requireZero(*combine(early->byte, -1, late->byte));
-        if (!shared.sample())
+        if (!shared.isFeasible())
           continue;
-        auto findExecutors =
-            [&](AccessProof &unordered) -> std::optional<LogicalResult> {
+        auto findExecutors = [&](AccessProof &unordered,
+                                 ArrayRef<RingOrderCase> orders)
+            -> std::optional<LogicalResult> {
+          // Most cases the ring orders leave have no point at all.
+          if (!orders.empty() && !unordered.isFeasible())
+            return std::nullopt;
           // Two executors, in each order (one suffices for an access against
           // itself in the same iterations: the two are interchangeable).
           bool symmetric = self && !epoch.advanced;
@@ -1570,8 +1854,12 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
             proof.require(*combine(*combine(firstIsLower ? higher : lower, -1,
                                             firstIsLower ? lower : higher),
                                    1, constant(-1)));
-            if (!proof.sample())
+            if (!proof.isFeasible())
               continue;
+            if (coarse) {
+              mayMeet = true;
+              return success();
+            }
             // A witness of two warps where there is one: the one the
             // interpreter (whose warps run in lockstep) and racecheck see too.
             std::optional<Point> point;
@@ -1586,7 +1874,7 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
                     *combine(*combine(firstIsLower ? *lateWarp : *earlyWarp, -1,
                                       firstIsLower ? *earlyWarp : *lateWarp),
                              1, constant(-1)));
-                if (acrossWarps.sample()) {
+                if (acrossWarps.isFeasible()) {
                   point = acrossWarps.sampleLeast();
                   return report(acrossWarps, *point, first, *early, second,
                                 *late, epoch, unused, orders);
@@ -1599,61 +1887,10 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
           }
           return std::nullopt;
         };
-        // Neither ring order holds: for each, the wait is on another
-        // barrier or for an earlier phase than the arrival's.
-        std::function<std::optional<LogicalResult>(AccessProof &, size_t)>
-            withoutOrders = [&](AccessProof &proof,
-                                size_t index) -> std::optional<LogicalResult> {
-          if (index == orders.size())
-            return findExecutors(proof);
-          const RingOrder &order = orders[index];
-          SmallVector<Linear, 4> apart = {
-              *combine(*combine(order.arrival.barrier, -1, order.wait.barrier),
-                       1, constant(-1)),
-              *combine(*combine(order.wait.barrier, -1, order.arrival.barrier),
-                       1, constant(-1)),
-              *combine(*combine(order.arrival.phase, -1, order.wait.phase), 1,
-                       constant(-1))};
-          // A conditional arrival: or the thread does not take it.
-          bool negateCondition = false;
-          if (Value condition = order.release.condition) {
-            proof.setCopy(order.releaseCopy);
-            auto compare = condition.getDefiningOp<arith::CmpIOp>();
-            FailureOr<Linear> lhs = failure(), rhs = failure();
-            if (compare && compare.getPredicate() == arith::CmpIPredicate::eq) {
-              lhs = proof.translate(compare.getLhs());
-              rhs = succeeded(lhs) ? proof.translate(compare.getRhs()) : lhs;
-            }
-            if (succeeded(rhs)) {
-              apart.push_back(
-                  *combine(*combine(*lhs, -1, *rhs), 1, constant(-1)));
-              apart.push_back(
-                  *combine(*combine(*rhs, -1, *lhs), 1, constant(-1)));
-            } else {
-              negateCondition = true;
-            }
-          }
-          for (const Linear &form : apart) {
-            AccessProof next = proof;
-            next.require(form);
-            if (!next.sample())
-              continue;
-            if (std::optional<LogicalResult> result =
-                    withoutOrders(next, index + 1))
-              return result;
-          }
-          if (negateCondition) {
-            AccessProof next = proof;
-            next.setCopy(order.releaseCopy);
-            next.addGuard(order.release.condition, /*negated=*/true, unused);
-            if (next.sample())
-              if (std::optional<LogicalResult> result =
-                      withoutOrders(next, index + 1))
-                return result;
-          }
-          return std::nullopt;
-        };
-        if (std::optional<LogicalResult> result = withoutOrders(shared, 0))
+        // Neither ring order holds (MbarrierRings.h).
+        SmallVector<RingOrderCase, 2> path;
+        if (std::optional<LogicalResult> result =
+                findUnordered(shared, orders, 0, path, findExecutors, unused))
           return *result;
       }
     }
@@ -1661,16 +1898,152 @@ LogicalResult RaceProof::checkPair(const SharedAccess &first,
   return success();
 }
 
+/// Whether `access` may join `group`'s coarse question (RaceProof::run):
+/// the same allocation, kind, executors, guards, regions' runtime offsets
+/// and synchronization, in one block with nothing between the two that
+/// synchronizes (only accesses and arithmetic), so that every epoch case
+/// and ring order of one is the other's.
+static bool isCoarselyAlike(const SharedAccess &last,
+                            const SharedAccess &access,
+                            const MbarrierRings &rings, int64_t numThreads) {
+  auto sameLinks = [](ArrayRef<RingLink> a, ArrayRef<RingLink> b) {
+    return llvm::equal(a, b, [](const RingLink &x, const RingLink &y) {
+      return x.event == y.event && x.condition == y.condition;
+    });
+  };
+  auto sameGuards = [](const GuardCases &a, const GuardCases &b) {
+    return llvm::equal(a, b, [](const auto &x, const auto &y) {
+      return llvm::equal(x, y,
+                         [](const GuardLiteral &u, const GuardLiteral &v) {
+                           return u.pred == v.pred && u.negated == v.negated;
+                         });
+    });
+  };
+  const Retirement &r = last.retirement, &q = access.retirement;
+  if (last.allocation != access.allocation || last.writes != access.writes ||
+      last.atomic != access.atomic || last.collective != access.collective ||
+      last.domain.groupShape != access.domain.groupShape ||
+      last.domain.lanesInAtom != access.domain.lanesInAtom ||
+      last.domain.warpgroupInAtom != access.domain.warpgroupInAtom ||
+      last.completion != access.completion ||
+      last.disjunction != access.disjunction ||
+      !sameGuards(last.guardCases, access.guardCases) ||
+      !sameLinks(last.acquires, access.acquires) ||
+      !llvm::equal(last.releases, access.releases,
+                   [&](const RingRelease &x, const RingRelease &y) {
+                     return x.copyEnds == y.copyEnds &&
+                            sameLinks(x.link, y.link);
+                   }) ||
+      r.wait != q.wait || r.loop != q.loop || r.iterations != q.iterations ||
+      r.fromLoopStart != q.fromLoopStart || r.afterLoop != q.afterLoop ||
+      last.op->getBlock() != access.op->getBlock() ||
+      !last.op->isBeforeInBlock(access.op) ||
+      last.regions.size() != access.regions.size())
+    return false;
+  for (auto [x, y] : llvm::zip(last.regions, access.regions)) {
+    RegionOp a = x, b = y;
+    if (a.getSource() != b.getSource() ||
+        !llvm::equal(a.getOffsets(), b.getOffsets()) ||
+        a.getDynamicOffsetStrides() != b.getDynamicOffsetStrides())
+      return false;
+  }
+  for (Operation *between = last.op->getNextNode(); between != access.op;
+       between = between->getNextNode()) {
+    int64_t pending = 0;
+    auto apply = dyn_cast<tile::ApplyOp>(between);
+    if (between->getNumRegions() || isCTABarrier(between, numThreads) ||
+        rings.lookup(between))
+      return false;
+    if (apply && !apply.getInstruction().getForms().empty()) {
+      const ptx::FamilyModule &module =
+          ptx::getFamilyModule(apply.getInstruction().getForms().front());
+      ptx::AsyncGroupEvent event =
+          getAsyncGroupEvent(between, &module, pending);
+      if (event != ptx::AsyncGroupEvent::None &&
+          event != ptx::AsyncGroupEvent::Copy)
+        return false;
+      if (module.getMbarrierEvent || module.getRaceProofGap)
+        return false;
+    }
+  }
+  return true;
+}
+
 LogicalResult RaceProof::run(ArrayRef<SharedAccess> accesses) {
-  for (auto [secondIndex, second] : llvm::enumerate(accesses)) {
-    for (const SharedAccess &first : accesses.take_front(secondIndex + 1)) {
-      if (first.allocation != second.allocation ||
-          !(first.writes || second.writes) || (first.atomic && second.atomic))
+  auto mayRace = [](const SharedAccess &first, const SharedAccess &second) {
+    return first.allocation == second.allocation &&
+           (first.writes || second.writes) && !(first.atomic && second.atomic);
+  };
+  // Two branches of one condition, in no common loop: any executions of the
+  // two may meet, in either order — one question.
+  auto check = [&](const SharedAccess &first, const SharedAccess &second) {
+    bool apart = areInOtherBranches(first.op, second.op, kernel);
+    if (failed(checkPair(first, second, apart)))
+      return failure();
+    if (&first != &second && !apart && failed(checkPair(second, first, apart)))
+      return failure();
+    return success();
+  };
+  // Accesses alike but for their bytes (wgmma's K steps, a tile's columns)
+  // are asked together first, as any byte of their spans: where that proves
+  // the pair of groups, their members need no questions of their own.
+  SmallVector<SmallVector<unsigned, 4>> groups;
+  DenseMap<Operation *, unsigned> openGroup;
+  for (auto [index, access] : llvm::enumerate(accesses)) {
+    auto open = openGroup.find(access.allocation);
+    if (open != openGroup.end() &&
+        isCoarselyAlike(accesses[groups[open->second].back()], access, rings,
+                        numThreads)) {
+      groups[open->second].push_back(index);
+      continue;
+    }
+    openGroup[access.allocation] = groups.size();
+    groups.push_back({static_cast<unsigned>(index)});
+  }
+  auto representative = [&](ArrayRef<unsigned> members) {
+    SharedAccess merged = accesses[members.front()];
+    int64_t low = std::numeric_limits<int64_t>::max(), high = 0;
+    for (unsigned member : members) {
+      const SharedAccess &access = accesses[member];
+      TileLayout layout = access.type.getLayoutOrDefault();
+      low =
+          std::min(low, at(layout.getOffset(), Axis::m) * access.storageBytes);
+      high = std::max(high, layout.span(Axis::m) * access.storageBytes - 1);
+    }
+    merged.coarseSpan = std::make_pair(low, high);
+    return merged;
+  };
+  for (auto [secondIndex, secondGroup] : llvm::enumerate(groups)) {
+    for (ArrayRef<unsigned> firstGroup :
+         ArrayRef(groups).take_front(secondIndex + 1)) {
+      const SharedAccess &first = accesses[firstGroup.front()];
+      const SharedAccess &second = accesses[secondGroup.front()];
+      if (!mayRace(first, second))
         continue;
-      if (failed(checkPair(first, second)))
-        return failure();
-      if (&first != &second && failed(checkPair(second, first)))
-        return failure();
+      if (firstGroup.data() != secondGroup.data() &&
+          (firstGroup.size() > 1 || secondGroup.size() > 1)) {
+        SharedAccess early = representative(firstGroup);
+        SharedAccess late = representative(secondGroup);
+        bool apart = areInOtherBranches(first.op, second.op, kernel);
+        bool mayMeet = false;
+        if (failed(
+                checkPairModel(early, late, apart, /*coarse=*/true, mayMeet)))
+          return failure();
+        if (!mayMeet && !apart &&
+            failed(
+                checkPairModel(late, early, apart, /*coarse=*/true, mayMeet)))
+          return failure();
+        if (!mayMeet)
+          continue;
+      }
+      for (unsigned secondMember : secondGroup)
+        for (unsigned firstMember : firstGroup) {
+          if (firstGroup.data() == secondGroup.data() &&
+              firstMember > secondMember)
+            continue;
+          if (failed(check(accesses[firstMember], accesses[secondMember])))
+            return failure();
+        }
     }
   }
   return success();
@@ -1699,7 +2072,7 @@ LogicalResult mlir::tirx::verifyRaceFreedom(KernelOp kernel, bool strict) {
   }
   if (accesses->empty())
     return success();
-  RaceProof proof(kernel, strict);
+  RaceProof proof(kernel, rings, strict);
   if (failed(proof.run(*accesses)))
     return failure(!proof.isUncertain());
   return success();

@@ -86,11 +86,12 @@ struct MmaRepeats {
   llvm::SmallVector<int64_t> getB() const;
 };
 
-/// What an instruction of a family whose copies a thread waits for in
-/// groups (cp.async) is to the race proof: a copy (its shared destination is
-/// written until a wait retires its group), a commit closing the current
-/// group, a wait for all but the most recent N committed groups, or a wait
-/// for everything.
+/// What an instruction of a family whose asynchronous accesses a thread
+/// waits for in groups (cp.async, wgmma) is to the race proof: a copy (its
+/// shared operands are accessed until a wait of its family retires its
+/// group: cp.async's destination, wgmma's A and B), a commit closing the
+/// current group, a wait for all but the most recent N committed groups, or
+/// a wait for everything.
 enum class AsyncGroupEvent { None, Copy, Commit, WaitGroup, WaitAll };
 
 /// What an instruction is to the race proof's mbarrier phases
