@@ -1834,7 +1834,9 @@ LogicalResult RaceProof::checkPairModel(const SharedAccess &first,
         // One byte: most pairs never meet, which one question settles for
         // both orders of the executors.
         shared.requireZero(*combine(early->byte, -1, late->byte));
-        if (!shared.isFeasible())
+        // Where a ring may order them, the stages they share are usually
+        // possible: the question is left to the cases below.
+        if (orders.empty() && !shared.isFeasible())
           continue;
         auto findExecutors = [&](AccessProof &unordered,
                                  ArrayRef<RingOrderCase> orders)
