@@ -525,7 +525,10 @@ LogicalResult WarpExecutor::executeApply(Operation *opPtr, LaneMask mask) {
         }
         return success();
       case Module::memory:
-        if (instruction.family == "fence" && instruction.hasModifier("async"))
+        // fence.proxy.async of shared memory (all spaces, or shared::cta or
+        // ::cluster); `.global` orders global memory only.
+        if (instruction.family == "fence" && instruction.hasModifier("async") &&
+            !instruction.hasModifier("global"))
           ++cta.proxyFences[getThreadId(lane)];
         return executeMemoryInstruction(*this, op, instruction, atomsOfLane);
       case Module::cpasync: {

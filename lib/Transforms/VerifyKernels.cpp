@@ -36,7 +36,8 @@ struct VerifyKernelsPass
           mlir::failed(verifyRegisterBudget(kernel)) ||
           mlir::failed(verifyAccessBounds(kernel)) ||
           mlir::failed(verifyBarrierConvergence(kernel)) ||
-          (raceProof && mlir::failed(verifyRaceFreedom(kernel, strictRaces)));
+          (raceProof && (mlir::failed(verifyProxyFences(kernel)) ||
+                         mlir::failed(verifyRaceFreedom(kernel, strictRaces))));
     });
     if (failed || mlir::failed(tile::verifyWgmmaFences(getOperation())))
       return signalPassFailure();

@@ -138,6 +138,13 @@ std::string describeBlockThread(int64_t flat, ArrayRef<int64_t> block);
 /// (an error with `strict`). Assumes the bounds proof and the barrier
 /// convergence check passed.
 LogicalResult verifyRaceFreedom(KernelOp kernel, bool strict = false);
+
+/// The proxy check (docs/races.md, "Proxies"): after a generic-proxy write
+/// of shared memory that the async proxy reads (TMA stores, wgmma), the
+/// writing thread executes fence.proxy.async before any barrier, mbarrier
+/// arrival or async-proxy read that may hand the bytes over. An error at
+/// the write otherwise.
+LogicalResult verifyProxyFences(KernelOp kernel);
 } // namespace mlir::tirx
 
 #endif // TIRX_DIALECT_TIRX_IR_TIRXOPS_H
