@@ -1956,6 +1956,15 @@ static bool isCoarselyAlike(const SharedAccess &last,
     if (between->getNumRegions() || isCTABarrier(between, numThreads) ||
         rings.lookup(between))
       return false;
+    // Another access of the allocation between them would meet each in a
+    // different order.
+    SharedAccess other;
+    if (isa<tile::ApplyOp>(between))
+      for (Value operand : between->getOperands())
+        if (auto type = dyn_cast<tirx::TensorType>(operand.getType());
+            type && type.isShared() && !traceToAllocation(operand, other) &&
+            other.allocation == access.allocation)
+          return false;
     if (apply && !apply.getInstruction().getForms().empty()) {
       const ptx::FamilyModule &module =
           ptx::getFamilyModule(apply.getInstruction().getForms().front());
