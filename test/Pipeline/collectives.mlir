@@ -113,7 +113,8 @@ tirx.kernel @families(%A: !tirx.tensor<4x32x1xi32, global, align = 4>,
   %c0 = arith.constant 0 : index
   %first = arith.cmpi eq, %bid, %c0 : index
   tile.apply "bar.warp.sync" scope(cta) (-1 : i32) pred(%first)
-  // A named barrier of two warps, taken by those two (docs/barriers.md).
+  // A named barrier of two warps, taken by those two (docs/barriers.md);
+  // the other two arrive on another one, counted as the 64 threads they are.
   %tid = tirx.thread_idx x
   %c32 = arith.constant 32 : index
   %c2 = arith.constant 2 : index
@@ -121,8 +122,9 @@ tirx.kernel @families(%A: !tirx.tensor<4x32x1xi32, global, align = 4>,
   %pair = arith.cmpi ult, %warp, %c2 : index
   scf.if %pair {
     tile.apply "bar.sync" scope(cta) (1 : i32, 64 : i32)
+  } else {
+    tile.apply "bar.arrive" scope(cta) (2 : i32, 64 : i32)
   }
-  tile.apply "bar.arrive" scope(cta) (2 : i32, 64 : i32)
   %m = tirx.alloc_local : !tirx.tensor<4x32x1xi32, local, #thr>
   tile.apply "activemask.b32" scope(cta) (%m)
       : !tirx.tensor<4x32x1xi32, local, #thr>

@@ -223,3 +223,66 @@ tirx.kernel @named_barrier_count_too_large() launch(grid = [1], block = [256]) {
   }
   tirx.return
 }
+
+// -----
+
+// Producers arrive (bar.arrive) and consumers wait (bar.sync) on one named
+// barrier: together they must be its count, but the two warps of each side
+// make 128 threads where it counts 96.
+tirx.kernel @producer_consumer_count(%n: i32) launch(grid = [1], block = [128]) {
+  %tx = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %c2 = arith.constant 2 : index
+  %warp = arith.divui %tx, %c32 : index
+  %consumer = arith.cmpi ult, %warp, %c2 : index
+  scf.if %consumer {
+    // expected-error @+1 {{'bar.sync' and the other 1 instruction(s) on barrier 1 count 96 threads, but 128 threads of the CTA reach one of them: thread 96 (warp 3, lane 0) is one more than it waits for (the count must be the number of threads that take part)}}
+    tile.apply "bar.sync" scope(cta) (1 : i32, 96 : i32)
+  } else {
+    // expected-note @+1 {{another instruction on barrier 1}}
+    tile.apply "bar.arrive" scope(cta) (1 : i32, 96 : i32)
+  }
+  tirx.return
+}
+
+// -----
+
+// Producers and consumers name one barrier with two counts.
+tirx.kernel @producer_consumer_two_counts() launch(grid = [1], block = [192]) {
+  %tx = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %c2 = arith.constant 2 : index
+  %warp = arith.divui %tx, %c32 : index
+  %consumer = arith.cmpi ult, %warp, %c2 : index
+  scf.if %consumer {
+    // expected-note @+1 {{the other count}}
+    tile.apply "bar.sync" scope(cta) (1 : i32, 128 : i32)
+  } else {
+    // expected-error @+1 {{'bar.arrive' counts 64 threads on barrier 1, but 'bar.sync' (noted) counts 128 on it: every instruction on one barrier counts the same threads (those that arrive and those that wait, together)}}
+    tile.apply "bar.arrive" scope(cta) (1 : i32, 64 : i32)
+  }
+  tirx.return
+}
+
+// -----
+
+// Only the consumers reach the barrier both sides name: the producers'
+// bar.arrive is under a condition no thread takes.
+tirx.kernel @producers_never_arrive() launch(grid = [1], block = [192]) {
+  %tx = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %c2 = arith.constant 2 : index
+  %c10 = arith.constant 10 : index
+  %warp = arith.divui %tx, %c32 : index
+  %consumer = arith.cmpi ult, %warp, %c2 : index
+  %never = arith.cmpi ugt, %warp, %c10 : index
+  scf.if %consumer {
+    // expected-error @+1 {{'bar.sync' and the other 1 instruction(s) on barrier 1 count 128 threads, but 64 threads of the CTA reach one of them: they wait for ever (thread 64 (warp 2, lane 0) reaches none of them)}}
+    tile.apply "bar.sync" scope(cta) (1 : i32, 128 : i32)
+  }
+  scf.if %never {
+    // expected-note @+1 {{another instruction on barrier 1}}
+    tile.apply "bar.arrive" scope(cta) (1 : i32, 128 : i32)
+  }
+  tirx.return
+}

@@ -83,3 +83,28 @@ tirx.kernel @named_barrier_of_two_warps() launch(grid = [1], block = [128]) {
   }
   tirx.return
 }
+
+// -----
+
+// Two producer warps arrive (bar.arrive) and two consumer warps wait
+// (bar.sync) on one named barrier of 128 threads; the block's other two
+// warps take no part: together the two sides are its count.
+// CHECK-LABEL: tirx.kernel @producer_consumer_handoff
+tirx.kernel @producer_consumer_handoff() launch(grid = [1], block = [192]) {
+  %tx = tirx.thread_idx x
+  %c32 = arith.constant 32 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %warp = arith.divui %tx, %c32 : index
+  %consumer = arith.cmpi ult, %warp, %c2 : index
+  %producer = arith.cmpi ult, %warp, %c4 : index
+  scf.if %consumer {
+    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'bar.sync': named barriers of part of the block}}
+    tile.apply "bar.sync" scope(cta) (1 : i32, 128 : i32)
+  } else {
+    scf.if %producer {
+      tile.apply "bar.arrive" scope(cta) (1 : i32, 128 : i32)
+    }
+  }
+  tirx.return
+}

@@ -19,6 +19,7 @@
 #include "TirX/Dialect/TirX/IR/TirXOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -308,84 +309,114 @@ Operation *mlir::tirx::getConstructDecidedByMemory(Operation *barrier,
   return nullptr;
 }
 
-/// A named barrier of part of the block (`bar.sync a, b`, b below the
-/// block's threads) that no other barrier instruction of the kernel names:
-/// exactly b threads must reach it. The threads that do are counted by
-/// evaluating the constructs around it for each thread of the block (as
-/// checkBarrier does); where one cannot be decided, nothing is claimed.
-static LogicalResult checkNamedBarrierCount(KernelOp kernel,
-                                            tile::ApplyOp barrier,
+/// One instruction on a named barrier of part of the block: `bar.sync a, b`
+/// or `bar.arrive a, b`.
+struct NamedBarrierUse {
+  mutable tile::ApplyOp op;
+  int64_t count;
+};
+
+/// Whether `thread` reaches `use`, or std::nullopt where a construct around
+/// it cannot be decided for it.
+static std::optional<bool> reaches(KernelOp kernel, tile::ApplyOp use,
+                                   const BlockThread &thread) {
+  ConcreteEvaluator evaluator(kernel);
+  for (unsigned dim = 0; dim < 3; ++dim)
+    evaluator.bindLaunchIndex(/*thread=*/true, dim, thread.index[dim]);
+  if (Value pred = use.getPred()) {
+    std::optional<bool> holds = evaluator.holds(pred);
+    if (!holds || !*holds)
+      return holds;
+  }
+  for (Operation *construct = use->getParentOp(), *child = use;
+       construct && construct != kernel;
+       child = construct, construct = construct->getParentOp()) {
+    if (isa<scf::ExecuteRegionOp>(construct))
+      continue;
+    std::optional<int64_t> decision =
+        decide(construct, child->getParentRegion(), evaluator);
+    if (!decision)
+      return std::nullopt;
+    if (*decision <= 0)
+      return false;
+  }
+  return true;
+}
+
+/// The instructions on named barrier `id` of part of the block: every one
+/// must count the same b threads, and exactly b threads must reach them
+/// (producers' bar.arrive and consumers' bar.sync together). The threads
+/// that do are counted by evaluating the constructs around each for each
+/// thread of the block (as checkBarrier does); where one cannot be decided,
+/// or a thread reaches two of them (two uses a round, which the count alone
+/// does not tell), nothing is claimed.
+static LogicalResult checkNamedBarrierCount(KernelOp kernel, int64_t id,
+                                            ArrayRef<NamedBarrierUse> uses,
                                             ArrayRef<BlockThread> threads,
                                             ArrayRef<int64_t> block) {
-  FailureOr<SmallVector<tile::MixedOperand>> operands = tile::getMixedOperands(
-      barrier, barrier.getArgs(), barrier.getOperandKinds());
-  if (failed(operands))
-    return failure();
-  std::optional<int64_t> id = getConstantOperand(*operands, 0);
-  std::optional<int64_t> count = getConstantOperand(*operands, 1);
-  if (!id || !count)
-    return success();
-  // Another instruction on the same barrier (bar.arrive of producers, a
-  // second bar.sync) shares its count: not checked here.
-  bool shared = false;
-  kernel.walk([&](tile::ApplyOp other) {
-    if (other == barrier || other.getInstruction().getForms().empty() ||
-        other.getInstruction().getForms().front().module !=
-            ptx::FamilyModuleId::barrier)
-      return;
-    FailureOr<SmallVector<tile::MixedOperand>> otherOperands =
-        tile::getMixedOperands(other, other.getArgs(), other.getOperandKinds());
-    std::optional<int64_t> otherId = succeeded(otherOperands)
-                                         ? getConstantOperand(*otherOperands, 0)
-                                         : std::nullopt;
-    shared |= !otherId || *otherId == *id;
-  });
-  if (shared)
-    return success();
+  auto nameOf = [](tile::ApplyOp op) {
+    return ("'" + op.getInstruction().getSpelling() + "'").str();
+  };
+  const NamedBarrierUse &first = uses.front();
+  for (const NamedBarrierUse &use : uses.drop_front())
+    if (use.count != first.count) {
+      InFlightDiagnostic diag =
+          use.op.emitError()
+          << nameOf(use.op) << " counts " << use.count << " threads on barrier "
+          << id << ", but " << nameOf(first.op) << " (noted) counts "
+          << first.count
+          << " on it: every instruction on one barrier counts the same "
+             "threads (those that arrive and those that wait, together)";
+      diag.attachNote(first.op.getLoc()) << "the other count";
+      return diag;
+    }
+  int64_t count = first.count;
   SmallVector<const BlockThread *> reaching, missing;
   for (const BlockThread &thread : threads) {
-    ConcreteEvaluator evaluator(kernel);
-    for (unsigned dim = 0; dim < 3; ++dim)
-      evaluator.bindLaunchIndex(/*thread=*/true, dim, thread.index[dim]);
-    bool reaches = true;
-    if (Value pred = barrier.getPred()) {
-      std::optional<bool> holds = evaluator.holds(pred);
-      if (!holds)
+    int64_t reached = 0;
+    for (const NamedBarrierUse &use : uses) {
+      std::optional<bool> reachesUse = reaches(kernel, use.op, thread);
+      if (!reachesUse)
         return success();
-      reaches = *holds;
+      reached += *reachesUse;
     }
-    for (Operation *construct = barrier->getParentOp(), *child = barrier;
-         reaches && construct && construct != kernel;
-         child = construct, construct = construct->getParentOp()) {
-      if (isa<scf::ExecuteRegionOp>(construct))
-        continue;
-      std::optional<int64_t> decision =
-          decide(construct, child->getParentRegion(), evaluator);
-      if (!decision)
-        return success();
-      reaches = *decision > 0;
-    }
-    (reaches ? reaching : missing).push_back(&thread);
+    if (reached > 1)
+      return success();
+    (reached ? reaching : missing).push_back(&thread);
   }
   int64_t participants = reaching.size();
-  if (participants == *count)
+  if (participants == count)
     return success();
-  std::string name = ("'" + barrier.getInstruction().getSpelling() + "'").str();
-  InFlightDiagnostic diag = barrier.emitError()
-                            << name << " waits for " << *count
-                            << " threads of barrier " << *id << ", but "
-                            << participants << " threads of the CTA reach it";
-  if (participants > *count)
-    diag << ": " << describeBlockThread(reaching[*count]->flat, block)
+  tile::ApplyOp barrier = first.op;
+  std::string name = nameOf(barrier);
+  InFlightDiagnostic diag = barrier.emitError();
+  if (uses.size() == 1)
+    diag << name << " waits for " << count << " threads of barrier " << id
+         << ", but " << participants << " threads of the CTA reach it";
+  else
+    diag << name << " and the other " << uses.size() - 1
+         << " instruction(s) on barrier " << id << " count " << count
+         << " threads, but " << participants
+         << " threads of the CTA reach one of them";
+  if (participants > count)
+    diag << ": " << describeBlockThread(reaching[count]->flat, block)
          << " is one more than it waits for (the count must be the number "
             "of threads that take part)";
-  else
-    diag << ", and no other instruction arrives on barrier " << *id
+  else if (uses.size() == 1)
+    diag << ", and no other instruction arrives on barrier " << id
          << ": they wait for ever ("
          << (missing.empty()
                  ? std::string("no other thread")
                  : describeBlockThread(missing.front()->flat, block))
          << " does not reach it)";
+  else
+    diag << ": they wait for ever ("
+         << (missing.empty()
+                 ? std::string("no other thread")
+                 : describeBlockThread(missing.front()->flat, block))
+         << " reaches none of them)";
+  for (const NamedBarrierUse &use : uses.drop_front())
+    diag.attachNote(use.op.getLoc()) << "another instruction on barrier " << id;
   return diag;
 }
 
@@ -394,24 +425,51 @@ LogicalResult mlir::tirx::verifyBarrierConvergence(KernelOp kernel) {
   ArrayRef<int64_t> block = launch.getBlock();
   int64_t numThreads = launch.getNumThreads();
   SmallVector<Operation *> barriers;
-  SmallVector<tile::ApplyOp> namedBarriers;
+  // The instructions on each named barrier of part of the block; a barrier
+  // instruction whose id is not a constant may be on any (none is checked).
+  llvm::MapVector<int64_t, SmallVector<NamedBarrierUse, 2>> namedBarriers;
+  bool unknownId = false;
   kernel.walk([&](Operation *op) {
+    auto apply = dyn_cast<tile::ApplyOp>(op);
+    FailureOr<SmallVector<tile::MixedOperand>> operands = failure();
+    if (apply)
+      operands =
+          tile::getMixedOperands(op, apply.getArgs(), apply.getOperandKinds());
+    FailureOr<const ptx::Instruction *> form = failure();
+    if (succeeded(operands))
+      form = tile::selectInstructionForm(op, apply.getInstruction(), *operands);
+    std::optional<int64_t> id =
+        succeeded(operands) ? getConstantOperand(*operands, 0) : std::nullopt;
+    if (succeeded(form) && (*form)->module == ptx::FamilyModuleId::barrier &&
+        StringRef((*form)->formName).starts_with("bar.") && !id &&
+        (*form)->formName != "bar.warp.sync")
+      unknownId = true;
     if (isCTABarrier(op, numThreads)) {
       barriers.push_back(op);
       return;
     }
-    auto apply = dyn_cast<tile::ApplyOp>(op);
-    if (!apply)
+    if (failed(form) || ((*form)->formName != "bar.sync.count" &&
+                         (*form)->formName != "bar.arrive"))
       return;
-    FailureOr<SmallVector<tile::MixedOperand>> operands =
-        tile::getMixedOperands(op, apply.getArgs(), apply.getOperandKinds());
-    if (failed(operands))
+    std::optional<int64_t> count = getConstantOperand(*operands, 1);
+    if (!id || !count)
       return;
-    FailureOr<const ptx::Instruction *> form =
-        tile::selectInstructionForm(op, apply.getInstruction(), *operands);
-    if (succeeded(form) && (*form)->formName == "bar.sync.count")
-      namedBarriers.push_back(apply);
+    namedBarriers[*id].push_back({apply, *count});
   });
+  if (unknownId)
+    namedBarriers.clear();
+  // A CTA barrier with the id of a named one shares its hardware barrier:
+  // not checked.
+  for (Operation *barrier : barriers) {
+    auto apply = dyn_cast<tile::ApplyOp>(barrier);
+    FailureOr<SmallVector<tile::MixedOperand>> operands = failure();
+    if (apply)
+      operands = tile::getMixedOperands(barrier, apply.getArgs(),
+                                        apply.getOperandKinds());
+    if (succeeded(operands))
+      if (std::optional<int64_t> id = getConstantOperand(*operands, 0))
+        namedBarriers.erase(*id);
+  }
   if (barriers.empty() && namedBarriers.empty())
     return success();
   SmallVector<BlockThread> threads;
@@ -425,8 +483,8 @@ LogicalResult mlir::tirx::verifyBarrierConvergence(KernelOp kernel) {
   bool failed = false;
   for (Operation *barrier : barriers)
     failed |= mlir::failed(checkBarrier(kernel, barrier, threads, block));
-  for (tile::ApplyOp barrier : namedBarriers)
+  for (auto &[id, uses] : namedBarriers)
     failed |=
-        mlir::failed(checkNamedBarrierCount(kernel, barrier, threads, block));
+        mlir::failed(checkNamedBarrierCount(kernel, id, uses, threads, block));
   return failure(failed);
 }
