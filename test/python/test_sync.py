@@ -170,3 +170,47 @@ def test_ptr_to_needs_one_index_per_dimension():
         T.ptx.mbarrier.inval.shared.b64(bar.ptr_to([0]))
     with raises("ptr_to needs 2 indices (one per dimension), got 1"):
         tirx.compile(k, target=SM90)
+
+
+def proxy_store(fenced):
+    """Every thread stores one element of a shared image, a CTA barrier
+    hands it to thread 0, whose TMA store reads it through the async
+    proxy: with the writers' fence.proxy.async before the barrier, or
+    without."""
+    @T.function
+    def store(A: T.Tensor((32, 256), "float32", align=16)):
+        T.device_entry(launch=T.cuda.LaunchConfig(grid=1, block=128))
+        image = T.alloc_shared((32, 4), "float32", align=128)
+        tid = T.cuda.thread_idx("x")
+        r = T.alloc_local((1, 1), "float32")
+        T.cuda.tile.apply(T.ptx["mov.b32"], r, T.float32(1.0), scope="thread")
+        T.cuda.tile.apply(T.ptx["st.shared.b32"],  # MARK-proxy-write
+                          image[tid % 32, tid // 32], r, scope="thread")
+        if fenced:
+            T.ptx.fence.proxy.async_.shared__cta()
+        T.cuda.cta_sync()  # MARK-proxy-handover
+        with T.If(tid == 0):
+            with T.Then():
+                T.cuda.tile.apply(  # MARK-proxy-read
+                    T.ptx["cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"],
+                    A[0:32, 32:36], image, scope="thread")
+                T.ptx.cp.async_.bulk.commit_group()
+                T.ptx.cp.async_.bulk.wait_group.read(0)
+    return store
+
+
+def test_missing_proxy_fence_is_refused_at_the_write():
+    # docs/races.md, "Proxies": a generic write the async proxy reads needs
+    # the writer's fence.proxy.async before the barrier that hands it over.
+    with pytest.warns(tirx.ProofWarning, match="TMA stores and reductions complete in bulk"):
+        tirx.compile(proxy_store(fenced=True), target=SM90)
+    with pytest.raises(tirx.CompileError) as error:
+        tirx.compile(proxy_store(fenced=False), target=SM90)
+    message = str(error.value)
+    assert line_of("MARK-proxy-write") + (
+        "error: 'tile.apply' op writes shared memory that the async proxy reads (the op "
+        "noted below), but no fence.proxy.async follows the write in its thread") in message
+    assert line_of("MARK-proxy-read") + (
+        "note: the async proxy reads the shared tensor here") in message
+    assert line_of("MARK-proxy-handover") + (
+        "note: the bytes may be handed over here, unfenced") in message
