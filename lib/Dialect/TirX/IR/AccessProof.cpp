@@ -1119,3 +1119,16 @@ void proof::noteWrapping(InFlightDiagnostic &diag, const AccessProof &proof,
         << *wrapped;
   }
 }
+
+Operation *
+mlir::tirx::proof::getTensorSource(Value tensor,
+                                   SmallVectorImpl<RegionOp> *regions) {
+  for (Value current = tensor;;) {
+    Operation *def = current.getDefiningOp();
+    if (!def || !isa<RegionOp, ViewOp, ReinterpretOp>(def))
+      return def;
+    if (auto region = dyn_cast<RegionOp>(def); region && regions)
+      regions->push_back(region);
+    current = def->getOperand(0);
+  }
+}

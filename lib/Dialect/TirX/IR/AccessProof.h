@@ -422,6 +422,13 @@ FailureOr<Linear> translateOffset(AccessProof &proof, RegionOp region,
 std::optional<int64_t> evaluateOffset(ConcreteEvaluator &evaluator,
                                       RegionOp region, unsigned dim);
 
+/// The op a tensor value comes from through tirx.region, tirx.view and
+/// tirx.reinterpret (its tirx.alloc_shared, or the op where the walk stops;
+/// null for a block argument), with the regions on the way appended to
+/// `regions` (innermost first) where given.
+Operation *getTensorSource(Value tensor,
+                           SmallVectorImpl<RegionOp> *regions = nullptr);
+
 } // namespace mlir::tirx::proof
 
 #endif // TIRX_LIB_DIALECT_TIRX_IR_ACCESSPROOF_H

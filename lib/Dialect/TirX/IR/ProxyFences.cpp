@@ -21,6 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AccessProof.h"
+
 #include "TirX/Dialect/Tile/Families/FamilyModule.h"
 #include "TirX/Dialect/Tile/IR/FormSelection.h"
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
@@ -43,21 +45,10 @@ struct ProxyRole {
   bool handsOver = false;
 };
 
-/// The tirx.alloc_shared a shared tensor comes from (through regions,
-/// views and reinterpretations), or null.
+/// The tirx.alloc_shared a shared tensor comes from, or null.
 Operation *getAllocation(Value tensor) {
-  for (Value current = tensor;;) {
-    Operation *def = current.getDefiningOp();
-    if (!def)
-      return nullptr;
-    if (isa<AllocSharedOp>(def))
-      return def;
-    if (isa<RegionOp, ViewOp, ReinterpretOp>(def)) {
-      current = def->getOperand(0);
-      continue;
-    }
-    return nullptr;
-  }
+  Operation *source = proof::getTensorSource(tensor);
+  return isa_and_present<AllocSharedOp>(source) ? source : nullptr;
 }
 
 ProxyRole getRole(Operation *op, int64_t numThreads) {

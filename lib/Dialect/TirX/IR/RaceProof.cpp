@@ -177,30 +177,22 @@ std::optional<int64_t> getStorageBytes(tirx::TensorType type) {
 /// stops.
 std::optional<std::string> traceToAllocation(Value tensor,
                                              SharedAccess &access) {
-  for (Value current = tensor;;) {
-    Operation *def = current.getDefiningOp();
-    if (!def)
-      return std::string("its shared tensor is not allocated in the kernel");
-    if (isa<AllocSharedOp>(def)) {
-      access.allocation = def;
-      return std::nullopt;
-    }
-    if (auto region = dyn_cast<RegionOp>(def)) {
-      if (!region.getSource().getType().hasStaticShape())
-        return std::string("its shared tensor has a runtime size");
-      if (!region.getOffsets().empty())
-        access.regions.push_back(region);
-      current = region.getSource();
-      continue;
-    }
-    if (isa<ViewOp, ReinterpretOp>(def)) {
-      current = def->getOperand(0);
-      continue;
-    }
-    return "its shared tensor comes from '" +
-           def->getName().getStringRef().str() +
-           "', which the race proof does not follow";
+  SmallVector<RegionOp> regions;
+  Operation *source = getTensorSource(tensor, &regions);
+  for (RegionOp region : regions) {
+    if (!region.getSource().getType().hasStaticShape())
+      return std::string("its shared tensor has a runtime size");
+    if (!region.getOffsets().empty())
+      access.regions.push_back(region);
   }
+  if (!source)
+    return std::string("its shared tensor is not allocated in the kernel");
+  if (!isa<AllocSharedOp>(source))
+    return "its shared tensor comes from '" +
+           source->getName().getStringRef().str() +
+           "', which the race proof does not follow";
+  access.allocation = source;
+  return std::nullopt;
 }
 
 bool isLoop(Operation *op) { return isa<scf::ForOp, scf::WhileOp>(op); }
