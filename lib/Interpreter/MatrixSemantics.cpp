@@ -10,17 +10,15 @@
 // distributed back the same way: the interpreter reads the same fragment
 // data the verifier proves layouts against.
 //
-// mma.sync model: every product of two inputs is exact in double precision
-// (f16, bf16, tf32 and fp8 products all are); each D element is C plus the
-// products summed in double in k order, rounded once to the accumulator
-// type (round to nearest even). Tensor cores add with less precision
-// (partial sums are truncated), so the last bits of f32 results can differ
-// from the hardware's; tf32 inputs keep only their top 19 bits, as the
+// mma.sync and wgmma compute D as the sm_90 tensor core does, bit for bit
+// (TensorCoreArithmetic.h: truncated block sums for f16, bf16 and tf32, one
+// rounding for fp8); tf32 inputs keep only their top 19 bits, as the
 // hardware reads them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CollectiveSemantics.h"
+#include "TensorCoreArithmetic.h"
 
 #include "TirX/Dialect/Tile/IR/TileOperands.h"
 
@@ -40,38 +38,14 @@ static LogicalResult unsupported(WarpExecutor &executor, Operation *op,
   return failure();
 }
 
-/// The semantics and width of an mma input type.
-static std::pair<const llvm::fltSemantics *, unsigned>
-getInputFormat(StringRef type) {
-  if (type == "f16")
-    return {&APFloat::IEEEhalf(), 16};
-  if (type == "bf16")
-    return {&APFloat::BFloat(), 16};
-  if (type == "tf32")
-    return {&APFloat::IEEEsingle(), 32};
-  if (type == "e4m3")
-    return {&APFloat::Float8E4M3FN(), 8};
-  if (type == "e5m2")
-    return {&APFloat::Float8E5M2(), 8};
-  if (type == "f32")
-    return {&APFloat::IEEEsingle(), 32};
-  return {nullptr, 0};
+/// `value`'s low `bits` bits as a float of `semantics`.
+static APFloat decode(const llvm::fltSemantics &semantics, uint64_t value) {
+  unsigned bits = APFloat::getSizeInBits(semantics);
+  return APFloat(semantics, APInt(bits, value & ((uint64_t(1) << bits) - 1)));
 }
 
-static double decode(const llvm::fltSemantics &semantics, unsigned bits,
-                     uint64_t value) {
-  APFloat number(semantics, APInt(bits, value));
-  bool losesInfo = false;
-  number.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
-                 &losesInfo);
-  return number.convertToDouble();
-}
-
-static uint64_t encode(const llvm::fltSemantics &semantics, double value) {
-  APFloat number(value);
-  bool losesInfo = false;
-  number.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
-  return number.bitcastToAPInt().getZExtValue();
+static uint64_t encode(const APFloat &value) {
+  return value.bitcastToAPInt().getZExtValue();
 }
 
 namespace {
@@ -101,15 +75,11 @@ executeMma(WarpExecutor &executor, Operation *op,
   if (sscanf(shape.str().c_str(), "m%ldn%ldk%ld", &m, &n, &k) != 3)
     return unsupported(executor, op, instruction);
   // A and B may differ (fp8: e4m3 x e5m2), in format but not in width.
-  const llvm::fltSemantics *inputA, *inputB, *accumulator;
-  unsigned inputBits, inputBitsB, accumulatorBits;
-  std::tie(inputA, inputBits) =
-      getInputFormat(instruction.getModifier(ptx::Slot::atype));
-  std::tie(inputB, inputBitsB) =
-      getInputFormat(instruction.getModifier(ptx::Slot::btype));
-  std::tie(accumulator, accumulatorBits) =
-      getInputFormat(instruction.getModifier(ptx::Slot::ctype));
-  if (!inputA || !inputB || !accumulator || inputBits != inputBitsB)
+  StringRef atype = instruction.getModifier(ptx::Slot::atype);
+  std::optional<TensorCoreFormat> format =
+      getTensorCoreFormat(atype, instruction.getModifier(ptx::Slot::btype),
+                          instruction.getModifier(ptx::Slot::ctype));
+  if (!format)
     return unsupported(executor, op, instruction);
   auto operand = [&](unsigned position) {
     return FragmentOperand{
@@ -118,30 +88,30 @@ executeMma(WarpExecutor &executor, Operation *op,
   };
   FragmentOperand d = operand(0), a = operand(1), b = operand(2),
                   c = operand(3);
+  unsigned inputBits = APFloat::getSizeInBits(*format->inputA);
   unsigned perWord = 32 / inputBits;
-  uint64_t inputMask = (uint64_t(1) << inputBits) - 1;
   // tf32: the hardware reads the top 19 bits of each word.
-  uint64_t tf32Mask = instruction.getModifier(ptx::Slot::atype) == "tf32"
-                          ? ~uint64_t(0x1fff)
-                          : ~uint64_t(0);
-  auto value = [&](FragmentOperand &from, int64_t element, unsigned part) {
-    uint64_t bits = (from.word(element) & tf32Mask) >> (part * inputBits);
-    return decode(&from == &a ? *inputA : *inputB, inputBits, bits & inputMask);
+  uint64_t tf32Mask = atype == "tf32" ? ~uint64_t(0x1fff) : ~uint64_t(0);
+  auto value = [&](FragmentOperand &from, const llvm::fltSemantics &semantics,
+                   int64_t element, unsigned part) {
+    return decode(semantics,
+                  (from.word(element) & tf32Mask) >> (part * inputBits));
   };
-  // A: m x (k / perWord) words, row-major; B: n x (k / perWord) words.
+  // A: m x (k / perWord) words, row-major (kept as rows); B: n x (k /
+  // perWord) words (kept as columns).
   int64_t words = k / perWord;
-  std::vector<double> matrixA(m * k), matrixB(k * n);
+  SmallVector<APFloat> rowsOfA, columnsOfB;
   for (int64_t row = 0; row < m; ++row)
     for (int64_t word = 0; word < words; ++word)
       for (unsigned part = 0; part < perWord; ++part)
-        matrixA[row * k + word * perWord + part] =
-            value(a, row * words + word, part);
+        rowsOfA.push_back(value(a, *format->inputA, row * words + word, part));
   for (int64_t col = 0; col < n; ++col)
     for (int64_t word = 0; word < words; ++word)
       for (unsigned part = 0; part < perWord; ++part)
-        matrixB[(word * perWord + part) * n + col] =
-            value(b, col * words + word, part);
+        columnsOfB.push_back(
+            value(b, *format->inputB, col * words + word, part));
   // C and D: m x n elements, or m x n / 2 words of two halves.
+  unsigned accumulatorBits = APFloat::getSizeInBits(*format->accumulator);
   unsigned perAccumulatorWord = 32 / accumulatorBits;
   uint64_t accumulatorMask = accumulatorBits == 32
                                  ? 0xffffffffu
@@ -150,14 +120,12 @@ executeMma(WarpExecutor &executor, Operation *op,
     for (int64_t col = 0; col < n; ++col) {
       int64_t element = (row * n + col) / perAccumulatorWord;
       unsigned shift = (col % perAccumulatorWord) * accumulatorBits;
-      double sum = 0;
-      for (int64_t i = 0; i < k; ++i)
-        sum += matrixA[row * k + i] * matrixB[i * n + col];
-      sum += decode(*accumulator, accumulatorBits,
-                    (c.word(element) >> shift) & accumulatorMask);
+      APFloat sum =
+          tensorCoreDot(*format, ArrayRef(rowsOfA).slice(row * k, k),
+                        ArrayRef(columnsOfB).slice(col * k, k),
+                        decode(*format->accumulator, c.word(element) >> shift));
       uint64_t &out = d.word(element);
-      out = (out & ~(accumulatorMask << shift)) |
-            (encode(*accumulator, sum) << shift);
+      out = (out & ~(accumulatorMask << shift)) | (encode(sum) << shift);
     }
   return success();
 }
@@ -215,14 +183,11 @@ LogicalResult interp::executeWgmma(
     MutableArrayRef<SmallVector<OperandAtom, 4>> laneAtoms, unsigned reader) {
   StringRef shape = instruction.getModifier(ptx::Slot::shape);
   int64_t m = 0, n = 0, k = 0;
-  const llvm::fltSemantics *input, *inputB;
-  unsigned inputBits, inputBitsB;
-  std::tie(input, inputBits) =
-      getInputFormat(instruction.getModifier(ptx::Slot::atype));
-  std::tie(inputB, inputBitsB) =
-      getInputFormat(instruction.getModifier(ptx::Slot::btype));
-  if (sscanf(shape.str().c_str(), "m%ldn%ldk%ld", &m, &n, &k) != 3 || !input ||
-      !inputB || inputBits != inputBitsB)
+  std::optional<TensorCoreFormat> format =
+      getTensorCoreFormat(instruction.getModifier(ptx::Slot::atype),
+                          instruction.getModifier(ptx::Slot::btype),
+                          instruction.getModifier(ptx::Slot::dtype));
+  if (sscanf(shape.str().c_str(), "m%ldn%ldk%ld", &m, &n, &k) != 3 || !format)
     return unsupported(executor, op, instruction);
   auto scalar = [&](StringRef name, int64_t otherwise) -> int64_t {
     int index = findOperand(instruction, name);
@@ -231,20 +196,28 @@ LogicalResult interp::executeWgmma(
     return static_cast<int64_t>(laneAtoms[reader][index].elements[0]);
   };
   bool accumulate = scalar("scale-d", 1) & 1;
-  double signA = static_cast<int32_t>(scalar("imm-scale-a", 1)) < 0 ? -1 : 1;
-  double signB = static_cast<int32_t>(scalar("imm-scale-b", 1)) < 0 ? -1 : 1;
-  uint64_t mask = (uint64_t(1) << inputBits) - 1;
+  // imm-scale-a/b -1 negate A or B: exact, so applied to the inputs.
+  bool negateA = static_cast<int32_t>(scalar("imm-scale-a", 1)) < 0;
+  bool negateB = static_cast<int32_t>(scalar("imm-scale-b", 1)) < 0;
+  auto input = [](const llvm::fltSemantics &semantics, uint64_t bits,
+                  bool negate) {
+    APFloat value = decode(semantics, bits);
+    if (negate)
+      value.changeSign();
+    return value;
+  };
   // B is (n, k); A is (m, k) in shared memory, or registers (rs).
-  std::vector<double> matrixA(m * k), matrixB(n * k);
+  SmallVector<APFloat> matrixA(m * k, APFloat::getZero(*format->inputA)),
+      matrixB;
   for (int64_t index = 0; index < n * k; ++index)
-    matrixB[index] =
-        decode(*inputB, inputBits, laneAtoms[reader][2].elements[index] & mask);
+    matrixB.push_back(
+        input(*format->inputB, laneAtoms[reader][2].elements[index], negateB));
   unsigned warpInGroup = executor.warp.index % 4;
   const ptx::OperandInfo &a = instruction.operands[1];
   if (a.isMemory) {
     for (int64_t index = 0; index < m * k; ++index)
-      matrixA[index] = decode(*input, inputBits,
-                              laneAtoms[reader][1].elements[index] & mask);
+      matrixA[index] =
+          input(*format->inputA, laneAtoms[reader][1].elements[index], negateA);
   } else {
     // Words (r, w) of two halves, each warp holding its 16 rows.
     const tile::Fragment &fragment = tile::getFragment(a.fragment);
@@ -256,9 +229,9 @@ LogicalResult interp::executeWgmma(
       uint64_t word = laneAtoms[thread % kWarpSize][1]
                           .elements[fragment.registerIndex[element]];
       int64_t row = element / words, column = element % words * 2;
-      matrixA[row * k + column] = decode(*input, inputBits, word & mask);
+      matrixA[row * k + column] = input(*format->inputA, word, negateA);
       matrixA[row * k + column + 1] =
-          decode(*input, inputBits, (word >> 16) & mask);
+          input(*format->inputA, word >> 16, negateA);
     }
   }
   const tile::Fragment &accumulators =
@@ -270,10 +243,10 @@ LogicalResult interp::executeWgmma(
     int64_t row = element / n, column = element % n;
     uint64_t &out = laneAtoms[thread % kWarpSize][0]
                         .elements[accumulators.registerIndex[element]];
-    double sum = accumulate ? decode(APFloat::IEEEsingle(), 32, out) : 0.0;
-    for (int64_t i = 0; i < k; ++i)
-      sum += signA * matrixA[row * k + i] * signB * matrixB[column * k + i];
-    out = encode(APFloat::IEEEsingle(), sum);
+    APFloat c = accumulate ? decode(*format->accumulator, out)
+                           : APFloat::getZero(*format->accumulator);
+    out = encode(tensorCoreDot(*format, ArrayRef(matrixA).slice(row * k, k),
+                               ArrayRef(matrixB).slice(column * k, k), c));
   }
   return success();
 }

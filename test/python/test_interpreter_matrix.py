@@ -8,17 +8,19 @@ bundle: `GOLDEN_DIR=... bash run.sh`, run.py --record; its format is in
 test/gpu/matrix/mma_golden.py): every recorded launch (the warp,
 warp_inplace and cta variants of each form, on the normal, wide and special
 data) runs on the recorded A, B, C and its D is compared with the recorded
-D. The interpreter sums exact products in double and rounds once; tensor
-cores truncate partial sums, so D may differ in the last bits:
+D. The interpreter computes D as the sm_90 tensor core does
+(lib/Interpreter/TensorCoreArithmetic.h: truncated block sums), so:
 
-- normal, wide: |D_interpreter - D_hardware| within run.py's tolerance of
-  its float64 model (2^-17 of sum |a b| + |c| for f32 accumulators, 2^-7
-  for f16, 2^-9 for fp8 inputs: run.model_mismatches with the hardware's D
-  as the model);
-- special: the same class (NaN, +inf, -inf, finite) per element wherever
-  run.py's model is a verdict (not a finite sum whose partial sums may pass
-  the accumulator's range); the other elements' classes and the values are
-  reported, not asserted.
+- f16, bf16 and tf32 inputs (the exact forms): every D word bit-identical
+  to the hardware's, NaNs, infinities and overflows included;
+- fp8 inputs, whose exact model is not known (one rounding of the exact sum
+  matches the normal data, not all of the wide): on normal and wide data
+  |D_interpreter - D_hardware| within run.py's tolerance of its float64
+  model (2^-9 of sum |a b| + |c|: run.model_mismatches with the hardware's
+  D as the model); on special data the same class (NaN, +inf, -inf,
+  finite) per element wherever run.py's model is a verdict (not a finite
+  sum whose partial sums may pass the accumulator's range); the other
+  elements' classes and the values are reported, not asserted.
 Each launch prints how many of its D words are bit-identical (pytest -s);
 BIT_IDENTICAL keeps them and the last test prints them per kernel (also a
 junit property, bit_identical). Without the golden these tests skip,
@@ -111,6 +113,12 @@ def where(mask, got, want, label, limit=3):
         for f, r, c in np.argwhere(mask)[:limit])
 
 
+def is_exact_form(kernel):
+    """Whether the interpreter models the form's D bit for bit: every input
+    type but fp8."""
+    return not any(t in kernel["spelling"] for t in ("e4m3", "e5m2"))
+
+
 def compare_with_hardware(kernel, dataset, inputs, d_interp, d_hw):
     """(failures, report, bit-identical D words): the launch's comparison
     (the module's docstring) of the interpreter's flat D words with the
@@ -119,8 +127,17 @@ def compare_with_hardware(kernel, dataset, inputs, d_interp, d_hw):
     x, scale = run.model(*matrices(kernel, inputs), kernel["itype"], cty)
     got_bits, want_bits = (DATA.d_matrix(kernel, np.asarray(w).ravel()) for w in (d_interp, d_hw))
     got, want = run.to_float(got_bits, cty), run.to_float(want_bits, cty)
-    identical = int((np.asarray(d_interp).ravel() == np.asarray(d_hw).ravel()).sum())
+    differ = np.asarray(d_interp).ravel() != np.asarray(d_hw).ravel()
+    identical = int((~differ).sum())
     failures, report = [], []
+    if is_exact_form(kernel):
+        if differ.any():
+            failures.append("%d of %d D words differ from the hardware's: %s" % (
+                differ.sum(), differ.size, "; ".join(
+                    "word %d: interpreter 0x%08x, hardware 0x%08x" % (
+                        i, np.asarray(d_interp).ravel()[i], np.asarray(d_hw).ravel()[i])
+                    for i in np.flatnonzero(differ)[:3])))
+        return failures, report, identical
     # The hardware's D as the model: run.py's tolerance around it.
     class_bad, value_bad, _ = run.model_mismatches(got_bits, want, scale, cty, kernel["itype"])
     far = class_bad | value_bad
@@ -214,10 +231,12 @@ def test_kernel_matches_model(name):
         name, kernel["spelling"], "\n".join(failures))
 
 
-@pytest.mark.parametrize("name", ["m16n8k16_f32_bf16_warp", "m16n8k16_f16_cta"])
+@pytest.mark.parametrize("name", ["m16n8k16_f32_bf16_warp", "m16n8k16_f16_cta",
+                                  "m16n8k32_f32_e4m3_e4m3_warp"])
 def test_comparisons_see_a_wrong_d(name):
-    """A high bit flipped in one word of D fails both comparisons; on the
-    special data, a finite element made NaN fails the class check."""
+    """A high bit flipped in one word of D fails both comparisons; so does
+    the lowest bit for an exact form; on the special data, a finite element
+    made NaN fails the class check (fp8) or the bit check."""
     kernel = KERNELS[name]
     inputs = DATA.words(kernel, "normal")
     d = run_kernel(kernel, inputs)
@@ -228,10 +247,19 @@ def test_comparisons_see_a_wrong_d(name):
     assert len(compare_with_model(kernel, inputs, wrong)) == 1
     failures, _, identical = compare_with_hardware(kernel, "wide", inputs, d, wrong)
     assert identical == d.size - 1 and len(failures) == 1 and "1 of" in failures[0]
+    last_bit = d.copy()
+    last_bit[37] ^= np.uint32(1)
+    failures, _, _ = compare_with_hardware(kernel, "wide", inputs, d, last_bit)
+    if is_exact_form(kernel):
+        assert len(failures) == 1 and failures[0].startswith("1 of %d D words differ" % d.size)
+        assert "word 37: interpreter 0x%08x" % d[37] in failures[0]
+    else:
+        assert failures == []
     nan = d.copy()
     nan[37] = 0x7FFFFFFF              # NaN, in either accumulator type
     failures, _, _ = compare_with_hardware(kernel, "special", inputs, d, nan)
-    assert len(failures) == 1 and "differ in class" in failures[0]
+    assert len(failures) == 1 and ("differ from the hardware's" if is_exact_form(kernel)
+                                   else "differ in class") in failures[0]
 
 
 def test_bit_identical_summary():

@@ -7,13 +7,11 @@ grid 1) runs on the CPU interpreter on run.py's data sets, normal and wide.
 With the golden (test/gpu/wgmma/golden-sm90.npz, recorded by the GPU
 bundle: `GOLDEN_DIR=... bash run.sh`, run.py --record; the matrix suite's
 format, test/gpu/matrix/mma_golden.py): every recorded launch runs on the
-recorded A, B, C and its D is compared with the hardware's D. Tensor cores
-truncate partial sums and the interpreter sums exactly and rounds once, so
-D may differ in the last bits: each element within run.py's tolerance of
-its float64 model (TOLERANCE = 2^-16 of sum |a b| + |c|, run.model_mismatches
-with the hardware's D as the model). Each launch prints how many of its D
-words are bit-identical (pytest -s); the last test prints them per kernel
-(also a junit property, bit_identical).
+recorded A, B, C and its D is compared with the hardware's D bit for bit:
+the interpreter computes D as the sm_90 tensor core does
+(lib/Interpreter/TensorCoreArithmetic.h: truncated block sums). Each
+launch prints how many of its D words are bit-identical (pytest -s); the
+last test prints them per kernel (also a junit property, bit_identical).
 
 Without a golden: every kernel on both data sets against run.py's float64
 model within the same tolerance. The comparisons are shown to fail on one
@@ -112,6 +110,17 @@ def compare(kernel, words, d_interp, d_want, label):
         bad.sum(), bad.size, run.TOLERANCE, where(bad, got, want, label))], identical
 
 
+def bit_failures(d_interp, d_hw):
+    """The D words that differ from the hardware's, as one failure (the
+    interpreter models the tensor core bit for bit)."""
+    differ = np.flatnonzero(np.asarray(d_interp) != np.asarray(d_hw))
+    if not differ.size:
+        return []
+    return ["%d of %d D words differ from the hardware's: %s" % (
+        differ.size, d_hw.size, "; ".join("word %d: interpreter 0x%08x, hardware 0x%08x"
+                                         % (i, d_interp[i], d_hw[i]) for i in differ[:3]))]
+
+
 def model(kernel, words):
     """run.py's float64 model (D, bound) of the launch's words."""
     a, b, c = run.matrices(kernel, words["a"], words["b"], words["c"])
@@ -142,7 +151,9 @@ def test_launch_matches_hardware(launch, record_property):
     words = {x: launch["arrays"][x].ravel() for x in "abc"}
     d_hw = launch["arrays"]["d"].ravel()
     assert d_hw.size == 128 * kernel["n"] // 2, "%s: D of %d words" % (name, d_hw.size)
-    failures, identical = compare(kernel, words, interpret(kernel, words), d_hw, "hardware")
+    d_interp = interpret(kernel, words)
+    failures, identical = compare(kernel, words, d_interp, d_hw, "hardware")
+    failures += bit_failures(d_interp, d_hw)
     BIT_IDENTICAL.setdefault(name, {})[dataset] = (identical, d_hw.size)
     record_property("bit_identical", "%d/%d" % (identical, d_hw.size))
     print("%s/%s: %d of %d D words bit-identical to the %s's" % (
@@ -179,7 +190,8 @@ def test_kernel_matches_model(name, dataset):
 @pytest.mark.parametrize("name", ["wgmma_n64_bf16_smem_k_sd0", "wgmma_n128_f16_reg_k_sd1"])
 def test_comparisons_see_a_wrong_d(name):
     """A high bit flipped in one word of D fails both comparisons, as one
-    element; so does an unwritten (poisoned) word."""
+    element; so does an unwritten (poisoned) word; the lowest bit flipped
+    fails the bit check."""
     kernel = KERNELS[name]
     words = suite_words(kernel, "wide")
     d = interpret(kernel, words)
@@ -194,6 +206,11 @@ def test_comparisons_see_a_wrong_d(name):
         failures, identical = compare(kernel, words, d, wrong, "hardware")
         assert identical == d.size - 1 and len(failures) == 1 and "1 of" in failures[0]
         assert len(compare(kernel, words, wrong, model_words(kernel, words), "model")[0]) == 1
+    last_bit = d.copy()
+    last_bit[37] ^= np.uint32(1)
+    assert bit_failures(d, d) == []
+    failures = bit_failures(d, last_bit)
+    assert len(failures) == 1 and failures[0].startswith("1 of %d D words differ" % d.size)
 
 
 def test_bit_identical_summary():
