@@ -131,7 +131,7 @@ cp "$root/test/gpu/run.sh" "$root/test/gpu/tally.sh" "$root/test/gpu/unpack.py" 
    "$root/test/gpu/run_tma.py" "$root/test/gpu/run_tma_sizes.py" "$root/test/gpu/run_masked.py" \
    "$root/test/gpu/run_tma_reduce.py" \
    "$root/test/gpu/run_cluster.py" "$root/test/gpu/run_reductions.py" \
-   "$root/test/gpu/run_ewise_pack.py" \
+   "$root/test/gpu/run_ewise_pack.py" "$root/test/gpu/run_race_proof.py" \
    "$root/test/gpu/run_math.py" "$out/"
 # mma.sync's (M, N, K)-structured repeats, run by run_mma_repeats.py.
 "$static/bin/tirx-opt" "$root/test/Pipeline/mma-repeats.mlir" \

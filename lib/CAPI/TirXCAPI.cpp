@@ -388,7 +388,7 @@ TIRX_CAPI TirxCompileResult tirxCompile(const char *ir, size_t irSize,
   static constexpr llvm::StringLiteral kOptionNames[] = {
       "chip",          "features",   "opt-level",    "format",
       "fast-math",     "cuda-path",  "ptxas-report", "keep-cubin",
-      "max-registers", "ptx-output", "strict-races"};
+      "max-registers", "ptx-output", "strict-races", "race-proof"};
   llvm::SmallVector<llvm::StringRef> words;
   llvm::StringRef(options ? options : "").split(words, ' ', -1, false);
   for (llvm::StringRef word : words) {

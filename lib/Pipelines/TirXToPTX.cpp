@@ -198,6 +198,7 @@ void mlir::tirx::buildTirXToPTXPipeline(OpPassManager &pm,
   // The whole-kernel checks, once, on the kernels as written.
   TirXVerifyKernelsOptions verifyOptions;
   verifyOptions.strictRaces = options.strictRaces;
+  verifyOptions.raceProof = options.raceProof;
   pm.addPass(createTirXVerifyKernels(verifyOptions));
   pm.addPass(createTirXToGPU({options.chip, ptxVersion}));
   pm.addPass(createTileDispatch());

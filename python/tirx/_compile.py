@@ -11,7 +11,7 @@ from ._function import Function, Module
 
 
 _TARGET_KEYS = ("kind", "arch", "backend_config", "fast_math", "max_registers",
-                "strict_races")
+                "strict_races", "race_proof")
 _NVRTC_FLAGS = ("--use_fast_math",)
 # sm_NN, sm_NNa, sm_NNf; whether LLVM knows the chip is the compiler's
 # check (the pipeline picks the chip's PTX ISA).
@@ -48,8 +48,15 @@ def _target_options(target):
         strict = target.get("strict_races", False)
         if type(strict) is not bool:
             raise ValueError("target strict_races must be True or False, got %r" % (strict,))
+        proof = target.get("race_proof", True)
+        if type(proof) is not bool:
+            raise ValueError("target race_proof must be True or False, got %r" % (proof,))
+        if strict and not proof:
+            raise ValueError("target strict_races=True needs the race proof: race_proof=False "
+                             "skips it")
+        races = " strict-races=1" if strict else "" if proof else " race-proof=0"
     elif target in (None, "cuda"):
-        arch, fast, max_registers, strict = None, False, 0, False
+        arch, fast, max_registers, races = None, False, 0, ""
     else:
         raise ValueError("target must be 'cuda', 'interpret' or {'kind': 'cuda', 'arch': "
                          "'sm_90'}, got %r" % (target,))
@@ -60,7 +67,7 @@ def _target_options(target):
     if not match:
         raise ValueError("target arch must be a chip name such as 'sm_90' or 'sm_90a', got %r"
                          % (arch,))
-    return arch, fast, max_registers, strict
+    return arch, fast, max_registers, races
 
 
 # Diagnostics the parser reports inside the generated IR text (type errors
@@ -108,9 +115,9 @@ def compile(f, target=None, pipeline="default"):
         raise ValueError("pipeline must be 'default', got %r" % (pipeline,))
     if _interpret.requested(target):
         return _interpret.compile_interpreted(f, target)
-    arch, fast, max_registers, strict = _target_options(target)
+    arch, fast, max_registers, races = _target_options(target)
     caching = _cache.enabled()
-    memory_key = (arch, fast, max_registers, strict, _cache.environment())
+    memory_key = (arch, fast, max_registers, races, _cache.environment())
     if caching:
         hit = f.compiled.get(memory_key)
         if hit is not None:
@@ -120,11 +127,10 @@ def compile(f, target=None, pipeline="default"):
     # .registers and .spill_bytes (docs/registers.md), and its cubin is what
     # the launcher loads (no JIT at the first launch).
     # strict-races: a kernel beyond the race proof's model is an error, not
-    # a ProofWarning (docs/races.md).
+    # a ProofWarning; race-proof=0 skips the proof (docs/races.md).
     options = "chip=%s%s keep-cubin=1%s%s" % (
         arch, " fast-math=1" if fast else "",
-        " max-registers=%d" % max_registers if max_registers else "",
-        " strict-races=1" if strict else "")
+        " max-registers=%d" % max_registers if max_registers else "", races)
     disk_key = _cache.key(ir, options) if caching else None
     entry = _cache.load(disk_key) if caching else None
     source = "disk"

@@ -194,6 +194,10 @@ if [ -d "$here/python/tirx" ]; then
   # Thread-block clusters: barrier.cluster and TMA multicast into every CTA
   # of a cluster of 2, 4 and 8.
   check "run_cluster.py" with_tirx python3 "$here/run_cluster.py"
+  # Kernels the race proof proves through mbarrier rings, TMA and wgmma
+  # (docs/races.md), against host references; the sanitizer passes below
+  # run them under racecheck and synccheck.
+  check "run_race_proof.py" with_tirx python3 "$here/run_race_proof.py"
   # The reduction helpers (cta_reduce, warp_reduce, group_reduce,
   # group_exchange): every op x dtype x width/group against numpy.
   check "run_reductions.py" with_tirx python3 "$here/run_reductions.py"
@@ -339,6 +343,11 @@ if [ "$part" != checks ] && [ -x "$sanitizer" ] && [ -d "$here/python/tirx" ]; t
     python3 "$here/run_cluster.py"
   sanitize memcheck run_tma_reduce.py env PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
     python3 "$here/run_tma_reduce.py"
+  # What the race proof proves, the sanitizers must not contradict.
+  for tool in memcheck racecheck synccheck; do
+    sanitize $tool run_race_proof.py env PYTHONPATH="$here/python" TIRX_LIBRARY="$here/lib" \
+      python3 "$here/run_race_proof.py"
+  done
 fi
 # --- end of the sync suite -------------------------------------------------
 

@@ -302,3 +302,16 @@ def test_tma_pipeline_is_proven_or_refused_at_the_users_line():
         "mbarrier #0 of the allocation at ") in message, message
     assert helpers.line_of(__file__, "# the TMA stages") + (
         "note: the shared tensor is allocated here") in message
+    # race_proof=False skips the proof: the refused kernel compiles (to run
+    # it under compute-sanitizer, or past a false positive).
+    compiled = tirx.compile(tma_stages(waits=False), target=dict(TARGET, race_proof=False))
+    assert "cp.async.bulk.tensor" in compiled.ptx
+
+
+def test_race_proof_target_option_is_checked():
+    with pytest.raises(ValueError, match="target race_proof must be True or False, got 0"):
+        tirx.compile(tma_stages(waits=True), target=dict(TARGET, race_proof=0))
+    with pytest.raises(ValueError, match="target strict_races=True needs the race proof: "
+                                         "race_proof=False skips it"):
+        tirx.compile(tma_stages(waits=True),
+                     target=dict(TARGET, race_proof=False, strict_races=True))

@@ -68,6 +68,12 @@ struct TirXToPTXOptions : public PassPipelineOptions<TirXToPTXOptions> {
       llvm::cl::desc("Refuse a kernel whose synchronization the race proof "
                      "does not model, instead of warning (docs/races.md)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> raceProof{
+      *this, "race-proof",
+      llvm::cl::desc("Prove shared memory race-free (docs/races.md); 0 skips "
+                     "the proof, e.g. to run a refused kernel under "
+                     "compute-sanitizer"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> ptxOutput{
       *this, "ptx-output",
       llvm::cl::desc("Also write the bare PTX (or cubin) to this file; '-' "

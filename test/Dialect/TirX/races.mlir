@@ -330,6 +330,90 @@ tirx.kernel @tma_ok(%A: !A) launch(grid = [1], block = [160]) {
 
 // -----
 
+!A = !tirx.tensor<32x256xf32, global, align = 16>
+!img = !tirx.tensor<2x32x32xf32, shared, align = 128>
+!ring = !tirx.tensor<2xi64, shared, align = 8>
+!bar = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar0 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1]>, align = 8>
+!bar1 = !tirx.tensor<1xi64, shared, #tirx.layout<S[1 : 1] + 1>, align = 8>
+!stage = !tirx.tensor<1x32x32xf32, shared, #tirx.layout<S[(1, 32, 32) : (1024, 32, 1)]>, align = 128>
+!elem = !tirx.tensor<1x1x1xf32, shared, #tirx.layout<S[(1, 1, 1) : (1024, 32, 1)]>, align = 4>
+!box = !tirx.tensor<32x32xf32, global, #tirx.layout<S[(32, 32) : (256, 1)]>, align = 16>
+!reg = !tirx.tensor<1x1x1xf32, local>
+// The same pipeline whose consumers read eight elements of the stage in a
+// nested loop and release it after that loop: the arrival follows every
+// iteration of the nested loop (test/gpu/run_race_proof.py's stream).
+tirx.kernel @tma_nested_reads(%A: !A) launch(grid = [1], block = [160]) {
+  %img = tirx.alloc_shared : !img
+  %full = tirx.alloc_shared : !ring
+  %empty = tirx.alloc_shared : !ring
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %first = arith.cmpi eq, %tx, %c0 : index
+  scf.if %first {
+    %f0 = tirx.region %full[0] [1] : !ring
+    %f1 = tirx.region %full[1] [1] : !ring
+    %e0 = tirx.region %empty[0] [1] : !ring
+    %e1 = tirx.region %empty[1] [1] : !ring
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f0, 1 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%f1, 1 : i32) : !bar1
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e0, 128 : i32) : !bar0
+    tile.apply "mbarrier.init.shared::cta.b64" scope(thread) (%e1, 128 : i32) : !bar1
+    tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+  }
+  tirx.cta_sync
+  %consumer = arith.cmpi ult, %tx, %c128 : index
+  scf.if %consumer {
+    %r = tirx.alloc_local : !reg
+    %row = arith.remui %tx, %c32 : index
+    %col = arith.divui %tx, %c32 : index
+    scf.for %kb = %c0 to %c8 step %c1 {
+      %s = arith.remsi %kb, %c2 : index
+      %fb = tirx.region %full[%s] [1] : !ring
+      %eb = tirx.region %empty[%s] [1] : !ring
+      %q = arith.divsi %kb, %c2 : index
+      %p = arith.remsi %q, %c2 : index
+      %p32 = arith.index_cast %p : index to i32
+      tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%fb, %p32) : !bar, i32
+      scf.for %j = %c0 to %c8 step %c1 {
+        %j4 = arith.muli %j, %c4 : index
+        %c = arith.addi %col, %j4 : index
+        %x = tirx.region %img[%s, %row, %c] [1, 1, 1] : !img
+        tile.apply "ld.shared.b32" scope(thread) (%r, %x) : !reg, !elem
+      }
+      tile.apply "mbarrier.arrive.shared::cta.b64" scope(thread) (%eb) : !bar
+    }
+  } else {
+    %producer = arith.cmpi eq, %tx, %c128 : index
+    scf.if %producer {
+      scf.for %kb = %c0 to %c8 step %c1 {
+        %s = arith.remsi %kb, %c2 : index
+        %eb = tirx.region %empty[%s] [1] : !ring
+        %q = arith.divsi %kb, %c2 : index
+        %p = arith.remsi %q, %c2 : index
+        %np = arith.subi %c1, %p : index
+        %np32 = arith.index_cast %np : index to i32
+        tile.apply "mbarrier.try_wait.parity.shared::cta.b64" scope(thread) (%eb, %np32) : !bar, i32
+        %fb = tirx.region %full[%s] [1] : !ring
+        tile.apply "mbarrier.arrive.expect_tx.shared::cta.b64" scope(thread) (%fb, 4096 : i32) : !bar
+        %dst = tirx.region %img[%s, 0, 0] [1, 32, 32] : !img
+        %k = arith.muli %kb, %c32 : index
+        %box = tirx.region %A[0, %k] [32, 32] align 16 : !A
+        tile.apply "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" scope(thread) (%dst, %box, %fb) : !stage, !box, !bar
+      }
+    }
+  }
+  tirx.return
+}
+
+// -----
+
 // One TMA load outside loops: every thread waits for its mbarrier's first
 // phase before reading.
 !A = !tirx.tensor<32x256xf32, global, align = 16>

@@ -404,10 +404,11 @@ SmallVector<RingLink, 2> MbarrierRings::getArrivalsAfter(Operation *op,
         rings.insert(event->barriers).second)
       arrivals.push_back({event, condition});
   };
-  // Up to the innermost loop around `op`: what follows a loop runs after its
-  // last iteration only.
+  // Out of the loops around `op` as well: an scf.for runs all its
+  // iterations before what follows it, which shares the outer loops'
+  // iterations with `op`. Not out of an scf.while (it may not end).
   for (Operation *current = op;
-       current && current != kernel && !isa<scf::ForOp, scf::WhileOp>(current);
+       current && current != kernel && !isa<scf::WhileOp>(current);
        current = current->getParentOp())
     for (Operation *after = current->getNextNode(); after;
          after = after->getNextNode()) {

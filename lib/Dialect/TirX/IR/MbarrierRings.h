@@ -88,8 +88,9 @@ public:
   SmallVector<RingLink, 2> getWaitsBefore(Operation *op) const;
 
   /// The arrivals that run after `op` in its thread in the same iterations
-  /// of the loops around it: the first one of each ring on every path, or
-  /// under an scf.if right after (with its condition). `byWarp`: `op` is a
+  /// of the loops around them (after an scf.for around `op` too): the first
+  /// one of each ring on every path, or under an scf.if right after (with
+  /// its condition). `byWarp`: `op` is a
   /// warp collective, so an arrival of another lane of its warp counts too:
   /// one under a condition that one lane of every warp takes has none.
   SmallVector<RingLink, 2> getArrivalsAfter(Operation *op, bool byWarp) const;
