@@ -315,3 +315,20 @@ def test_race_proof_target_option_is_checked():
                                          "race_proof=False skips it"):
         tirx.compile(tma_stages(waits=True),
                      target=dict(TARGET, race_proof=False, strict_races=True))
+
+
+def test_gpu_race_proof_stream_runs_on_the_interpreter():
+    """test/gpu/run_race_proof.py's stream, which the GPU runs under
+    racecheck: proven, and it copies A through the stages on the
+    interpreter; without the consumers' wait, the interpreter reports the
+    race the proof refuses."""
+    import numpy as np
+
+    script = helpers.load_gpu_script("run_race_proof.py")
+    tirx.compile(script.stream(True), target=dict(TARGET, strict_races=True))
+    a = np.arange(32 * 32 * script.STEPS, dtype=np.float32).reshape(32, -1)
+    out = np.full((script.STEPS, 32, 32), np.nan, dtype=np.float32)
+    tirx.compile(script.stream(True), target="interpret")(a, out)
+    assert np.array_equal(out, a.reshape(32, script.STEPS, 32).transpose(1, 0, 2))
+    with pytest.raises(tirx.InterpreterError, match="data race on byte 0 of the shared tensor"):
+        tirx.compile(script.stream(False), target="interpret")(a, out)
