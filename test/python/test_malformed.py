@@ -222,7 +222,7 @@ def test_compile_needs_a_kernel():
                "['cuda']"),
     ({"kind": "cuda", "arch": "sm_90", "arc": "sm_90"},
      "unknown target key(s) 'arc' (known: kind, arch, backend_config, fast_math, "
-     "max_registers, strict_races)"),
+     "max_registers, strict_races, race_proof)"),
     ({"kind": "cuda", "arch": "sm_90", "max_registers": 256},
      "target max_registers must be an int from 1 to 255 (0 or absent: ptxas's choice), got 256"),
     ({"kind": "cuda", "arch": "sm_90", "max_registers": -1},

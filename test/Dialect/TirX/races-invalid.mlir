@@ -1605,3 +1605,265 @@ module attributes {tirx.chip = "sm_90a"} {
     tirx.return
   }
 }
+
+// -----
+
+// Each warpgroup writes its own row, passes its own named barrier (1 + its
+// index) and reads the other warpgroup's row: the barriers order neither
+// warpgroup against the other.
+!buf = !tirx.tensor<2x128xf32, shared, align = 16>
+!one = !tirx.tensor<1x1xf32, shared, #tirx.layout<S[(1, 1) : (128, 1)]>, align = 4>
+!reg = !tirx.tensor<1x1xf32, local>
+tirx.kernel @other_warpgroups_row() launch(grid = [1], block = [256]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %buf = tirx.alloc_shared : !buf
+  %tx = tirx.thread_idx x
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %wg = arith.divui %tx, %c128 : index
+  %lane = arith.remui %tx, %c128 : index
+  %other = arith.subi %c1, %wg : index
+  %id = arith.addi %wg, %c1 : index
+  %id32 = arith.index_cast %id : index to i32
+  %r = tirx.alloc_local : !reg
+  tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !reg
+  %mine = tirx.region %buf[%wg, %lane] [1, 1] : !buf
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 896 of the shared tensor
+  // expected-note @+1 {{the other access: the write of byte 0 by thread 0 (warp 0, lane 0)}}
+  tile.apply "st.shared.b32" scope(thread) (%mine, %r) : !one, !reg
+  // expected-note @+1 {{this named barrier orders only threads that name the same barrier: the read's thread names barrier 2, the write's 1}}
+  tile.apply "bar.sync" scope(warpgroup) (%id32, 128 : i32) : i32
+  %theirs = tirx.region %buf[%other, %lane] [1, 1] : !buf
+  // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this read by thread 128 (warp 4, lane 0) and the write by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier, nor a named barrier both threads pass, between them}}
+  tile.apply "ld.shared.b32" scope(thread) (%r, %theirs) : !reg, !one
+  tirx.return
+}
+
+// -----
+
+// A warpgroup's exchange in a loop with one named barrier: the next
+// iteration's write may overwrite what a thread of the warpgroup still
+// reads (the missing second barrier, with named barriers).
+!buf = !tirx.tensor<2x128xf32, shared, align = 16>
+!one = !tirx.tensor<1x1xf32, shared, #tirx.layout<S[(1, 1) : (128, 1)]>, align = 4>
+!reg = !tirx.tensor<1x1xf32, local>
+tirx.kernel @warpgroup_loop_back_edge() launch(grid = [1], block = [256]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %buf = tirx.alloc_shared : !buf
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c128 = arith.constant 128 : index
+  %wg = arith.divui %tx, %c128 : index
+  %lane = arith.remui %tx, %c128 : index
+  %next = arith.addi %lane, %c1 : index
+  %wrapped = arith.remui %next, %c128 : index
+  %id = arith.addi %wg, %c1 : index
+  %id32 = arith.index_cast %id : index to i32
+  %r = tirx.alloc_local : !reg
+  tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !reg
+  // expected-note @+1 {{the write runs in the iteration of this loop after the read's, and no CTA barrier lies on the way from one to the other}}
+  scf.for %i = %c0 to %c4 step %c1 {
+    %mine = tirx.region %buf[%wg, %lane] [1, 1] : !buf
+    // INTERP: races-invalid.mlir:[[# @LINE + 2]]:5: error: data race on byte 0 of the shared tensor
+    // expected-error-re @+1 {{data race on byte 128 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and the read by thread 31 (warp 0, lane 31) at the op noted below can run with no CTA barrier, nor a named barrier both threads pass, between them; here loop #0's index = 1, there loop #0's index = 0}}
+    tile.apply "st.shared.b32" scope(thread) (%mine, %r) : !one, !reg
+    tile.apply "bar.sync" scope(warpgroup) (%id32, 128 : i32) : i32
+    %theirs = tirx.region %buf[%wg, %wrapped] [1, 1] : !buf
+    // expected-note @+1 {{the other access: the read of byte 128 by thread 31 (warp 0, lane 31)}}
+    tile.apply "ld.shared.b32" scope(thread) (%r, %theirs) : !reg, !one
+  }
+  tirx.return
+}
+
+// -----
+
+// The Hopper epilogue's staging (races.mlir's warpgroup_tma_stores) with
+// bulk wait_group.read 1: the previous tile's store may still read the slot
+// while the warpgroup writes it again.
+!C = !tirx.tensor<64x1024xf32, global, align = 16>
+!buf = !tirx.tensor<2x32x4xf32, shared, align = 128>
+!slot = !tirx.tensor<1x32x4xf32, shared, #tirx.layout<S[(1, 32, 4) : (128, 4, 1)]>, align = 128>
+!box = !tirx.tensor<32x4xf32, global, #tirx.layout<S[(32, 4) : (1024, 1)]>, align = 16>
+!elem = !tirx.tensor<1x1x1xf32, shared, #tirx.layout<S[(1, 1, 1) : (128, 4, 1)]>, align = 4>
+!reg = !tirx.tensor<1x1x1xf32, local>
+tirx.kernel @tma_store_waits_for_one_group_less(%C: !C) launch(grid = [1], block = [256]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %buf = tirx.alloc_shared : !buf
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %wg = arith.divui %tx, %c128 : index
+  %lane = arith.remui %tx, %c128 : index
+  %row = arith.remui %lane, %c32 : index
+  %col = arith.divui %lane, %c32 : index
+  %id = arith.addi %wg, %c1 : index
+  %id32 = arith.index_cast %id : index to i32
+  %leader = arith.cmpi eq, %lane, %c0 : index
+  %r = tirx.alloc_local : !reg
+  tile.apply "mov.b32" scope(thread) (%r, 1.0 : f32) : !reg
+  scf.for %t = %c0 to %c8 step %c1 {
+    scf.if %leader {
+      // expected-note @+1 {{the copy is still in flight at the write: its read is complete only after this wait, 2 iterations of the loop after the copy's}}
+      tile.apply "cp.async.bulk.wait_group.read" scope(thread) (1 : i32)
+    }
+    tile.apply "bar.sync" scope(warpgroup) (%id32, 128 : i32) : i32
+    %x = tirx.region %buf[%wg, %row, %col] [1, 1, 1] : !buf
+    // expected-error-re @+1 {{data race on byte 4 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and the read by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier, nor a named barrier both threads pass, between them; here loop #0's index = 1, there loop #0's index = 0}}
+    tile.apply "st.shared.b32" scope(thread) (%x, %r) : !elem, !reg
+    tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+    tile.apply "bar.sync" scope(warpgroup) (%id32, 128 : i32) : i32
+    scf.if %leader {
+      %y = arith.muli %wg, %c32 : index
+      %t4 = arith.muli %t, %c4 : index
+      %box = tirx.region %C[%y, %t4] [32, 4] align 16 : !C
+      %s = tirx.region %buf[%wg, 0, 0] [1, 32, 4] : !buf
+      // expected-note @+1 {{the other access: the read of byte 4 by thread 0 (warp 0, lane 0)}}
+      tile.apply "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" scope(thread) (%box, %s) : !box, !slot
+      tile.apply "cp.async.bulk.commit_group" scope(thread) ()
+    }
+  }
+  scf.if %leader {
+    tile.apply "cp.async.bulk.wait_group" scope(thread) (0 : i32)
+  }
+  tirx.return
+}
+
+// -----
+
+// Without the named barrier after thread 0's bulk wait, the other threads
+// of the warpgroup write the slot while the previous store may read it.
+!C = !tirx.tensor<64x1024xf32, global, align = 16>
+!buf = !tirx.tensor<2x32x4xf32, shared, align = 128>
+!slot = !tirx.tensor<1x32x4xf32, shared, #tirx.layout<S[(1, 32, 4) : (128, 4, 1)]>, align = 128>
+!box = !tirx.tensor<32x4xf32, global, #tirx.layout<S[(32, 4) : (1024, 1)]>, align = 16>
+!elem = !tirx.tensor<1x1x1xf32, shared, #tirx.layout<S[(1, 1, 1) : (128, 4, 1)]>, align = 4>
+!reg = !tirx.tensor<1x1x1xf32, local>
+tirx.kernel @tma_store_wait_not_handed_on(%C: !C) launch(grid = [1], block = [256]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %buf = tirx.alloc_shared : !buf
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %wg = arith.divui %tx, %c128 : index
+  %lane = arith.remui %tx, %c128 : index
+  %row = arith.remui %lane, %c32 : index
+  %col = arith.divui %lane, %c32 : index
+  %id = arith.addi %wg, %c1 : index
+  %id32 = arith.index_cast %id : index to i32
+  %leader = arith.cmpi eq, %lane, %c0 : index
+  %r = tirx.alloc_local : !reg
+  tile.apply "mov.b32" scope(thread) (%r, 1.0 : f32) : !reg
+  scf.for %t = %c0 to %c8 step %c1 {
+    scf.if %leader {
+      // expected-note @+1 {{the copy's read is complete in its thread only after this wait, 1 iteration of the loop after the copy's, and no CTA barrier follows it before the write}}
+      tile.apply "cp.async.bulk.wait_group.read" scope(thread) (0 : i32)
+    }
+    %x = tirx.region %buf[%wg, %row, %col] [1, 1, 1] : !buf
+    // expected-error-re @+1 {{data race on byte 4 of the shared tensor allocated at {{.*}}: this write by thread 32 (warp 1, lane 0) and the read by thread 0 (warp 0, lane 0) at the op noted below can run with no CTA barrier, nor a named barrier both threads pass, between them; here loop #0's index = 1, there loop #0's index = 0}}
+    tile.apply "st.shared.b32" scope(thread) (%x, %r) : !elem, !reg
+    tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+    tile.apply "bar.sync" scope(warpgroup) (%id32, 128 : i32) : i32
+    scf.if %leader {
+      %y = arith.muli %wg, %c32 : index
+      %t4 = arith.muli %t, %c4 : index
+      %box = tirx.region %C[%y, %t4] [32, 4] align 16 : !C
+      %s = tirx.region %buf[%wg, 0, 0] [1, 32, 4] : !buf
+      // expected-note @+1 {{the other access: the read of byte 4 by thread 0 (warp 0, lane 0)}}
+      tile.apply "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" scope(thread) (%box, %s) : !box, !slot
+      tile.apply "cp.async.bulk.commit_group" scope(thread) ()
+    }
+  }
+  scf.if %leader {
+    tile.apply "cp.async.bulk.wait_group" scope(thread) (0 : i32)
+  }
+  tirx.return
+}
+
+// -----
+
+// Without the named barrier after the writes, thread 0's TMA store may read
+// the slot before the warpgroup's other threads have written it.
+!C = !tirx.tensor<64x1024xf32, global, align = 16>
+!buf = !tirx.tensor<2x32x4xf32, shared, align = 128>
+!slot = !tirx.tensor<1x32x4xf32, shared, #tirx.layout<S[(1, 32, 4) : (128, 4, 1)]>, align = 128>
+!box = !tirx.tensor<32x4xf32, global, #tirx.layout<S[(32, 4) : (1024, 1)]>, align = 16>
+!elem = !tirx.tensor<1x1x1xf32, shared, #tirx.layout<S[(1, 1, 1) : (128, 4, 1)]>, align = 4>
+!reg = !tirx.tensor<1x1x1xf32, local>
+tirx.kernel @tma_store_before_the_writes(%C: !C) launch(grid = [1], block = [256]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %buf = tirx.alloc_shared : !buf
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %wg = arith.divui %tx, %c128 : index
+  %lane = arith.remui %tx, %c128 : index
+  %row = arith.remui %lane, %c32 : index
+  %col = arith.divui %lane, %c32 : index
+  %id = arith.addi %wg, %c1 : index
+  %id32 = arith.index_cast %id : index to i32
+  %leader = arith.cmpi eq, %lane, %c0 : index
+  %r = tirx.alloc_local : !reg
+  tile.apply "mov.b32" scope(thread) (%r, 1.0 : f32) : !reg
+  scf.for %t = %c0 to %c8 step %c1 {
+    scf.if %leader {
+      tile.apply "cp.async.bulk.wait_group.read" scope(thread) (0 : i32)
+    }
+    tile.apply "bar.sync" scope(warpgroup) (%id32, 128 : i32) : i32
+    %x = tirx.region %buf[%wg, %row, %col] [1, 1, 1] : !buf
+    // expected-note @+1 {{the other access: the write of byte 4 by thread 32 (warp 1, lane 0)}}
+    tile.apply "st.shared.b32" scope(thread) (%x, %r) : !elem, !reg
+    tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+    scf.if %leader {
+      %y = arith.muli %wg, %c32 : index
+      %t4 = arith.muli %t, %c4 : index
+      %box = tirx.region %C[%y, %t4] [32, 4] align 16 : !C
+      %s = tirx.region %buf[%wg, 0, 0] [1, 32, 4] : !buf
+      // INTERP: races-invalid.mlir:[[# @LINE + 2]]:7: error: data race on byte
+      // expected-error-re @+1 {{data race on byte 4 of the shared tensor allocated at {{.*}}: this read by thread 0 (warp 0, lane 0) and the write by thread 32 (warp 1, lane 0) at the op noted below can run with no CTA barrier, nor a named barrier both threads pass, between them; here loop #0's index = 0, there loop #0's index = 0}}
+      tile.apply "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" scope(thread) (%box, %s) : !box, !slot
+      tile.apply "cp.async.bulk.commit_group" scope(thread) ()
+    }
+  }
+  scf.if %leader {
+    tile.apply "cp.async.bulk.wait_group" scope(thread) (0 : i32)
+  }
+  tirx.return
+}
+
+// -----
+
+// Both warpgroups write row 0 in one execution of the store: thread t and
+// thread t + 128 write one word (enumerating the store's bytes per thread
+// finds the two, and the proof gives the witness).
+!buf = !tirx.tensor<2x128xf32, shared, align = 16>
+!one = !tirx.tensor<1x1xf32, shared, #tirx.layout<S[(1, 1) : (128, 1)]>, align = 4>
+!reg = !tirx.tensor<1x1xf32, local>
+tirx.kernel @one_row_for_both_warpgroups() launch(grid = [1], block = [256]) {
+  // expected-note @+1 {{the shared tensor is allocated here}}
+  %buf = tirx.alloc_shared : !buf
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %lane = arith.remui %tx, %c128 : index
+  %r = tirx.alloc_local : !reg
+  tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !reg
+  %mine = tirx.region %buf[%c0, %lane] [1, 1] : !buf
+  // INTERP: races-invalid.mlir:[[# @LINE + 2]]:3: error: data race on byte 0 of the shared tensor
+  // expected-error-re @+1 {{data race on byte 0 of the shared tensor allocated at {{.*}}: this write by thread 128 (warp 4, lane 0) and its write by thread 0 (warp 0, lane 0) can run with no CTA barrier between them}}
+  tile.apply "st.shared.b32" scope(thread) (%mine, %r) : !one, !reg
+  tirx.return
+}

@@ -633,3 +633,94 @@ module attributes {tirx.chip = "sm_90a"} {
     tirx.return
   }
 }
+
+// -----
+
+// Two warpgroups exchange values through their own rows of a buffer, each
+// synchronized by its own named barrier (1 + its index, 128 threads): a
+// barrier orders the threads that name the same one. In a loop, a second
+// barrier keeps the next iteration's writes after this one's reads.
+!buf = !tirx.tensor<2x128xf32, shared, align = 16>
+!one = !tirx.tensor<1x1xf32, shared, #tirx.layout<S[(1, 1) : (128, 1)]>, align = 4>
+!reg = !tirx.tensor<1x1xf32, local>
+tirx.kernel @warpgroup_named_barriers() launch(grid = [1], block = [256]) {
+  %buf = tirx.alloc_shared : !buf
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c128 = arith.constant 128 : index
+  %wg = arith.divui %tx, %c128 : index
+  %lane = arith.remui %tx, %c128 : index
+  %next = arith.addi %lane, %c1 : index
+  %wrapped = arith.remui %next, %c128 : index
+  %id = arith.addi %wg, %c1 : index
+  %id32 = arith.index_cast %id : index to i32
+  %r = tirx.alloc_local : !reg
+  tile.apply "mov.b32" scope(thread) (%r, 0.0 : f32) : !reg
+  scf.for %i = %c0 to %c4 step %c1 {
+    %mine = tirx.region %buf[%wg, %lane] [1, 1] : !buf
+    tile.apply "st.shared.b32" scope(thread) (%mine, %r) : !one, !reg
+    tile.apply "bar.sync" scope(warpgroup) (%id32, 128 : i32) : i32
+    %theirs = tirx.region %buf[%wg, %wrapped] [1, 1] : !buf
+    tile.apply "ld.shared.b32" scope(thread) (%r, %theirs) : !reg, !one
+    tile.apply "bar.sync" scope(warpgroup) (%id32, 128 : i32) : i32
+  }
+  tirx.return
+}
+
+// -----
+
+// Two warpgroups each write their slot of a staging buffer and TMA-store it,
+// tile after tile (the Hopper GEMM's epilogue): thread 0 of the warpgroup
+// waits until its previous store has read the slot (bulk wait_group.read
+// 0), the warpgroup's named barrier hands that on, every thread writes its
+// word and fences it, the barrier again, and thread 0 stores the slot, which
+// it reads until its next wait.
+!C = !tirx.tensor<64x1024xf32, global, align = 16>
+!buf = !tirx.tensor<2x32x4xf32, shared, align = 128>
+!slot = !tirx.tensor<1x32x4xf32, shared, #tirx.layout<S[(1, 32, 4) : (128, 4, 1)]>, align = 128>
+!box = !tirx.tensor<32x4xf32, global, #tirx.layout<S[(32, 4) : (1024, 1)]>, align = 16>
+!elem = !tirx.tensor<1x1x1xf32, shared, #tirx.layout<S[(1, 1, 1) : (128, 4, 1)]>, align = 4>
+!reg = !tirx.tensor<1x1x1xf32, local>
+tirx.kernel @warpgroup_tma_stores(%C: !C) launch(grid = [1], block = [256]) {
+  %buf = tirx.alloc_shared : !buf
+  %tx = tirx.thread_idx x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %wg = arith.divui %tx, %c128 : index
+  %lane = arith.remui %tx, %c128 : index
+  %row = arith.remui %lane, %c32 : index
+  %col = arith.divui %lane, %c32 : index
+  %id = arith.addi %wg, %c1 : index
+  %id32 = arith.index_cast %id : index to i32
+  %leader = arith.cmpi eq, %lane, %c0 : index
+  %r = tirx.alloc_local : !reg
+  tile.apply "mov.b32" scope(thread) (%r, 1.0 : f32) : !reg
+  scf.for %t = %c0 to %c8 step %c1 {
+    scf.if %leader {
+      tile.apply "cp.async.bulk.wait_group.read" scope(thread) (0 : i32)
+    }
+    tile.apply "bar.sync" scope(warpgroup) (%id32, 128 : i32) : i32
+    %x = tirx.region %buf[%wg, %row, %col] [1, 1, 1] : !buf
+    tile.apply "st.shared.b32" scope(thread) (%x, %r) : !elem, !reg
+    tile.apply "fence.proxy.async.shared::cta" scope(thread) ()
+    tile.apply "bar.sync" scope(warpgroup) (%id32, 128 : i32) : i32
+    scf.if %leader {
+      %y = arith.muli %wg, %c32 : index
+      %t4 = arith.muli %t, %c4 : index
+      %box = tirx.region %C[%y, %t4] [32, 4] align 16 : !C
+      %s = tirx.region %buf[%wg, 0, 0] [1, 32, 4] : !buf
+      tile.apply "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" scope(thread) (%box, %s) : !box, !slot
+      tile.apply "cp.async.bulk.commit_group" scope(thread) ()
+    }
+  }
+  scf.if %leader {
+    tile.apply "cp.async.bulk.wait_group" scope(thread) (0 : i32)
+  }
+  tirx.return
+}

@@ -85,11 +85,14 @@ static SmallVector<Value> buildNVVMOp(OpBuilder &builder, Location loc,
   return {};
 }
 
-/// CTA barriers (bar.sync of the whole block) are the proof's own.
-static llvm::StringRef getRaceProofGap(const Instruction &) {
-  return "named barriers of part of the block, bar.arrive, bar.warp.sync and "
-         "cluster barriers order threads in ways the race proof does not "
-         "model yet";
+/// bar.sync, of the whole block or of part of it (threads naming one
+/// barrier), is the proof's own.
+static llvm::StringRef getRaceProofGap(const Instruction &instruction) {
+  if (instruction.formName == "bar.sync" ||
+      instruction.formName == "bar.sync.count")
+    return {};
+  return "bar.arrive, bar.warp.sync and cluster barriers order threads in "
+         "ways the race proof does not model yet";
 }
 
 const FamilyModule &families::barrierModule() {

@@ -24,20 +24,28 @@ static MbarrierEvent getMbarrierEvent(const Instruction &instruction) {
              : MbarrierEvent::None;
 }
 
+/// A store or reduction reads its shared image until the bulk wait_group
+/// that retires its group in the issuing thread (`.read` suffices).
+static AsyncGroupEvent getAsyncGroupEvent(const Instruction &instruction) {
+  llvm::StringRef form = instruction.formName;
+  if (form == "cp.async.bulk.tensor.store" ||
+      form == "cp.reduce.async.bulk.tensor")
+    return AsyncGroupEvent::Copy;
+  if (form == "cp.async.bulk.commit_group")
+    return AsyncGroupEvent::Commit;
+  if (form == "cp.async.bulk.wait_group")
+    return AsyncGroupEvent::WaitGroup;
+  return AsyncGroupEvent::None;
+}
+
 /// Prefetches (no shared image) touch no shared memory: nothing to model;
-/// a load completes on its mbarrier (getMbarrierEvent).
+/// a load completes on its mbarrier (getMbarrierEvent), a store or
+/// reduction in its bulk group (getAsyncGroupEvent).
 static llvm::StringRef getRaceProofGap(const Instruction &instruction) {
-  bool usesImage =
-      llvm::any_of(instruction.operands, [](const OperandInfo &operand) {
-        return operand.bulkRole == BulkTensorRole::BoxImage;
-      });
-  if (!usesImage || getMbarrierEvent(instruction) != MbarrierEvent::None)
-    return {};
   if (instruction.formName == "cp.async.bulk.tensor.load.multicast")
     return "a multicast load writes the shared memory of several CTAs of "
            "the cluster, which the race proof does not model yet";
-  return "TMA stores and reductions complete in bulk groups, which the race "
-         "proof does not model yet";
+  return {};
 }
 
 const FamilyModule &families::tmaModule() {
@@ -45,6 +53,7 @@ const FamilyModule &families::tmaModule() {
     FamilyModule tma{/*name=*/"tma"};
     tma.getRaceProofGap = ::getRaceProofGap;
     tma.getMbarrierEvent = ::getMbarrierEvent;
+    tma.getAsyncGroupEvent = ::getAsyncGroupEvent;
     return tma;
   }();
   return module;

@@ -1132,3 +1132,20 @@ mlir::tirx::proof::getTensorSource(Value tensor,
     current = def->getOperand(0);
   }
 }
+
+/// Whether `value` is computed from thread indices, constants and
+/// arithmetic only (`threadOnly`), or from no thread index at all.
+bool mlir::tirx::proof::isComputedFrom(Value value, bool threadOnly) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return !threadOnly;
+  if (isa<ThreadIdxOp>(def))
+    return threadOnly;
+  if (def->hasTrait<OpTrait::ConstantLike>())
+    return true;
+  if (def->getDialect()->getNamespace() != "arith")
+    return !threadOnly && !isa<SlotLoadOp>(def) && def->getNumOperands() == 0;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isComputedFrom(operand, threadOnly);
+  });
+}

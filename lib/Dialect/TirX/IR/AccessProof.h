@@ -429,6 +429,10 @@ std::optional<int64_t> evaluateOffset(ConcreteEvaluator &evaluator,
 Operation *getTensorSource(Value tensor,
                            SmallVectorImpl<RegionOp> *regions = nullptr);
 
+/// Whether `value` is computed from thread indices, constants and
+/// arithmetic only (`threadOnly`), or from no thread index at all.
+bool isComputedFrom(Value value, bool threadOnly);
+
 } // namespace mlir::tirx::proof
 
 #endif // TIRX_LIB_DIALECT_TIRX_IR_ACCESSPROOF_H

@@ -331,23 +331,6 @@ static bool isUnconditional(const RingEvent *event) {
   return event && !cast<tile::ApplyOp>(event->op).getPred();
 }
 
-/// Whether `value` is computed from thread indices, constants and
-/// arithmetic only (`threadOnly`), or from no thread index at all.
-static bool isComputedFrom(Value value, bool threadOnly) {
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return !threadOnly;
-  if (isa<ThreadIdxOp>(def))
-    return threadOnly;
-  if (def->hasTrait<OpTrait::ConstantLike>())
-    return true;
-  if (def->getDialect()->getNamespace() != "arith")
-    return !threadOnly && !isa<SlotLoadOp>(def) && def->getNumOperands() == 0;
-  return llvm::all_of(def->getOperands(), [&](Value operand) {
-    return isComputedFrom(operand, threadOnly);
-  });
-}
-
 /// Whether some thread of the block takes `ifOp`'s then-branch, in every
 /// execution: its condition is on thread indices only, and holds for one.
 static bool isTakenBySomeThread(scf::IfOp ifOp, KernelOp kernel) {

@@ -52,10 +52,14 @@
 // (any byte of each operand's span; accesses alike but for their bytes
 // together), and exactly only where it may meet.
 //
+// A named barrier of part of the block (bar.sync a, b) orders the threads
+// naming the same barrier a: its pairs' cases are split by whether the two
+// threads name the same one (NamedBarriers).
+//
 // Where the kernel synchronizes in ways the model does not know (a cp.async
-// no wait is sure to retire, mbarriers beyond rings, TMA stores, wgmma,
-// partial named barriers), the proof says so with a warning at that op
-// instead of judging.
+// no wait is sure to retire, mbarriers beyond rings, TMA stores, bar.arrive,
+// cluster barriers), the proof says so with a warning at that op instead of
+// judging.
 //
 //===----------------------------------------------------------------------===//
 
@@ -239,12 +243,48 @@ bool holdsGroupEvents(Operation *op, GroupFamily family) {
 }
 
 /// Whether `op` is an scf.for whose body commits or waits at its top level
-/// only: a loop the walk for a retiring wait can enter.
+/// or in scf.ifs only (findRetiringWait): a loop the walk for a retiring wait
+/// can enter.
 bool isPipelineLoop(Operation *op, GroupFamily family) {
   auto loop = dyn_cast<scf::ForOp>(op);
   return loop && llvm::none_of(*loop.getBody(), [&](Operation &nested) {
-           return nested.getNumRegions() && holdsGroupEvents(&nested, family);
+           return nested.getNumRegions() && !isa<scf::IfOp>(nested) &&
+                  holdsGroupEvents(&nested, family);
          });
+}
+
+/// Whether `value` and `other` compute the same: one value, or alike ops of
+/// operands that do (a condition the Python layer traces again).
+bool areEquivalentValues(Value value, Value other, unsigned depth = 0) {
+  if (value == other)
+    return true;
+  auto first = dyn_cast<OpResult>(value), second = dyn_cast<OpResult>(other);
+  if (!first || !second || depth > 16 ||
+      first.getResultNumber() != second.getResultNumber() ||
+      first.getOwner()->getNumRegions() || second.getOwner()->getNumRegions())
+    return false;
+  return OperationEquivalence::isEquivalentTo(
+      first.getOwner(), second.getOwner(),
+      [&](Value a, Value b) {
+        return success(areEquivalentValues(a, b, depth + 1));
+      },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
+/// Whether the thread that issued `copy` surely takes `ifOp`'s then-branch:
+/// its condition is on thread indices only and computes the same as the
+/// condition of an scf.if whose then-branch holds the copy (one thread's
+/// TMA stores, and its waits for them, each under `tid % 128 == 0`).
+bool isTakenByIssuer(scf::IfOp ifOp, Operation *copy) {
+  if (!copy || !isComputedFrom(ifOp.getCondition(), /*threadOnly=*/true))
+    return false;
+  for (Operation *child = copy, *around = copy->getParentOp(); around;
+       child = around, around = around->getParentOp())
+    if (auto outer = dyn_cast<scf::IfOp>(around))
+      if (child->getParentRegion() == &outer.getThenRegion() &&
+          areEquivalentValues(outer.getCondition(), ifOp.getCondition()))
+        return true;
+  return false;
 }
 
 /// Walks the ops from `first` on in its block, counting `commits`: the
@@ -254,12 +294,23 @@ bool isPipelineLoop(Operation *op, GroupFamily family) {
 /// given); failure where another construct on the way commits or waits
 /// inside.
 FailureOr<Operation *> findRetiringWait(Operation *first, GroupFamily family,
-                                        int64_t &commits,
+                                        Operation *copy, int64_t &commits,
                                         Operation **loop = nullptr) {
   for (Operation *next = first; next; next = next->getNextNode()) {
     if (next->getNumRegions()) {
       if (!holdsGroupEvents(next, family))
         continue;
+      if (auto ifOp = dyn_cast<scf::IfOp>(next)) {
+        // The issuer's own branch runs its events in order; one it may skip
+        // counts no commit (more commits retire no later) and no wait.
+        if (!isTakenByIssuer(ifOp, copy))
+          continue;
+        FailureOr<Operation *> wait = findRetiringWait(
+            &ifOp.getThenRegion().front().front(), family, copy, commits);
+        if (failed(wait) || *wait)
+          return wait;
+        continue;
+      }
       if (!loop || !isPipelineLoop(next, family))
         return failure();
       *loop = next;
@@ -290,13 +341,13 @@ FailureOr<Operation *> findRetiringWait(Operation *first, GroupFamily family,
 /// kernel's end; failure where another construct on the way commits or
 /// waits inside.
 FailureOr<Operation *> findWaitUpToLoop(Operation *op, KernelOp kernel,
-                                        GroupFamily family, int64_t &commits,
-                                        Operation *&around,
+                                        GroupFamily family, Operation *copy,
+                                        int64_t &commits, Operation *&around,
                                         Operation **ahead = nullptr) {
   around = nullptr;
   for (Operation *current = op;;) {
     FailureOr<Operation *> wait =
-        findRetiringWait(current->getNextNode(), family, commits, ahead);
+        findRetiringWait(current->getNextNode(), family, copy, commits, ahead);
     if (failed(wait) || *wait || (ahead && *ahead))
       return wait;
     Operation *parent = current->getParentOp();
@@ -315,13 +366,14 @@ FailureOr<Operation *> findWaitUpToLoop(Operation *op, KernelOp kernel,
 /// iteration (1, 2, ...) with one. Null where none is (the body commits
 /// nothing, so no later wait completes more).
 Operation *findWaitInIterations(scf::ForOp loop, GroupFamily family,
-                                int64_t commits, int64_t &iteration) {
+                                Operation *copy, int64_t commits,
+                                int64_t &iteration) {
   Block *body = loop.getBody();
   // wait_group N takes at most N + 1 iterations that commit.
   for (iteration = 1; iteration <= 64; ++iteration) {
     int64_t before = commits;
     FailureOr<Operation *> wait =
-        findRetiringWait(&body->front(), family, commits);
+        findRetiringWait(&body->front(), family, copy, commits);
     if (failed(wait))
       return nullptr;
     if (*wait)
@@ -344,7 +396,7 @@ Retirement findRetirement(Operation *copy, KernelOp kernel,
   int64_t commits = 0;
   Operation *around = nullptr, *ahead = nullptr;
   FailureOr<Operation *> wait =
-      findWaitUpToLoop(copy, kernel, family, commits, around, &ahead);
+      findWaitUpToLoop(copy, kernel, family, copy, commits, around, &ahead);
   if (failed(wait))
     return {};
   Retirement retirement;
@@ -364,7 +416,7 @@ Retirement findRetirement(Operation *copy, KernelOp kernel,
   }
   int64_t iteration = 0;
   retirement.wait =
-      findWaitInIterations(retirement.loop, family, commits, iteration);
+      findWaitInIterations(retirement.loop, family, copy, commits, iteration);
   if (!retirement.wait)
     return {};
   retirement.iterations = retirement.fromLoopStart ? iteration - 1 : iteration;
@@ -372,11 +424,67 @@ Retirement findRetirement(Operation *copy, KernelOp kernel,
   // (later ones may not run; fewer commits retire no earlier).
   Operation *unused = nullptr;
   FailureOr<Operation *> afterLoop =
-      findWaitUpToLoop(retirement.loop, kernel, family, commits, unused);
+      findWaitUpToLoop(retirement.loop, kernel, family, copy, commits, unused);
   if (failed(afterLoop) || !*afterLoop)
     return {};
   retirement.afterLoop = *afterLoop;
   return retirement;
+}
+
+/// In a pipeline whose copy retires in the next iteration of its loop
+/// (bounds the same in every thread), a wait of that iteration the issuer
+/// surely runs before `second`: one that retires every committed group
+/// (wait_group 0, wait_all), earlier in a block that holds `second`, at its
+/// top level or in an scf.if the issuer surely takes, where every scf.if
+/// from that block up to the loop is taken by every thread alike (its
+/// condition on no thread index) or surely by the issuer. The copy ends
+/// there for `second` (the Hopper epilogue's deferred stores wait for the
+/// previous tile's TMA stores under a condition on the tile).
+Operation *findEarlyWait(const Retirement &retirement, Operation *copy,
+                         Operation *second, GroupFamily family) {
+  scf::ForOp loop = retirement.loop;
+  if (!loop || retirement.fromLoopStart || retirement.iterations != 1 ||
+      !loop->isProperAncestor(second) ||
+      !llvm::all_of(ValueRange{loop.getLowerBound(), loop.getUpperBound(),
+                               loop.getStep()},
+                    [](Value bound) {
+                      return isComputedFrom(bound, /*threadOnly=*/false);
+                    }))
+    return nullptr;
+  auto retiresAll = [&](Operation *op) {
+    int64_t pending = 0;
+    ptx::AsyncGroupEvent event = getAsyncGroupEvent(op, family, pending);
+    return event == ptx::AsyncGroupEvent::WaitAll ||
+           (event == ptx::AsyncGroupEvent::WaitGroup && pending == 0);
+  };
+  // Whether the issuer reaches `block` wherever another thread does.
+  auto reachedAlike = [&](Block *block) {
+    for (Operation *around = block->getParentOp(); around != loop;
+         around = around->getParentOp()) {
+      auto ifOp = dyn_cast<scf::IfOp>(around);
+      if (!ifOp || !ifOp.getThenRegion().isAncestor(block->getParent()) ||
+          !(isComputedFrom(ifOp.getCondition(), /*threadOnly=*/false) ||
+            isTakenByIssuer(ifOp, copy)))
+        return false;
+    }
+    return true;
+  };
+  for (Operation *child = second; child->getParentOp() != loop;
+       child = child->getParentOp()) {
+    if (!reachedAlike(child->getBlock()))
+      continue;
+    for (Operation *before = child->getPrevNode(); before;
+         before = before->getPrevNode()) {
+      if (retiresAll(before))
+        return before;
+      if (auto ifOp = dyn_cast<scf::IfOp>(before);
+          ifOp && isTakenByIssuer(ifOp, copy))
+        for (Operation &nested : ifOp.getThenRegion().front())
+          if (retiresAll(&nested))
+            return &nested;
+    }
+  }
+  return nullptr;
 }
 
 /// A construct the model does not cover: the op and why.
@@ -414,10 +522,13 @@ collectAccesses(KernelOp kernel, const MbarrierRings &rings, ModelGap &gap) {
     const ptx::Instruction &instruction = **selected;
     const ptx::FamilyModule &module = ptx::getFamilyModule(instruction);
     Retirement retirement;
-    if (module.getAsyncGroupEvent) {
-      ptx::AsyncGroupEvent event = module.getAsyncGroupEvent(instruction);
-      if (event != ptx::AsyncGroupEvent::Copy)
-        return; // commits and waits: no access of their own
+    ptx::AsyncGroupEvent event = module.getAsyncGroupEvent
+                                     ? module.getAsyncGroupEvent(instruction)
+                                     : ptx::AsyncGroupEvent::None;
+    if (event != ptx::AsyncGroupEvent::None &&
+        event != ptx::AsyncGroupEvent::Copy)
+      return; // commits and waits: no access of their own
+    if (event == ptx::AsyncGroupEvent::Copy) {
       retirement = findRetirement(op, kernel, &module);
       if (!retirement)
         return setGap(
@@ -524,7 +635,11 @@ collectAccesses(KernelOp kernel, const MbarrierRings &rings, ModelGap &gap) {
 /// them.
 class BarrierPaths {
 public:
-  explicit BarrierPaths(int64_t numThreads) : numThreads(numThreads) {}
+  /// `namedBarriers`: bar.sync ops of part of the block that count as
+  /// barriers too (those of one barrier name, RaceProof's NamedBarriers).
+  BarrierPaths(int64_t numThreads,
+               llvm::SmallPtrSet<Operation *, 4> namedBarriers = {})
+      : numThreads(numThreads), namedBarriers(std::move(namedBarriers)) {}
 
   /// Whether every execution of `op` executes a CTA barrier.
   bool isMustBarrier(Operation *op) {
@@ -588,7 +703,7 @@ private:
   }
 
   bool computeMustBarrier(Operation *op) {
-    if (isCTABarrier(op, numThreads))
+    if (isCTABarrier(op, numThreads) || namedBarriers.contains(op))
       return true;
     if (auto ifOp = dyn_cast<scf::IfOp>(op))
       return hasMustBarrier(ifOp.getThenRegion()) &&
@@ -610,7 +725,73 @@ private:
   }
 
   int64_t numThreads;
+  llvm::SmallPtrSet<Operation *, 4> namedBarriers;
   DenseMap<Operation *, bool> memo;
+};
+
+/// Whether `op` is a bar.sync of part of the block (its thread count below
+/// the block's): a named barrier that orders the threads naming it.
+bool isPartialNamedBarrier(Operation *op, int64_t numThreads) {
+  auto apply = dyn_cast<tile::ApplyOp>(op);
+  if (!apply || apply.getInstruction().getForms().empty())
+    return false;
+  StringRef form = apply.getInstruction().getForms().front().formName;
+  return (form == "bar.sync" || form == "bar.sync.count") &&
+         !isCTABarrier(op, numThreads);
+}
+
+/// The named barriers of part of the block, by the value naming them. Two
+/// threads that pass one of them in the same place pass the same barrier
+/// only where they name the same one: a barrier named by a value (a
+/// warpgroup's own) orders two threads where the value is the same in
+/// both; one named by a constant, every two threads that pass it (the
+/// convergence check proved exactly its count does). Barriers of two names
+/// are never counted together (one thread could pass one where the other
+/// passes the other); of several constants, none is counted. Names computed
+/// alike from thread indices alone (`1 + warpgroup`, traced at each
+/// barrier) are one name.
+struct NamedBarriers {
+  /// The values naming barriers, and each one's bar.sync ops.
+  SmallVector<Value> names;
+  SmallVector<llvm::SmallPtrSet<Operation *, 4>> byName;
+  /// The bar.sync ops named by the kernel's one constant, if one.
+  llvm::SmallPtrSet<Operation *, 4> constantNamed;
+
+  void collect(KernelOp kernel, int64_t numThreads) {
+    std::optional<int64_t> constant;
+    bool severalConstants = false;
+    kernel.walk([&](tile::ApplyOp op) {
+      if (!isPartialNamedBarrier(op, numThreads))
+        return;
+      FailureOr<SmallVector<tile::MixedOperand>> operands =
+          tile::getMixedOperands(op, op.getArgs(), op.getOperandKinds());
+      if (failed(operands) || operands->empty())
+        return;
+      const tile::MixedOperand &name = operands->front();
+      if (auto immediate = dyn_cast_if_present<IntegerAttr>(name.immediate)) {
+        constant = constant.value_or(immediate.getInt());
+        severalConstants |= *constant != immediate.getInt();
+        constantNamed.insert(op);
+        return;
+      }
+      if (!name.value)
+        return;
+      // A name computed from thread indices alone is the same in a thread
+      // wherever it is computed: one traced again is the same name.
+      auto same = llvm::find_if(names, [&](Value other) {
+        return isComputedFrom(other, /*threadOnly=*/true) &&
+               areEquivalentValues(other, name.value);
+      });
+      if (same == names.end()) {
+        names.push_back(name.value);
+        byName.emplace_back();
+        same = std::prev(names.end());
+      }
+      byName[same - names.begin()].insert(op);
+    });
+    if (severalConstants)
+      constantNamed.clear();
+  }
 };
 
 /// One way two accesses can run between the same two barriers: the first
@@ -640,6 +821,15 @@ struct EpochCase {
   const Retirement *pipeline = nullptr;
   int copyEnds = 0;
   std::optional<std::pair<int64_t, int64_t>> secondRange;
+
+  bool operator==(const EpochCase &other) const {
+    return sameIteration == other.sameIteration && advanced == other.advanced &&
+           nextIteration == other.nextIteration &&
+           lastOfFirst == other.lastOfFirst &&
+           firstOfSecond == other.firstOfSecond && inFlight == other.inFlight &&
+           retiredAt == other.retiredAt && pipeline == other.pipeline &&
+           copyEnds == other.copyEnds && secondRange == other.secondRange;
+  }
 };
 
 using EpochCases = SmallVector<EpochCase, 2>;
@@ -755,11 +945,17 @@ struct RingOrderCase {
 class RaceProof {
 public:
   RaceProof(KernelOp kernel, const MbarrierRings &rings, bool strict)
-      : kernel(kernel), rings(rings), paths(kernel.getLaunch().getNumThreads()),
-        strict(strict) {
+      : kernel(kernel), rings(rings), strict(strict) {
     for (auto [dim, extent] : llvm::enumerate(kernel.getLaunch().getBlock()))
       block[dim] = extent;
     numThreads = block[0] * block[1] * block[2];
+    // paths[0]: CTA barriers and those named by the one constant; paths[1 +
+    // j]: CTA barriers and those named by named.names[j].
+    named.collect(kernel, numThreads);
+    paths.push_back(
+        std::make_unique<BarrierPaths>(numThreads, named.constantNamed));
+    for (const auto &ops : named.byName)
+      paths.push_back(std::make_unique<BarrierPaths>(numThreads, ops));
     kernel.walk<WalkOrder::PreOrder>(
         [&](Operation *op) { programOrder[op] = programOrder.size(); });
     // A barrier whose condition (or loop) reads memory: the proof treats it
@@ -801,7 +997,11 @@ private:
   /// The epoch cases of `first` before `second`; for an asynchronous copy,
   /// those of its retiring wait and those where it is in flight.
   EpochCases getCopyEpochCases(const SharedAccess &first,
-                               const SharedAccess &second);
+                               const SharedAccess &second, BarrierPaths &paths);
+  /// Requires the barrier name `name` to be the same value in copies 0 and
+  /// 1 (`relation` 0), smaller in copy 0 (−1) or larger (+1); failure where
+  /// the proof cannot translate it.
+  LogicalResult relateNames(AccessProof &proof, Value name, int relation);
   /// Adds an epoch case's relations between the copies.
   void relate(AccessProof &proof, const EpochCase &epoch);
   /// The cases where `order` does not hold, each narrowing `proof`: it
@@ -842,7 +1042,16 @@ private:
                        const SharedAccess &second,
                        const AccessForms &secondForms, const EpochCase &epoch,
                        ArrayRef<UnusedGuard> unused,
-                       ArrayRef<RingOrderCase> orders);
+                       ArrayRef<RingOrderCase> orders,
+                       ArrayRef<std::pair<Operation *, Value>> unshared);
+  /// Whether the proof can relate a barrier name's value in two threads.
+  bool canRelateNames(Value name);
+  /// Whether no byte of `access` is touched by two of its executors (two
+  /// threads; warps, for a collective) in one execution of its op: its
+  /// elements enumerated, where its regions' offsets are the same in every
+  /// thread. An access against itself in one iteration then needs no
+  /// question (a staging buffer's swizzled layout costs the solver much).
+  bool isExecutedDisjointly(const SharedAccess &access);
   std::string describeExecutor(const SharedAccess &access, int64_t thread);
   std::string describeIterations(AccessProof &proof, unsigned copy,
                                  const SharedAccess &access,
@@ -850,7 +1059,10 @@ private:
 
   KernelOp kernel;
   const MbarrierRings &rings;
-  BarrierPaths paths;
+  NamedBarriers named;
+  SmallVector<std::unique_ptr<BarrierPaths>> paths;
+  DenseMap<Value, bool> relatableNames;
+  DenseMap<std::pair<Operation *, unsigned>, bool> disjointAccesses;
   int64_t block[3] = {1, 1, 1};
   int64_t numThreads;
   bool strict;
@@ -1344,7 +1556,8 @@ RaceProof::report(AccessProof &proof, const Point &point,
                   const SharedAccess &first, const AccessForms &firstForms,
                   const SharedAccess &second, const AccessForms &secondForms,
                   const EpochCase &epoch, ArrayRef<UnusedGuard> unused,
-                  ArrayRef<RingOrderCase> orders) {
+                  ArrayRef<RingOrderCase> orders,
+                  ArrayRef<std::pair<Operation *, Value>> unshared) {
   std::optional<Concrete> early = recompute(proof, 0, first, firstForms, point);
   std::optional<Concrete> late =
       recompute(proof, 1, second, secondForms, point);
@@ -1380,8 +1593,11 @@ RaceProof::report(AccessProof &proof, const Point &point,
   if (first.completion && !self)
     diag << " can run unordered (a TMA load's write is complete only at its "
             "mbarrier's phase, whatever CTA barriers follow it)";
-  else
+  else if (named.names.empty() && named.constantNamed.empty())
     diag << " can run with no CTA barrier between them";
+  else
+    diag << " can run with no CTA barrier, nor a named barrier both threads "
+            "pass, between them";
   if (!orders.empty())
     diag << " and no mbarrier phase orders them";
   std::string lateIterations = describeIterations(proof, 1, second, point);
@@ -1415,10 +1631,11 @@ RaceProof::report(AccessProof &proof, const Point &point,
     Diagnostic &note = diag.attachNote(wait->getLoc());
     if (epoch.inFlight)
       note << "the copy is still in flight at the " << second.getKind()
-           << ": its write is complete only after this wait";
+           << ": its " << first.getKind()
+           << " is complete only after this wait";
     else
-      note << "the copy's write is complete in its thread only after this "
-              "wait";
+      note << "the copy's " << first.getKind()
+           << " is complete in its thread only after this wait";
     if (const Retirement *pipeline = epoch.pipeline) {
       int64_t iterations = pipeline->iterations;
       if (epoch.copyEnds > 0 && pipeline->fromLoopStart)
@@ -1438,6 +1655,21 @@ RaceProof::report(AccessProof &proof, const Point &point,
     }
     if (!epoch.inFlight)
       note << ", and no CTA barrier follows it before the " << second.getKind();
+  }
+  for (auto [barrier, name] : unshared) {
+    proof.setCopy(1);
+    FailureOr<Linear> here = proof.translate(name);
+    proof.setCopy(0);
+    FailureOr<Linear> there = proof.translate(name);
+    if (failed(here) || failed(there))
+      continue;
+    diag.attachNote(barrier->getLoc())
+        << "this named barrier orders only threads that name the same "
+           "barrier: the "
+        << second.getKind() << "'s thread names barrier "
+        << toString(AccessProof::evaluate(*here, point)) << ", the "
+        << first.getKind() << "'s "
+        << toString(AccessProof::evaluate(*there, point));
   }
   for (const RingOrderCase &order : orders)
     if (order.applies)
@@ -1532,7 +1764,8 @@ static bool isAfterLoop(Operation *op, Operation *loop,
 }
 
 EpochCases RaceProof::getCopyEpochCases(const SharedAccess &first,
-                                        const SharedAccess &second) {
+                                        const SharedAccess &second,
+                                        BarrierPaths &paths) {
   bool self = &first == &second;
   tile::ApplyOp firstOp = first.op;
   const Retirement &retirement = first.retirement;
@@ -1587,11 +1820,20 @@ EpochCases RaceProof::getCopyEpochCases(const SharedAccess &first,
   inFlight.pipeline = &retirement;
   if (loop->isAncestor(second.op)) {
     // In the copy's iteration after it (or from the loop's first), in the
-    // iterations between, or in the wait's iteration before it.
+    // iterations between, or in the wait's iteration before it — unless an
+    // earlier wait of that iteration ends the copy first (findEarlyWait).
     int64_t low =
         retirement.fromLoopStart || order(second.op) > order(firstOp) ? 0 : 1;
     int64_t high = retirement.iterations -
                    (order(second.op) < order(retirement.wait) ? 0 : 1);
+    if (high == 1)
+      if (Operation *early =
+              findEarlyWait(retirement, firstOp, second.op,
+                            &ptx::getFamilyModule(
+                                firstOp.getInstruction().getForms().front()))) {
+        addAfter(early, -1);
+        high = 0;
+      }
     if (low > high)
       return epochs;
     inFlight.retiredAt = retirement.wait;
@@ -1767,6 +2009,109 @@ RaceProof::findUnordered(AccessProof &proof, ArrayRef<RingOrder> orders,
   return result;
 }
 
+LogicalResult RaceProof::relateNames(AccessProof &proof, Value name,
+                                     int relation) {
+  proof.setCopy(0);
+  FailureOr<Linear> first = proof.translate(name);
+  proof.setCopy(1);
+  FailureOr<Linear> second =
+      succeeded(first) ? proof.translate(name) : FailureOr<Linear>();
+  if (failed(first) || failed(second))
+    return failure();
+  Linear difference = *combine(*first, -1, *second);
+  if (relation == 0)
+    proof.requireZero(difference);
+  else if (relation < 0) // first ≤ second − 1
+    proof.require(
+        *combine(*combine(constant(0), -1, difference), 1, constant(-1)));
+  else // first ≥ second + 1
+    proof.require(*combine(difference, 1, constant(-1)));
+  return success();
+}
+
+bool RaceProof::isExecutedDisjointly(const SharedAccess &access) {
+  auto key =
+      std::make_pair(static_cast<Operation *>(access.op), access.operandIndex);
+  auto known = disjointAccesses.find(key);
+  if (known != disjointAccesses.end())
+    return known->second;
+  auto enumerate = [&] {
+    // A region offset on no thread index is the same in both executions;
+    // one on thread indices alone is evaluated for each executor.
+    SmallVector<std::pair<Value, int64_t>> byThread;
+    for (RegionOp region : access.regions) {
+      int64_t sourceBytes =
+          getStorageBytes(region.getSource().getType()).value_or(1);
+      for (auto [offset, elements] :
+           llvm::zip(region.getOffsets(), region.getDynamicOffsetStrides())) {
+        if (isComputedFrom(offset, /*threadOnly=*/false))
+          continue;
+        if (!isComputedFrom(offset, /*threadOnly=*/true))
+          return false;
+        byThread.push_back({offset, elements * sourceBytes});
+      }
+    }
+    int64_t elements = access.type.getNumElements();
+    if (elements > (int64_t(1) << 20) || access.elementsPerGroup <= 0 ||
+        numThreads > 1024)
+      return false;
+    SmallVector<int64_t> threadBytes(numThreads, 0);
+    for (int64_t tid = 0; tid < numThreads && !byThread.empty(); ++tid) {
+      ConcreteEvaluator evaluator(kernel);
+      evaluator.bindLaunchIndex(/*thread=*/true, 0, tid % block[0]);
+      evaluator.bindLaunchIndex(/*thread=*/true, 1, tid / block[0] % block[1]);
+      evaluator.bindLaunchIndex(/*thread=*/true, 2,
+                                tid / (block[0] * block[1]));
+      for (auto [offset, stride] : byThread) {
+        std::optional<int64_t> value = evaluator.evaluateSigned(offset);
+        if (!value)
+          return false;
+        threadBytes[tid] += *value * stride;
+      }
+    }
+    TileLayout layout = access.type.getLayoutOrDefault();
+    DenseMap<int64_t, int64_t> executorAt;
+    for (int64_t element = 0; element < elements; ++element) {
+      int64_t offset = at(layout.apply(element), Axis::m) * access.storageBytes;
+      SmallVector<int64_t> group;
+      int64_t groupFlat = element / access.elementsPerGroup;
+      for (int64_t extent : llvm::reverse(access.domain.groupShape)) {
+        group.insert(group.begin(), groupFlat % extent);
+        groupFlat /= extent;
+      }
+      bool alone = true;
+      access.domain.forEachThread(group, [&](int64_t tid) {
+        int64_t executor = access.domain.warpgroupInAtom ? tid / 128
+                           : access.collective           ? tid / 32
+                                                         : tid;
+        for (int64_t byte = 0; alone && byte < access.storageBytes; ++byte) {
+          auto [at, inserted] = executorAt.try_emplace(
+              offset + threadBytes[tid] + byte, executor);
+          alone = inserted || at->second == executor;
+        }
+        return alone;
+      });
+      if (!alone)
+        return false;
+    }
+    return true;
+  };
+  bool disjoint = enumerate();
+  disjointAccesses[key] = disjoint;
+  return disjoint;
+}
+
+bool RaceProof::canRelateNames(Value name) {
+  auto known = relatableNames.find(name);
+  if (known != relatableNames.end())
+    return known->second;
+  AccessProof proof(kernel);
+  proof.makeLoopsPrivate();
+  bool relatable = succeeded(relateNames(proof, name, 0));
+  relatableNames[name] = relatable;
+  return relatable;
+}
+
 LogicalResult RaceProof::checkPair(const SharedAccess &first,
                                    const SharedAccess &second, bool apart) {
   // Most pairs an mbarrier ring orders are settled by their stages alone:
@@ -1784,8 +2129,46 @@ LogicalResult RaceProof::checkPairModel(const SharedAccess &first,
                                         bool coarse, bool &mayMeet) {
   bool self = &first == &second;
   bool alike = isSwizzledAlike(kernel, first, second);
-  EpochCases epochs = apart ? getEpochCases(first.op, second.op, kernel, paths)
-                            : getCopyEpochCases(first, second);
+  auto epochsWith = [&](BarrierPaths &barriers) {
+    return apart ? getEpochCases(first.op, second.op, kernel, barriers)
+                 : getCopyEpochCases(first, second, barriers);
+  };
+  // The named barriers of part of the block (NamedBarriers): the two run
+  // unordered with those of name j counted where both threads name the same
+  // barrier j, or with none counted where they name different barriers of
+  // each name that would order them (a name whose barriers change no case
+  // needs no split).
+  struct BarrierCase {
+    EpochCases epochs;
+    int sameName = -1;
+    bool anyNames = false;
+  };
+  SmallVector<BarrierCase, 2> barrierCases = {{epochsWith(*paths[0])}};
+  SmallVector<unsigned> namesApart;
+  for (auto [name, value] : llvm::enumerate(named.names)) {
+    EpochCases cases = epochsWith(*paths[1 + name]);
+    if (llvm::equal(cases, barrierCases.front().epochs) ||
+        !canRelateNames(value))
+      continue;
+    barrierCases.push_back({std::move(cases), static_cast<int>(name)});
+    namesApart.push_back(name);
+  }
+  // An epoch case of every split (an access against itself in one
+  // iteration, a way with no named barrier on it) is asked once, for any
+  // names.
+  if (barrierCases.size() > 1) {
+    BarrierCase common{{}, -1, /*anyNames=*/true};
+    for (const EpochCase &epoch : barrierCases.front().epochs)
+      if (llvm::all_of(barrierCases, [&](const BarrierCase &split) {
+            return llvm::is_contained(split.epochs, epoch);
+          }))
+        common.epochs.push_back(epoch);
+    for (BarrierCase &split : barrierCases)
+      llvm::erase_if(split.epochs, [&](const EpochCase &epoch) {
+        return llvm::is_contained(common.epochs, epoch);
+      });
+    barrierCases.push_back(std::move(common));
+  }
   // The mbarrier phases that may order them: one access's arrival (or
   // completion) against a wait before the other.
   SmallVector<RingOrder, 2> orders;
@@ -1795,97 +2178,137 @@ LogicalResult RaceProof::checkPairModel(const SharedAccess &first,
       for (const RingLink &acquire : after->acquires)
         if (release.link.event->barriers == acquire.event->barriers)
           orders.push_back({before, beforeCopy, &release, &acquire});
-  for (const EpochCase &epoch : epochs) {
-    for (ArrayRef<GuardLiteral> firstGuard : first.guardCases) {
-      for (ArrayRef<GuardLiteral> secondGuard : second.guardCases) {
-        AccessProof shared(kernel);
-        shared.makeLoopsPrivate();
-        for (Operation *loop : epoch.sameIteration)
-          if (!epoch.pipeline || loop != epoch.pipeline->loop)
-            shared.shareLoop(loop);
-        SmallVector<UnusedGuard> unused;
-        shared.setCopy(0);
-        bool warps = first.collective || second.collective;
-        FailureOr<AccessForms> early =
-            model(shared, first, firstGuard, unused, warps, alike, coarse);
-        shared.setCopy(1);
-        FailureOr<AccessForms> late = failure();
-        if (succeeded(early))
-          late =
-              model(shared, second, secondGuard, unused, warps, alike, coarse);
-        if (failed(late))
-          // check-diagnostics: internal, the bounds proof translated the
-          // same offsets first (and refuses what overflows)
-          return second.op->emitOpError()
-                 << "cannot prove the shared memory free of data races: "
-                 << (shared.reason.empty()
-                         ? std::string("the integer arithmetic overflows "
-                                       "64 bits")
-                         : shared.reason);
-        relate(shared, epoch);
-        // One byte: most pairs never meet, which one question settles for
-        // both orders of the executors.
-        shared.requireZero(*combine(early->byte, -1, late->byte));
-        // Where a ring may order them, the stages they share are usually
-        // possible: the question is left to the cases below.
-        if (orders.empty() && !shared.isFeasible())
-          continue;
-        auto findExecutors = [&](AccessProof &unordered,
-                                 ArrayRef<RingOrderCase> orders)
-            -> std::optional<LogicalResult> {
-          // Most cases the ring orders leave have no point at all.
-          if (!orders.empty() && !unordered.isFeasible())
-            return std::nullopt;
-          // Two executors, in each order (one suffices for an access against
-          // itself in the same iterations: the two are interchangeable).
-          bool symmetric = self && !epoch.advanced;
-          for (bool firstIsLower : {true, false}) {
-            if (symmetric && !firstIsLower)
-              continue;
-            AccessProof proof = unordered;
-            const Linear &lower = warps ? early->warp : early->thread;
-            const Linear &higher = warps ? late->warp : late->thread;
-            proof.require(*combine(*combine(firstIsLower ? higher : lower, -1,
-                                            firstIsLower ? lower : higher),
-                                   1, constant(-1)));
-            if (!proof.isFeasible())
-              continue;
-            if (coarse) {
-              mayMeet = true;
-              return success();
-            }
-            // A witness of two warps where there is one: the one the
-            // interpreter (whose warps run in lockstep) and racecheck see too.
-            std::optional<Point> point;
-            if (!warps) {
-              AccessProof acrossWarps = proof;
-              FailureOr<Linear> earlyWarp =
-                  acrossWarps.floorDivide(early->thread, 32);
-              FailureOr<Linear> lateWarp =
-                  acrossWarps.floorDivide(late->thread, 32);
-              if (succeeded(earlyWarp) && succeeded(lateWarp)) {
-                acrossWarps.require(
-                    *combine(*combine(firstIsLower ? *lateWarp : *earlyWarp, -1,
-                                      firstIsLower ? *earlyWarp : *lateWarp),
-                             1, constant(-1)));
-                if (acrossWarps.isFeasible()) {
-                  point = acrossWarps.sampleLeast();
-                  return report(acrossWarps, *point, first, *early, second,
-                                *late, epoch, unused, orders);
+  for (const BarrierCase &barrierCase : barrierCases) {
+    for (const EpochCase &epoch : barrierCase.epochs) {
+      // One execution of an access against itself: its executors' bytes.
+      if (self && !epoch.advanced && !epoch.inFlight && !epoch.retiredAt &&
+          !epoch.pipeline && isExecutedDisjointly(first))
+        continue;
+      for (ArrayRef<GuardLiteral> firstGuard : first.guardCases) {
+        for (ArrayRef<GuardLiteral> secondGuard : second.guardCases) {
+          AccessProof common(kernel);
+          common.makeLoopsPrivate();
+          for (Operation *loop : epoch.sameIteration)
+            if (!epoch.pipeline || loop != epoch.pipeline->loop)
+              common.shareLoop(loop);
+          SmallVector<UnusedGuard> unused;
+          common.setCopy(0);
+          bool warps = first.collective || second.collective;
+          FailureOr<AccessForms> early =
+              model(common, first, firstGuard, unused, warps, alike, coarse);
+          common.setCopy(1);
+          FailureOr<AccessForms> late = failure();
+          if (succeeded(early))
+            late = model(common, second, secondGuard, unused, warps, alike,
+                         coarse);
+          if (failed(late))
+            // check-diagnostics: internal, the bounds proof translated the
+            // same offsets first (and refuses what overflows)
+            return second.op->emitOpError()
+                   << "cannot prove the shared memory free of data races: "
+                   << (common.reason.empty()
+                           ? std::string("the integer arithmetic overflows "
+                                         "64 bits")
+                           : common.reason);
+          relate(common, epoch);
+          // One byte: most pairs never meet, which one question settles for
+          // both orders of the executors.
+          common.requireZero(*combine(early->byte, -1, late->byte));
+          // Where a ring may order them, the stages they share are usually
+          // possible: the question is left to the cases below.
+          if (orders.empty() && !common.isFeasible())
+            continue;
+          // The named barriers' case: the same name, or different ones (each
+          // name smaller or larger in the first's thread).
+          SmallVector<AccessProof, 1> namedCases = {common};
+          SmallVector<std::pair<Operation *, Value>> unsharedBarriers;
+          if (barrierCase.sameName >= 0) {
+            (void)relateNames(namedCases.front(),
+                              named.names[barrierCase.sameName], 0);
+          } else if (!barrierCase.anyNames) {
+            for (unsigned name : namesApart) {
+              SmallVector<AccessProof, 1> split;
+              for (AccessProof &proof : namedCases)
+                for (int relation : {-1, 1}) {
+                  AccessProof apartCase = proof;
+                  (void)relateNames(apartCase, named.names[name], relation);
+                  if (orders.empty() && !apartCase.isFeasible())
+                    continue;
+                  split.push_back(std::move(apartCase));
                 }
-              }
+              namedCases = std::move(split);
+              unsharedBarriers.push_back(
+                  {*llvm::min_element(named.byName[name],
+                                      [&](Operation *a, Operation *b) {
+                                        return programOrder.lookup(a) <
+                                               programOrder.lookup(b);
+                                      }),
+                   named.names[name]});
             }
-            point = proof.sampleLeast();
-            return report(proof, *point, first, *early, second, *late, epoch,
-                          unused, orders);
           }
-          return std::nullopt;
-        };
-        // Neither ring order holds (MbarrierRings.h).
-        SmallVector<RingOrderCase, 2> path;
-        if (std::optional<LogicalResult> result =
-                findUnordered(shared, orders, 0, path, findExecutors, unused))
-          return *result;
+          for (AccessProof &shared : namedCases) {
+            auto findExecutors = [&](AccessProof &unordered,
+                                     ArrayRef<RingOrderCase> orders)
+                -> std::optional<LogicalResult> {
+              // Most cases the ring orders leave have no point at all.
+              if (!orders.empty() && !unordered.isFeasible())
+                return std::nullopt;
+              // Two executors, in each order (one suffices for an access
+              // against itself in the same iterations: the two are
+              // interchangeable).
+              bool symmetric = self && !epoch.advanced;
+              for (bool firstIsLower : {true, false}) {
+                if (symmetric && !firstIsLower)
+                  continue;
+                AccessProof proof = unordered;
+                const Linear &lower = warps ? early->warp : early->thread;
+                const Linear &higher = warps ? late->warp : late->thread;
+                proof.require(
+                    *combine(*combine(firstIsLower ? higher : lower, -1,
+                                      firstIsLower ? lower : higher),
+                             1, constant(-1)));
+                if (!proof.isFeasible())
+                  continue;
+                if (coarse) {
+                  mayMeet = true;
+                  return success();
+                }
+                // A witness of two warps where there is one: the one the
+                // interpreter (whose warps run in lockstep) and racecheck see
+                // too.
+                std::optional<Point> point;
+                if (!warps) {
+                  AccessProof acrossWarps = proof;
+                  FailureOr<Linear> earlyWarp =
+                      acrossWarps.floorDivide(early->thread, 32);
+                  FailureOr<Linear> lateWarp =
+                      acrossWarps.floorDivide(late->thread, 32);
+                  if (succeeded(earlyWarp) && succeeded(lateWarp)) {
+                    acrossWarps.require(*combine(
+                        *combine(firstIsLower ? *lateWarp : *earlyWarp, -1,
+                                 firstIsLower ? *earlyWarp : *lateWarp),
+                        1, constant(-1)));
+                    if (acrossWarps.isFeasible()) {
+                      point = acrossWarps.sampleLeast();
+                      return report(acrossWarps, *point, first, *early, second,
+                                    *late, epoch, unused, orders,
+                                    unsharedBarriers);
+                    }
+                  }
+                }
+                point = proof.sampleLeast();
+                return report(proof, *point, first, *early, second, *late,
+                              epoch, unused, orders, unsharedBarriers);
+              }
+              return std::nullopt;
+            };
+            // Neither ring order holds (MbarrierRings.h).
+            SmallVector<RingOrderCase, 2> path;
+            if (std::optional<LogicalResult> result = findUnordered(
+                    shared, orders, 0, path, findExecutors, unused))
+              return *result;
+          }
+        }
       }
     }
   }
