@@ -133,6 +133,25 @@ struct AsyncCopyGroups {
   std::vector<AsyncCopy> open;
 };
 
+/// A TMA store's (or reduction's) read of its shared image, which the
+/// hardware may perform until the bulk wait_group that retires its group:
+/// the element's bytes, read again there as at the issuer's clock of the
+/// issue (`clock`), so that a write after the issue but not after the
+/// retirement conflicts.
+struct PendingBulkRead {
+  Storage *storage = nullptr;
+  int64_t offset = 0;
+  int64_t bytes = 0;
+  Operation *op = nullptr;
+  std::shared_ptr<const VectorClock> clock;
+};
+
+/// One lane's bulk groups, as AsyncCopyGroups.
+struct BulkReadGroups {
+  std::vector<std::vector<PendingBulkRead>> committed;
+  std::vector<PendingBulkRead> open;
+};
+
 class CtaRun;
 
 /// Bytes an asynchronous operation writes when it completes (a TMA load):
@@ -200,6 +219,8 @@ struct WarpState {
   VectorClock clock;
   /// Per lane, its cp.async groups.
   std::array<AsyncCopyGroups, kWarpSize> asyncCopies;
+  /// Per lane, its TMA stores' reads in flight, by bulk group.
+  std::array<BulkReadGroups, kWarpSize> bulkReads;
   /// wgmma accumulators in flight: the open group, then committed groups
   /// (oldest first).
   std::vector<PendingAccumulator> openWgmmaGroup;

@@ -201,6 +201,9 @@ public:
                                       ArrayRef<tile::MixedOperand> operands,
                                       const tile::ExecutionDomain &domain,
                                       LaneMask active);
+  /// Retires `lane`'s bulk groups beyond the newest `pending`: their TMA
+  /// stores' reads of shared memory are checked again at this moment.
+  LogicalResult retireBulkReads(unsigned lane, size_t pending);
   LogicalResult executeEwise(Operation *op, LaneMask mask);
 
   // Memory accesses with their checks (MemoryAccess.cpp). `op` is the

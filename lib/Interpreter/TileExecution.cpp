@@ -649,21 +649,56 @@ static RegionOp findRegion(Value value) {
   return {};
 }
 
+LogicalResult WarpExecutor::retireBulkReads(unsigned lane, size_t pending) {
+  BulkReadGroups &groups = warp.bulkReads[lane];
+  while (groups.committed.size() > pending) {
+    for (const PendingBulkRead &read : groups.committed.front()) {
+      uint64_t bits = 0;
+      asyncProxyAccess = true;
+      clockOverride = read.clock.get();
+      LogicalResult checked = this->read(read.op, *read.storage, lane,
+                                         read.offset, read.bytes, &bits);
+      clockOverride = nullptr;
+      asyncProxyAccess = false;
+      if (failed(checked))
+        return failure();
+    }
+    groups.committed.erase(groups.committed.begin());
+  }
+  return success();
+}
+
 // A load reads the box from global memory at issue, zero for elements
 // outside the tensor, and queues the shared-memory writes on its mbarrier,
 // where they complete (CtaRun::completePendingLoads); a store reads the
-// shared image and writes the elements inside the tensor at issue (its
-// bulk group's wait then has nothing left to wait for).
+// shared image and writes the elements inside the tensor at issue, and its
+// read stays in flight until the bulk wait_group that retires its group:
+// read again there, at the issuer's clock, so that another warp's write of
+// the image before that wait (and a barrier after it) is a race, as the
+// hardware may read the image any time until then.
 LogicalResult WarpExecutor::executeBulkTensorCopy(
     Operation *op, const ptx::Instruction &instruction,
     ArrayRef<MixedOperand> operands, const ExecutionDomain &domain,
     LaneMask active) {
   StringRef form = instruction.formName;
-  // Stores complete at issue: their bulk groups have nothing to wait for.
-  if (form == "cp.async.bulk.prefetch.tensor" ||
-      form == "cp.async.bulk.commit_group" ||
-      form == "cp.async.bulk.wait_group")
+  if (form == "cp.async.bulk.prefetch.tensor")
     return success();
+  if (form == "cp.async.bulk.commit_group" ||
+      form == "cp.async.bulk.wait_group") {
+    bool ok = true;
+    forEachLane(active, [&](unsigned lane) {
+      BulkReadGroups &groups = warp.bulkReads[lane];
+      if (form == "cp.async.bulk.commit_group") {
+        groups.committed.push_back(std::move(groups.open));
+        groups.open.clear();
+        return;
+      }
+      size_t pending = static_cast<size_t>(
+          tile::getIntegerImmediate(operands, 0).value_or(0));
+      ok = ok && succeeded(retireBulkReads(lane, pending));
+    });
+    return success(ok);
+  }
   bool reduce = form == "cp.reduce.async.bulk.tensor";
   bool multicast = form == "cp.async.bulk.tensor.load.multicast";
   if (form != "cp.async.bulk.tensor.load" &&
@@ -724,6 +759,7 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
     const LaneValue &globalValue = get(mapValue);
     const LaneValue &boxTile = get(boxValue);
     PendingWrite pending;
+    auto issued = std::make_shared<const VectorClock>(warp.clock);
     for (int64_t index = 0; index < elements && ok; ++index) {
       bool inside =
           !global.masked ||
@@ -739,11 +775,14 @@ LogicalResult WarpExecutor::executeBulkTensorCopy(
                               elementBytes, &bits));
         pending.elements.push_back({boxOffset, bits});
       } else if (inside) {
-        // The store reads the image through the async proxy.
+        // The store reads the image through the async proxy, until its
+        // bulk group retires.
         asyncProxyAccess = true;
         ok = succeeded(
             read(op, *boxTile.storage, lane, boxOffset, elementBytes, &bits));
         asyncProxyAccess = false;
+        warp.bulkReads[lane].open.push_back(
+            {boxTile.storage, boxOffset, elementBytes, op, issued});
         if (ok && reduce) {
           // Each element an atomic read-modify-write of global memory.
           atomicAccess = true;

@@ -1723,6 +1723,7 @@ tirx.kernel @tma_store_waits_for_one_group_less(%C: !C) launch(grid = [1], block
       %t4 = arith.muli %t, %c4 : index
       %box = tirx.region %C[%y, %t4] [32, 4] align 16 : !C
       %s = tirx.region %buf[%wg, 0, 0] [1, 32, 4] : !buf
+      // INTERP: races-invalid.mlir:[[# @LINE + 2]]:7: error: data race on byte 4 of the shared tensor
       // expected-note @+1 {{the other access: the read of byte 4 by thread 0 (warp 0, lane 0)}}
       tile.apply "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" scope(thread) (%box, %s) : !box, !slot
       tile.apply "cp.async.bulk.commit_group" scope(thread) ()
@@ -1778,6 +1779,7 @@ tirx.kernel @tma_store_wait_not_handed_on(%C: !C) launch(grid = [1], block = [25
       %t4 = arith.muli %t, %c4 : index
       %box = tirx.region %C[%y, %t4] [32, 4] align 16 : !C
       %s = tirx.region %buf[%wg, 0, 0] [1, 32, 4] : !buf
+      // INTERP: races-invalid.mlir:[[# @LINE + 2]]:7: error: data race on byte 12 of the shared tensor
       // expected-note @+1 {{the other access: the read of byte 4 by thread 0 (warp 0, lane 0)}}
       tile.apply "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" scope(thread) (%box, %s) : !box, !slot
       tile.apply "cp.async.bulk.commit_group" scope(thread) ()
