@@ -147,14 +147,16 @@ static std::optional<APFloat> getSpecialResult(const TensorCoreFormat &format,
   return std::nullopt;
 }
 
-/// One block: its products and c aligned to their largest exponent, each
-/// truncated toward zero 25 bits below it, summed and rounded.
-static APFloat sumBlock(const TensorCoreFormat &format,
-                        llvm::ArrayRef<APFloat> a, llvm::ArrayRef<APFloat> b,
-                        const APFloat &c) {
+/// The terms of c + the products: each nonzero product (aligned by the sum
+/// of its inputs' exponents) and c; or the result itself where an operand
+/// is special or every term is zero.
+static std::optional<APFloat> collectTerms(const TensorCoreFormat &format,
+                                           llvm::ArrayRef<APFloat> a,
+                                           llvm::ArrayRef<APFloat> b,
+                                           const APFloat &c,
+                                           llvm::SmallVectorImpl<Term> &terms) {
   if (std::optional<APFloat> special = getSpecialResult(format, a, b, c))
-    return *special;
-  llvm::SmallVector<Term, 17> terms;
+    return special;
   for (auto [x, y] : llvm::zip_equal(a, b)) {
     if (x.isZero() || y.isZero())
       continue;
@@ -167,6 +169,17 @@ static APFloat sumBlock(const TensorCoreFormat &format,
     terms.push_back(decompose(c));
   if (terms.empty())
     return APFloat::getZero(*format.accumulator);
+  return std::nullopt;
+}
+
+/// One block: its products and c aligned to their largest exponent, each
+/// truncated toward zero 25 bits below it, summed and rounded.
+static APFloat sumBlock(const TensorCoreFormat &format,
+                        llvm::ArrayRef<APFloat> a, llvm::ArrayRef<APFloat> b,
+                        const APFloat &c) {
+  llvm::SmallVector<Term, 17> terms;
+  if (std::optional<APFloat> result = collectTerms(format, a, b, c, terms))
+    return *result;
   int largest = terms.front().alignment;
   for (const Term &term : terms)
     largest = std::max(largest, term.alignment);
@@ -194,20 +207,9 @@ static APFloat sumBlock(const TensorCoreFormat &format,
 static APFloat sumExactly(const TensorCoreFormat &format,
                           llvm::ArrayRef<APFloat> a, llvm::ArrayRef<APFloat> b,
                           const APFloat &c) {
-  if (std::optional<APFloat> special = getSpecialResult(format, a, b, c))
-    return *special;
   llvm::SmallVector<Term, 33> terms;
-  for (auto [x, y] : llvm::zip_equal(a, b)) {
-    if (x.isZero() || y.isZero())
-      continue;
-    Term first = decompose(x), second = decompose(y);
-    terms.push_back(Term{first.significand * second.significand,
-                         first.exponent + second.exponent, 0});
-  }
-  if (!c.isZero())
-    terms.push_back(decompose(c));
-  if (terms.empty())
-    return APFloat::getZero(*format.accumulator);
+  if (std::optional<APFloat> result = collectTerms(format, a, b, c, terms))
+    return *result;
   int lowest = terms.front().exponent, highest = lowest;
   for (const Term &term : terms) {
     lowest = std::min(lowest, term.exponent);
