@@ -6,7 +6,7 @@
 
 // A cp.async pipeline with no wait after its loop: the copies of its last
 // iteration are never completed.
-// STRICT: races-beyond-model.mlir:[[# @LINE + 13]]:5: error: the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it is sure to complete its group (the race proof looks in its own iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level, and for a pipeline's last accesses after that loop)
+// STRICT: races-beyond-model.mlir:[[# @LINE + 13]]:5: error: the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it is sure to complete its group (the race proof looks in its own iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level or in scf.ifs its thread surely takes, and for a pipeline's last accesses after that loop)
 !G = !tirx.tensor<4x32x4xf32, global, align = 16>
 !S = !tirx.tensor<2x4x32x4xf32, shared, align = 16>
 tirx.kernel @cp_async_pipeline(%G: !G) launch(grid = [1], block = [128]) {
@@ -18,7 +18,7 @@ tirx.kernel @cp_async_pipeline(%G: !G) launch(grid = [1], block = [128]) {
     %stage = arith.remui %i, %c1 : index
     %stage_tile = tirx.region %s[%stage, 0, 0, 0] [1, 4, 32, 4] : !S
     %dst = tirx.view %stage_tile : !tirx.tensor<1x4x32x4xf32, shared, #tirx.layout<S[(1, 4, 32, 4) : (512, 128, 4, 1)]>, align = 16> -> !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>
-    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it is sure to complete its group (the race proof looks in its own iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level, and for a pipeline's last accesses after that loop)}}
+    // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'cp.async.ca.shared.global': no wait on the way after it is sure to complete its group (the race proof looks in its own iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level or in scf.ifs its thread surely takes, and for a pipeline's last accesses after that loop)}}
     tile.apply "cp.async.ca.shared.global" scope(cta) (%dst, %G, 16 : i32) : !tirx.tensor<4x32x4xf32, shared, #tirx.layout<S[(4, 32, 4) : (128, 4, 1)]>, align = 16>, !G
     tile.apply "cp.async.commit_group" scope(cta) ()
     tile.apply "cp.async.wait_group" scope(cta) (1 : i32)
@@ -193,7 +193,7 @@ tirx.kernel @tma_store_never_waited(%A: !tirx.tensor<256x512xbf16, global, align
   %tx = tirx.thread_idx x
   %c0 = arith.constant 0 : index
   %first = arith.cmpi eq, %tx, %c0 : index
-  // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:3: error: the kernel's shared memory is not proven free of data races: 'cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group': no wait on the way after it is sure to complete its group (the race proof looks in its own iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level, and for a pipeline's last accesses after that loop)
+  // STRICT: races-beyond-model.mlir:[[# @LINE + 2]]:3: error: the kernel's shared memory is not proven free of data races: 'cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group': no wait on the way after it is sure to complete its group (the race proof looks in its own iteration, in later iterations of the innermost loop around it or of a loop after it, an scf.for that commits and waits at its body's top level or in scf.ifs its thread surely takes, and for a pipeline's last accesses after that loop)
   // expected-warning @+1 {{the kernel's shared memory is not proven free of data races: 'cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group': no wait on the way after it is sure to complete its group}}
   tile.apply "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" scope(thread) (%box, %img) pred(%first)
       : !tirx.tensor<64x64xbf16, global, #tirx.layout<S[(64, 64) : (512, 1)] + 64>, align = 16>, !tirx.tensor<64x64xbf16, shared, align = 128>

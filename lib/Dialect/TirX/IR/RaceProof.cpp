@@ -535,8 +535,9 @@ collectAccesses(KernelOp kernel, const MbarrierRings &rings, ModelGap &gap) {
             "no wait on the way after it is sure to complete its group (the "
             "race proof looks in its own iteration, in later iterations of "
             "the innermost loop around it or of a loop after it, an scf.for "
-            "that commits and waits at its body's top level, and for a "
-            "pipeline's last accesses after that loop)");
+            "that commits and waits at its body's top level or in scf.ifs "
+            "its thread surely takes, and for a pipeline's last accesses "
+            "after that loop)");
     }
     if (StringRef why = module.getRaceProofGap
                             ? module.getRaceProofGap(instruction)
