@@ -289,10 +289,11 @@ bool isTakenByIssuer(scf::IfOp ifOp, Operation *copy) {
 
 /// Walks the ops from `first` on in its block, counting `commits`: the
 /// first wait_all, or wait_group N with more than N commits, completes the
-/// groups committed before. Null where none is in the block, or where the
-/// walk stops at a loop that commits or waits (`loop`; only where `loop` is
-/// given); failure where another construct on the way commits or waits
-/// inside.
+/// groups committed before. The then-branch of an scf.if the thread that
+/// issued `copy` surely takes is walked too; any other scf.if is passed
+/// over. Null where none is in the block, or where the walk stops at a loop
+/// that commits or waits (`loop`; only where `loop` is given); failure where
+/// another construct on the way (not an scf.if) commits or waits inside.
 FailureOr<Operation *> findRetiringWait(Operation *first, GroupFamily family,
                                         Operation *copy, int64_t &commits,
                                         Operation **loop = nullptr) {
