@@ -243,6 +243,8 @@ bool AccessProof::provenAtMost(const Linear &form, const DynamicAPInt &high) {
 
 DynamicAPInt AccessProof::evaluate(const Linear &form,
                                    ArrayRef<DynamicAPInt> point) {
+  assert(form.coeffs.size() <= point.size() &&
+         "a form with variables added after the point was taken");
   DynamicAPInt value(form.constant);
   for (auto [index, coeff] : llvm::enumerate(form.coeffs))
     value += DynamicAPInt(coeff) * point[index];

@@ -1511,7 +1511,7 @@ std::string RaceProof::describeIterations(AccessProof &proof, unsigned copy,
       continue;
     --depth;
     FailureOr<Linear> index = proof.translate(loop.getInductionVar());
-    if (failed(index))
+    if (failed(index) || index->coeffs.size() > point.size())
       continue;
     os << separator << "loop #" << depth
        << "'s index = " << AccessProof::evaluate(*index, point);
@@ -2248,6 +2248,18 @@ LogicalResult RaceProof::checkPairModel(const SharedAccess &first,
                    named.names[name]});
             }
           }
+          // The witness names each access's loop iterations: their
+          // indices become variables before the point is taken (a loop whose
+          // index no offset uses has none yet).
+          auto addLoopIndices = [&](AccessProof &witness) {
+            for (auto [copy, access] :
+                 {std::pair(0u, &first), std::pair(1u, &second)}) {
+              witness.setCopy(copy);
+              for (Operation *around : getEnclosingOps(access->op, kernel))
+                if (auto loop = dyn_cast<scf::ForOp>(around))
+                  (void)witness.translate(loop.getInductionVar());
+            }
+          };
           for (AccessProof &shared : namedCases) {
             auto findExecutors = [&](AccessProof &unordered,
                                      ArrayRef<RingOrderCase> orders)
@@ -2291,6 +2303,7 @@ LogicalResult RaceProof::checkPairModel(const SharedAccess &first,
                                  firstIsLower ? *earlyWarp : *lateWarp),
                         1, constant(-1)));
                     if (acrossWarps.isFeasible()) {
+                      addLoopIndices(acrossWarps);
                       point = acrossWarps.sampleLeast();
                       return report(acrossWarps, *point, first, *early, second,
                                     *late, epoch, unused, orders,
@@ -2298,6 +2311,7 @@ LogicalResult RaceProof::checkPairModel(const SharedAccess &first,
                     }
                   }
                 }
+                addLoopIndices(proof);
                 point = proof.sampleLeast();
                 return report(proof, *point, first, *early, second, *late,
                               epoch, unused, orders, unsharedBarriers);
