@@ -115,6 +115,11 @@ static std::optional<FloatType> getFloatType(StringRef token) {
       .Default(std::nullopt);
 }
 
+const fltSemantics *mlir::tirx::interp::getFloatSemantics(StringRef type) {
+  std::optional<FloatType> format = getFloatType(type);
+  return format ? format->semantics : nullptr;
+}
+
 static Lanes getLanes(StringRef type) {
   unsigned bits = ptx::getTokenBits(type);
   if (type.consume_back("x2"))

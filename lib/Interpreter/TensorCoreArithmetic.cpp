@@ -14,9 +14,10 @@
 
 #include "TensorCoreArithmetic.h"
 
+#include "TirX/Interpreter/InstructionSemantics.h"
+
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/APSInt.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
 #include <optional>
@@ -38,14 +39,10 @@ struct Term {
 /// Bits kept below the largest alignment exponent of a block.
 static constexpr int kAlignedFractionBits = 25;
 
+/// A tensor-core type's format: tf32 is read as the f32 word it is carried
+/// in (its low 13 bits cleared first).
 static const llvm::fltSemantics *getSemantics(llvm::StringRef type) {
-  return llvm::StringSwitch<const llvm::fltSemantics *>(type)
-      .Case("f16", &APFloat::IEEEhalf())
-      .Case("bf16", &APFloat::BFloat())
-      .Cases({"tf32", "f32"}, &APFloat::IEEEsingle())
-      .Case("e4m3", &APFloat::Float8E4M3FN())
-      .Case("e5m2", &APFloat::Float8E5M2())
-      .Default(nullptr);
+  return getFloatSemantics(type == "tf32" ? "f32" : type);
 }
 
 std::optional<TensorCoreFormat> mlir::tirx::interp::getTensorCoreFormat(

@@ -27,6 +27,7 @@
 
 #include "TirX/Dialect/Tile/PTX/PTXInstruction.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
@@ -53,6 +54,10 @@ struct OperandAtom {
 llvm::Error
 executeScalarInstruction(const ptx::Instruction &instruction,
                          llvm::MutableArrayRef<OperandAtom> operands);
+
+/// The float format of a PTX type token ("f16", "bf16", "f32", "f64",
+/// "e4m3", "e5m2"); null for any other.
+const llvm::fltSemantics *getFloatSemantics(llvm::StringRef type);
 
 } // namespace mlir::tirx::interp
 

@@ -104,19 +104,24 @@ getConstantOperand(ArrayRef<tile::MixedOperand> operands, unsigned index) {
   return attr.getInt();
 }
 
+bool mlir::tirx::isBarSync(Operation *op) {
+  auto apply = dyn_cast<tile::ApplyOp>(op);
+  if (!apply)
+    return false;
+  ArrayRef<ptx::Instruction> forms = apply.getInstruction().getForms();
+  return !forms.empty() && (forms.front().formName == "bar.sync" ||
+                            forms.front().formName == "bar.sync.count");
+}
+
 /// Whether `op` is a barrier every thread of the CTA takes part in:
 /// tirx.cta_sync, `bar.sync a` and `bar.sync a, b` with b the block's
 /// thread count.
 bool mlir::tirx::isCTABarrier(Operation *op, int64_t numThreads) {
   if (isa<CtaSyncOp>(op))
     return true;
-  auto apply = dyn_cast<tile::ApplyOp>(op);
-  if (!apply)
+  if (!isBarSync(op))
     return false;
-  ArrayRef<ptx::Instruction> forms = apply.getInstruction().getForms();
-  if (forms.empty() || (forms.front().formName != "bar.sync" &&
-                        forms.front().formName != "bar.sync.count"))
-    return false;
+  auto apply = cast<tile::ApplyOp>(op);
   FailureOr<SmallVector<tile::MixedOperand>> operands =
       tile::getMixedOperands(op, apply.getArgs(), apply.getOperandKinds());
   if (failed(operands) || operands->size() < 2)

@@ -155,6 +155,25 @@ struct SharedAccess {
   StringRef getKind() const {
     return atomic ? "atomic access" : writes ? "write" : "read";
   }
+
+  /// The group coordinate whose executors access `element`.
+  SmallVector<int64_t> getGroupOf(int64_t element) const {
+    SmallVector<int64_t> group;
+    int64_t flat = element / elementsPerGroup;
+    for (int64_t extent : llvm::reverse(domain.groupShape)) {
+      group.insert(group.begin(), flat % extent);
+      flat /= extent;
+    }
+    return group;
+  }
+
+  /// The executor thread `tid` is part of, as its first thread: the
+  /// warpgroup's or the warp's for a collective, else itself.
+  int64_t getExecutor(int64_t tid) const {
+    return domain.warpgroupInAtom ? tid / 128 * 128
+           : collective           ? tid / 32 * 32
+                                  : tid;
+  }
 };
 
 /// The variables of one access in a polyhedron.
@@ -734,12 +753,7 @@ private:
 /// Whether `op` is a bar.sync of part of the block (its thread count below
 /// the block's): a named barrier that orders the threads naming it.
 bool isPartialNamedBarrier(Operation *op, int64_t numThreads) {
-  auto apply = dyn_cast<tile::ApplyOp>(op);
-  if (!apply || apply.getInstruction().getForms().empty())
-    return false;
-  StringRef form = apply.getInstruction().getForms().front().formName;
-  return (form == "bar.sync" || form == "bar.sync.count") &&
-         !isCTABarrier(op, numThreads);
+  return isBarSync(op) && !isCTABarrier(op, numThreads);
 }
 
 /// The named barriers of part of the block, by the value naming them. Two
@@ -1439,17 +1453,9 @@ RaceProof::recompute(AccessProof &proof, unsigned copy,
       *element >= access.type.getNumElements())
     return std::nullopt;
   // The thread (warp) that executes the element's group coordinate.
-  SmallVector<int64_t> group;
-  int64_t groupFlat = *element / access.elementsPerGroup;
-  for (int64_t extent : llvm::reverse(access.domain.groupShape)) {
-    group.insert(group.begin(), groupFlat % extent);
-    groupFlat /= extent;
-  }
   bool executes = false;
-  int64_t accessor = access.domain.warpgroupInAtom ? *thread / 128 * 128
-                     : access.collective           ? *thread / 32 * 32
-                                                   : *thread;
-  access.domain.forEachThread(group, [&](int64_t tid) {
+  int64_t accessor = access.getExecutor(*thread);
+  access.domain.forEachThread(access.getGroupOf(*element), [&](int64_t tid) {
     executes |= tid == accessor;
     return !executes;
   });
@@ -2075,17 +2081,9 @@ bool RaceProof::isExecutedDisjointly(const SharedAccess &access) {
     DenseMap<int64_t, int64_t> executorAt;
     for (int64_t element = 0; element < elements; ++element) {
       int64_t offset = at(layout.apply(element), Axis::m) * access.storageBytes;
-      SmallVector<int64_t> group;
-      int64_t groupFlat = element / access.elementsPerGroup;
-      for (int64_t extent : llvm::reverse(access.domain.groupShape)) {
-        group.insert(group.begin(), groupFlat % extent);
-        groupFlat /= extent;
-      }
       bool alone = true;
-      access.domain.forEachThread(group, [&](int64_t tid) {
-        int64_t executor = access.domain.warpgroupInAtom ? tid / 128
-                           : access.collective           ? tid / 32
-                                                         : tid;
+      access.domain.forEachThread(access.getGroupOf(element), [&](int64_t tid) {
+        int64_t executor = access.getExecutor(tid);
         for (int64_t byte = 0; alone && byte < access.storageBytes; ++byte) {
           auto [at, inserted] = executorAt.try_emplace(
               offset + threadBytes[tid] + byte, executor);

@@ -116,6 +116,9 @@ LogicalResult verifyAccessBounds(KernelOp kernel);
 /// proven.
 LogicalResult verifyBarrierConvergence(KernelOp kernel);
 
+/// Whether `op` is a tile.apply of bar.sync, with or without a thread
+/// count (of the whole CTA or of part of it).
+bool isBarSync(Operation *op);
 /// Whether `op` is a barrier every thread of the CTA takes part in:
 /// tirx.cta_sync, `bar.sync a` and `bar.sync a, b` with b the block's
 /// thread count `numThreads`.
